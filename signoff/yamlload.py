@@ -1,0 +1,51 @@
+"""YAML loading with PyYAML's C loader where available, keeping line numbers for error messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+try:  # the libyaml-backed loader is ~10x faster on 300 KB master configs
+    SafeLoader: type[yaml.SafeLoader] = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    SafeLoader = yaml.SafeLoader
+
+Path = tuple[str | int, ...]
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text safely (no tags that build objects)."""
+    return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - SafeLoader/CSafeLoader only
+
+
+def load_yaml_with_lines(text: str) -> tuple[Any, dict[Path, int]]:
+    """Parse YAML and return (data, {path: 1-based line}) for every mapping key and list item."""
+    node = yaml.compose(text, Loader=SafeLoader)
+    lines: dict[Path, int] = {}
+    if node is None:
+        return None, lines
+    _index_lines(node, (), lines)
+    return load_yaml(text), lines
+
+
+def _index_lines(node: yaml.Node, path: Path, lines: dict[Path, int]) -> None:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
+            child = (*path, key)
+            _index_lines(value_node, child, lines)
+            lines[child] = key_node.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _index_lines(item, (*path, index), lines)
+
+
+def line_of(lines: dict[Path, int], path: Path) -> int:
+    """The line of the deepest known prefix of `path` (1 when nothing is known)."""
+    for end in range(len(path), -1, -1):
+        found = lines.get(tuple(path[:end]))
+        if found is not None:
+            return found
+    return 1
