@@ -1,0 +1,134 @@
+"""The `signoff` command line: parses arguments, calls one function, maps the outcome to an exit code.
+
+Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from signoff import __version__
+from signoff.errors import ExitCode, InputError, SignoffError
+from signoff.evidence import load_evidence
+from signoff.judge import judge
+from signoff.judge.registry import CHECKS
+from signoff.policy import load_policy
+from signoff.publish.render import render_json, render_markdown
+
+
+def _judge_command(args: argparse.Namespace) -> int:
+    policy = load_policy(args.profile)
+    verdict = judge(load_evidence(args.bundle), policy)
+    text = render_json(verdict) if args.format == "json" else render_markdown(verdict, policy)
+    sys.stdout.write(text)
+    return ExitCode.PASS if verdict.outcome == "PASS" else ExitCode.REJECTED
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _parse_command(args: argparse.Namespace) -> int:
+    from signoff.preflight import preflight, render_preflight_text
+
+    policy = load_policy(args.profile)
+    template = _read_text(args.template) if args.template else None
+    report = preflight(_read_text(args.comment), template, policy)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_preflight_text(report))
+    return ExitCode.PASS
+
+
+def _checks_command(args: argparse.Namespace) -> int:
+    for module in CHECKS:
+        doc = (module.__doc__ or "").strip()
+        sys.stdout.write(f"Check {module.NUMBER} ({module.NAME}) [{module.ID}]\n")
+        for paragraph in doc.split("\n\n"):
+            sys.stdout.write("    " + " ".join(paragraph.split()) + "\n")
+        sys.stdout.write("\n")
+    return ExitCode.PASS
+
+
+def _verify_command(args: argparse.Namespace) -> int:
+    from signoff.verify import run_verify_command
+
+    return run_verify_command(
+        args.url,
+        api_url=args.api_url,
+        publish=args.publish,
+        fmt=args.format,
+        evidence_out=args.evidence_out,
+        replay=args.replay,
+        token_env=args.token_env,
+        profile=args.profile,
+    )
+
+
+def _action_command(args: argparse.Namespace) -> int:
+    import os
+
+    from signoff.action import run_action
+
+    return run_action(os.environ)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="signoff",
+        description="Deterministic CODEOWNER sign-off verifier. "
+        "Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.",
+    )
+    parser.add_argument("--version", action="version", version=f"signoff {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--profile", help="policy profile YAML (default: the InferenceX profile)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    judge_p = sub.add_parser("judge", parents=[common], help="judge a saved evidence bundle offline")
+    judge_p.add_argument("bundle", help="evidence bundle JSON")
+    judge_p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    judge_p.set_defaults(run=_judge_command)
+
+    parse_p = sub.add_parser("parse", parents=[common], help="preflight a sign-off comment before posting it")
+    parse_p.add_argument("comment", help="the sign-off comment (Markdown file)")
+    parse_p.add_argument("--template", help="PR_REVIEW_CHECKLIST.md to compare against")
+    parse_p.add_argument("--format", choices=("json", "text"), default="text")
+    parse_p.set_defaults(run=_parse_command)
+
+    checks_p = sub.add_parser("checks", parents=[common], help="list the checks and what each one verifies")
+    checks_p.set_defaults(run=_checks_command)
+
+    verify_p = sub.add_parser("verify", parents=[common], help="gather, judge (and optionally publish) one sign-off")
+    verify_p.add_argument("url", help="sign-off URL: .../pull/<n>#issuecomment-<id> (or review)")
+    verify_p.add_argument("--api-url", help="GitHub API base URL (default $GITHUB_API_URL)")
+    verify_p.add_argument("--publish", action="store_true", help="post the verdict and status")
+    verify_p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    verify_p.add_argument("--evidence-out", help="write the evidence bundle JSON here")
+    verify_p.add_argument("--replay", help="play a recorded vcrpy cassette instead of the network")
+    verify_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
+    verify_p.set_defaults(run=_verify_command)
+
+    action_p = sub.add_parser("action", parents=[common], help="run as the GitHub Action (reads GITHUB_* env)")
+    action_p.set_defaults(run=_action_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return int(run(args))
+    except SignoffError as exc:
+        sys.stderr.write(f"signoff: {exc}\n")
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        sys.stderr.write("signoff: interrupted\n")
+        return int(ExitCode.COULD_NOT_VERIFY)

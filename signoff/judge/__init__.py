@@ -1,0 +1,51 @@
+"""The judge: evidence + policy in, verdict out. Pure: no network, clock, environment or randomness."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from signoff.evidence import Evidence
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import CheckResult, Finding, Verdict, failed
+from signoff.judge.registry import CHECKS
+from signoff.policy import Policy
+
+__all__ = ["judge", "run_check"]
+
+
+def run_check(module: ModuleType, ctx: JudgeContext) -> CheckResult:
+    """Run one check; a crash inside it is a FAIL naming the check, never a PASS."""
+    try:
+        finding = module.evaluate(ctx)
+        if not isinstance(finding, Finding):
+            raise TypeError("check returned no Finding")
+    except Exception as exc:  # fail closed on any bug or unexpected evidence shape
+        finding = failed(
+            f"internal error in check {module.NUMBER} ({module.NAME}): "
+            f"{type(exc).__name__}; the evidence could not be judged"
+        )
+    return CheckResult(
+        number=module.NUMBER,
+        id=module.ID,
+        name=module.NAME,
+        status=finding.status,
+        reason=finding.reason,
+    )
+
+
+def judge(evidence: Evidence, policy: Policy) -> Verdict:
+    """Judge every registered check; the verdict is PASS iff no check FAILs (N/A passes)."""
+    ctx = JudgeContext(evidence, policy)
+    results = tuple(run_check(module, ctx) for module in CHECKS)
+    outcome = "REJECTED" if any(r.status == "FAIL" for r in results) else "PASS"
+    return Verdict(
+        outcome=outcome,
+        repository=evidence.repository.full_name,
+        pr=evidence.pull_request.number,
+        head_sha=evidence.pull_request.head_sha,
+        head_moved_to=evidence.head_moved_to,
+        signoff_author=evidence.signoff.author,
+        signoff_kind=evidence.signoff.kind,
+        signoff_url=evidence.signoff.url,
+        checks=results,
+    )

@@ -1,0 +1,178 @@
+"""Check 2 (evals pass): the swept run's evals clear the accuracy bar on the head's image.
+
+Why: throughput numbers only count when the served model is still accurate. How it is judged:
+the eval results of the workflow run that qualified Check 1 (the `agg_eval_all.json` rows, or the
+per-job lm-eval results) must put every `exact_match,*` metric at or above the bar for the model
+prefix in the thresholds file on the default branch (per-model, else default, else the fallback);
+zero metrics is a FAIL, and so are failed or missing batched concurrencies. Eval artifacts carry no
+image, so the image of each changed config at the eval run's commit must equal its image at the
+pinned head. Unavailable results (expired, missing, malformed) FAIL and say so. To satisfy it:
+run evals on the recipe's current image and keep the artifact until merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from signoff.evidence import EvalResults
+from signoff.judge.checks.sweep import select_sweep
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import Finding, failed, passed
+from signoff.yamlload import load_yaml
+
+NUMBER = 2
+ID = "evals"
+NAME = "evals pass"
+
+
+@dataclass(frozen=True)
+class Score:
+    prefix: str
+    task: str
+    metric: str
+    value: float
+    n_eff: int | None
+    where: str
+
+
+def evaluate(ctx: JudgeContext) -> Finding:
+    selected, _ = select_sweep(ctx)
+    if selected is None:
+        return failed("no qualifying sweep run (Check 1), so there are no eval results to judge")
+    if selected.run_id is None:
+        return failed(f"the green check runs on {selected.sha[:7]} name no workflow run")
+    results = _results_for(ctx, selected.run_id)
+    if results is None:
+        return failed(f"eval results of run {selected.run_id} were not gathered")
+    if not results.available:
+        return failed(f"eval results of run {selected.run_id} are unavailable: {results.reason}")
+    thresholds = _thresholds(ctx)
+    if isinstance(thresholds, str):
+        return failed(thresholds)
+    scores, problems = _scores(ctx, results)
+    if problems:
+        return failed(problems[0])
+    verdict = _judge_scores(ctx, scores, thresholds)
+    if verdict.status == "FAIL":
+        return verdict
+    image = _image_problem(ctx, selected.sha)
+    if image.startswith("!"):
+        return failed(image[1:])
+    return passed(f"{verdict.reason}; {image}")
+
+
+def _results_for(ctx: JudgeContext, run_id: int) -> EvalResults | None:
+    return next((r for r in ctx.evidence.evals if r.run_id == run_id), None)
+
+
+Thresholds = dict[str, dict[str, dict[str, float]]]
+
+
+def _thresholds(ctx: JudgeContext) -> Thresholds | str:
+    """{"default": {task: bar}, "models": {prefix: {task: bar}}} or a failure reason."""
+    path = ctx.policy.paths.thresholds
+    read = ctx.evidence.file(path, "default")
+    if read is None or read.state != "ok" or read.text is None:
+        why = read.reason or read.state if read is not None else "not read"
+        return f"{path} on the default branch is unreadable ({why})"
+    try:
+        data = load_yaml(read.text)
+    except Exception:
+        return f"{path} is not valid YAML"
+    if not isinstance(data, dict):
+        return f"{path} is not a mapping"
+    default = data.get("default") or {}
+    models = data.get("models") or {}
+    if not isinstance(default, dict) or not isinstance(models, dict):
+        return f"{path}: `default` and `models` must be mappings"
+    return {"default": {"*": _bars(default)}, "models": {str(k): _bars(v) for k, v in models.items()}}
+
+
+def _bars(value: object) -> dict[str, float]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): float(v) for k, v in value.items() if isinstance(v, int | float)}
+
+
+def _bar(ctx: JudgeContext, thresholds: Thresholds, prefix: str, task: str) -> float:
+    per_model = thresholds["models"].get(prefix, {})
+    if task in per_model:
+        return per_model[task]
+    return thresholds["default"]["*"].get(task, ctx.policy.evals.fallback_threshold)
+
+
+def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[str]]:
+    policy = ctx.policy.evals
+    scores: list[Score] = []
+    problems: list[str] = []
+    for row in results.rows:
+        prefix = row.model_prefix or "unknown"
+        where = f"{row.hw or '?'} {row.framework or '?'} {row.precision or '?'} tp{row.tp} c{row.conc}"
+        named = ((policy.strict_metric, row.em_strict), (policy.flexible_metric, row.em_flexible))
+        for metric, value in named:
+            if value is not None:
+                scores.append(Score(prefix, row.task, metric, value, row.n_eff, where))
+    for job in results.jobs:
+        missing = sorted(set(job.expected_concs) - set(job.completed_concs))
+        if job.failed_concs or missing:
+            bad = sorted(set(job.failed_concs) | set(missing))
+            problems.append(f"{job.artifact}: eval concurrencies {bad} failed or are missing")
+        for task, metrics in sorted(job.metrics.items()):
+            for metric, value in sorted(metrics.items()):
+                if metric.startswith(policy.metric_prefix) and "stderr" not in metric:
+                    scores.append(
+                        Score(job.model_prefix or "unknown", task, metric, value,
+                              job.n_eff.get(task), job.artifact)
+                    )
+    return scores, problems
+
+
+def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds) -> Finding:
+    if not scores:
+        return failed("the eval results hold zero exact_match metrics, so accuracy is unproven")
+    wanted = sorted({entry.model_prefix for entry in ctx.changed_entries})
+    seen = {s.prefix for s in scores}
+    absent = [p for p in wanted if p not in seen and "unknown" not in seen]
+    if absent:
+        return failed(f"the eval run has no results for model prefix {', '.join(absent)}")
+    below = [s for s in scores if s.value < _bar(ctx, thresholds, s.prefix, s.task)]
+    if below:
+        worst = min(below, key=lambda s: (s.value, s.where, s.metric))
+        bar = _bar(ctx, thresholds, worst.prefix, worst.task)
+        return failed(
+            f"{worst.task} {worst.metric} {worst.value:.3f} < {bar:.2f} ({worst.prefix}, {worst.where})"
+            + (f" and {len(below) - 1} more below the bar" if len(below) > 1 else "")
+        )
+    return passed(_summary(ctx, scores, thresholds))
+
+
+def _summary(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds) -> str:
+    parts = []
+    for task in sorted({s.task for s in scores}):
+        values = [s.value for s in scores if s.task == task]
+        n_eff = sorted({s.n_eff for s in scores if s.task == task and s.n_eff})
+        low, high = min(values), max(values)
+        span = f"{low:.3f}" if low == high else f"{low:.3f}–{high:.3f}"
+        extra = f" (n_eff={n_eff[0]})" if len(n_eff) == 1 else ""
+        parts.append(f"{task} {span}{extra} over {len(values)} metrics, all at or above the bar")
+    return "; ".join(parts)
+
+
+def _image_problem(ctx: JudgeContext, eval_sha: str) -> str:
+    """"!reason" when the eval ran on another image than the head pins, else a pass note."""
+    head_sha = ctx.evidence.pull_request.head_sha
+    entries = ctx.changed_entries
+    if not entries:
+        return "no master-config entry changed, so the image is the one already on the default branch"
+    role = "head" if eval_sha == head_sha else "eval"
+    for entry in entries:
+        config = ctx.master_config(entry.file, role)
+        if config is None:
+            return f"!{entry.file} could not be read at the eval run's commit {eval_sha[:7]}"
+        then = config.entries.get(entry.key)
+        if then is None:
+            return f"!{entry.key} did not exist at the eval run's commit {eval_sha[:7]}"
+        if then.image != entry.image:
+            return f"!evals ran on {then.image} but the head pins {entry.image} for {entry.key}"
+    images = sorted({e.image for e in entries})
+    return f"run on the same {', '.join(images)} image the head pins"

@@ -1,0 +1,63 @@
+"""Check 5 (latest template): the sign-off copies every item of the current checklist.
+
+Why: the checklist grows (21 versions so far); a stale copy silently skips new rules. How it is
+judged: the template is the fenced block of `docs/PR_REVIEW_CHECKLIST.md` on the default branch at
+verification time. Every template item must have a matching, checked item in the sign-off
+(tolerant of whitespace, case, typos and appended run links, not of outdated wording). An
+unchecked item passes only when the Additional detail section explains it. To satisfy it: copy
+the template afresh from the default branch and check or explain every item.
+"""
+
+from __future__ import annotations
+
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import Finding, failed, passed
+from signoff.parse.matching import ItemMatch
+
+NUMBER = 5
+ID = "latest-template"
+NAME = "latest template"
+
+
+def evaluate(ctx: JudgeContext) -> Finding:
+    path = ctx.policy.paths.template
+    if ctx.template is None or ctx.matches is None:
+        read = ctx.template_read
+        why = read.reason or read.state if read is not None else "not read"
+        return failed(f"{path} on the default branch is unreadable ({why})")
+    if not ctx.template.items:
+        return failed(f"{path} on the default branch has no checklist items to compare against")
+    report = ctx.matches
+    if report.missing:
+        names = ", ".join(_name(m) for m in report.missing)
+        return failed(f"sign-off lacks {len(report.missing)} current {path} item(s): {names}")
+    unexplained = [m for m in report.unchecked if not _explained(ctx, m)]
+    if unexplained:
+        names = ", ".join(_name(m) for m in unexplained)
+        return failed(f"unchecked item(s) with no explanation in the Additional detail section: {names}")
+    total = len(report.matches)
+    if report.unchecked:
+        return passed(
+            f"all {total} current {path} items present; {len(report.unchecked)} unchecked "
+            "item(s) explained in the Additional detail section"
+        )
+    return passed(f"all {total} current {path} items present and checked")
+
+
+def _name(match: ItemMatch) -> str:
+    words = match.template_text.split()
+    snippet = " ".join(words[:8]) + (" …" if len(words) > 8 else "")
+    label = match.catalog_id or f"item {match.template_index + 1}"
+    return f'{label} ("{snippet}")'
+
+
+def _explained(ctx: JudgeContext, match: ItemMatch) -> bool:
+    """An explanation is detail text that names the item (its id or a cue) or marks it N/A."""
+    detail = ctx.signoff.detail.lower()
+    if not detail:
+        return False
+    cues = ctx.policy.signoff.explanation_cues
+    if any(cue in detail for cue in cues):
+        return True
+    spec = next((s for s in ctx.policy.template_items if s.id == match.catalog_id), None)
+    return spec is not None and any(cue in detail for cue in spec.cues)

@@ -1,0 +1,203 @@
+"""Facts derived once from the evidence and shared by the checks (parsed texts, changed entries)."""
+
+from __future__ import annotations
+
+import fnmatch
+from functools import cached_property
+
+from signoff.evidence import ChangedFile, Evidence, FileRead
+from signoff.parse.codeowners import CodeOwners, parse_codeowners
+from signoff.parse.master_config import (
+    EntryChange,
+    MasterConfig,
+    MasterEntry,
+    diff_entries,
+    parse_master_config,
+    script_candidates,
+)
+from signoff.parse.matching import MatchReport, match_items
+from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
+from signoff.parse.template import ParsedTemplate, parse_template
+from signoff.policy import Policy
+
+
+def path_matches(path: str, pattern: str) -> bool:
+    """Glob match where `**` spans directories and `*` stays inside one path segment."""
+    if pattern.endswith("/**"):
+        return path.startswith(pattern[:-2])
+    if "**" in pattern:
+        return fnmatch.fnmatchcase(path, pattern.replace("**/", "*").replace("**", "*"))
+    return fnmatch.fnmatchcase(path, pattern) and path.count("/") == pattern.count("/")
+
+
+class JudgeContext:
+    """Lazy, memoised views of one evidence bundle under one policy; pure and network-free."""
+
+    def __init__(self, evidence: Evidence, policy: Policy) -> None:
+        self.evidence = evidence
+        self.policy = policy
+        self.memo: dict[str, object] = {}  # results one check computes for another (Check 1 -> 2)
+
+    # --- the sign-off and the template -------------------------------------------------------
+    @cached_property
+    def signoff(self) -> ParsedSignoff:
+        return parse_signoff(self.evidence.signoff.body, self.policy.signoff)
+
+    @cached_property
+    def template_read(self) -> FileRead | None:
+        return self.evidence.file(self.policy.paths.template, "default")
+
+    @cached_property
+    def template(self) -> ParsedTemplate | None:
+        read = self.template_read
+        if read is None or read.state != "ok" or read.text is None:
+            return None
+        return parse_template(read.text, self.policy.signoff, self.policy.template_items)
+
+    @cached_property
+    def matches(self) -> MatchReport | None:
+        if self.template is None:
+            return None
+        return match_items(self.template, self.signoff, self.policy.template_items)
+
+    # --- ownership ---------------------------------------------------------------------------
+    @cached_property
+    def codeowners_read(self) -> FileRead | None:
+        return self.evidence.file(self.policy.paths.codeowners, "default")
+
+    @cached_property
+    def codeowners(self) -> CodeOwners | None:
+        read = self.codeowners_read
+        if read is None or read.state != "ok" or read.text is None:
+            return None
+        return parse_codeowners(read.text)
+
+    # --- changed files -----------------------------------------------------------------------
+    @cached_property
+    def changed_paths(self) -> tuple[str, ...]:
+        """Every path the PR touches; a rename contributes its old and new path."""
+        paths: set[str] = set()
+        for changed in self.evidence.changed_files:
+            paths.add(changed.path)
+            if changed.previous_path:
+                paths.add(changed.previous_path)
+        return tuple(sorted(paths))
+
+    def changed_matching(self, pattern: str) -> tuple[ChangedFile, ...]:
+        return tuple(
+            changed
+            for changed in self.evidence.changed_files
+            if path_matches(changed.path, pattern)
+        )
+
+    @cached_property
+    def changed_master_files(self) -> tuple[str, ...]:
+        pattern = self.policy.paths.master_configs
+        return tuple(sorted({f.path for f in self.changed_matching(pattern) if f.status != "removed"}))
+
+    @cached_property
+    def changed_scripts(self) -> tuple[ChangedFile, ...]:
+        return tuple(
+            f
+            for f in self.changed_matching(self.policy.paths.benchmark_scripts)
+            if f.status != "removed"
+        )
+
+    # --- master configs ----------------------------------------------------------------------
+    def master_config(self, path: str, role: str) -> MasterConfig | None:
+        """The parsed master config at a role, or None when it was not read successfully."""
+        key = (path, role)
+        cache = self._master_cache
+        if key not in cache:
+            read = self.evidence.file(path, role)  # type: ignore[arg-type]
+            if read is None or read.state != "ok" or read.text is None:
+                cache[key] = None
+            else:
+                cache[key] = parse_master_config(read.text, path, self.policy.images.sku_pattern)
+        return cache[key]
+
+    @cached_property
+    def _master_cache(self) -> dict[tuple[str, str], MasterConfig | None]:
+        return {}
+
+    @cached_property
+    def master_problems(self) -> tuple[str, ...]:
+        """Why changed master configs cannot be compared (unread files, parse problems)."""
+        problems: list[str] = []
+        for path in self.changed_master_files:
+            head = self.master_config(path, "head")
+            if head is None:
+                problems.append(f"{path} could not be read at the pinned head")
+                continue
+            problems.extend(head.problems)
+            base_read = self.evidence.file(path, "base")
+            if base_read is None or base_read.state == "unavailable":
+                problems.append(f"{path} could not be read at the base commit")
+        return tuple(problems)
+
+    @cached_property
+    def entry_changes(self) -> tuple[EntryChange, ...]:
+        """Master-config entries added or changed by the PR (removed ones are not benchmarked)."""
+        changes: list[EntryChange] = []
+        for path in self.changed_master_files:
+            head = self.master_config(path, "head")
+            if head is None:
+                continue
+            base = self.master_config(path, "base")
+            changes.extend(c for c in diff_entries(base, head) if c.kind != "removed")
+        return tuple(changes)
+
+    @cached_property
+    def changed_entries(self) -> tuple[MasterEntry, ...]:
+        return tuple(change.head for change in self.entry_changes if change.head is not None)
+
+    def head_entries(self) -> tuple[MasterEntry, ...]:
+        """Every entry of every changed master config at the head (for engine-first lookups)."""
+        entries: list[MasterEntry] = []
+        for path in self.changed_master_files:
+            head = self.master_config(path, "head")
+            if head is not None:
+                entries.extend(head.entries.values())
+        return tuple(entries)
+
+    # --- scope -------------------------------------------------------------------------------
+    @cached_property
+    def sweep_scopes(self) -> tuple[str, ...]:
+        """Which check-run scopes the head's recipe needs (single/multi-node x fixed/agentic)."""
+        scopes: set[str] = set()
+        for entry in self.changed_entries:
+            node = "multi-node" if entry.multinode else "single-node"
+            if entry.is_agentic:
+                scopes.add(f"{node}-agentic")
+            if not entry.is_agentic or "fixed-seq-len" in entry.scenarios:
+                scopes.add(f"{node}-fixed")
+        for changed in self.changed_scripts:
+            scopes.update(self._script_scopes(changed.path))
+        known = {scope for scope in scopes if scope in self.policy.sweep.scopes}
+        return tuple(sorted(known)) or (self.policy.sweep.default_scope,)
+
+    def _script_scopes(self, path: str) -> set[str]:
+        paths = self.policy.paths
+        agentic = "/agentic/" in path or "agentic" in path.rsplit("/", 1)[-1]
+        if path_matches(path, paths.multi_node_scripts):
+            return {"multi-node-agentic" if agentic else "multi-node-fixed"}
+        if path_matches(path, paths.single_node_scripts):
+            return {"single-node-agentic" if agentic else "single-node-fixed"}
+        return set()
+
+    # --- scripts -----------------------------------------------------------------------------
+    @cached_property
+    def scripts_to_read(self) -> tuple[str, ...]:
+        """Changed scripts plus every script a changed single-node entry may run."""
+        wanted = {changed.path for changed in self.changed_scripts}
+        for entry in self.changed_entries:
+            wanted.update(script_candidates(entry))
+        return tuple(sorted(wanted))
+
+    def script_for(self, entry: MasterEntry) -> FileRead | None:
+        """The first existing candidate script of a single-node entry, read at the head."""
+        for candidate in script_candidates(entry):
+            read = self.evidence.file(candidate, "head")
+            if read is not None and read.state == "ok":
+                return read
+        return None

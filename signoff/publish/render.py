@@ -1,0 +1,87 @@
+"""Render a verdict: the PR comment (Markdown, facts §4.1 format) and the JSON document."""
+
+from __future__ import annotations
+
+import json
+
+from signoff import __version__
+from signoff.judge.model import CheckResult, Verdict
+from signoff.policy import Policy
+from signoff.publish.sanitize import inline
+
+_EMOJI = {"PASS": "✅", "FAIL": "❌", "N/A": "➖"}
+PASS_HEADER = "## ✅✅✅ **Verdict: PASS** ✅✅✅"
+REJECTED_HEADER = "## ❌❌❌ **REJECTED** ❌❌❌"
+
+
+def marker(policy: Policy, sha: str) -> str:
+    """The hidden first line that ties a verdict comment to one pinned head SHA."""
+    return f"<!-- {policy.publish.marker} sha={sha} -->"
+
+
+def render_row(check: CheckResult, signer: str) -> str:
+    reason = inline(check.reason, allowed_mentions=(signer,))
+    return f"{_EMOJI[check.status]} Check {check.number} ({check.name}): {check.status} — {reason}"
+
+
+def blocking_summary(verdict: Verdict) -> str:
+    failures = verdict.failures
+    names = ", ".join(f"Check {c.number} ({c.name})" for c in failures)
+    first = inline(failures[0].reason, allowed_mentions=(verdict.signoff_author,), limit=200)
+    plural = "s" if len(failures) > 1 else ""
+    return f"sign-off not accepted: {len(failures)} check{plural} failed ({names}). First: {first}"
+
+
+def render_markdown(verdict: Verdict, policy: Policy) -> str:
+    """The verdict comment; depends only on the verdict and the policy (byte-stable)."""
+    signer = verdict.signoff_author
+    lines = [marker(policy, verdict.head_sha)]
+    if verdict.outcome == "PASS":
+        lines.append(PASS_HEADER)
+    else:
+        lines += [REJECTED_HEADER, f"@{signer} {blocking_summary(verdict)}"]
+    for check in verdict.checks:
+        lines += ["", render_row(check, signer)]
+    if verdict.head_moved_to:
+        lines += [
+            "",
+            f"**Note:** the PR head moved to `{verdict.head_moved_to[:12]}` during verification. "
+            f"This verdict covers `{verdict.head_sha[:12]}` only; a fresh sign-off is needed for "
+            "the new head.",
+        ]
+    kind = verdict.signoff_kind
+    lines += [
+        "",
+        f"<sub>Verified deterministically by signoff {__version__} (profile `{policy.name}`) "
+        f"against the {kind} {inline(verdict.signoff_url)} at `{verdict.head_sha[:12]}`.</sub>",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def verdict_document(verdict: Verdict) -> dict[str, object]:
+    return {
+        "verdict": verdict.outcome,
+        "repository": verdict.repository,
+        "pr": verdict.pr,
+        "head_sha": verdict.head_sha,
+        "head_moved_to": verdict.head_moved_to,
+        "signoff": {
+            "author": verdict.signoff_author,
+            "kind": verdict.signoff_kind,
+            "url": verdict.signoff_url,
+        },
+        "checks": [
+            {
+                "number": c.number,
+                "id": c.id,
+                "name": c.name,
+                "status": c.status,
+                "reason": c.reason,
+            }
+            for c in verdict.checks
+        ],
+    }
+
+
+def render_json(verdict: Verdict) -> str:
+    return json.dumps(verdict_document(verdict), indent=2, ensure_ascii=False) + "\n"
