@@ -1,0 +1,286 @@
+"""Read a CODEOWNERS file the way GitHub does and answer who owns a path."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property, lru_cache
+
+from pydantic import BaseModel, ConfigDict
+
+_BOM = "\ufeff"
+_BLANKS = " \t"
+
+# An owner is `@user`, `@org/team-slug` or an email address; anything else makes the line invalid.
+_USER = re.compile(r"@[A-Za-z0-9][A-Za-z0-9_-]*")
+_TEAM = re.compile(r"@(?P<org>[A-Za-z0-9][A-Za-z0-9_-]*)/(?P<team>[A-Za-z0-9_][A-Za-z0-9_.-]*)")
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+# Spellings whose regex matches every path, so a check can tell the catch-all rule apart.
+_CATCH_ALL = frozenset({"*", "**", "/**", "**/*", "/**/*"})
+
+
+class Frozen(BaseModel):
+    """Immutable record that rejects unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Rule(Frozen):
+    """One CODEOWNERS line that GitHub accepts: a pattern and its owners, spelled as written."""
+
+    pattern: str
+    owners: tuple[str, ...]
+    line: int
+
+    @property
+    def is_catch_all(self) -> bool:
+        """True when the pattern matches every path in the repository (`*`, `**`, ...)."""
+        return self.pattern in _CATCH_ALL
+
+    def matches(self, path: str) -> bool:
+        """Whether this rule's pattern matches a repository-relative file path."""
+        return _compile_one(self.pattern).fullmatch(path) is not None
+
+
+class SkippedLine(Frozen):
+    """A line GitHub ignores because its syntax is not supported, with the reason in one line."""
+
+    line: int
+    text: str
+    reason: str
+
+
+class CodeOwners(Frozen):
+    """The rules of one CODEOWNERS file in file order, and the lines that were skipped."""
+
+    rules: tuple[Rule, ...]
+    skipped: tuple[SkippedLine, ...] = ()
+
+    @cached_property
+    def _table(self) -> re.Pattern[str] | None:
+        # Compiled once per instance; a plain attribute read afterwards keeps matching fast.
+        return _compile_table(tuple(rule.pattern for rule in self.rules))
+
+    def match(self, path: str) -> Rule | None:
+        """The last rule matching `path` (it may have no owners), or None when no rule matches.
+
+        `path` is repository-relative with `/` separators and no leading slash, as GitHub's pull
+        request files API gives it. Matching is case-sensitive, like GitHub's.
+        """
+        table = self._table
+        if table is None:
+            return None
+        found = table.fullmatch(path)
+        if found is None or found.lastindex is None:
+            return None
+        # The table lists rules last-to-first, so the first alternative that matches is the last
+        # matching line of the file: GitHub's "last match wins".
+        return self.rules[len(self.rules) - found.lastindex]
+
+    def owners_of(self, path: str) -> tuple[str, ...]:
+        """Owners of `path` as written; empty when the last match is ownerless or none matches."""
+        rule = self.match(path)
+        return () if rule is None else rule.owners
+
+    def listed_owners(self) -> tuple[str, ...]:
+        """Every owner named on any rule, once each (compared case-insensitively), sorted."""
+        seen: dict[str, str] = {}
+        for rule in self.rules:
+            for owner in rule.owners:
+                seen.setdefault(owner.casefold(), owner)
+        return tuple(seen[key] for key in sorted(seen))
+
+
+def owner_is_team(owner: str) -> bool:
+    """Whether an owner names a team (`@org/team`) rather than a user or an email address."""
+    return team_slug(owner) is not None
+
+
+def team_slug(owner: str) -> tuple[str, str] | None:
+    """`@org/team` -> ("org", "team"); None for users, emails and anything malformed."""
+    found = _TEAM.fullmatch(owner)
+    return None if found is None else (found["org"], found["team"])
+
+
+def is_valid_owner(owner: str) -> bool:
+    """Whether GitHub would accept the token as an owner: `@user`, `@org/team` or an email."""
+    return any(form.fullmatch(owner) for form in (_USER, _TEAM, _EMAIL))
+
+
+def parse_codeowners(text: str) -> CodeOwners:
+    """Parse CODEOWNERS text. Never raises: lines GitHub would reject are returned as skipped."""
+    rules: list[Rule] = []
+    skipped: list[SkippedLine] = []
+    text = text.removeprefix(_BOM)
+    # GitHub splits on "\n"; a "\r" left over from CRLF endings is trailing whitespace.
+    for number, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")
+        outcome = _parse_line(raw, number)
+        if isinstance(outcome, Rule):
+            rules.append(outcome)
+        elif isinstance(outcome, SkippedLine):
+            skipped.append(outcome)
+    return CodeOwners(rules=tuple(rules), skipped=tuple(skipped))
+
+
+def _parse_line(raw: str, number: int) -> Rule | SkippedLine | None:
+    tokens = _tokens(raw)
+    if not tokens:
+        return None  # blank line or comment
+    pattern, owners = tokens[0], tokens[1:]
+    reason = _pattern_problem(pattern)
+    if reason is None:
+        reason = next(
+            (_owner_problem(owner) for owner in owners if not is_valid_owner(owner)), None
+        )
+    if reason is not None:
+        return SkippedLine(line=number, text=raw, reason=reason)
+    return Rule(pattern=pattern, owners=tuple(owners), line=number)
+
+
+def _tokens(raw: str) -> list[str]:
+    """Whitespace-separated tokens up to a comment; a backslash keeps the next character in a token.
+
+    A `#` that begins a token starts a comment: at the start of the line the whole line is one,
+    after whitespace the rest of the line is (GitHub's `*.js @js-owner # inline` form). A `#`
+    inside a token, as in `docs/c#/`, is an ordinary character.
+    """
+    tokens: list[str] = []
+    current: list[str] = []
+    chars = iter(raw.lstrip(_BLANKS))
+    for char in chars:
+        if char in _BLANKS:
+            if current:
+                tokens.append("".join(current))
+                current = []
+        elif char == "#" and not current:
+            break
+        else:
+            current.append(char)
+            if char == "\\":
+                current.append(next(chars, ""))
+    if current:
+        tokens.append("".join(current))
+    return tokens
+
+
+def _pattern_problem(pattern: str) -> str | None:
+    """Why GitHub would reject the pattern, or None when it is usable."""
+    # GitHub documents these three gitignore features as not working in CODEOWNERS; a line that
+    # uses one is invalid and skipped, so earlier rules keep deciding those paths.
+    if pattern.startswith("\\#"):
+        return "GitHub does not support escaping a leading `#` with a backslash"
+    if pattern.startswith("!"):
+        return "GitHub does not support `!` negation patterns"
+    if _has_unescaped(pattern, "[]"):
+        return "GitHub does not support `[ ]` character ranges"
+    if _ends_escaping(pattern):
+        return "the pattern ends with a lone backslash"
+    if not pattern.strip("/"):
+        return "the pattern names no path"
+    return None
+
+
+def _owner_problem(owner: str) -> str:
+    return f"`{owner}` is not an owner: expected @user, @org/team or an email address"
+
+
+def _ends_escaping(pattern: str) -> bool:
+    trailing = len(pattern) - len(pattern.rstrip("\\"))
+    return trailing % 2 == 1
+
+
+def _has_unescaped(pattern: str, wanted: str) -> bool:
+    escaped = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in wanted:
+            return True
+    return False
+
+
+def _compile_table(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex holding every rule as a numbered group, last rule first."""
+    if not patterns:
+        return None
+    alternatives = (f"({_pattern_regex(pattern)})" for pattern in reversed(patterns))
+    return re.compile("|".join(alternatives), re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def _compile_one(pattern: str) -> re.Pattern[str]:
+    return re.compile(_pattern_regex(pattern), re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def _pattern_regex(pattern: str) -> str:
+    """Translate one pattern into a regex (no capturing groups) that must match a whole path."""
+    segments = _split_segments(pattern)
+    # A trailing slash names a directory: only the files beneath it match.
+    is_dir = len(segments) > 1 and segments[-1] == ""
+    if is_dir:
+        segments.pop()
+    # A slash at the start or in the middle anchors the pattern to the repository root;
+    # without one it matches at any depth (`*.js`, `apps/`).
+    anchored = len(segments) > 1
+    if segments[0] == "":
+        segments.pop(0)
+    if not segments or segments == [""]:
+        return "(?!)"  # `/` alone names no path; the parser skips such lines
+    regex = "" if anchored else "(?:.*/)?"
+    for index, segment in enumerate(segments):
+        is_last = index == len(segments) - 1
+        if segment == "**":
+            # `**/` is zero or more directories; a final `/**` is everything inside.
+            regex += ".+" if is_last else "(?:.*/)?"
+        else:
+            regex += _segment_regex(segment) + ("" if is_last else "/")
+    return regex + _tail_regex(segments[-1], is_dir)
+
+
+def _tail_regex(last: str, is_dir: bool) -> str:
+    if is_dir:
+        return "/.*"
+    if last in ("*", "**"):
+        # GitHub: `docs/*` matches `docs/getting-started.md` but not files in subdirectories.
+        return ""
+    # A pattern that names a directory also covers the files beneath it (`/build/logs`).
+    return "(?:/.*)?"
+
+
+def _split_segments(body: str) -> list[str]:
+    """Split on unescaped slashes, keeping escapes in place for `_segment_regex`."""
+    segments: list[str] = []
+    current: list[str] = []
+    chars = iter(body)
+    for char in chars:
+        if char == "/":
+            segments.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+        if char == "\\":
+            current.append(next(chars, ""))
+    segments.append("".join(current))
+    return segments
+
+
+def _segment_regex(segment: str) -> str:
+    """`*` is any run within a segment, `?` one character other than `/`, `\\x` a literal x."""
+    parts: list[str] = []
+    chars = iter(segment)
+    for char in chars:
+        if char == "\\":
+            parts.append(re.escape(next(chars, "")))
+        elif char == "*":
+            # Several stars inside a segment (`a**b`) act as one, as in gitignore.
+            if not parts or parts[-1] != "[^/]*":
+                parts.append("[^/]*")
+        elif char == "?":
+            parts.append("[^/]")
+        else:
+            parts.append(re.escape(char))
+    return "".join(parts)
