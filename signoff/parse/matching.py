@@ -1,0 +1,152 @@
+"""Pair sign-off task items with template items, tolerating typos but not stale wording."""
+
+# Both texts are normalised (case, whitespace, emphasis, `/edit/` -> `/blob/`, run links and a
+# trailing "Link" dropped) and compared word by word with difflib. A pair matches when the whole
+# ratio, or the ratio of the template against the same-length start of the sign-off item (text
+# appended after a copied item), reaches MATCH_THRESHOLD. Pairs are assigned one-to-one, best
+# first; ties go to the pair at equal depth, then the earlier template item, then the earlier
+# sign-off item.
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from signoff.parse.signoff_comment import Frozen, ParsedSignoff, TaskItem
+from signoff.parse.template import ParsedTemplate, TemplateItem, identify_item
+from signoff.policy import TemplateItemSpec
+
+# Calibrated on the V1-V21 history: typo fixes score above 0.9, the V18 recipe rewording below 0.7.
+MATCH_THRESHOLD = 0.86
+# The prefix rule needs enough template words that a short generic phrase cannot claim an item.
+_PREFIX_MIN_WORDS = 6
+# Reviewers append links to Actions runs (the evidence the item asks for); they are not item text.
+_RUN_URL = re.compile(r"https?://github\.com/\S+?/actions/runs/\S*")
+_EDIT_LINK = re.compile(r"/edit/(?=main/)")
+_BRACKETS = re.compile(r"[\[\]()<>{}|]")
+_MARKUP = re.compile(r"[*`~]")
+_TRAILING_FILLER = re.compile(r"(?:[\s:;,.\-]*\b(?:link|links|here|run)\b)+[\s:;,.\-]*$")
+_WORD = re.compile(r"\w[\w/.:\-]*\w|\w")
+
+
+class ItemMatch(Frozen):
+    template_index: int
+    template_text: str
+    catalog_id: str | None
+    signoff_index: int | None  # None: no sign-off item matched (missing)
+    checked: bool  # False when missing
+    similarity: float  # of the chosen pair; for a missing item, of its closest sign-off item
+
+
+class MatchReport(Frozen):
+    matches: tuple[ItemMatch, ...]  # one per template item, in template order
+    missing: tuple[ItemMatch, ...]
+    unchecked: tuple[ItemMatch, ...]
+    extra: tuple[int, ...]  # sign-off item indices matched to no template item
+
+
+def normalise_item_text(text: str) -> str:
+    """Comparable lower-case text: no markup, canonical checklist link, no run links or "Link"."""
+    lowered = _RUN_URL.sub(" ", text.lower())
+    lowered = _EDIT_LINK.sub("/blob/", lowered)
+    lowered = _MARKUP.sub("", _BRACKETS.sub(" ", lowered))
+    lowered = " ".join(lowered.split())
+    return _TRAILING_FILLER.sub("", lowered).strip()
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(normalise_item_text(text))
+
+
+def similarity(template_text: str, signoff_text: str) -> float:
+    """How closely a sign-off item reproduces a template item, 0..1 (see module docstring)."""
+    return _similarity(_words(template_text), _words(signoff_text))
+
+
+def _similarity(template: list[str], signoff: list[str]) -> float:
+    if not template or not signoff:
+        return 1.0 if template == signoff else 0.0
+    whole = SequenceMatcher(None, template, signoff, autojunk=False).ratio()
+    if len(template) < _PREFIX_MIN_WORDS or len(signoff) <= len(template):
+        return whole
+    head = signoff[: len(template)]
+    return max(whole, SequenceMatcher(None, template, head, autojunk=False).ratio())
+
+
+def match_items(
+    template: ParsedTemplate, signoff: ParsedSignoff, catalog: Sequence[TemplateItemSpec]
+) -> MatchReport:
+    """One ItemMatch per template item; never raises."""
+    scores = _score_pairs(template.items, signoff.items)
+    chosen = _assign(scores, template.items, signoff.items)
+    matches = tuple(
+        _item_match(index, item, chosen.get(index), scores, signoff.items, catalog)
+        for index, item in enumerate(template.items)
+    )
+    used = {match.signoff_index for match in matches}
+    return MatchReport(
+        matches=matches,
+        missing=tuple(match for match in matches if match.signoff_index is None),
+        unchecked=tuple(m for m in matches if m.signoff_index is not None and not m.checked),
+        extra=tuple(index for index in range(len(signoff.items)) if index not in used),
+    )
+
+
+def _score_pairs(
+    template: Sequence[TemplateItem], signoff: Sequence[TaskItem]
+) -> dict[tuple[int, int], float]:
+    template_words = [_words(item.text) for item in template]
+    signoff_words = [_words(item.text) for item in signoff]
+    return {
+        (t, s): _similarity(t_words, s_words)
+        for t, t_words in enumerate(template_words)
+        for s, s_words in enumerate(signoff_words)
+    }
+
+
+def _assign(
+    scores: dict[tuple[int, int], float],
+    template: Sequence[TemplateItem],
+    signoff: Sequence[TaskItem],
+) -> dict[int, int]:
+    """Greedy one-to-one assignment, best pair first, deterministic tie-breaking."""
+    candidates = [pair for pair, score in scores.items() if score >= MATCH_THRESHOLD]
+    candidates.sort(
+        key=lambda pair: (
+            -scores[pair],
+            template[pair[0]].depth != signoff[pair[1]].depth,
+            pair,
+        )
+    )
+    chosen: dict[int, int] = {}
+    taken: set[int] = set()
+    for t, s in candidates:
+        if t not in chosen and s not in taken:
+            chosen[t] = s
+            taken.add(s)
+    return chosen
+
+
+def _item_match(
+    index: int,
+    item: TemplateItem,
+    signoff_index: int | None,
+    scores: dict[tuple[int, int], float],
+    signoff: Sequence[TaskItem],
+    catalog: Sequence[TemplateItemSpec],
+) -> ItemMatch:
+    if signoff_index is not None:
+        score, checked = scores[(index, signoff_index)], signoff[signoff_index].checked
+    else:
+        score = max((scores[(index, s)] for s in range(len(signoff))), default=0.0)
+        checked = False
+    catalog_id = item.catalog_id or identify_item(" ".join((item.text, *item.links)), catalog)
+    return ItemMatch(
+        template_index=index,
+        template_text=item.text,
+        catalog_id=catalog_id,
+        signoff_index=signoff_index,
+        checked=checked,
+        similarity=round(score, 4),
+    )

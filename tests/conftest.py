@@ -1,0 +1,36 @@
+"""Shared fixtures: the shipped policy profile and a judge-one-check helper."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from builders import build  # noqa: E402
+
+from signoff.judge import judge  # noqa: E402
+from signoff.judge.model import CheckResult  # noqa: E402
+from signoff.policy import Policy, load_policy  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def policy() -> Policy:
+    return load_policy(ROOT / "checklists" / "inferencex.yaml")
+
+
+@pytest.fixture
+def check(policy: Policy) -> Callable[[dict[str, Any], str], CheckResult]:
+    """Judge the parts and return the result of one check by id."""
+
+    def run(parts: dict[str, Any], check_id: str) -> CheckResult:
+        verdict = judge(build(parts), policy)
+        return next(c for c in verdict.checks if c.id == check_id)
+
+    return run
