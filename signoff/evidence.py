@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from signoff.errors import InputError
 
@@ -212,6 +212,13 @@ class Evidence(Frozen):
     files: tuple[FileRead, ...] = ()
     memberships: tuple[TeamMembership, ...] = ()
     upstream: tuple[UpstreamLink, ...] = ()
+
+    @field_validator("schema_version")
+    @classmethod
+    def _supported_version(cls, value: int) -> int:
+        if value != SCHEMA_VERSION:
+            raise ValueError(f"unsupported schema_version {value} (this signoff reads {SCHEMA_VERSION})")
+        return value
 
     def file(self, path: str, role: RefRole) -> FileRead | None:
         """The read of `path` at `role`, or None when it was never read."""

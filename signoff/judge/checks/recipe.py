@@ -47,10 +47,14 @@ def evaluate(ctx: JudgeContext) -> Finding:
     launches, unread = _launches(ctx, scripts)
     if unread:
         return failed(unread)
-    missing = _missing_major_args(ctx, launches, _recipe_text(chosen))
+    recipe_text = _recipe_text(chosen)
+    missing = _missing_major_args(ctx, launches, recipe_text)
+    missing += [f"model {m}" for m in _models(ctx) if not _mentions_model(m, recipe_text)]
     label = ", ".join(_label(link) for link in chosen)
     if missing:
-        return failed(f"{label} linked, but the recipe lacks major server args: {', '.join(missing)}")
+        return failed(
+            f"{label} linked, but the recipe lacks major server args: {', '.join(missing)}"
+        )
     checked = sorted({a.flag for launch in launches for a in _major(ctx, launch)})
     args = f"major args match ({', '.join(checked)})" if checked else "no major args to compare"
     return passed(f"{label} linked; {args}")
@@ -88,10 +92,10 @@ def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
         if entry.framework in engines:
             read = ctx.script_for(entry)
             wanted[entry.key] = read if read is not None else f"the benchmark script of {entry.key}"
+    if any(path_matches(f.path, policy.paths.multi_node_scripts) for f in ctx.evidence.changed_files):
+        multi_node = True
     for changed in ctx.changed_scripts:
-        if path_matches(changed.path, policy.paths.multi_node_scripts):
-            multi_node = True
-        elif path_matches(changed.path, policy.paths.single_node_scripts):
+        if path_matches(changed.path, policy.paths.single_node_scripts):
             read = ctx.evidence.file(changed.path, "head")
             if read is None or read.state != "ok":
                 wanted[changed.path] = changed.path
@@ -102,6 +106,19 @@ def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
     if multi_node:
         return [], "benchmark changes are exclusively multi-node/disaggregated"
     return [], "no single-node vLLM/SGLang recipe is added or changed"
+
+
+def _models(ctx: JudgeContext) -> list[str]:
+    """Models of the single-node vLLM/SGLang entries in scope (what the sweep actually serves)."""
+    policy = ctx.policy
+    return sorted(
+        {
+            entry.model
+            for entry in ctx.changed_entries
+            if not (entry.multinode or entry.disagg)
+            and entry.framework in policy.images.engine_first_frameworks
+        }
+    )
 
 
 def _engine_of(read: FileRead) -> str:
@@ -126,7 +143,7 @@ def _accepted_links(
             chosen.append(link)
         else:
             rejected.append(
-                f"{_label(link)} is {link.state}; the template requires the upstream PR to be MERGED"
+                f"{_label(link, state=False)} is {link.state}; the template requires the upstream PR to be MERGED"
             )
     return chosen, rejected
 
@@ -137,18 +154,19 @@ def _merge_required(ctx: JudgeContext) -> bool:
     if template is None:
         return True
     cue = ctx.policy.recipe.merged_cue
-    return any(cue in item.text for item in template.items if item.catalog_id in ("RECIPE_PR", "RECIPE"))
+    return any(
+        cue in item.text for item in template.items if item.catalog_id in ("RECIPE_PR", "RECIPE")
+    )
 
 
-def _label(link: UpstreamLink) -> str:
+def _label(link: UpstreamLink, *, state: bool = True) -> str:
+    name = link.url
     if link.kind == "pull" and link.repo and link.number is not None:
-        return f"{link.repo}#{link.number} ({link.state})"
-    return f"{link.url} ({link.state})"
+        name = f"{link.repo}#{link.number}"
+    return f"{name} ({link.state})" if state else name
 
 
-def _launches(
-    ctx: JudgeContext, scripts: list[FileRead | str]
-) -> tuple[list[ServerLaunch], str]:
+def _launches(ctx: JudgeContext, scripts: list[FileRead | str]) -> tuple[list[ServerLaunch], str]:
     launches: list[ServerLaunch] = []
     for script in scripts:
         if isinstance(script, str):
@@ -197,9 +215,11 @@ def _mentions_model(model: str, recipe: str) -> bool:
 
 
 def _arg_gap(ctx: JudgeContext, arg: Arg, recipe: str) -> str:
-    """"--flag value" when the recipe lacks the flag (any alias) or its literal value."""
+    """ "--flag value" when the recipe lacks the flag (any alias) or its literal value."""
     if arg.flag in ("--model", "--model-path"):
-        return "" if arg.value is None or _mentions_model(arg.value, recipe) else f"model {arg.value}"
+        return (
+            "" if arg.value is None or _mentions_model(arg.value, recipe) else f"model {arg.value}"
+        )
     names = _aliases(ctx, arg.flag)
     if not any(_normalise(name.lstrip("-")) in recipe for name in names):
         return arg.flag if arg.value is None else f"{arg.flag} {arg.value}"

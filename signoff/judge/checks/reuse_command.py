@@ -40,8 +40,8 @@ def evaluate(ctx: JudgeContext) -> Finding:
         found = (comment, matches[-1].group(1))  # newest authorised comment, last line wins
     if found is None:
         extra = f"; ignored unauthorised: {', '.join(sorted(set(ignored)))}" if ignored else ""
-        who = "/".join(sorted(authorised))
-        return failed(f"no `{policy.command}` line posted by an {who} in the PR conversation{extra}")
+        who = ", ".join(policy.authorized_associations)
+        return failed(f"no `{policy.command}` line from an authorised account ({who}) in the PR conversation{extra}")
     comment, run_id = found
     command = f"{policy.command} {run_id}" if run_id else policy.command
     return passed(f"{command} posted by {comment.author} ({comment.author_association})")

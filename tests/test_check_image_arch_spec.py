@@ -1,0 +1,192 @@
+"""Checks 6 (upstream image / engine-first), 7 (no architecture hacks), 8 (spec-decode chat
+template) from small evidence variations."""
+
+from __future__ import annotations
+
+from builders import EXISTING_ENTRY, NEW_ENTRY, SCRIPT, SCRIPT_PATH, passing_parts, replace_file, set_signoff_body, signoff_body
+
+
+def _with_new_entry(entry: str, parts: dict | None = None) -> dict:
+    parts = parts or passing_parts()
+    replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + entry)
+    for changed in parts["changed_files"]:
+        if changed["path"] == "configs/nvidia-master.yaml":
+            changed["patch"] = "@@ -14,0 +15,14 @@\n" + "\n".join("+" + ln for ln in entry.splitlines())
+    return parts
+
+
+def _entry(**changes: str) -> str:
+    text = NEW_ENTRY
+    for old, new in changes.items():
+        text = text.replace(old.replace("__", " "), new)
+    return text
+
+
+def _with_script(text: str, parts: dict | None = None) -> dict:
+    parts = parts or passing_parts()
+    replace_file(parts, SCRIPT_PATH, "head", text)
+    return parts
+
+
+# --- Check 6 -------------------------------------------------------------------------------------
+def test_upstream_vllm_image_passes(check):
+    result = check(passing_parts(), "upstream-image")
+    assert result.status == "PASS"
+    assert "vllm/vllm-openai:v0.11.1" in result.reason
+
+
+def test_no_master_config_change_is_not_applicable(check):
+    parts = passing_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] == SCRIPT_PATH]
+    assert check(parts, "upstream-image").status == "N/A"
+
+
+def test_vendor_fork_image_on_an_established_sku_fails(check):
+    parts = _with_new_entry(NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "rocm/vllm-dev:nightly"))
+    result = check(parts, "upstream-image")
+    assert result.status == "FAIL"
+    assert "rocm/vllm-dev:nightly" in result.reason and "b200" in result.reason
+
+
+def test_documented_new_architecture_exception_allows_a_fork_image(check):
+    parts = _with_new_entry(NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "rocm/vllm-dev:nightly"))
+    detail = ("- Recipe: https://github.com/vllm-project/recipes/pull/612\n"
+              "- Exception: new model architecture; upstream vLLM does not fundamentally support it yet.")
+    set_signoff_body(parts, signoff_body(detail=detail))
+    result = check(parts, "upstream-image")
+    assert result.status == "PASS"
+    assert "exception documented" in result.reason
+
+
+def test_new_hardware_sku_is_exempt(check):
+    entry = NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "ghcr.io#semianalysisai/vllm-rtx:v1").replace(
+        "runner: b200", "runner: rtx6000pro-lat")
+    assert check(_with_new_entry(entry), "upstream-image").status == "PASS"
+
+
+def test_digest_pinned_upstream_image_passes(check):
+    entry = NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", '"vllm/vllm-openai@sha256:' + "ab" * 32 + '"')
+    assert check(_with_new_entry(entry), "upstream-image").status == "PASS"
+
+
+def test_trt_entry_without_a_vllm_or_sglang_sibling_fails_engine_first(check):
+    entry = (NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b300-trt-mtp")
+             .replace("vllm/vllm-openai:v0.11.1", "nvcr.io#nvidia/tensorrt-llm/release:1.2.0")
+             .replace("framework: vllm", "framework: trt").replace("runner: b200", "runner: b300"))
+    result = check(_with_new_entry(entry), "upstream-image")
+    assert result.status == "FAIL"
+    assert "dsv4 on b300" in result.reason
+
+
+def test_trt_entry_after_an_existing_vllm_entry_passes(check):
+    entry = (NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b200-trt-mtp")
+             .replace("vllm/vllm-openai:v0.11.1", "nvcr.io#nvidia/tensorrt-llm/release:1.2.0")
+             .replace("framework: vllm", "framework: trt"))
+    assert check(_with_new_entry(entry), "upstream-image").status == "PASS"
+
+
+def test_unreadable_head_master_config_fails_closed(check):
+    parts = passing_parts()
+    replace_file(parts, "configs/nvidia-master.yaml", "head", None, state="unavailable")
+    assert check(parts, "upstream-image").status == "FAIL"
+
+
+# --- Check 7 -------------------------------------------------------------------------------------
+def test_plain_launch_has_no_architecture_hacks(check):
+    assert check(passing_parts(), "no-arch-hacks").status == "PASS"
+
+
+def test_hf_overrides_fail_with_flag_value_and_line(check):
+    script = SCRIPT.replace(
+        "  --kv-cache-dtype fp8 \\\n",
+        "  --kv-cache-dtype fp8 \\\n  --hf-overrides '{\"use_index_cache\": true, \"index_topk_freq\": 4}' \\\n",
+    )
+    result = check(_with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf-overrides" in result.reason and "index_topk_freq" in result.reason
+    assert f"{SCRIPT_PATH}:" in result.reason
+
+
+def test_allowlisted_native_override_passes_for_that_model_only(check):
+    script = SCRIPT.replace(
+        "  --kv-cache-dtype fp8 \\\n",
+        "  --kv-cache-dtype fp8 \\\n  --hf-overrides '{\"text_config\": {\"use_index_cache\": true}}' \\\n",
+    )
+    parts = passing_parts()
+    path = "benchmarks/single_node/agentic/minimaxm3_fp4_mi355x_mtp.sh"
+    parts["changed_files"].append({"path": path, "status": "added", "patch": "+x"})
+    replace_file(parts, path, "head", script)
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "PASS"
+    assert "natively supports" in result.reason
+
+
+def test_hf_overrides_key_added_to_a_master_config_fails(check):
+    entry = NEW_ENTRY + "  # hf_overrides: {num_hidden_layers: 30}\n"
+    parts = _with_new_entry(entry.replace("  # hf_overrides", "  hf_overrides"))
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "hf_overrides" in result.reason
+
+
+def test_sed_edit_of_the_model_config_fails(check):
+    script = SCRIPT.replace('hf download "$MODEL"', 'hf download "$MODEL"\nsed -i \'s/"num_hidden_layers": 61/"num_hidden_layers": 30/\' "$HF_HOME/config.json"')
+    result = check(_with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "sed -i" in result.reason
+
+
+def test_docs_only_change_has_no_server_args(check):
+    parts = passing_parts()
+    parts["changed_files"] = [{"path": "README.md", "status": "modified", "patch": "+hi"}]
+    assert check(parts, "no-arch-hacks").status == "N/A"
+
+
+# --- Check 8 -------------------------------------------------------------------------------------
+def test_spec_decode_recipe_with_chat_template_passes(check):
+    result = check(passing_parts(), "spec-chat-template")
+    assert result.status == "PASS"
+    assert "dsv4_fp4_b200_vllm_mtp.sh" in result.reason
+
+
+def test_spec_decode_recipe_on_raw_completions_fails_naming_the_line(check):
+    script = SCRIPT.replace("  --result-filename \"$RESULT_FILENAME\" \\\n  --use-chat-template\n",
+                            "  --result-filename \"$RESULT_FILENAME\"\n")
+    result = check(_with_script(script), "spec-chat-template")
+    assert result.status == "FAIL"
+    assert "without --use-chat-template" in result.reason
+    assert f"{SCRIPT_PATH}:" in result.reason
+
+
+def test_dsv4_client_flag_implies_the_chat_template(check):
+    script = SCRIPT.replace("--use-chat-template", "--dsv4")
+    assert check(_with_script(script), "spec-chat-template").status == "PASS"
+
+
+def test_non_spec_config_is_not_applicable(check):
+    entry = NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b200-vllm-tp4").replace(
+        ", spec-decoding: mtp", "")
+    parts = _with_new_entry(entry)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    assert check(parts, "spec-chat-template").status == "N/A"
+
+
+def test_agentic_spec_decode_replays_through_chat_completions(check):
+    entry = (
+        "minimaxm3-fp8-h200-vllm-agentic-mtp:\n  image: vllm/vllm-openai:v0.11.1\n"
+        "  model: MiniMaxAI/MiniMax-M3\n  model-prefix: minimaxm3\n  precision: fp8\n"
+        "  framework: vllm\n  runner: cluster:h200-dgxc\n  multinode: false\n  scenarios:\n"
+        "    agentic-coding:\n      - search-space:\n"
+        "          - { tp: 8, kv-offloading: none, spec-decoding: mtp, conc-list: [4, 8] }\n"
+    )
+    parts = _with_new_entry(entry)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    result = check(parts, "spec-chat-template")
+    assert result.status == "PASS"
+    assert "agentic" in result.reason
+
+
+def test_missing_script_of_a_spec_entry_fails_closed(check):
+    parts = passing_parts()
+    parts["files"] = [f for f in parts["files"] if f["path"] != SCRIPT_PATH]
+    assert check(parts, "spec-chat-template").status == "FAIL"

@@ -1,0 +1,120 @@
+"""Check 4 (reuse command) and Check 5 (latest template) from small evidence variations."""
+
+from __future__ import annotations
+
+import pytest
+from builders import passing_parts, replace_file, set_signoff_body, signoff_body
+
+DATA_V13 = "PR_REVIEW_CHECKLIST_v13.md"
+
+
+def _with_comments(*comments: tuple[str, str, str]) -> dict:
+    parts = passing_parts()
+    parts["comments"] = [
+        {"id": 10 + i, "author": who, "author_association": assoc, "body": body,
+         "created_at": f"2026-11-20T1{i}:00:00Z"}
+        for i, (who, assoc, body) in enumerate(comments)
+    ]
+    return parts
+
+
+def test_reuse_command_by_a_member_passes(check):
+    result = check(passing_parts(), "reuse-command")
+    assert result.status == "PASS"
+    assert "functionstackx (MEMBER)" in result.reason
+
+
+def test_reuse_command_with_a_run_id_passes_and_names_it(check):
+    parts = _with_comments(("lee", "COLLABORATOR", "Reusing the sweep:\n/reuse-sweep-run 28600000123\n"))
+    result = check(parts, "reuse-command")
+    assert result.status == "PASS"
+    assert "/reuse-sweep-run 28600000123" in result.reason
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "please /reuse-sweep-run",
+        "/reuse-sweep-run now",
+        "/reuse-sweep-run abc",
+        "> /reuse-sweep-run",
+        "`/reuse-sweep-run`",
+    ],
+)
+def test_reuse_command_must_be_a_whole_line_with_an_optional_numeric_id(check, body):
+    parts = _with_comments(("lee", "MEMBER", body))
+    assert check(parts, "reuse-command").status == "FAIL"
+
+
+def test_reuse_command_from_an_unauthorised_account_is_ignored(check):
+    parts = _with_comments(("drive-by", "CONTRIBUTOR", "/reuse-sweep-run"))
+    result = check(parts, "reuse-command")
+    assert result.status == "FAIL"
+    assert "drive-by (CONTRIBUTOR)" in result.reason
+
+
+def test_all_current_items_checked_pass(check):
+    result = check(passing_parts(), "latest-template")
+    assert result.status == "PASS"
+    assert "all 15 current" in result.reason
+
+
+def test_uppercase_x_counts_as_checked(check):
+    parts = passing_parts()
+    set_signoff_body(parts, signoff_body().replace("- [x]", "- [X]"))
+    assert check(parts, "latest-template").status == "PASS"
+
+
+def test_copy_missing_the_newest_item_fails_naming_it(check):
+    parts = passing_parts()
+    set_signoff_body(parts, signoff_body(drop=("append-only: true",)))
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL"
+    assert "APPEND_ONLY" in result.reason
+
+
+def test_older_template_copy_fails_with_the_missing_items(check):
+    from builders import DATA
+
+    old = (DATA / "markdown" / DATA_V13).read_text(encoding="utf-8")
+    block = old.split("```")[1] if "```" in old else old
+    body = block.replace("- [ ]", "- [x]").replace("insert any additional info here", "see run")
+    parts = passing_parts()
+    set_signoff_body(parts, body)
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL"
+    assert "NO_PATCH" in result.reason and "DEPRECATED" in result.reason
+
+
+def test_unchecked_item_without_explanation_fails(check):
+    parts = passing_parts()
+    set_signoff_body(parts, signoff_body(uncheck=("For agentic workloads",)))
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL"
+    assert "AGENTIC_AL" in result.reason
+
+
+def test_unchecked_item_explained_in_the_detail_section_passes(check):
+    parts = passing_parts()
+    detail = (
+        "- Recipe: https://github.com/vllm-project/recipes/pull/612\n"
+        "- The agentic item does not apply: this PR only touches a fixed-seq-len recipe."
+    )
+    set_signoff_body(parts, signoff_body(detail=detail, uncheck=("For agentic workloads",)))
+    result = check(parts, "latest-template")
+    assert result.status == "PASS"
+    assert "1 unchecked item(s) explained" in result.reason
+
+
+def test_unreadable_template_fails_closed(check):
+    parts = passing_parts()
+    replace_file(parts, "docs/PR_REVIEW_CHECKLIST.md", "default", None, state="unavailable")
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL"
+    assert "unreadable" in result.reason
+
+
+def test_signoff_pasted_with_its_template_fence_still_counts(check):
+    parts = passing_parts()
+    set_signoff_body(parts, "```\n" + signoff_body() + "```\n")
+    assert check(parts, "latest-template").status == "PASS"
