@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import fnmatch
-from functools import cached_property
+import re
+from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
 from signoff.parse.codeowners import CodeOwners, parse_codeowners
+from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
 from signoff.parse.master_config import (
     EntryChange,
     MasterConfig,
@@ -21,13 +22,33 @@ from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
 
 
+@lru_cache(maxsize=256)
+def _path_regex(pattern: str) -> re.Pattern[str]:
+    """`**` spans directories, `*` and `?` stay inside one path segment."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
 def path_matches(path: str, pattern: str) -> bool:
-    """Glob match where `**` spans directories and `*` stays inside one path segment."""
-    if pattern.endswith("/**"):
-        return path.startswith(pattern[:-2])
-    if "**" in pattern:
-        return fnmatch.fnmatchcase(path, pattern.replace("**/", "*").replace("**", "*"))
-    return fnmatch.fnmatchcase(path, pattern) and path.count("/") == pattern.count("/")
+    """Glob match of a repository path (see `_path_regex`)."""
+    return _path_regex(pattern).match(path) is not None
 
 
 class JudgeContext:
@@ -104,61 +125,99 @@ class JudgeContext:
         )
 
     # --- master configs ----------------------------------------------------------------------
-    def master_config(self, path: str, role: str) -> MasterConfig | None:
-        """The parsed master config at a role, or None when it was not read successfully."""
-        key = (path, role)
-        cache = self._master_cache
-        if key not in cache:
-            read = self.evidence.file(path, role)  # type: ignore[arg-type]
-            if read is None or read.state != "ok" or read.text is None:
-                cache[key] = None
-            else:
-                cache[key] = parse_master_config(read.text, path, self.policy.images.sku_pattern)
-        return cache[key]
+    def master_text(self, path: str, role: str) -> str | None:
+        read = self.evidence.file(path, role)  # type: ignore[arg-type]
+        if read is None or read.state != "ok" or read.text is None:
+            return None
+        return read.text
+
+    def master_config(
+        self, path: str, role: str, keys: frozenset[str] | None = None
+    ) -> MasterConfig | None:
+        """The parsed master config at a role (only `keys` when given), None when unread."""
+        cache_key = (path, role, keys)
+        if cache_key not in self._master_cache:
+            self._master_cache[cache_key] = self._parse_master(path, role, keys)
+        return self._master_cache[cache_key]
+
+    def _parse_master(self, path: str, role: str, keys: frozenset[str] | None) -> MasterConfig | None:
+        text = self.master_text(path, role)
+        if text is None:
+            return None
+        blocks = split_blocks(text) if keys is not None else None
+        if keys is not None and blocks is not None:
+            text = sparse_text(text, blocks, set(keys))
+        return parse_master_config(text, path, self.policy.images.sku_pattern)
 
     @cached_property
-    def _master_cache(self) -> dict[tuple[str, str], MasterConfig | None]:
+    def _master_cache(self) -> dict[tuple[str, str, frozenset[str] | None], MasterConfig | None]:
         return {}
+
+    @cached_property
+    def _master_diff(self) -> tuple[tuple[EntryChange, ...], tuple[str, ...]]:
+        """Entries added or changed by the PR, and why some configs could not be compared."""
+        changes: list[EntryChange] = []
+        problems: list[str] = []
+        for path in self.changed_master_files:
+            head_text = self.master_text(path, "head")
+            base_read = self.evidence.file(path, "base")
+            if head_text is None:
+                problems.append(f"{path} could not be read at the pinned head")
+                continue
+            if base_read is None or base_read.state == "unavailable":
+                problems.append(f"{path} could not be read at the base commit")
+                continue
+            base_text = self.master_text(path, "base")
+            keys = changed_keys(base_text, head_text) if base_text is not None else None
+            subset = frozenset(keys) if keys is not None else None
+            head = self.master_config(path, "head", subset)
+            base = self.master_config(path, "base", subset) if base_text is not None else None
+            assert head is not None
+            problems.extend(head.problems)
+            changes.extend(c for c in diff_entries(base, head) if c.kind != "removed")
+        return tuple(changes), tuple(problems)
 
     @cached_property
     def master_problems(self) -> tuple[str, ...]:
         """Why changed master configs cannot be compared (unread files, parse problems)."""
-        problems: list[str] = []
-        for path in self.changed_master_files:
-            head = self.master_config(path, "head")
-            if head is None:
-                problems.append(f"{path} could not be read at the pinned head")
-                continue
-            problems.extend(head.problems)
-            base_read = self.evidence.file(path, "base")
-            if base_read is None or base_read.state == "unavailable":
-                problems.append(f"{path} could not be read at the base commit")
-        return tuple(problems)
+        return self._master_diff[1]
 
     @cached_property
     def entry_changes(self) -> tuple[EntryChange, ...]:
         """Master-config entries added or changed by the PR (removed ones are not benchmarked)."""
-        changes: list[EntryChange] = []
-        for path in self.changed_master_files:
-            head = self.master_config(path, "head")
-            if head is None:
-                continue
-            base = self.master_config(path, "base")
-            changes.extend(c for c in diff_entries(base, head) if c.kind != "removed")
-        return tuple(changes)
+        return self._master_diff[0]
 
     @cached_property
     def changed_entries(self) -> tuple[MasterEntry, ...]:
         return tuple(change.head for change in self.entry_changes if change.head is not None)
 
-    def head_entries(self) -> tuple[MasterEntry, ...]:
-        """Every entry of every changed master config at the head (for engine-first lookups)."""
+    def head_entries_mentioning(self, needles: set[str]) -> tuple[MasterEntry, ...]:
+        """Head entries of the changed master configs whose text mentions any needle
+        (a cheap pre-filter for engine-first lookups; unsplittable files are parsed whole)."""
         entries: list[MasterEntry] = []
         for path in self.changed_master_files:
-            head = self.master_config(path, "head")
-            if head is not None:
-                entries.extend(head.entries.values())
+            text = self.master_text(path, "head")
+            if text is None:
+                continue
+            blocks = split_blocks(text)
+            keys = None
+            if blocks is not None:
+                lines = text.split("\n")
+                keys = frozenset(
+                    key for key, (a, b) in blocks.items()
+                    if any(n in line for line in lines[a:b] for n in needles)
+                )
+            config = self.master_config(path, "head", keys)
+            if config is not None:
+                entries.extend(config.entries.values())
         return tuple(entries)
+
+    def entry_at(self, entry: MasterEntry, role: str) -> tuple[bool, MasterEntry | None]:
+        """(readable, the same key's entry) in the entry's master config at another role."""
+        config = self.master_config(entry.file, role, frozenset({entry.key}))
+        if config is None:
+            return False, None
+        return True, config.entries.get(entry.key)
 
     # --- scope -------------------------------------------------------------------------------
     @cached_property

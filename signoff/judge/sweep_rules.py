@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,17 +34,28 @@ class CommitAssessment(BaseModel):
     problem: str  # why it does not qualify ("" when it does)
 
 
+@lru_cache(maxsize=256)
+def glob_regex(globs: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled regex for a tuple of fnmatch globs (hundreds of runs x many commits)."""
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)")
+
+
 def is_ignored(run: CheckRun, policy: Policy) -> bool:
-    return any(fnmatch.fnmatchcase(run.name, glob) for glob in policy.sweep.ignored_check_runs)
+    return glob_regex(policy.sweep.ignored_check_runs).match(run.name) is not None
+
+
+def _is_green(run: CheckRun) -> bool:
+    return run.status == "completed" and run.conclusion == "success"
 
 
 def _tally(runs: Sequence[CheckRun], scope: str, family: CheckRunFamily) -> FamilyTally:
-    members = [r for r in runs if any(fnmatch.fnmatchcase(r.name, p) for p in family.patterns)]
+    pattern = glob_regex(family.patterns)
+    members = [r for r in runs if pattern.match(r.name)]
     # `skipped` (reuse no-op runs, canary-trimmed jobs) never counts as executed.
     skipped = [r for r in members if r.conclusion == "skipped"]
     executed = [r for r in members if r.conclusion != "skipped"]
-    green = [r for r in executed if r.status == "completed" and r.conclusion == "success"]
-    not_green = sorted(f"{r.name} ({r.conclusion or r.status})" for r in executed if r not in green)
+    green = [r for r in executed if _is_green(r)]
+    not_green = sorted(f"{r.name} ({r.conclusion or r.status})" for r in executed if not _is_green(r))
     return FamilyTally(
         scope=scope,
         family=family.name,
@@ -94,6 +107,6 @@ def _run_id(runs: Sequence[CheckRun], policy: Policy, scopes: Sequence[str]) -> 
             for run in runs:
                 if run.conclusion != "success" or run.run_id is None:
                     continue
-                if any(fnmatch.fnmatchcase(run.name, p) for p in family.patterns):
+                if glob_regex(family.patterns).match(run.name):
                     green_ids.append(run.run_id)
     return green_ids[0] if green_ids else None

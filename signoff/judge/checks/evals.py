@@ -166,10 +166,9 @@ def _image_problem(ctx: JudgeContext, eval_sha: str) -> str:
         return "no master-config entry changed, so the image is the one already on the default branch"
     role = "head" if eval_sha == head_sha else "eval"
     for entry in entries:
-        config = ctx.master_config(entry.file, role)
-        if config is None:
+        readable, then = ctx.entry_at(entry, role)
+        if not readable:
             return f"!{entry.file} could not be read at the eval run's commit {eval_sha[:7]}"
-        then = config.entries.get(entry.key)
         if then is None:
             return f"!{entry.key} did not exist at the eval run's commit {eval_sha[:7]}"
         if then.image != entry.image:

@@ -71,7 +71,7 @@ def _engine_first_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
         return ""
     if not _established(ctx, entry):
         return ""
-    for other in ctx.head_entries():
+    for other in ctx.head_entries_mentioning({entry.model_prefix}):
         if other.framework in first and other.model_prefix == entry.model_prefix and other.sku == entry.sku:
             return ""
     return (
