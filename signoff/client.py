@@ -1,0 +1,130 @@
+"""The one place PyGithub is configured: token, base URL, retries, throttling, timeouts, deadline.
+
+Both `gather/` and `publish/` get their `Github` from `connect()`; nothing else builds one.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from github import Auth, Github, GithubRetry
+from github.GithubException import RateLimitExceededExceedsMaxWait
+
+from signoff.errors import GatherError
+
+DEFAULT_API_URL = "https://api.github.com"
+Mode = Literal["production", "test"]
+
+# Five tries in all (one + four retries): enough to ride out a short 5xx burst or one secondary
+# limit, few enough that a broken GitHub fails the run quickly instead of eating the job's budget.
+TOTAL_RETRIES = 4
+# Exponential backoff between 5xx / reset retries: 0.5, 1, 2, 4 s (urllib3: factor * 2**(n-1)).
+BACKOFF_FACTOR = 0.5
+# A secondary limit without Retry-After: GitHub asks for "at least one minute"; we wait less than
+# that only because the deadline (120 s) would otherwise be gone after one wait. 30 s is a
+# compromise that usually clears the abuse detector for our low request volume.
+SECONDARY_RATE_WAIT = 30.0
+# Retry-After (secondary limits, 429) is obeyed up to this many seconds; longer waits fail fast.
+MAX_RETRY_AFTER = 60.0
+# Never sleep through a primary rate limit: waiting up to an hour for X-RateLimit-Reset inside a
+# CI job is worse than failing with a clear message. A reset due within 5 s is worth the wait.
+MAX_PRIMARY_WAIT = 5.0
+# Per-request socket timeout. GitHub answers reads in well under a second; 15 s covers a slow
+# large list page while still leaving the 120 s deadline room for retries.
+TIMEOUT_SECONDS = 15
+# Reads are not throttled (we make ~20 per run). GitHub asks integrations to space content-creating
+# writes; publish makes two (comment, status), so a quarter second costs nothing.
+SECONDS_BETWEEN_WRITES = 0.25
+PER_PAGE = 100
+DEFAULT_DEADLINE_SECONDS = 120.0
+
+
+class _Retry(GithubRetry):
+    """GithubRetry whose Retry-After waits are capped; a longer wait raises instead of sleeping."""
+
+    retry_after_cap: float = MAX_RETRY_AFTER
+    sleep_cap: float | None = None  # test mode: every honoured wait becomes this (0: no sleeping)
+
+    def get_retry_after(self, response: Any) -> float | None:
+        wait: float | None = super().get_retry_after(response)
+        if wait is None:
+            return None
+        if wait > self.retry_after_cap:
+            raise RateLimitExceededExceedsMaxWait(
+                response.status,
+                {"message": f"Retry-After {wait:.0f} s"},
+                dict(response.headers),
+                wait=wait,
+            )
+        return wait if self.sleep_cap is None else min(wait, self.sleep_cap)
+
+
+class _TestRetry(_Retry):
+    """Same retry decisions as production, but no time is spent waiting (tests replay cassettes)."""
+
+    sleep_cap = 0.0
+
+
+def make_retry(mode: Mode) -> GithubRetry:
+    """The retry policy: identical counts in both modes, no waiting in test mode."""
+    if mode == "test":
+        return _TestRetry(
+            total=TOTAL_RETRIES,
+            backoff_factor=0,
+            secondary_rate_wait=0,
+            max_rate_limit_wait=0,
+        )
+    return _Retry(
+        total=TOTAL_RETRIES,
+        backoff_factor=BACKOFF_FACTOR,
+        secondary_rate_wait=SECONDARY_RATE_WAIT,
+        max_rate_limit_wait=MAX_PRIMARY_WAIT,
+    )
+
+
+def resolve_api_url(explicit: str | None = None) -> str:
+    """REST base URL: argument, else `$GITHUB_API_URL` (GHES `https://host/api/v3`), else GitHub."""
+    url = explicit or os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL
+    return url.rstrip("/")
+
+
+def connect(token: str | None, api_url: str | None = None, *, mode: Mode = "production") -> Github:
+    """A configured `Github` client; `token` None gives anonymous access (60 requests an hour)."""
+    auth = Auth.Token(token) if token else None
+    return Github(
+        auth=auth,
+        base_url=resolve_api_url(api_url),
+        timeout=TIMEOUT_SECONDS,
+        per_page=PER_PAGE,
+        retry=make_retry(mode),
+        seconds_between_requests=0,
+        seconds_between_writes=0 if mode == "test" else SECONDS_BETWEEN_WRITES,
+    )
+
+
+def rate_limit_error(headers: dict[str, Any] | None) -> GatherError:
+    """The could-not-verify error for an exhausted primary (or too-long secondary) rate limit."""
+    reset = (headers or {}).get("x-ratelimit-reset") or (headers or {}).get("X-RateLimit-Reset")
+    when = "later"
+    if reset is not None and str(reset).isdigit():
+        when = datetime.fromtimestamp(int(reset), UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return GatherError(f"GitHub API rate limit exhausted until {when}")
+
+
+class Deadline:
+    """An overall time budget, checked between requests (a single request is bounded by TIMEOUT)."""
+
+    def __init__(self, seconds: float = DEFAULT_DEADLINE_SECONDS) -> None:
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return self._end - time.monotonic()
+
+    def check(self) -> None:
+        """Raise GatherError when the budget is spent."""
+        if self.remaining() <= 0:
+            raise GatherError(f"could not verify: GitHub did not answer within {self.seconds:g} s")

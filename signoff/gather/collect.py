@@ -1,0 +1,132 @@
+"""The gathering sequence: what to read, in which order, and when to stop reading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from github import Github
+from github.GithubException import GithubException
+
+from signoff.client import Deadline
+from signoff.errors import GatherError
+from signoff.evidence import Evidence, FileRead, TeamMembership, UpstreamLink
+from signoff.gather import checks, evals, files, pull, teams, upstream
+from signoff.gather.api import Api, error_status
+from signoff.gather.signoff_body import fetch_signoff
+from signoff.judge.context import JudgeContext
+from signoff.parse.master_config import script_candidates
+from signoff.policy import Policy
+from signoff.refs import SignoffRef
+
+
+def gather_evidence(
+    gh: Github,
+    ref: SignoffRef,
+    policy: Policy,
+    *,
+    pinned_head: str | None = None,
+    deadline: Deadline | None = None,
+) -> Evidence:
+    """Everything the judge needs for one sign-off, judged at `pinned_head` (default: head now)."""
+    api = Api(gh, deadline)
+    try:
+        return _gather(api, ref, policy, pinned_head)
+    except GithubException as exc:  # anything a step did not turn into evidence
+        raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
+
+
+def _gather(api: Api, ref: SignoffRef, policy: Policy, pinned_head: str | None) -> Evidence:
+    repo = ref.full_name
+    raw_pull = pull.read_pull(api, ref)
+    pinned = pinned_head or pull.head_sha(raw_pull)
+    fields = _pull_fields(api, ref, raw_pull, pinned)
+    paths = policy.paths
+    default_branch = fields["repository"].default_branch
+    policy_files = [paths.codeowners, paths.template, paths.thresholds]
+    reads = files.read_all(api, repo, policy_files, default_branch, "default")
+
+    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    masters = ctx.changed_master_files
+    base_sha = fields["pull_request"].base_sha
+    head_reads = files.read_all(api, repo, masters, pinned, "head")
+    reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
+
+    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    reads += _read_scripts(api, repo, ctx, pinned)
+    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+
+    order = checks.scan_order(fields["commits"], pinned)
+    examined, sweep_sha, run_id = checks.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
+    fields["commit_checks"] = tuple(examined)
+    if sweep_sha == pinned:
+        reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
+    elif sweep_sha is not None:
+        fields["sweep_diff"] = checks.read_diff_at(api, repo, base_sha, sweep_sha)
+        reads += files.read_all(api, repo, masters, sweep_sha, "eval")
+    if sweep_sha is not None and run_id is not None:
+        fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
+
+    fields["memberships"] = _read_memberships(api, ctx, fields["signoff"].author)
+    fields["upstream"] = _read_upstream(api, ctx, policy)
+    now = pull.head_sha(pull.read_pull(api, ref))
+    fields["head_moved_to"] = now if now != pinned else None
+    return Evidence(**fields, files=tuple(reads))
+
+
+def _pull_fields(
+    api: Api, ref: SignoffRef, raw_pull: dict[str, Any], pinned: str
+) -> dict[str, Any]:
+    if pinned == pull.head_sha(raw_pull):
+        changed, files_truncated = pull.list_files(api, ref, raw_pull)
+    else:
+        # The head moved after the gate pinned it: judge the PR's files as of the pinned commit
+        # (one compare against the base instead of the files list; compare lists <= 300 files).
+        base_sha = pull.to_pull_request(raw_pull, pinned).base_sha
+        at_pin = checks.read_diff_at(api, ref.full_name, base_sha, pinned)
+        changed, files_truncated = at_pin.files, not at_pin.complete
+    commits, commits_truncated = pull.list_commits(api, ref, raw_pull)
+    raw_comments = pull.list_comments(api, ref)
+    return {
+        "repository": pull.to_repository(ref, raw_pull),
+        "pull_request": pull.to_pull_request(raw_pull, pinned),
+        "changed_files": changed,
+        "files_truncated": files_truncated,
+        "commits": commits,
+        "commits_truncated": commits_truncated,
+        "signoff": fetch_signoff(api, ref, raw_comments),
+        "comments": tuple(pull.to_comment(item) for item in raw_comments),
+    }
+
+
+def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[FileRead]:
+    """Changed scripts, then each changed entry's candidates until one exists (all at the head)."""
+    reads: dict[str, FileRead] = {}
+    for changed in ctx.changed_scripts:
+        text = files.text_of_added(changed)
+        if text is not None:
+            reads[changed.path] = FileRead(path=changed.path, role="head", sha=pinned, text=text)
+        else:
+            reads[changed.path] = files.read_file(api, repo, changed.path, pinned, "head")
+    for entry in ctx.changed_entries:
+        for candidate in script_candidates(entry):
+            if candidate not in reads:
+                reads[candidate] = files.read_file(api, repo, candidate, pinned, "head")
+            if reads[candidate].state == "ok":
+                break
+    return [reads[path] for path in sorted(reads)]
+
+
+def _read_memberships(api: Api, ctx: JudgeContext, signer: str) -> tuple[TeamMembership, ...]:
+    owners = ctx.codeowners
+    if owners is None or not signer:
+        return ()
+    return teams.read_memberships(
+        api, teams.teams_to_check(owners, ctx.changed_paths, signer), signer
+    )
+
+
+def _read_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> tuple[UpstreamLink, ...]:
+    parsed = ctx.signoff
+    urls = [link.url for link in parsed.links if link.in_detail]
+    refs = upstream.recipe_links(urls, parsed.detail, policy.recipe)
+    return tuple(upstream.read_link(api, ref) for ref in refs)

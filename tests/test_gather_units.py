@@ -1,0 +1,58 @@
+"""Small pure pieces of gather and the client: patch rebuild, team selection, limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from signoff.client import Deadline, connect, rate_limit_error
+from signoff.errors import GatherError
+from signoff.evidence import ChangedFile
+from signoff.gather.files import text_of_added
+from signoff.gather.teams import teams_to_check
+from signoff.parse.codeowners import parse_codeowners
+
+OWNERS = parse_codeowners(
+    "*                          @InferenceX/core\n"
+    "configs/nvidia-master.yaml @ankur-singh @kedarpotdar-nv @InferenceX/core\n"
+)
+
+
+def test_an_added_file_is_rebuilt_exactly_from_its_patch() -> None:
+    added = ChangedFile(path="a.sh", status="added", patch="@@ -0,0 +1,2 @@\n+one\n+two")
+    assert text_of_added(added) == "one\ntwo\n"
+    no_newline = added.model_copy(update={"patch": added.patch + "\n\\ No newline at end of file"})
+    assert text_of_added(no_newline) == "one\ntwo"
+
+
+@pytest.mark.parametrize(
+    "patch", [None, "@@ -0,0 +1,3 @@\n+one\n+two", "@@ -1,2 +1,2 @@\n-a\n+b", ""]
+)
+def test_unusable_patches_fall_back_to_a_read(patch: str | None) -> None:
+    assert text_of_added(ChangedFile(path="a.sh", status="added", patch=patch)) is None
+
+
+def test_a_directly_listed_signer_needs_no_team_read() -> None:
+    paths = ("configs/nvidia-master.yaml", "perf-changelog.yaml")
+    assert teams_to_check(OWNERS, paths, "Kedarpotdar-NV") == ()
+
+
+def test_a_signer_listed_nowhere_needs_the_deciding_teams() -> None:
+    paths = ("configs/nvidia-master.yaml", "perf-changelog.yaml")
+    assert teams_to_check(OWNERS, paths, "core-reviewer") == ("InferenceX/core",)
+
+
+def test_the_deadline_raises_could_not_verify() -> None:
+    with pytest.raises(GatherError, match="did not answer within 0 s"):
+        Deadline(0).check()
+
+
+def test_rate_limit_error_names_the_reset_time() -> None:
+    error = rate_limit_error({"x-ratelimit-reset": "1787400000"})
+    assert str(error) == "GitHub API rate limit exhausted until 2026-08-22 12:00:00 UTC"
+
+
+def test_enterprise_base_urls_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", "https://ghe.example.com/api/v3/")
+    gh = connect("t", mode="test")
+    assert gh.requester.base_url == "https://ghe.example.com/api/v3"
+    assert gh.per_page == 100
