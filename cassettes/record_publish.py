@@ -206,6 +206,21 @@ E2E: dict[str, tuple[str, Callable[[dict[str, Any]], None] | None, list[Step]]] 
             )
         ],
     ),
+    "comment_forbidden": (
+        "pass_conversation",
+        lambda data: data.update(
+            faults=[
+                {
+                    "method": "POST",
+                    "path": r"/issues/2700/comments$",
+                    "effect": "status",
+                    "status": 403,
+                    "count": -1,
+                }
+            ]
+        ),
+        [Step("comment_forbidden", "issue_comment", "issue_comment.created.pull_request")],
+    ),
     "files_unreadable": (
         "pass_conversation",
         lambda data: data.update(

@@ -1,0 +1,141 @@
+"""`signoff action`: the GitHub Action entry. Reads the event and inputs from the environment.
+
+Flow: gate -> verify (publish) -> step outputs, job summary, evidence file. Inputs arrive as
+`SIGNOFF_*` variables that action.yml sets through `env:` (never `${{ }}` inside `run:`).
+Exit codes: 0 PASS or skipped, 1 REJECTED, 2 bad input, 3 could not verify or publish.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from signoff.client import connect
+from signoff.errors import ExitCode, InputError, SignoffError
+from signoff.gate import GateDecision, decide
+from signoff.policy import Policy, load_policy
+from signoff.publish.render import render_markdown
+from signoff.publish.sanitize import log_line
+from signoff.publish.summary import (
+    evidence_path_for,
+    write_evidence,
+    write_outputs,
+    write_step_summary,
+)
+from signoff.verify import PublishOptions, VerifyOutcome, failure_line, verify
+
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+def run_action(env: Mapping[str, str]) -> int:
+    """Run the action for the event described by `env` (normally os.environ)."""
+    try:
+        policy = load_policy(env.get("SIGNOFF_PROFILE", "").strip() or None)
+        decision = _gate(env, policy)
+        if not decision.proceed or decision.ref is None:
+            _log(f"signoff: skipped: {log_line(decision.reason)}")
+            _outputs(env, verdict="SKIPPED")
+            return int(ExitCode.PASS)
+        _log(f"signoff: verifying: {log_line(decision.reason)}")
+        outcome = _verify(env, decision, policy)
+    except SignoffError as exc:
+        _log(f"::error title=signoff::{log_line(str(exc))}")
+        _outputs(env, verdict="ERROR")
+        return int(exc.exit_code)
+    return _finish(env, outcome, policy)
+
+
+def _gate(env: Mapping[str, str], policy: Policy) -> GateDecision:
+    event_name = env.get("GITHUB_EVENT_NAME", "")
+    event_path = env.get("GITHUB_EVENT_PATH", "")
+    if not event_name or not event_path:
+        raise InputError("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (run inside Actions)")
+    try:
+        payload = json.loads(Path(event_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{event_path}: cannot read the event payload ({exc})") from None
+    if not isinstance(payload, dict):
+        raise InputError(f"{event_path}: the event payload is not a JSON object")
+    return decide(
+        event_name,
+        payload,
+        policy,
+        comment_url=env.get("SIGNOFF_COMMENT_URL", ""),
+        repository=env.get("GITHUB_REPOSITORY", ""),
+    )
+
+
+def _verify(env: Mapping[str, str], decision: GateDecision, policy: Policy) -> VerifyOutcome:
+    assert decision.ref is not None
+    token = env.get("SIGNOFF_TOKEN", "").strip()
+    if not token:
+        raise InputError("the github-token input is empty")
+    gh = connect(token, env.get("GITHUB_API_URL") or None)
+    options = PublishOptions(
+        post_comment=_flag(env.get("SIGNOFF_POST_COMMENT", ""), default=True, name="post-comment"),
+        status_context=env.get("SIGNOFF_STATUS_CONTEXT", "").strip() or None,
+        run_url=run_url(env),
+    )
+    identity = env.get("SIGNOFF_BOT_LOGIN", "").strip() or None
+    return verify(gh, decision.ref, policy, publish=True, identity=identity, options=options)
+
+
+def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> int:
+    evidence_path = ""
+    if outcome.evidence is not None:
+        path = evidence_path_for(
+            outcome.evidence.pull_request.head_sha,
+            configured=env.get("SIGNOFF_EVIDENCE_PATH", ""),
+            runner_temp=env.get("RUNNER_TEMP", ""),
+        )
+        evidence_path = str(write_evidence(path, outcome.evidence))
+    summary_path = env.get("GITHUB_STEP_SUMMARY", "")
+    if summary_path:
+        parts = [render_markdown(outcome.verdict, policy)] if outcome.verdict else []
+        if outcome.error:
+            parts.append(f"**signoff:** {failure_line(outcome.error)}\n")
+        write_step_summary(summary_path, "\n".join(parts))
+    if outcome.error:
+        _log(f"::error title=signoff::{failure_line(outcome.error)}")
+    else:
+        _log(f"signoff: verdict {outcome.result}; comment {outcome.comment_url or '(none)'}")
+    _outputs(
+        env, verdict=outcome.result, comment_url=outcome.comment_url, evidence_path=evidence_path
+    )
+    return int(outcome.exit_code)
+
+
+def _outputs(
+    env: Mapping[str, str], *, verdict: str, comment_url: str = "", evidence_path: str = ""
+) -> None:
+    path = env.get("GITHUB_OUTPUT", "")
+    if path:
+        outputs = {"verdict": verdict, "comment-url": comment_url, "evidence-path": evidence_path}
+        write_outputs(path, outputs)
+
+
+def run_url(env: Mapping[str, str]) -> str:
+    """`$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID`; "" outside Actions."""
+    server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+    repository, run_id = env.get("GITHUB_REPOSITORY", ""), env.get("GITHUB_RUN_ID", "")
+    if not repository or not run_id:
+        return ""
+    return f"{server}/{repository}/actions/runs/{run_id}"
+
+
+def _flag(value: str, *, default: bool, name: str) -> bool:
+    text = value.strip().lower()
+    if not text:
+        return default
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InputError(f"input {name} must be true or false, not {value!r}")
+
+
+def _log(line: str) -> None:
+    print(line, file=sys.stdout, flush=True)

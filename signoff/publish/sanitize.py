@@ -1,0 +1,98 @@
+"""Neutralise untrusted text (sign-off bodies, logins, quoted reasons) before we post or log it.
+
+Everything a PR author or commenter wrote can end up in our verdict comment, commit status, job
+summary or log. This module makes sure such text cannot ping people, inject HTML, close or forge
+our hidden `<!-- marker -->`, or smuggle a workflow command (`::set-output`, `::add-mask` ...) into
+the runner log.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+ZWSP = "\u200b"  # zero-width space: `@\u200bname` renders as "@name" but GitHub does not notify
+ELLIPSIS = "…"
+DEFAULT_INLINE_LIMIT = 500
+
+# GitHub logins: alphanumerics and single hyphens, at most 39 characters; teams are `@org/slug`.
+# A mention starts at a word boundary, so `dana@example.com` is not one.
+_MENTION = re.compile(
+    r"(?<![\w`@/])@(?P<name>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?(?:/[A-Za-z0-9._-]+)?)"
+)
+# Trojan-source style direction overrides and C0/C1 controls other than tab and newline.
+_INVISIBLE = re.compile(
+    r"[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]"
+)
+# The runner parses `::command ...::` and the legacy `##[command]` at the start of a line, after
+# leading whitespace; breaking the two leading characters apart disarms both.
+_WORKFLOW_COMMAND = re.compile(r"^(?P<indent>[ \t]*)(?P<lead>::|##\[)", re.MULTILINE)
+
+
+def escape_html(text: str) -> str:
+    """Raw HTML (and so `<!--` / `-->`) becomes inert text: `<` `>` `&` turn into entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def neutralise_mentions(text: str, allowed: Iterable[str] = ()) -> str:
+    """`@someone` stops notifying (a zero-width space after the @) unless `someone` is allowed.
+
+    Logins compare case-insensitively, as GitHub treats them.
+    """
+    keep = {login.lower().removeprefix("@") for login in allowed}
+
+    def _replace(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name.lower() in keep:
+            return match.group(0)
+        return f"@{ZWSP}{name}"
+
+    return _MENTION.sub(_replace, text)
+
+
+def escape_workflow_commands(text: str) -> str:
+    """A line starting with `::` or `##[` can no longer be read as a runner workflow command."""
+    return _WORKFLOW_COMMAND.sub(
+        lambda m: f"{m['indent']}{m['lead'][0]}{ZWSP}{m['lead'][1:]}", text
+    )
+
+
+def strip_invisible(text: str) -> str:
+    """Drop control characters and bidirectional overrides; keep tabs and newlines."""
+    return _INVISIBLE.sub("", text)
+
+
+def truncate(text: str, limit: int) -> str:
+    """At most `limit` characters; a cut ends in an ellipsis (counted in the limit)."""
+    if limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + ELLIPSIS
+
+
+def inline(
+    text: str, *, allowed_mentions: Iterable[str] = (), limit: int = DEFAULT_INLINE_LIMIT
+) -> str:
+    """One safe line of Markdown from untrusted text: for reasons, names and quoted fragments.
+
+    Newlines collapse to spaces (a reason can't start a new heading or fake a check row), HTML is
+    escaped (so no comment marker can be opened or closed), mentions other than
+    `allowed_mentions` are neutralised, workflow commands disarmed, and the result is at most
+    `limit` characters.
+    """
+    flat = " ".join(strip_invisible(text).split())
+    safe = neutralise_mentions(escape_html(flat), allowed_mentions)
+    return escape_workflow_commands(truncate(safe, limit))
+
+
+def block(text: str, *, allowed_mentions: Iterable[str] = (), limit: int = 60_000) -> str:
+    """Multi-line untrusted text made safe like `inline`, keeping its line structure."""
+    safe = neutralise_mentions(escape_html(strip_invisible(text)), allowed_mentions)
+    return escape_workflow_commands(truncate(safe, limit))
+
+
+def log_line(text: str, *, limit: int = 2_000) -> str:
+    """Text for the runner log: one line, no workflow commands, no control characters."""
+    flat = " ".join(strip_invisible(text).split())
+    return escape_workflow_commands(truncate(flat, limit))

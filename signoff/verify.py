@@ -1,0 +1,230 @@
+"""The one place gather, judge and publish meet: pin the head, gather, judge, then write.
+
+`verify()` never raises GatherError/PublishError: it returns them in the outcome, so the action
+can still write its outputs and an `error` status. `run_verify_command()` is `signoff verify`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Literal
+
+from github import Github
+from pydantic import BaseModel, ConfigDict
+from vcr.errors import CannotOverwriteExistingCassetteException
+
+from signoff.client import connect
+from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
+from signoff.evidence import Evidence, dump_evidence
+from signoff.gather import gather_evidence, read_head_sha
+from signoff.judge import judge
+from signoff.judge.model import Verdict
+from signoff.policy import Policy, load_policy
+from signoff.publish.comment import publish_comment, resolve_identity
+from signoff.publish.render import render_json, render_markdown
+from signoff.publish.sanitize import log_line
+from signoff.publish.status import Result, StatusState, plan_status, publish_status
+from signoff.refs import SignoffRef, parse_signoff_url
+from signoff.replay import replay
+
+OutputFormat = Literal["markdown", "json"]
+REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
+
+
+class VerifyOutcome(BaseModel):
+    """What one verification produced; `error` set means it could not verify (or not publish)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ref: SignoffRef
+    head_sha: str | None = None  # the pinned head, when it could be read
+    verdict: Verdict | None = None
+    evidence: Evidence | None = None
+    comment_url: str = ""
+    comment_action: str = ""  # created / updated / unchanged / "" (not posted)
+    status_state: StatusState | None = None  # the state we POSTed, None when no status was written
+    error: str = ""
+
+    @property
+    def result(self) -> Result:
+        if self.error or self.verdict is None:
+            return "ERROR"
+        return self.verdict.outcome
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return {
+            "PASS": ExitCode.PASS,
+            "REJECTED": ExitCode.REJECTED,
+            "ERROR": ExitCode.COULD_NOT_VERIFY,
+        }[self.result]
+
+
+class PublishOptions(BaseModel):
+    """How to write back: which identity, whether to comment, status context, error link."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    post_comment: bool = True
+    status_context: str | None = None  # None: policy.publish.status_context
+    run_url: str = ""  # target of an `error` status (the workflow run)
+
+
+def verify(
+    gh: Github,
+    ref: SignoffRef,
+    policy: Policy,
+    *,
+    publish: bool,
+    identity: str | None,
+    pinned_head: str | None = None,
+    options: PublishOptions | None = None,
+) -> VerifyOutcome:
+    """Pin the head SHA, gather, judge and (when `publish`) write the comment and status."""
+    opts = options or PublishOptions()
+    outcome = VerifyOutcome(ref=ref)
+    try:
+        # Pin first: every check, the comment marker and the status use this SHA, even if the
+        # PR head moves while we work (TOCTOU-safe anchor, facts §5).
+        sha = pinned_head or read_head_sha(gh, ref)
+        outcome = outcome.model_copy(update={"head_sha": sha})
+        evidence = gather_evidence(gh, ref, policy, pinned_head=sha)
+    except GatherError as exc:
+        return _publish_error(
+            gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
+        )
+    verdict = judge(evidence, policy)
+    outcome = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
+    if not publish:
+        return outcome
+    try:
+        return _publish_verdict(gh, outcome, evidence, verdict, policy, identity, opts)
+    except PublishError as exc:
+        return outcome.model_copy(update={"error": str(exc)})
+
+
+def _publish_verdict(
+    gh: Github,
+    outcome: VerifyOutcome,
+    evidence: Evidence,
+    verdict: Verdict,
+    policy: Policy,
+    identity: str | None,
+    opts: PublishOptions,
+) -> VerifyOutcome:
+    repository, sha = evidence.repository.full_name, verdict.head_sha
+    update: dict[str, object] = {}
+    if opts.post_comment:
+        try:
+            written = publish_comment(
+                gh,
+                repository,
+                verdict.pr,
+                render_markdown(verdict, policy),
+                marker=policy.publish.marker,
+                sha=sha,
+                identity=resolve_identity(gh, identity),
+                known=evidence.comments,
+                pr_url=evidence.pull_request.url,
+            )
+            update = {"comment_url": written.url, "comment_action": written.action}
+        except PublishError as exc:
+            # Still publish the status: it is what branch protection reads. The run fails (3).
+            update = {"error": str(exc)}
+    target = str(update.get("comment_url") or "") or opts.run_url or evidence.pull_request.url
+    plan = plan_status(
+        verdict.outcome, policy, sha=sha, context=opts.status_context, target_url=target
+    )
+    publish_status(gh, repository, plan)
+    update["status_state"] = plan.state
+    return outcome.model_copy(update=update)
+
+
+def _publish_error(
+    gh: Github, outcome: VerifyOutcome, policy: Policy, publish: bool, opts: PublishOptions
+) -> VerifyOutcome:
+    """Could not verify: mark the pinned SHA `error` (when we know it) so the PR shows why."""
+    if not publish or not outcome.head_sha:
+        return outcome
+    plan = plan_status(
+        "ERROR",
+        policy,
+        sha=outcome.head_sha,
+        context=opts.status_context,
+        target_url=opts.run_url or None,
+    )
+    try:
+        publish_status(gh, outcome.ref.full_name, plan)
+    except PublishError as exc:
+        return outcome.model_copy(update={"error": f"{outcome.error}; also {exc}"})
+    return outcome.model_copy(update={"status_state": plan.state})
+
+
+def run_verify_command(
+    url: str,
+    *,
+    api_url: str | None = None,
+    publish: bool = False,
+    fmt: OutputFormat = "markdown",
+    evidence_out: str | None = None,
+    replay: str | None = None,
+    token_env: str = "GITHUB_TOKEN",
+    profile: str | None = None,
+) -> int:
+    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error"""
+    try:
+        ref = parse_signoff_url(url)
+        policy = load_policy(profile)
+        token = os.environ.get(token_env, "").strip() or (REPLAY_TOKEN if replay else "")
+        if not token:
+            raise InputError(f"{token_env} is not set")
+        with _replaying(replay):
+            outcome = _verify_online(ref, policy, token, api_url, publish, replay is not None)
+    except SignoffError as exc:
+        print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
+        return int(exc.exit_code)
+    except CannotOverwriteExistingCassetteException as exc:
+        # The run asked for something the recording does not hold: the replay cannot verify.
+        request = str(exc).split("\n\n", 2)[1].strip() if "\n\n" in str(exc) else "a request"
+        print(f"signoff: could not verify: {replay} has no answer for {request}", file=sys.stderr)
+        return int(ExitCode.COULD_NOT_VERIFY)
+    return _report(outcome, policy, fmt, evidence_out)
+
+
+def _verify_online(
+    ref: SignoffRef, policy: Policy, token: str, api_url: str | None, publish: bool, test: bool
+) -> VerifyOutcome:
+    gh = connect(token, api_url, mode="test" if test else "production")
+    identity = os.environ.get("SIGNOFF_BOT_LOGIN", "").strip() or None
+    return verify(gh, ref, policy, publish=publish, identity=identity)
+
+
+def _report(
+    outcome: VerifyOutcome, policy: Policy, fmt: OutputFormat, evidence_out: str | None
+) -> int:
+    if evidence_out and outcome.evidence is not None:
+        Path(evidence_out).write_text(dump_evidence(outcome.evidence), encoding="utf-8")
+    if outcome.verdict is not None:
+        text = (
+            render_json(outcome.verdict)
+            if fmt == "json"
+            else render_markdown(outcome.verdict, policy)
+        )
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    if outcome.error:
+        print(f"signoff: {failure_line(outcome.error)}", file=sys.stderr)
+    return int(outcome.exit_code)
+
+
+def failure_line(message: str) -> str:
+    """One inert log line for a could-not-verify or could-not-publish error."""
+    text = log_line(message)
+    return text if text.startswith("could not") else f"could not verify: {text}"
+
+
+def _replaying(cassette: str | None) -> AbstractContextManager[object]:
+    """`signoff.replay.replay(cassette)` (InputError when missing), or nothing."""
+    return nullcontext() if cassette is None else replay(cassette)

