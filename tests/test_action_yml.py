@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,21 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = ROOT / "action.yml"
-WORKFLOW = ROOT / "docs" / "workflow-example.yml"
+README = ROOT / "README.md"
+
+
+def _readme_workflow() -> Path:
+    """The README's example workflow, written where actionlint expects a workflow file."""
+    text = README.read_text(encoding="utf-8").split("Example workflow", 1)[1]
+    block = text.split("```yaml\n", 1)[1].split("\n```", 1)[0]
+    folder = Path(tempfile.mkdtemp(prefix="signoff-workflow-")) / ".github" / "workflows"
+    folder.mkdir(parents=True)
+    path = folder / "codeowner-signoff-verify.yml"
+    path.write_text(block + "\n", encoding="utf-8")
+    return path
+
+
+WORKFLOW = _readme_workflow()
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
 INPUT_ENV = {
     "github-token": "SIGNOFF_TOKEN",
