@@ -55,7 +55,9 @@ class PullRequest(Frozen):
 
 class ChangedFile(Frozen):
     path: str
-    status: str = "modified"  # GitHub's: added, removed, modified, renamed, copied, changed, unchanged
+    status: str = (
+        "modified"  # GitHub's: added, removed, modified, renamed, copied, changed, unchanged
+    )
     previous_path: str | None = None
     patch: str | None = None  # None: GitHub sent no patch (binary or too large)
 
@@ -207,6 +209,7 @@ class Evidence(Frozen):
     signoff: SignOff
     comments: tuple[Comment, ...] = ()
     commit_checks: tuple[CommitChecks, ...] = ()  # newest first, as far as gathering went
+    commit_checks_truncated: bool = False  # older in-PR commits were not examined
     sweep_diff: PrDiffAt | None = None  # PR diff at the sweep commit, when it is not the head
     evals: tuple[EvalResults, ...] = ()
     files: tuple[FileRead, ...] = ()
@@ -217,7 +220,9 @@ class Evidence(Frozen):
     @classmethod
     def _supported_version(cls, value: int) -> int:
         if value != SCHEMA_VERSION:
-            raise ValueError(f"unsupported schema_version {value} (this signoff reads {SCHEMA_VERSION})")
+            raise ValueError(
+                f"unsupported schema_version {value} (this signoff reads {SCHEMA_VERSION})"
+            )
         return value
 
     def file(self, path: str, role: RefRole) -> FileRead | None:

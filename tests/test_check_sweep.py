@@ -99,7 +99,8 @@ def test_pr_link_only_changelog_edit_after_the_sweep_is_fine(check):
         for f in files:
             if f["path"] == "perf-changelog.yaml":
                 f["patch"] = f["patch"].replace(
-                    "pr-link: XXX", "pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/2650"
+                    "pr-link: XXX",
+                    "pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/2650",
                 )
 
     parts = _swept_older_commit(passing_parts(), fix_link)
@@ -140,8 +141,12 @@ def test_collect_evals_green_over_zero_evals_does_not_satisfy_the_eval_family(ch
 def test_canary_only_coverage_still_needs_evals(check):
     parts = passing_parts()
     parts["commit_checks"][0]["check_runs"] = [
-        {"name": "canary / p1 | dsv4 fp4 b200 vllm TP8 c4", "status": "completed",
-         "conclusion": "success", "run_id": RUN_ID},
+        {
+            "name": "canary / p1 | dsv4 fp4 b200 vllm TP8 c4",
+            "status": "completed",
+            "conclusion": "success",
+            "run_id": RUN_ID,
+        },
         {"name": "single-node 8k1k / none", "status": "completed", "conclusion": "skipped"},
     ]
     assert check(parts, "sweep").status == "FAIL"
@@ -166,10 +171,18 @@ def test_multi_node_entries_need_multi_node_families(check):
     assert result.status == "FAIL"
     assert "multi-node" in result.reason
     runs = [
-        {"name": "multi-node 8k1k / dsv4 fp4 gb200 1P x 1D c256", "status": "completed",
-         "conclusion": "success", "run_id": RUN_ID},
-        {"name": "multi-node eval / dsv4 fp4 gb200 c256", "status": "completed",
-         "conclusion": "success", "run_id": RUN_ID},
+        {
+            "name": "multi-node 8k1k / dsv4 fp4 gb200 1P x 1D c256",
+            "status": "completed",
+            "conclusion": "success",
+            "run_id": RUN_ID,
+        },
+        {
+            "name": "multi-node eval / dsv4 fp4 gb200 c256",
+            "status": "completed",
+            "conclusion": "success",
+            "run_id": RUN_ID,
+        },
         {"name": "single-node 8k1k / none", "status": "completed", "conclusion": "skipped"},
         {"name": "eval / none", "status": "completed", "conclusion": "skipped"},
     ]
@@ -181,3 +194,12 @@ def test_no_check_runs_at_all_fails(check):
     parts = passing_parts()
     parts["commit_checks"] = []
     assert check(parts, "sweep").status == "FAIL"
+
+
+def test_a_scan_that_stopped_early_says_which_commits_were_examined(check):
+    parts = passing_parts()
+    parts["commit_checks"] = [{"sha": HEAD_SHA, "check_runs": []}]
+    parts["commit_checks_truncated"] = True
+    result = check(parts, "sweep")
+    assert result.status == "FAIL"
+    assert "only the newest 1 commits' check runs were examined" in result.reason

@@ -58,6 +58,7 @@ def _gather(api: Api, ref: SignoffRef, policy: Policy, pinned_head: str | None) 
     order = checks.scan_order(fields["commits"], pinned)
     examined, sweep_sha, run_id = checks.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
     fields["commit_checks"] = tuple(examined)
+    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(examined)
     if sweep_sha == pinned:
         reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif sweep_sha is not None:

@@ -53,7 +53,9 @@ def select_sweep(ctx: JudgeContext) -> tuple[CommitAssessment | None, list[str]]
         assessment = assess_commit(checks, ctx.sweep_scopes, ctx.policy)
         if checks.sha not in in_pr:
             if assessment.qualifies:
-                notes.append(f"green sweep on {checks.sha[:7]} ignored: that commit is no longer in the PR")
+                notes.append(
+                    f"green sweep on {checks.sha[:7]} ignored: that commit is no longer in the PR"
+                )
             continue
         if assessment.qualifies:
             chosen = assessment
@@ -67,13 +69,14 @@ def _no_sweep_reason(ctx: JudgeContext, notes: list[str]) -> str:
     scopes = ", ".join(ctx.sweep_scopes)
     detail = notes[0] if notes else "no in-PR commit had check runs"
     truncated = "; GitHub listed only 250 PR commits" if ctx.evidence.commits_truncated else ""
+    if ctx.evidence.commit_checks_truncated:
+        examined = len(ctx.evidence.commit_checks)
+        truncated += f"; only the newest {examined} commits' check runs were examined"
     return f"no passing sweep/eval on any commit in this PR (scope {scopes}): {detail}{truncated}"
 
 
 def _pass_reason(ctx: JudgeContext, selected: CommitAssessment) -> str:
-    counts = ", ".join(
-        f"{t.green} green `{t.family}`" for t in selected.tallies if t.green
-    )
+    counts = ", ".join(f"{t.green} green `{t.family}`" for t in selected.tallies if t.green)
     where = "head" if selected.sha == ctx.evidence.pull_request.head_sha else "in-PR commit"
     run = f" in run {selected.run_id}" if selected.run_id is not None else ""
     later = "" if where == "head" else "; later commits leave the recipe unchanged"
@@ -84,20 +87,29 @@ def recipe_drift(ctx: JudgeContext, sweep_sha: str) -> str:
     """Why the PR's recipe at the head differs from the swept commit ("" when it does not)."""
     diff = ctx.evidence.sweep_diff
     if diff is None or diff.sha != sweep_sha or not diff.complete:
-        return f"sweep ran on {sweep_sha[:7]}, not the head, and the PR's diff at that commit was not read"
+        return (
+            f"sweep ran on {sweep_sha[:7]}, not the head, "
+            "and the PR's diff at that commit was not read"
+        )
     if ctx.evidence.files_truncated:
-        return "the PR has more than 3,000 files; recipe changes after the sweep cannot be ruled out"
+        return (
+            "the PR has more than 3,000 files; recipe changes after the sweep cannot be ruled out"
+        )
     then = _affecting(ctx, diff.files)
     now = _affecting(ctx, ctx.evidence.changed_files)
     for path in sorted(set(then) | set(now)):
         before, after = then.get(path), now.get(path)
         if before is None or after is None:
-            return f"{path} changed after the swept commit {sweep_sha[:7]}; the head's recipe was not swept"
+            return _changed_after(path, sweep_sha)
         if before == ("unavailable",) or after == ("unavailable",):
             return f"{path}: GitHub sent no patch, so changes after the sweep cannot be ruled out"
         if before != after:
-            return f"{path} changed after the swept commit {sweep_sha[:7]}; the head's recipe was not swept"
+            return _changed_after(path, sweep_sha)
     return ""
+
+
+def _changed_after(path: str, sweep_sha: str) -> str:
+    return f"{path} changed after the swept commit {sweep_sha[:7]}; the head's recipe was not swept"
 
 
 def _affecting(ctx: JudgeContext, files: Iterable[ChangedFile]) -> dict[str, tuple[str, ...]]:
@@ -117,10 +129,10 @@ def _affecting(ctx: JudgeContext, files: Iterable[ChangedFile]) -> dict[str, tup
 
 
 def _changed_lines(patch: str, ignored: list[re.Pattern[str]]) -> tuple[str, ...]:
-    """The PR's own added/removed lines, without hunk positions or context (stable across merges)."""
+    """The PR's own added/removed lines, without hunk positions or context (merge-stable)."""
     kept = []
     for line in patch.splitlines():
-        if line.startswith(("+++", "---", "@@")) or not line[:1] in ("+", "-"):
+        if line.startswith(("+++", "---", "@@")) or line[:1] not in ("+", "-"):
             continue
         if any(p.search(line[1:]) for p in ignored):
             continue
