@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from signoff.errors import InputError
 from signoff.evidence import SignoffKind
+from signoff.parse.signoff_comment import parse_signoff
 from signoff.policy import Policy
 from signoff.refs import SignoffRef, parse_signoff_url
 
@@ -137,20 +138,18 @@ def _body_problem(body: str, user: Mapping[str, object], policy: Policy) -> str:
     # Our own verdict comment quotes the opener; it must never re-trigger (no self-trigger).
     if f"<!-- {policy.publish.marker}".lower() in body.lower():
         return "comment is a signoff verdict (carries the verdict marker)"
-    if not has_opener(body, policy.signoff.opener):
+    if not has_opener(body, policy):
         return f"body does not contain the sign-off opener {policy.signoff.opener!r}"
     return ""
 
 
-def has_opener(body: str, opener: str) -> bool:
-    """The opener appears (case-insensitively, as GitHub's contains()) outside `>` quote lines.
+def has_opener(body: str, policy: Policy) -> bool:
+    """The opener appears (case-insensitively, as GitHub's contains()) in the comment's own text:
+    the same Markdown reading as Check 0, so quotes, HTML comments and code never count.
 
     A reply that only quotes someone's sign-off is a discussion, not a sign-off of its own.
     """
-    needle = opener.lower()
-    return any(
-        needle in line.lower() for line in body.splitlines() if not line.lstrip().startswith(">")
-    )
+    return parse_signoff(body, policy.signoff).has_opener
 
 
 def _proceed(

@@ -273,9 +273,12 @@ def test_a_payload_missing_its_comment_id_is_bad_input(policy: Policy) -> None:
         ("As a PR reviewer and CODEOWNER, I have reviewed", True),
         ("  > As a PR reviewer and CODEOWNER", False),
         ("intro\n\nAS A PR REVIEWER AND CODEOWNER", True),
-        ("As a PR reviewer and\nCODEOWNER", False),
+        ("<!-- As a PR reviewer and CODEOWNER -->\nLGTM", False),
+        ("Paste `As a PR reviewer and CODEOWNER` to trigger the bot", False),
         ("", False),
     ],
 )
-def test_the_opener_counts_only_outside_quote_lines(body: str, expected: bool) -> None:
-    assert has_opener(body, "As a PR reviewer and CODEOWNER") is expected
+def test_the_opener_counts_only_in_the_comments_own_text(
+    policy: Policy, body: str, expected: bool
+) -> None:
+    assert has_opener(body, policy) is expected
