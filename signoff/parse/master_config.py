@@ -1,0 +1,338 @@
+"""Read `configs/*-master.yaml` into typed entries, diff two versions, and map entries to scripts.
+
+A master config is a mapping of entry key -> entry (`image`, `model`, `model-prefix`, `precision`,
+`framework`, `runner`, `multinode`, `disagg`, `scenarios`). Parsing never raises: an unreadable
+file or entry becomes a `problems` line ("file:line: what") that fail-closed callers report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from signoff.yamlload import load_yaml
+
+SCENARIO_DIRS = {"fixed-seq-len": "fixed_seq_len", "agentic-coding": "agentic"}
+LEGACY_SCENARIO_KEY = "seq-len-configs"  # pre-`scenarios` schema: a fixed-seq-len list at top level
+TEMPLATE_PREFIX = "."  # `.dsv4-common: &common` holds anchors for `<<:` merges; not an entry
+REQUIRED_FIELDS = ("image", "framework", "runner")  # without these no check can judge the entry
+EXPECTED_FIELDS = ("model", "model-prefix", "precision")
+_TOP_KEY = re.compile(
+    r"""^(?:"([^"]+)"|'([^']+)'|([^\s#'"&*!|>%@`\-?:,\[\]{}][^:#]*?))\s*:(?:\s|$)"""
+)
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SearchSpaceArgs(Frozen):
+    """Distinct parallelism values over every search space (prefill/decode workers included)."""
+
+    tp: tuple[int, ...] = ()
+    ep: tuple[int, ...] = ()
+    dp_attn: tuple[bool, ...] = ()
+
+
+class MasterEntry(Frozen):
+    key: str
+    file: str
+    line: int
+    image: str  # quotes stripped, '#' read as '/', a leading 'docker.io/' removed
+    image_raw: str  # the scalar as written (after YAML unquoting)
+    image_repo: str  # repository without tag or digest: "vllm/vllm-openai", "nvcr.io/nvidia/..."
+    image_org: str | None  # Docker Hub org ("vllm"); registry host + namespace elsewhere
+    model: str
+    model_prefix: str
+    precision: str
+    framework: str
+    runner: str
+    sku: str | None
+    multinode: bool
+    disagg: bool
+    scenarios: tuple[str, ...]  # scenario keys in file order: "fixed-seq-len", "agentic-coding"
+    spec_decoding: tuple[str, ...]  # distinct non-"none" spec-decoding values, sorted
+    spec_modes: tuple[str, ...]  # every distinct spec-decoding value, "none" included, sorted
+    is_agentic: bool
+    fingerprint: str  # sha256 of the entry's canonical JSON; equal fingerprints = unchanged
+    search_space_args: SearchSpaceArgs = SearchSpaceArgs()
+
+
+class EntryChange(Frozen):
+    key: str
+    kind: Literal["added", "changed", "removed"]
+    file: str
+    base: MasterEntry | None
+    head: MasterEntry | None
+
+
+class MasterConfig(Frozen):
+    file: str
+    entries: dict[str, MasterEntry]
+    problems: tuple[str, ...]  # "file:line: what" for anything that could not be read
+
+
+def parse_master_config(text: str, file: str, sku_pattern: str) -> MasterConfig:
+    """Parse one master config; never raises (malformed input becomes `problems`)."""
+    try:
+        data = load_yaml(text)
+    except Exception as exc:  # yaml.YAMLError, RecursionError, ...: all mean "unreadable"
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        return MasterConfig(file=file, entries={}, problems=(f"{file}:{line}: not valid YAML",))
+    if data is None:
+        return MasterConfig(file=file, entries={}, problems=())
+    if not isinstance(data, dict):
+        return MasterConfig(
+            file=file, entries={}, problems=(f"{file}:1: top level is not a mapping",)
+        )
+    lines = _top_level_lines(text)
+    entries: dict[str, MasterEntry] = {}
+    problems: list[str] = []
+    for raw_key, value in data.items():
+        key = str(raw_key)
+        if key.startswith(TEMPLATE_PREFIX):
+            continue
+        line = lines.get(key, 1)
+        entry = _read_entry(key, value, file, line, sku_pattern, problems)
+        if entry is not None:
+            entries[key] = entry
+    return MasterConfig(file=file, entries=entries, problems=tuple(problems))
+
+
+def _top_level_lines(text: str) -> dict[str, int]:
+    """Line of every column-0 mapping key; a regex scan is far cheaper than composing nodes."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _TOP_KEY.match(line)
+        if match is not None:
+            key = next(group for group in match.groups() if group is not None)
+            lines.setdefault(key.strip(), number)
+    return lines
+
+
+def _read_entry(
+    key: str, value: object, file: str, line: int, sku_pattern: str, problems: list[str]
+) -> MasterEntry | None:
+    where = f"{file}:{line}: {key}"
+    if "*" in key:  # reserved for perf-changelog wildcards
+        problems.append(f"{where}: entry keys may not contain '*'")
+    if not isinstance(value, dict):
+        problems.append(f"{where}: entry is not a mapping")
+        return None
+    fields = {name: _scalar(value.get(name)) for name in (*REQUIRED_FIELDS, *EXPECTED_FIELDS)}
+    missing = [name for name in REQUIRED_FIELDS if not fields[name]]
+    if missing:
+        problems.append(f"{where}: missing {', '.join(missing)}")
+        return None
+    for name in EXPECTED_FIELDS:
+        if not fields[name]:
+            problems.append(f"{where}: missing {name}")
+    multinode = _flag(value, "multinode", where, problems, required=True)
+    disagg = _flag(value, "disagg", where, problems, required=False)
+    try:
+        fingerprint = _fingerprint(value)
+    except (TypeError, ValueError, RecursionError):
+        problems.append(f"{where}: entry cannot be serialised (recursive alias?)")
+        return None
+    scenarios = _scenarios(value)
+    spaces = list(_search_spaces(scenarios))
+    modes = sorted({_spec_mode(space) for space in spaces} or {"none"})
+    image = normalise_image(fields["image"])
+    return MasterEntry(
+        key=key,
+        file=file,
+        line=line,
+        image=image,
+        image_raw=fields["image"],
+        image_repo=image_repository(image),
+        image_org=image_org(image),
+        model=fields["model"],
+        model_prefix=fields["model-prefix"] or key.split("-", 1)[0],
+        precision=fields["precision"],
+        framework=fields["framework"],
+        runner=fields["runner"],
+        sku=sku_of(fields["runner"], sku_pattern),
+        multinode=multinode,
+        disagg=disagg,
+        scenarios=tuple(scenarios),
+        spec_decoding=tuple(mode for mode in modes if mode != "none"),
+        spec_modes=tuple(modes),
+        is_agentic="agentic-coding" in scenarios,
+        fingerprint=fingerprint,
+        search_space_args=_search_space_args(spaces),
+    )
+
+
+def _scalar(value: object) -> str:
+    if value is None or isinstance(value, (dict, list)):
+        return ""
+    return str(value).strip()
+
+
+def _flag(
+    value: dict[object, object], name: str, where: str, problems: list[str], *, required: bool
+) -> bool:
+    if name not in value:
+        if required:
+            problems.append(f"{where}: missing {name}")
+        return False
+    flag = value[name]
+    if not isinstance(flag, bool):
+        problems.append(f"{where}: {name} must be true or false, not {flag!r}")
+        return str(flag).strip().lower() in ("true", "yes", "1")
+    return flag
+
+
+def _fingerprint(value: object) -> str:
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _scenarios(value: dict[object, object]) -> dict[str, object]:
+    scenarios = value.get("scenarios")
+    found: dict[str, object] = {}
+    if isinstance(scenarios, dict):
+        found.update((str(name), body) for name, body in scenarios.items())
+    if LEGACY_SCENARIO_KEY in value and "fixed-seq-len" not in found:
+        found["fixed-seq-len"] = value[LEGACY_SCENARIO_KEY]
+    return found
+
+
+def _search_spaces(scenarios: Mapping[str, object]) -> Iterator[dict[object, object]]:
+    for body in scenarios.values():
+        for item in body if isinstance(body, list) else ():
+            spaces = item.get("search-space") if isinstance(item, dict) else None
+            for space in spaces if isinstance(spaces, list) else ():
+                if isinstance(space, dict):
+                    yield space
+
+
+def _spec_mode(space: dict[object, object]) -> str:
+    mode = space.get("spec-decoding")
+    return "none" if mode is None else str(mode).strip().lower() or "none"
+
+
+def _search_space_args(spaces: list[dict[object, object]]) -> SearchSpaceArgs:
+    tp: set[int] = set()
+    ep: set[int] = set()
+    dp_attn: set[bool] = set()
+    for space in spaces:
+        workers: list[dict[object, object]] = [space]
+        workers += [
+            role for role in (space.get("prefill"), space.get("decode")) if isinstance(role, dict)
+        ]
+        for worker in workers:
+            _collect_int(worker.get("tp"), tp)
+            _collect_int(worker.get("ep"), ep)
+            if isinstance(worker.get("dp-attn"), bool):
+                dp_attn.add(bool(worker["dp-attn"]))
+    return SearchSpaceArgs(
+        tp=tuple(sorted(tp)), ep=tuple(sorted(ep)), dp_attn=tuple(sorted(dp_attn))
+    )
+
+
+def _collect_int(value: object, into: set[int]) -> None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        into.add(value)
+
+
+def normalise_image(raw: str) -> str:
+    """`nvcr.io#nvidia/x:1` -> `nvcr.io/nvidia/x:1`; `docker.io/vllm/x` -> `vllm/x`; no quotes."""
+    image = raw.strip().strip("'\"").strip().replace("#", "/")
+    for prefix in ("docker.io/", "index.docker.io/"):
+        if image.startswith(prefix):
+            image = image[len(prefix) :]
+    return image
+
+
+def image_repository(image: str) -> str:
+    """The repository part of a normalised image: no `@sha256:` digest, no `:tag`."""
+    repo = image.split("@", 1)[0]
+    head, _, last = repo.rpartition("/")
+    last = last.split(":", 1)[0]  # a ':' before the last '/' is a registry port, not a tag
+    return f"{head}/{last}" if head else last
+
+
+def image_org(image: str) -> str | None:
+    """Docker Hub org ("vllm", "lmsysorg", "rocm", "library" for official images).
+
+    For other registries the result is "<host>/<namespace>" ("nvcr.io/nvidia", "ghcr.io/tile-ai"):
+    it contains a dot or colon, so it can never equal a Docker Hub org name.
+    """
+    segments = [part for part in image_repository(image).split("/") if part]
+    if not segments:
+        return None
+    first = segments[0]
+    if "." in first or ":" in first or first == "localhost":
+        return f"{first}/{segments[1]}" if len(segments) > 1 else first
+    return first if len(segments) > 1 else "library"
+
+
+def sku_of(runner: str, sku_pattern: str) -> str | None:
+    """The SKU a runner label runs on: group 1 of `sku_pattern` ('cluster:b300-nv' -> 'b300')."""
+    try:
+        match = re.match(sku_pattern, runner.strip().lower())
+    except re.error:
+        return None
+    if match is None or not match.groups() or not match.group(1):
+        return None
+    return match.group(1)
+
+
+def diff_entries(base: MasterConfig | None, head: MasterConfig) -> tuple[EntryChange, ...]:
+    """Entries added, changed (other fingerprint) or removed between two versions of one file."""
+    before = base.entries if base is not None else {}
+    changes: list[EntryChange] = []
+    for key, entry in head.entries.items():
+        old = before.get(key)
+        if old is None:
+            changes.append(
+                EntryChange(key=key, kind="added", file=head.file, base=None, head=entry)
+            )
+        elif old.fingerprint != entry.fingerprint:
+            changes.append(
+                EntryChange(key=key, kind="changed", file=head.file, base=old, head=entry)
+            )
+    for key, old in before.items():
+        if key not in head.entries:
+            changes.append(
+                EntryChange(key=key, kind="removed", file=head.file, base=old, head=None)
+            )
+    return tuple(sorted(changes, key=lambda change: (change.file, change.key)))
+
+
+def script_candidates(entry: MasterEntry) -> tuple[str, ...]:
+    """Single-node scripts the entry may run, most specific first, per scenario directory.
+
+    Launchers try `<base>_<framework><spec>.sh` first, then `<base>[_trt|_atom]<spec>.sh` or
+    `<base><spec>.sh`; `<spec>` is `_mtp` only for `spec-decoding: mtp` (draft_model: no suffix).
+    Multi-node entries run srt-slurm recipes instead, so they have no single-node script.
+    """
+    if entry.multinode or entry.sku is None:
+        return ()
+    suffixes = [suffix for mode, suffix in (("mtp", "_mtp"), ("", "")) if _runs_mode(entry, mode)]
+    candidates: list[str] = []
+    for scenario in entry.scenarios:
+        directory = SCENARIO_DIRS.get(scenario)
+        if directory is None:
+            continue
+        base = (
+            f"benchmarks/single_node/{directory}/{entry.model_prefix}_{entry.precision}_{entry.sku}"
+        )
+        for spec in suffixes:
+            for path in (f"{base}_{entry.framework}{spec}.sh", f"{base}{spec}.sh"):
+                if path not in candidates:
+                    candidates.append(path)
+    return tuple(candidates)
+
+
+def _runs_mode(entry: MasterEntry, mode: str) -> bool:
+    if mode == "mtp":
+        return "mtp" in entry.spec_modes
+    return any(value != "mtp" for value in entry.spec_modes)

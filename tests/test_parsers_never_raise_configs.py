@@ -1,0 +1,71 @@
+"""Property tests: the master-config and script parsers never raise, whatever text they get."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from signoff.parse.bench_script import ScriptFacts, find_args, parse_script
+from signoff.parse.master_config import (
+    MasterConfig,
+    diff_entries,
+    parse_master_config,
+    script_candidates,
+)
+from signoff.policy import ImagePolicy
+
+SKU_PATTERN = ImagePolicy.model_fields["sku_pattern"].default
+
+SHELL_PIECES = st.sampled_from(
+    [
+        "vllm serve ", "python3 -m sglang.launch_server ", "trtllm-serve ", "nohup ", "$(", ")",
+        "${", "}", "$((", "))", "'", '"', "\\\n", "\n", " --tp ", "--speculative-config=",
+        '{"method": "mtp"}', "[[ -n $X ]] && ", "if true; then ", "else ", "fi\n", "case $A in ",
+        "a) ", ";;", "esac\n", "<<EOF\n", "EOF\n", "A=(1 2)", "${A[@]}", "X=", "$X", "&", "|",
+        ";", "#", "`", "2>&1 ", "> log ", "run_benchmark_serving ", "--use-chat-template ",
+        "export ", "for i in 1 2; do ", "done\n", "(", "${X:-8}", "$'", "<<<", "&>",
+    ]
+)  # fmt: skip
+YAML_PIECES = st.sampled_from(
+    [
+        "dsv4-fp4-b200-vllm:\n", "  image: ", '"vllm/vllm-openai:v0.11.0"', "nvcr.io#nvidia/x:1",
+        "\n", "  framework: vllm\n", "  runner: cluster:b300-nv\n", "  multinode: false\n",
+        "  scenarios:\n", "    fixed-seq-len:\n", "      - search-space:\n",
+        "          - {tp: 8, spec-decoding: mtp}\n", "&a ", "*a", "<<: *a\n", "- ", ": ", "{",
+        "}", "[", "]", "'", '"', "\t", "? ", "!!python/object ",
+        "model-prefix: dsv4\n", "precision: fp4\n", "%YAML 1.2\n", "---\n", "...\n", "&b [*b]\n",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(), st.lists(SHELL_PIECES, max_size=40).map("".join)))
+def test_parse_script_never_raises_on_arbitrary_text(text: str) -> None:
+    facts = parse_script(text, "benchmarks/x.sh")
+    assert isinstance(facts, ScriptFacts)
+    assert list(find_args(facts, ("--tp",))) == sorted(
+        find_args(facts, ("--tp",)), key=lambda arg: arg.line
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(), st.lists(YAML_PIECES, max_size=40).map("".join)))
+def test_parse_master_config_never_raises_on_arbitrary_text(text: str) -> None:
+    config = parse_master_config(text, "configs/nvidia-master.yaml", SKU_PATTERN)
+    assert isinstance(config, MasterConfig)
+    for change in diff_entries(None, config):
+        assert change.head is not None
+        script_candidates(change.head)
+
+
+def test_a_recursive_alias_is_a_problem_not_a_crash() -> None:
+    text = (
+        "dsv4-fp4-b200-vllm: &e\n  image: vllm/vllm-openai:v0.11.0\n  framework: vllm\n"
+        "  runner: b200\n  multinode: false\n  self: *e\n"
+    )
+    config = parse_master_config(text, "c.yaml", SKU_PATTERN)
+    assert config.entries == {}
+    assert (
+        config.problems[-1]
+        == "c.yaml:1: dsv4-fp4-b200-vllm: entry cannot be serialised (recursive alias?)"
+    )
