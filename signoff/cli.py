@@ -1,4 +1,4 @@
-"""The `signoff` command line: parses arguments, calls one function, maps the outcome to an exit code.
+"""The `signoff` command line: parse arguments, call one function, map the outcome to an exit code.
 
 Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.
 """
@@ -92,21 +92,29 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--profile", help="policy profile YAML (default: the InferenceX profile)")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    judge_p = sub.add_parser("judge", parents=[common], help="judge a saved evidence bundle offline")
+    judge_p = sub.add_parser(
+        "judge", parents=[common], help="judge a saved evidence bundle offline"
+    )
     judge_p.add_argument("bundle", help="evidence bundle JSON")
     judge_p.add_argument("--format", choices=("markdown", "json"), default="markdown")
     judge_p.set_defaults(run=_judge_command)
 
-    parse_p = sub.add_parser("parse", parents=[common], help="preflight a sign-off comment before posting it")
+    parse_p = sub.add_parser(
+        "parse", parents=[common], help="preflight a sign-off comment before posting it"
+    )
     parse_p.add_argument("comment", help="the sign-off comment (Markdown file)")
     parse_p.add_argument("--template", help="PR_REVIEW_CHECKLIST.md to compare against")
     parse_p.add_argument("--format", choices=("json", "text"), default="text")
     parse_p.set_defaults(run=_parse_command)
 
-    checks_p = sub.add_parser("checks", parents=[common], help="list the checks and what each one verifies")
+    checks_p = sub.add_parser(
+        "checks", parents=[common], help="list the checks and what each one verifies"
+    )
     checks_p.set_defaults(run=_checks_command)
 
-    verify_p = sub.add_parser("verify", parents=[common], help="gather, judge (and optionally publish) one sign-off")
+    verify_p = sub.add_parser(
+        "verify", parents=[common], help="gather, judge (and optionally publish) one sign-off"
+    )
     verify_p.add_argument("url", help="sign-off URL: .../pull/<n>#issuecomment-<id> (or review)")
     verify_p.add_argument("--api-url", help="GitHub API base URL (default $GITHUB_API_URL)")
     verify_p.add_argument("--publish", action="store_true", help="post the verdict and status")
@@ -116,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
     verify_p.set_defaults(run=_verify_command)
 
-    action_p = sub.add_parser("action", parents=[common], help="run as the GitHub Action (reads GITHUB_* env)")
+    action_p = sub.add_parser(
+        "action", parents=[common], help="run as the GitHub Action (reads GITHUB_* env)"
+    )
     action_p.set_defaults(run=_action_command)
     return parser
 

@@ -166,7 +166,10 @@ def default_profile_path() -> Path:
     if override:
         return Path(override)
     here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "checklists" / DEFAULT_PROFILE_NAME, here / "data" / DEFAULT_PROFILE_NAME):
+    for candidate in (
+        here.parent / "checklists" / DEFAULT_PROFILE_NAME,
+        here / "data" / DEFAULT_PROFILE_NAME,
+    ):
         if candidate.is_file():
             return candidate
     return here.parent / "checklists" / DEFAULT_PROFILE_NAME

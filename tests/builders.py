@@ -167,7 +167,9 @@ def _patch_for_added(text: str) -> str:
     return f"@@ -0,0 +1,{len(lines)} @@\n" + "\n".join("+" + line for line in lines)
 
 
-def _run(name: str, conclusion: str | None = "success", run_id: int = RUN_ID, job: int = 1) -> dict[str, Any]:
+def _run(
+    name: str, conclusion: str | None = "success", run_id: int = RUN_ID, job: int = 1
+) -> dict[str, Any]:
     status = "completed" if conclusion is not None else "in_progress"
     return {
         "name": name,
@@ -196,17 +198,33 @@ def green_runs(run_id: int = RUN_ID) -> list[dict[str, Any]]:
 def eval_rows(strict: float = 0.953, flexible: float = 0.958) -> list[dict[str, Any]]:
     return [
         {
-            "is_multinode": False, "model_prefix": "dsv4", "model": "deepseek-ai/DeepSeek-V4-Pro",
-            "hw": "B200", "framework": "vllm", "precision": "fp4", "spec_decoding": "mtp",
-            "isl": 8192, "osl": 1024, "tp": 8, "ep": 8, "conc": conc, "dp_attention": True,
-            "task": "gsm8k", "em_strict": strict, "em_flexible": flexible, "n_eff": 1319,
-            "score": strict, "score_name": "em_strict",
+            "is_multinode": False,
+            "model_prefix": "dsv4",
+            "model": "deepseek-ai/DeepSeek-V4-Pro",
+            "hw": "B200",
+            "framework": "vllm",
+            "precision": "fp4",
+            "spec_decoding": "mtp",
+            "isl": 8192,
+            "osl": 1024,
+            "tp": 8,
+            "ep": 8,
+            "conc": conc,
+            "dp_attention": True,
+            "task": "gsm8k",
+            "em_strict": strict,
+            "em_flexible": flexible,
+            "n_eff": 1319,
+            "score": strict,
+            "score_name": "em_strict",
         }
         for conc in (16, 128)
     ]
 
 
-def file_read(path: str, role: str, text: str | None, sha: str = "", state: str = "ok") -> dict[str, Any]:
+def file_read(
+    path: str, role: str, text: str | None, sha: str = "", state: str = "ok"
+) -> dict[str, Any]:
     return {"path": path, "role": role, "sha": sha, "state": state, "text": text}
 
 
@@ -221,35 +239,65 @@ def passing_parts() -> dict[str, Any]:
     return {
         "repository": {"owner": "SemiAnalysisAI", "name": "InferenceX", "default_branch": "main"},
         "pull_request": {
-            "number": 2650, "title": "dsv4-fp4-b200-vllm-mtp: DeepSeek-V4 FP4 B200 vLLM MTP recipe",
-            "state": "open", "draft": False, "merged": False, "author": "nv-partner-dev",
-            "base_ref": "main", "base_sha": BASE_SHA, "head_ref": "dsv4-b200-mtp",
-            "head_sha": HEAD_SHA, "url": f"https://github.com/{REPO}/pull/2650",
+            "number": 2650,
+            "title": "dsv4-fp4-b200-vllm-mtp: DeepSeek-V4 FP4 B200 vLLM MTP recipe",
+            "state": "open",
+            "draft": False,
+            "merged": False,
+            "author": "nv-partner-dev",
+            "base_ref": "main",
+            "base_sha": BASE_SHA,
+            "head_ref": "dsv4-b200-mtp",
+            "head_sha": HEAD_SHA,
+            "url": f"https://github.com/{REPO}/pull/2650",
         },
         "changed_files": [
-            {"path": "configs/nvidia-master.yaml", "status": "modified",
-             "patch": "@@ -14,0 +15,14 @@\n" + "\n".join("+" + ln for ln in NEW_ENTRY.splitlines())},
+            {
+                "path": "configs/nvidia-master.yaml",
+                "status": "modified",
+                "patch": "@@ -14,0 +15,14 @@\n"
+                + "\n".join("+" + ln for ln in NEW_ENTRY.splitlines()),
+            },
             {"path": SCRIPT_PATH, "status": "added", "patch": _patch_for_added(SCRIPT)},
             {"path": "perf-changelog.yaml", "status": "modified", "patch": changelog_patch},
         ],
         "commits": [OLD_SHA, HEAD_SHA],
         "signoff": {
-            "kind": "conversation comment", "id": 3_100_000_001,
+            "kind": "conversation comment",
+            "id": 3_100_000_001,
             "url": f"https://github.com/{REPO}/pull/2650#issuecomment-3100000001",
-            "author": SIGNER, "author_type": "User", "author_association": "COLLABORATOR",
-            "body": signoff_body(), "created_at": "2026-11-20T10:00:00Z",
+            "author": SIGNER,
+            "author_type": "User",
+            "author_association": "COLLABORATOR",
+            "body": signoff_body(),
+            "created_at": "2026-11-20T10:00:00Z",
             "updated_at": "2026-11-20T10:00:00Z",
         },
         "comments": [
-            {"id": 3_100_000_000, "author": "github-actions[bot]", "author_type": "Bot",
-             "author_association": "NONE", "body": "Thanks for the contribution!",
-             "created_at": "2026-11-18T09:00:00Z"},
-            {"id": 3_100_000_001, "author": SIGNER, "author_type": "User",
-             "author_association": "COLLABORATOR", "body": signoff_body(),
-             "created_at": "2026-11-20T10:00:00Z"},
-            {"id": 3_100_000_002, "author": "functionstackx", "author_type": "User",
-             "author_association": "MEMBER", "body": "/reuse-sweep-run",
-             "created_at": "2026-11-20T10:30:00Z"},
+            {
+                "id": 3_100_000_000,
+                "author": "github-actions[bot]",
+                "author_type": "Bot",
+                "author_association": "NONE",
+                "body": "Thanks for the contribution!",
+                "created_at": "2026-11-18T09:00:00Z",
+            },
+            {
+                "id": 3_100_000_001,
+                "author": SIGNER,
+                "author_type": "User",
+                "author_association": "COLLABORATOR",
+                "body": signoff_body(),
+                "created_at": "2026-11-20T10:00:00Z",
+            },
+            {
+                "id": 3_100_000_002,
+                "author": "functionstackx",
+                "author_type": "User",
+                "author_association": "MEMBER",
+                "body": "/reuse-sweep-run",
+                "created_at": "2026-11-20T10:30:00Z",
+            },
         ],
         "commit_checks": [{"sha": HEAD_SHA, "check_runs": green_runs()}],
         "evals": [{"run_id": RUN_ID, "head_sha": HEAD_SHA, "available": True, "rows": eval_rows()}],
@@ -263,9 +311,15 @@ def passing_parts() -> dict[str, Any]:
         ],
         "memberships": [],
         "upstream": [
-            {"url": RECIPE_URL, "kind": "pull", "state": "merged", "repo": "vllm-project/recipes",
-             "number": 612, "merged_at": "2026-11-15T12:00:00Z",
-             "files": [{"path": "DeepSeek/DeepSeek-V4.md", "text": RECIPE_DOC}]},
+            {
+                "url": RECIPE_URL,
+                "kind": "pull",
+                "state": "merged",
+                "repo": "vllm-project/recipes",
+                "number": 612,
+                "merged_at": "2026-11-15T12:00:00Z",
+                "files": [{"path": "DeepSeek/DeepSeek-V4.md", "text": RECIPE_DOC}],
+            },
         ],
     }
 
@@ -274,7 +328,9 @@ def build(parts: dict[str, Any]) -> Evidence:
     return Evidence.model_validate(copy.deepcopy(parts))
 
 
-def replace_file(parts: dict[str, Any], path: str, role: str, text: str | None, state: str = "ok") -> None:
+def replace_file(
+    parts: dict[str, Any], path: str, role: str, text: str | None, state: str = "ok"
+) -> None:
     for read in parts["files"]:
         if read["path"] == path and read["role"] == role:
             read["text"], read["state"] = text, state

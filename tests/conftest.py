@@ -11,11 +11,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from builders import build  # noqa: E402
+from builders import build
 
-from signoff.judge import judge  # noqa: E402
-from signoff.judge.model import CheckResult  # noqa: E402
-from signoff.policy import Policy, load_policy  # noqa: E402
+from signoff.judge import judge
+from signoff.judge.model import CheckResult
+from signoff.policy import Policy, load_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,7 +13,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from builders import (  # noqa: E402
+from builders import (
     HEAD_SHA,
     NEW_ENTRY,
     RUN_ID,
@@ -27,7 +27,7 @@ from builders import (  # noqa: E402
     signoff_body,
 )
 
-from signoff.evidence import dump_evidence  # noqa: E402
+from signoff.evidence import dump_evidence
 
 OUT = Path(__file__).resolve().parent.parent / "signoff" / "examples"
 Parts = dict[str, Any]
@@ -46,8 +46,13 @@ def stale_sweep(parts: Parts) -> None:
         if run["name"].startswith("eval /"):
             run["conclusion"] = "skipped"
     parts["commit_checks"] = [{"sha": HEAD_SHA, "check_runs": runs}]
-    parts["evals"] = [{"run_id": RUN_ID, "available": False,
-                       "reason": "artifact eval_results_all expired on 2026-11-19"}]
+    parts["evals"] = [
+        {
+            "run_id": RUN_ID,
+            "available": False,
+            "reason": "artifact eval_results_all expired on 2026-11-19",
+        }
+    ]
 
 
 def open_recipe_pr(parts: Parts) -> None:
@@ -64,13 +69,17 @@ def stale_template_no_reuse(parts: Parts) -> None:
 def fork_image_overrides(parts: Parts) -> None:
     """A fork image, an architecture override and raw completions for MTP (Checks 6, 7, 8)."""
     entry = NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "rocm/vllm-dev:nightly-20261118")
-    head = next(r for r in parts["files"] if r["role"] == "head" and r["path"].startswith("configs"))
+    head = next(
+        r for r in parts["files"] if r["role"] == "head" and r["path"].startswith("configs")
+    )
     head["text"] = head["text"].replace(NEW_ENTRY, entry)
     script = SCRIPT.replace(
         "  --kv-cache-dtype fp8 \\\n",
         "  --kv-cache-dtype fp8 \\\n  --hf-overrides '{\"index_topk_freq\": 4}' \\\n",
-    ).replace("  --result-filename \"$RESULT_FILENAME\" \\\n  --use-chat-template\n",
-              "  --result-filename \"$RESULT_FILENAME\"\n")
+    ).replace(
+        '  --result-filename "$RESULT_FILENAME" \\\n  --use-chat-template\n',
+        '  --result-filename "$RESULT_FILENAME"\n',
+    )
     replace_file(parts, SCRIPT_PATH, "head", script)
 
 

@@ -192,7 +192,11 @@ def test_when_github_cannot_be_read_the_status_is_error_and_the_exit_code_is_3(
     [
         ("issue_comment", "issue_comment.created.verdict_by_bot", "bot"),
         ("issue_comment", "issue_comment.created.verdict_by_user", "verdict marker"),
-        ("issue_comment", "issue_comment.created.quote_only", "does not contain the sign-off opener"),
+        (
+            "issue_comment",
+            "issue_comment.created.quote_only",
+            "does not contain the sign-off opener",
+        ),
         ("issue_comment", "issue_comment.created.issue", "not on a pull request"),
         ("pull_request_review", "pull_request_review.submitted.approval_without_body", "no body"),
     ],

@@ -52,7 +52,9 @@ def test_team_member_covers_catch_all_paths(check):
     parts = passing_parts()
     parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] == SCRIPT_PATH]
     parts["signoff"]["author"] = "core-reviewer"
-    parts["memberships"] = [{"team": "InferenceX/core", "login": "core-reviewer", "state": "member"}]
+    parts["memberships"] = [
+        {"team": "InferenceX/core", "login": "core-reviewer", "state": "member"}
+    ]
     assert check(parts, "codeowner").status == "PASS"
 
 
@@ -67,8 +69,12 @@ def test_unreadable_team_is_not_held_against_a_directly_listed_owner(check):
 def test_renamed_file_is_checked_under_its_old_path_too(check):
     parts = passing_parts()
     parts["changed_files"].append(
-        {"path": "configs/legacy/amd.yaml", "status": "renamed",
-         "previous_path": "configs/amd-master.yaml", "patch": ""}
+        {
+            "path": "configs/legacy/amd.yaml",
+            "status": "renamed",
+            "previous_path": "configs/amd-master.yaml",
+            "patch": "",
+        }
     )
     result = check(parts, "codeowner")
     assert result.status == "FAIL"
@@ -121,8 +127,11 @@ def test_truncated_file_list_fails_closed(check):
 def test_a_pr_editing_codeowners_is_judged_by_the_default_branch_file(check):
     parts = passing_parts()
     parts["changed_files"].append(
-        {"path": ".github/CODEOWNERS", "status": "modified",
-         "patch": "@@ -3 +3 @@\n-configs/nvidia-master.yaml @ankur-singh\n+configs/nvidia-master.yaml @mallory"}
+        {
+            "path": ".github/CODEOWNERS",
+            "status": "modified",
+            "patch": "@@ -3 +3 @@\n-configs/nvidia-master.yaml @ankur-singh\n+configs/nvidia-master.yaml @mallory",
+        }
     )
     parts["signoff"]["author"] = "mallory"
     result = check(parts, "codeowner")

@@ -16,7 +16,9 @@ def test_scores_above_the_per_model_bar_on_the_same_image_pass(check):
 
 def test_per_model_threshold_overrides_the_default(check):
     parts = passing_parts()
-    parts["evals"][0]["rows"] = eval_rows(strict=0.905, flexible=0.95)  # >= 0.90 default, < 0.91 dsv4
+    parts["evals"][0]["rows"] = eval_rows(
+        strict=0.905, flexible=0.95
+    )  # >= 0.90 default, < 0.91 dsv4
     result = check(parts, "evals")
     assert result.status == "FAIL"
     assert "0.905 < 0.91" in result.reason
@@ -32,8 +34,9 @@ def test_flexible_extract_must_pass_too(check):
 
 def test_expired_artifact_fails_and_says_so(check):
     parts = passing_parts()
-    parts["evals"] = [{"run_id": RUN_ID, "available": False,
-                       "reason": "artifact eval_results_all expired"}]
+    parts["evals"] = [
+        {"run_id": RUN_ID, "available": False, "reason": "artifact eval_results_all expired"}
+    ]
     result = check(parts, "evals")
     assert result.status == "FAIL"
     assert "expired" in result.reason
@@ -70,10 +73,14 @@ def test_results_for_another_model_only_fail(check):
 
 def test_eval_run_on_a_different_image_than_the_head_fails(check):
     parts = passing_parts()
-    parts["commit_checks"] = [{"sha": HEAD_SHA, "check_runs": []},
-                              {"sha": OLD_SHA, "check_runs": green_runs()}]
+    parts["commit_checks"] = [
+        {"sha": HEAD_SHA, "check_runs": []},
+        {"sha": OLD_SHA, "check_runs": green_runs()},
+    ]
     parts["sweep_diff"] = {"sha": OLD_SHA, "files": parts["changed_files"]}
-    head = next(r for r in parts["files"] if r["role"] == "head" and r["path"].startswith("configs"))
+    head = next(
+        r for r in parts["files"] if r["role"] == "head" and r["path"].startswith("configs")
+    )
     replace_file(parts, head["path"], "eval", head["text"].replace("v0.11.1", "v0.10.2"))
     result = check(parts, "evals")
     assert result.status == "FAIL"
@@ -91,12 +98,19 @@ def test_unreadable_thresholds_fail_closed(check):
 def test_per_job_results_with_failed_batched_concurrency_fail(check):
     parts = passing_parts()
     parts["evals"][0]["rows"] = []
-    parts["evals"][0]["jobs"] = [{
-        "artifact": "eval_dsv4_8k1k_fp4_vllm_conc128_b200", "file": "results_2026.json",
-        "model_prefix": "dsv4", "metrics": {"gsm8k": {"exact_match,strict-match": 0.95,
-                                                      "exact_match_stderr,strict-match": 0.01}},
-        "expected_concs": [64, 128], "completed_concs": [128], "failed_concs": [64],
-    }]
+    parts["evals"][0]["jobs"] = [
+        {
+            "artifact": "eval_dsv4_8k1k_fp4_vllm_conc128_b200",
+            "file": "results_2026.json",
+            "model_prefix": "dsv4",
+            "metrics": {
+                "gsm8k": {"exact_match,strict-match": 0.95, "exact_match_stderr,strict-match": 0.01}
+            },
+            "expected_concs": [64, 128],
+            "completed_concs": [128],
+            "failed_concs": [64],
+        }
+    ]
     result = check(parts, "evals")
     assert result.status == "FAIL"
     assert "[64]" in result.reason
@@ -105,12 +119,21 @@ def test_per_job_results_with_failed_batched_concurrency_fail(check):
 def test_per_job_results_pass_when_every_exact_match_metric_clears(check):
     parts = passing_parts()
     parts["evals"][0]["rows"] = []
-    parts["evals"][0]["jobs"] = [{
-        "artifact": "eval_dsv4_8k1k", "file": "results.json", "model_prefix": "dsv4",
-        "metrics": {"gsm8k": {"exact_match,strict-match": 0.95, "exact_match,flexible-extract": 0.96,
-                              "exact_match_stderr,strict-match": 0.005}},
-        "n_eff": {"gsm8k": 1319},
-    }]
+    parts["evals"][0]["jobs"] = [
+        {
+            "artifact": "eval_dsv4_8k1k",
+            "file": "results.json",
+            "model_prefix": "dsv4",
+            "metrics": {
+                "gsm8k": {
+                    "exact_match,strict-match": 0.95,
+                    "exact_match,flexible-extract": 0.96,
+                    "exact_match_stderr,strict-match": 0.005,
+                }
+            },
+            "n_eff": {"gsm8k": 1319},
+        }
+    ]
     assert check(parts, "evals").status == "PASS"
 
 

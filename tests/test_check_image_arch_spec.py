@@ -3,7 +3,16 @@ template) from small evidence variations."""
 
 from __future__ import annotations
 
-from builders import EXISTING_ENTRY, NEW_ENTRY, SCRIPT, SCRIPT_PATH, passing_parts, replace_file, set_signoff_body, signoff_body
+from builders import (
+    EXISTING_ENTRY,
+    NEW_ENTRY,
+    SCRIPT,
+    SCRIPT_PATH,
+    passing_parts,
+    replace_file,
+    set_signoff_body,
+    signoff_body,
+)
 
 
 def _with_new_entry(entry: str, parts: dict | None = None) -> dict:
@@ -11,7 +20,9 @@ def _with_new_entry(entry: str, parts: dict | None = None) -> dict:
     replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + entry)
     for changed in parts["changed_files"]:
         if changed["path"] == "configs/nvidia-master.yaml":
-            changed["patch"] = "@@ -14,0 +15,14 @@\n" + "\n".join("+" + ln for ln in entry.splitlines())
+            changed["patch"] = "@@ -14,0 +15,14 @@\n" + "\n".join(
+                "+" + ln for ln in entry.splitlines()
+            )
     return parts
 
 
@@ -50,8 +61,10 @@ def test_vendor_fork_image_on_an_established_sku_fails(check):
 
 def test_documented_new_architecture_exception_allows_a_fork_image(check):
     parts = _with_new_entry(NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "rocm/vllm-dev:nightly"))
-    detail = ("- Recipe: https://github.com/vllm-project/recipes/pull/612\n"
-              "- Exception: new model architecture; upstream vLLM does not fundamentally support it yet.")
+    detail = (
+        "- Recipe: https://github.com/vllm-project/recipes/pull/612\n"
+        "- Exception: new model architecture; upstream vLLM does not fundamentally support it yet."
+    )
     set_signoff_body(parts, signoff_body(detail=detail))
     result = check(parts, "upstream-image")
     assert result.status == "PASS"
@@ -59,29 +72,37 @@ def test_documented_new_architecture_exception_allows_a_fork_image(check):
 
 
 def test_new_hardware_sku_is_exempt(check):
-    entry = NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "ghcr.io#semianalysisai/vllm-rtx:v1").replace(
-        "runner: b200", "runner: rtx6000pro-lat")
+    entry = NEW_ENTRY.replace(
+        "vllm/vllm-openai:v0.11.1", "ghcr.io#semianalysisai/vllm-rtx:v1"
+    ).replace("runner: b200", "runner: rtx6000pro-lat")
     assert check(_with_new_entry(entry), "upstream-image").status == "PASS"
 
 
 def test_digest_pinned_upstream_image_passes(check):
-    entry = NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", '"vllm/vllm-openai@sha256:' + "ab" * 32 + '"')
+    entry = NEW_ENTRY.replace(
+        "vllm/vllm-openai:v0.11.1", '"vllm/vllm-openai@sha256:' + "ab" * 32 + '"'
+    )
     assert check(_with_new_entry(entry), "upstream-image").status == "PASS"
 
 
 def test_trt_entry_without_a_vllm_or_sglang_sibling_fails_engine_first(check):
-    entry = (NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b300-trt-mtp")
-             .replace("vllm/vllm-openai:v0.11.1", "nvcr.io#nvidia/tensorrt-llm/release:1.2.0")
-             .replace("framework: vllm", "framework: trt").replace("runner: b200", "runner: b300"))
+    entry = (
+        NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b300-trt-mtp")
+        .replace("vllm/vllm-openai:v0.11.1", "nvcr.io#nvidia/tensorrt-llm/release:1.2.0")
+        .replace("framework: vllm", "framework: trt")
+        .replace("runner: b200", "runner: b300")
+    )
     result = check(_with_new_entry(entry), "upstream-image")
     assert result.status == "FAIL"
     assert "dsv4 on b300" in result.reason
 
 
 def test_trt_entry_after_an_existing_vllm_entry_passes(check):
-    entry = (NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b200-trt-mtp")
-             .replace("vllm/vllm-openai:v0.11.1", "nvcr.io#nvidia/tensorrt-llm/release:1.2.0")
-             .replace("framework: vllm", "framework: trt"))
+    entry = (
+        NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b200-trt-mtp")
+        .replace("vllm/vllm-openai:v0.11.1", "nvcr.io#nvidia/tensorrt-llm/release:1.2.0")
+        .replace("framework: vllm", "framework: trt")
+    )
     assert check(_with_new_entry(entry), "upstream-image").status == "PASS"
 
 
@@ -99,7 +120,7 @@ def test_plain_launch_has_no_architecture_hacks(check):
 def test_hf_overrides_fail_with_flag_value_and_line(check):
     script = SCRIPT.replace(
         "  --kv-cache-dtype fp8 \\\n",
-        "  --kv-cache-dtype fp8 \\\n  --hf-overrides '{\"use_index_cache\": true, \"index_topk_freq\": 4}' \\\n",
+        '  --kv-cache-dtype fp8 \\\n  --hf-overrides \'{"use_index_cache": true, "index_topk_freq": 4}\' \\\n',
     )
     result = check(_with_script(script), "no-arch-hacks")
     assert result.status == "FAIL"
@@ -110,7 +131,7 @@ def test_hf_overrides_fail_with_flag_value_and_line(check):
 def test_allowlisted_native_override_passes_for_that_model_only(check):
     script = SCRIPT.replace(
         "  --kv-cache-dtype fp8 \\\n",
-        "  --kv-cache-dtype fp8 \\\n  --hf-overrides '{\"text_config\": {\"use_index_cache\": true}}' \\\n",
+        '  --kv-cache-dtype fp8 \\\n  --hf-overrides \'{"text_config": {"use_index_cache": true}}\' \\\n',
     )
     parts = passing_parts()
     path = "benchmarks/single_node/agentic/minimaxm3_fp4_mi355x_mtp.sh"
@@ -130,7 +151,10 @@ def test_hf_overrides_key_added_to_a_master_config_fails(check):
 
 
 def test_sed_edit_of_the_model_config_fails(check):
-    script = SCRIPT.replace('hf download "$MODEL"', 'hf download "$MODEL"\nsed -i \'s/"num_hidden_layers": 61/"num_hidden_layers": 30/\' "$HF_HOME/config.json"')
+    script = SCRIPT.replace(
+        'hf download "$MODEL"',
+        'hf download "$MODEL"\nsed -i \'s/"num_hidden_layers": 61/"num_hidden_layers": 30/\' "$HF_HOME/config.json"',
+    )
     result = check(_with_script(script), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "sed -i" in result.reason
@@ -150,8 +174,10 @@ def test_spec_decode_recipe_with_chat_template_passes(check):
 
 
 def test_spec_decode_recipe_on_raw_completions_fails_naming_the_line(check):
-    script = SCRIPT.replace("  --result-filename \"$RESULT_FILENAME\" \\\n  --use-chat-template\n",
-                            "  --result-filename \"$RESULT_FILENAME\"\n")
+    script = SCRIPT.replace(
+        '  --result-filename "$RESULT_FILENAME" \\\n  --use-chat-template\n',
+        '  --result-filename "$RESULT_FILENAME"\n',
+    )
     result = check(_with_script(script), "spec-chat-template")
     assert result.status == "FAIL"
     assert "without --use-chat-template" in result.reason
@@ -165,7 +191,8 @@ def test_dsv4_client_flag_implies_the_chat_template(check):
 
 def test_non_spec_config_is_not_applicable(check):
     entry = NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", "dsv4-fp4-b200-vllm-tp4").replace(
-        ", spec-decoding: mtp", "")
+        ", spec-decoding: mtp", ""
+    )
     parts = _with_new_entry(entry)
     parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
     assert check(parts, "spec-chat-template").status == "N/A"

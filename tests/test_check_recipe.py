@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from builders import RECIPE_URL, passing_parts, set_signoff_body, signoff_body, template_text, replace_file
+from builders import (
+    RECIPE_URL,
+    passing_parts,
+    replace_file,
+    set_signoff_body,
+    signoff_body,
+    template_text,
+)
 
 
 def test_merged_upstream_recipe_with_matching_major_args_passes(check):
@@ -54,8 +61,14 @@ def test_published_recipe_page_counts_as_merged(check):
     parts = passing_parts()
     page = "https://recipes.vllm.ai/DeepSeek/DeepSeek-V4"
     set_signoff_body(parts, signoff_body(detail=f"- Recipe: {page}"))
-    parts["upstream"] = [{"url": page, "kind": "page", "state": "published",
-                          "page_text": parts["upstream"][0]["files"][0]["text"]}]
+    parts["upstream"] = [
+        {
+            "url": page,
+            "kind": "page",
+            "state": "published",
+            "page_text": parts["upstream"][0]["files"][0]["text"],
+        }
+    ]
     assert check(parts, "recipe").status == "PASS"
 
 
@@ -70,7 +83,9 @@ def test_unreachable_link_cannot_be_verified(check):
 
 def test_short_reference_in_the_detail_section_is_recognised(check):
     parts = passing_parts()
-    set_signoff_body(parts, signoff_body(detail="- Recipe merged upstream in vllm-project/recipes#612"))
+    set_signoff_body(
+        parts, signoff_body(detail="- Recipe merged upstream in vllm-project/recipes#612")
+    )
     assert check(parts, "recipe").status == "PASS"
 
 
@@ -103,8 +118,13 @@ def test_recipe_for_another_model_fails(check):
 
 def test_exclusively_multi_node_changes_are_not_applicable(check):
     parts = passing_parts()
-    parts["changed_files"] = [{"path": "benchmarks/multi_node/srt-slurm-recipes/dsv4/gb200.yaml",
-                               "status": "added", "patch": "+x: 1"}]
+    parts["changed_files"] = [
+        {
+            "path": "benchmarks/multi_node/srt-slurm-recipes/dsv4/gb200.yaml",
+            "status": "added",
+            "patch": "+x: 1",
+        }
+    ]
     result = check(parts, "recipe")
     assert result.status == "N/A"
     assert "multi-node" in result.reason

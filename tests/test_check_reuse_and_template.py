@@ -11,8 +11,13 @@ DATA_V13 = "PR_REVIEW_CHECKLIST_v13.md"
 def _with_comments(*comments: tuple[str, str, str]) -> dict:
     parts = passing_parts()
     parts["comments"] = [
-        {"id": 10 + i, "author": who, "author_association": assoc, "body": body,
-         "created_at": f"2026-11-20T1{i}:00:00Z"}
+        {
+            "id": 10 + i,
+            "author": who,
+            "author_association": assoc,
+            "body": body,
+            "created_at": f"2026-11-20T1{i}:00:00Z",
+        }
         for i, (who, assoc, body) in enumerate(comments)
     ]
     return parts
@@ -25,7 +30,9 @@ def test_reuse_command_by_a_member_passes(check):
 
 
 def test_reuse_command_with_a_run_id_passes_and_names_it(check):
-    parts = _with_comments(("lee", "COLLABORATOR", "Reusing the sweep:\n/reuse-sweep-run 28600000123\n"))
+    parts = _with_comments(
+        ("lee", "COLLABORATOR", "Reusing the sweep:\n/reuse-sweep-run 28600000123\n")
+    )
     result = check(parts, "reuse-command")
     assert result.status == "PASS"
     assert "/reuse-sweep-run 28600000123" in result.reason

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from builders import DATA, passing_parts, build
+from builders import DATA, build, passing_parts
 from make_examples import OUT
 
 from signoff.cli import main
@@ -35,7 +35,9 @@ def test_malformed_bundle_names_the_field(tmp_path, capsys):
 
 
 def test_unsupported_bundle_schema_version_is_rejected(tmp_path, capsys):
-    text = dump_evidence(build(passing_parts())).replace('"schema_version": 1', '"schema_version": 99')
+    text = dump_evidence(build(passing_parts())).replace(
+        '"schema_version": 1', '"schema_version": 99'
+    )
     path = tmp_path / "future.json"
     path.write_text(text, encoding="utf-8")
     assert main(["judge", str(path)]) == 2
@@ -44,8 +46,10 @@ def test_unsupported_bundle_schema_version_is_rejected(tmp_path, capsys):
 
 def test_invalid_profile_reports_file_and_line(tmp_path, capsys):
     profile = tmp_path / "profile.yaml"
-    profile.write_text("schema_version: 1\nname: x\nsignoff:\n  opener: 5\n  detail_heading: [a]\n",
-                       encoding="utf-8")
+    profile.write_text(
+        "schema_version: 1\nname: x\nsignoff:\n  opener: 5\n  detail_heading: [a]\n",
+        encoding="utf-8",
+    )
     assert main(["judge", "--profile", str(profile), str(OUT / "pass.json")]) == 2
     err = capsys.readouterr().err
     assert f"{profile}:" in err and "Traceback" not in err

@@ -21,7 +21,9 @@ EXPECTED_FAILS = {
 
 def test_example_files_match_their_builders():
     for name, text in render_examples().items():
-        assert (OUT / name).read_text(encoding="utf-8") == text, f"rerun tests/make_examples.py ({name})"
+        assert (OUT / name).read_text(encoding="utf-8") == text, (
+            f"rerun tests/make_examples.py ({name})"
+        )
 
 
 def test_examples_make_every_check_fail_at_least_once():

@@ -6,9 +6,9 @@ import json
 import types
 from pathlib import Path
 
-import signoff.judge.checks as checks_package
 from builders import HEAD_SHA, build, passing_parts, set_signoff_body, signoff_body
 
+import signoff.judge.checks as checks_package
 from signoff.judge import judge, run_check
 from signoff.judge.context import JudgeContext
 from signoff.judge.registry import CHECKS
@@ -16,7 +16,9 @@ from signoff.publish.render import PASS_HEADER, REJECTED_HEADER, render_json, re
 
 
 def test_every_check_module_is_registered_once_in_number_order():
-    modules = {p.stem for p in Path(checks_package.__file__).parent.glob("*.py") if p.stem != "__init__"}
+    modules = {
+        p.stem for p in Path(checks_package.__file__).parent.glob("*.py") if p.stem != "__init__"
+    }
     registered = [m.__name__.rsplit(".", 1)[-1] for m in CHECKS]
     assert sorted(registered) == sorted(modules)
     assert [m.NUMBER for m in CHECKS] == list(range(len(CHECKS)))
@@ -59,7 +61,9 @@ def test_a_crashing_check_fails_closed_and_names_itself(policy):
     def boom(ctx):
         raise KeyError("surprise")
 
-    broken = types.SimpleNamespace(NUMBER=4, ID="reuse-command", NAME="reuse command", evaluate=boom)
+    broken = types.SimpleNamespace(
+        NUMBER=4, ID="reuse-command", NAME="reuse command", evaluate=boom
+    )
     result = run_check(broken, JudgeContext(build(passing_parts()), policy))  # type: ignore[arg-type]
     assert result.status == "FAIL"
     assert "internal error in check 4 (reuse command): KeyError" in result.reason
@@ -88,7 +92,9 @@ def test_rejected_verdict_mentions_only_the_signer(policy):
     text = render_markdown(judge(build(parts), policy), policy)
     lines = text.splitlines()
     assert lines[1] == REJECTED_HEADER
-    assert lines[2].startswith("@chunfangamd sign-off not accepted: 1 check failed (Check 0 (CODEOWNER))")
+    assert lines[2].startswith(
+        "@chunfangamd sign-off not accepted: 1 check failed (Check 0 (CODEOWNER))"
+    )
     # owners named in the reason must not be pinged
     assert "@ankur-singh" not in text and "@\u200bankur-singh" in text
 
@@ -96,8 +102,9 @@ def test_rejected_verdict_mentions_only_the_signer(policy):
 def test_untrusted_text_cannot_close_the_marker_or_inject_html(policy):
     parts = passing_parts()
     parts["signoff"]["author"] = "mallory"
-    parts["changed_files"].append({"path": "configs/amd-master.yaml", "status": "modified",
-                                   "patch": "+x"})
+    parts["changed_files"].append(
+        {"path": "configs/amd-master.yaml", "status": "modified", "patch": "+x"}
+    )
     verdict = judge(build(parts), policy)
     text = render_markdown(verdict, policy)
     assert text.count("<!--") == 1 and text.count("-->") == 1
@@ -114,7 +121,10 @@ def test_json_verdict_has_the_documented_shape(policy):
     document = json.loads(render_json(judge(build(passing_parts()), policy)))
     assert set(document) >= {"verdict", "repository", "pr", "head_sha", "signoff", "checks"}
     assert document["signoff"] == {
-        "author": "ankur-singh", "kind": "conversation comment",
+        "author": "ankur-singh",
+        "kind": "conversation comment",
         "url": "https://github.com/SemiAnalysisAI/InferenceX/pull/2650#issuecomment-3100000001",
     }
-    assert [set(c) for c in document["checks"]] == [{"number", "id", "name", "status", "reason"}] * 9
+    assert [set(c) for c in document["checks"]] == [
+        {"number", "id", "name", "status", "reason"}
+    ] * 9

@@ -1,4 +1,4 @@
-"""The judge: evidence + policy in, verdict out. Pure: no network, clock, environment or randomness."""
+"""The judge: evidence + policy in, verdict out; no network, clock, environment or randomness."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from types import ModuleType
 
 from signoff.evidence import Evidence
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import CheckResult, Finding, Verdict, failed
+from signoff.judge.model import CheckResult, Finding, Outcome, Verdict, failed
 from signoff.judge.registry import CHECKS
 from signoff.policy import Policy
 
@@ -37,7 +37,7 @@ def judge(evidence: Evidence, policy: Policy) -> Verdict:
     """Judge every registered check; the verdict is PASS iff no check FAILs (N/A passes)."""
     ctx = JudgeContext(evidence, policy)
     results = tuple(run_check(module, ctx) for module in CHECKS)
-    outcome = "REJECTED" if any(r.status == "FAIL" for r in results) else "PASS"
+    outcome: Outcome = "REJECTED" if any(r.status == "FAIL" for r in results) else "PASS"
     return Verdict(
         outcome=outcome,
         repository=evidence.repository.full_name,

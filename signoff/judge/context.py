@@ -114,7 +114,9 @@ class JudgeContext:
     @cached_property
     def changed_master_files(self) -> tuple[str, ...]:
         pattern = self.policy.paths.master_configs
-        return tuple(sorted({f.path for f in self.changed_matching(pattern) if f.status != "removed"}))
+        return tuple(
+            sorted({f.path for f in self.changed_matching(pattern) if f.status != "removed"})
+        )
 
     @cached_property
     def changed_scripts(self) -> tuple[ChangedFile, ...]:
@@ -140,7 +142,9 @@ class JudgeContext:
             self._master_cache[cache_key] = self._parse_master(path, role, keys)
         return self._master_cache[cache_key]
 
-    def _parse_master(self, path: str, role: str, keys: frozenset[str] | None) -> MasterConfig | None:
+    def _parse_master(
+        self, path: str, role: str, keys: frozenset[str] | None
+    ) -> MasterConfig | None:
         text = self.master_text(path, role)
         if text is None:
             return None
@@ -204,7 +208,8 @@ class JudgeContext:
             if blocks is not None:
                 lines = text.split("\n")
                 keys = frozenset(
-                    key for key, (a, b) in blocks.items()
+                    key
+                    for key, (a, b) in blocks.items()
                     if any(n in line for line in lines[a:b] for n in needles)
                 )
             config = self.master_config(path, "head", keys)

@@ -55,7 +55,9 @@ def _tally(runs: Sequence[CheckRun], scope: str, family: CheckRunFamily) -> Fami
     skipped = [r for r in members if r.conclusion == "skipped"]
     executed = [r for r in members if r.conclusion != "skipped"]
     green = [r for r in executed if _is_green(r)]
-    not_green = sorted(f"{r.name} ({r.conclusion or r.status})" for r in executed if not _is_green(r))
+    not_green = sorted(
+        f"{r.name} ({r.conclusion or r.status})" for r in executed if not _is_green(r)
+    )
     return FamilyTally(
         scope=scope,
         family=family.name,

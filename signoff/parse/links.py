@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict
 
 from signoff.policy import RecipePolicy
 
-_GITHUB_PATH = re.compile(r"^/(?P<owner>[^/]+)/(?P<repo>[^/]+)(?:/(?P<what>pull|commit|tree|blob)/(?P<rest>[^?#]*))?")
+_GITHUB_PATH = re.compile(
+    r"^/(?P<owner>[^/]+)/(?P<repo>[^/]+)(?:/(?P<what>pull|commit|tree|blob)/(?P<rest>[^?#]*))?"
+)
 
 
 class RecipeLinkRef(BaseModel):
@@ -65,7 +67,7 @@ _SHORT_REF = re.compile(r"(?<![\w/.-])(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)#(?P<n
 
 
 def short_pull_refs(text: str, policy: RecipePolicy) -> tuple[RecipeLinkRef, ...]:
-    """`vllm-project/recipes#577` style references to upstream recipe PRs, as GitHub autolinks them."""
+    """`vllm-project/recipes#577` references to upstream recipe PRs, as GitHub autolinks them."""
     known = {source.repo.lower(): source.repo for source in policy.sources if source.kind == "pull"}
     refs = []
     for match in _SHORT_REF.finditer(text):

@@ -13,7 +13,9 @@ from functools import lru_cache
 
 _MERGE_KEY = re.compile(r"<<\s*:")
 _ANCHOR_CHARS = re.compile(r"[&*]")
-_TOP_LEVEL_KEY = re.compile(r"""^(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<plain>[^\s#:][^:#]*?))\s*:(?:\s|$)""")
+_TOP_LEVEL_KEY = re.compile(
+    r"""^(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<plain>[^\s#:][^:#]*?))\s*:(?:\s|$)"""
+)
 
 Blocks = dict[str, tuple[int, int]]  # key -> (first line index, end line index, exclusive)
 
@@ -46,7 +48,13 @@ def split_blocks(text: str) -> Blocks | None:
         match = _TOP_LEVEL_KEY.match(line)
         if match is None or line.startswith(("---", "...")):
             return None  # flow style, sequences or several documents: parse the whole file
-        key = (match["dq"] if match["dq"] is not None else match["sq"] if match["sq"] is not None else match["plain"]).strip()
+        key = (
+            match["dq"]
+            if match["dq"] is not None
+            else match["sq"]
+            if match["sq"] is not None
+            else match["plain"]
+        ).strip()
         if key in blocks or key == current:
             return None  # duplicate keys: leave the YAML loader to decide
         if current is not None:

@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from builders import EXISTING_ENTRY, NEW_ENTRY, SCRIPT_PATH, build, green_runs, passing_parts  # noqa: E402
+from builders import EXISTING_ENTRY, NEW_ENTRY, SCRIPT_PATH, build, green_runs, passing_parts
 
-from signoff.judge import judge  # noqa: E402
-from signoff.policy import load_policy  # noqa: E402
-from signoff.publish.render import render_markdown  # noqa: E402
+from signoff.judge import judge
+from signoff.policy import load_policy
+from signoff.publish.render import render_markdown
 
 TARGET_SECONDS = 1.0
 TARGET_MB = 300
@@ -32,7 +32,9 @@ def master_config(vendor: str, size: int = 320_000) -> str:
     """Realistic entries until the text reaches `size` bytes."""
     chunks, total, index = [], 0, 0
     while total < size:
-        entry = EXISTING_ENTRY.replace("dsv4-fp4-b200-vllm:", f"{vendor}model{index}-fp4-b200-vllm:")
+        entry = EXISTING_ENTRY.replace(
+            "dsv4-fp4-b200-vllm:", f"{vendor}model{index}-fp4-b200-vllm:"
+        )
         entry = entry.replace("model-prefix: dsv4", f"model-prefix: {vendor}model{index}")
         chunks.append(entry)
         total += len(entry) + 1
@@ -46,7 +48,11 @@ def large_parts() -> dict:
     for vendor in ("nvidia", "amd"):
         path = f"configs/{vendor}-master.yaml"
         base = master_config(vendor)
-        head = base + "\n" + NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", f"dsv4-fp4-b200-vllm-mtp-{vendor}")
+        head = (
+            base
+            + "\n"
+            + NEW_ENTRY.replace("dsv4-fp4-b200-vllm-mtp", f"dsv4-fp4-b200-vllm-mtp-{vendor}")
+        )
         heads[path] = head
         parts["files"] = [f for f in parts["files"] if f["path"] != path]
         parts["files"] += [
@@ -55,26 +61,38 @@ def large_parts() -> dict:
             {"path": path, "role": "eval", "text": head},
         ]
     files = [f for f in parts["changed_files"] if f["path"] != "configs/nvidia-master.yaml"]
-    files += [{"path": p, "status": "modified", "patch": "@@ -1 +1,2 @@\n+" + NEW_ENTRY} for p in heads]
     files += [
-        {"path": f"benchmarks/single_node/fixed_seq_len/model{i}_fp8_h200.sh" if i % 3 == 0
-         else f"docs/results/run{i}.md", "status": "modified",
-         "patch": f"@@ -1,3 +1,3 @@\n context\n-old value {i}\n+new value {i}"}
+        {"path": p, "status": "modified", "patch": "@@ -1 +1,2 @@\n+" + NEW_ENTRY} for p in heads
+    ]
+    files += [
+        {
+            "path": f"benchmarks/single_node/fixed_seq_len/model{i}_fp8_h200.sh"
+            if i % 3 == 0
+            else f"docs/results/run{i}.md",
+            "status": "modified",
+            "patch": f"@@ -1,3 +1,3 @@\n context\n-old value {i}\n+new value {i}",
+        }
         for i in range(3_000 - len(files))
     ]
     parts["changed_files"] = files
     commits = [f"{i:040x}" for i in range(1, 251)]
-    parts["commits"] = commits[:-1] + [parts["pull_request"]["head_sha"]]
+    parts["commits"] = [*commits[:-1], parts["pull_request"]["head_sha"]]
     failing = green_runs()
     failing[0]["conclusion"] = "failure"
     runs_60 = (failing * 6)[:60]
-    checks = [{"sha": sha, "check_runs": copy.deepcopy(runs_60)} for sha in reversed(parts["commits"][1:])]
+    checks = [
+        {"sha": sha, "check_runs": copy.deepcopy(runs_60)} for sha in reversed(parts["commits"][1:])
+    ]
     checks.append({"sha": parts["commits"][0], "check_runs": (green_runs() * 6)[:60]})
     parts["commit_checks"] = checks
     parts["sweep_diff"] = {"sha": parts["commits"][0], "files": copy.deepcopy(files)}
     parts["comments"] = [
-        {"id": i, "author": f"user{i % 40}", "author_association": "CONTRIBUTOR",
-         "body": f"Comment {i}: looks fine, rerunning the flaky job.\n" * 3}
+        {
+            "id": i,
+            "author": f"user{i % 40}",
+            "author_association": "CONTRIBUTOR",
+            "body": f"Comment {i}: looks fine, rerunning the flaky job.\n" * 3,
+        }
         for i in range(999)
     ] + [{"id": 5000, "author": "lead", "author_association": "MEMBER", "body": "/reuse-sweep-run"}]
     parts["files"].append({"path": SCRIPT_PATH, "role": "head", "text": parts["files"][5]["text"]})
@@ -94,13 +112,19 @@ def main() -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"bundle: {len(evidence.changed_files)} files, {len(evidence.commit_checks)} commits x "
-          f"{len(evidence.commit_checks[0].check_runs)} check runs, {len(evidence.comments)} comments, "
-          f"master configs {[len(f.text or '') for f in evidence.files_at('head') if 'master' in f.path]} bytes")
-    print(f"verdict: {verdict.outcome} ({', '.join(c.status for c in verdict.checks)}), {len(text)} chars")
+    print(
+        f"bundle: {len(evidence.changed_files)} files, {len(evidence.commit_checks)} commits x "
+        f"{len(evidence.commit_checks[0].check_runs)} check runs, {len(evidence.comments)} comments, "
+        f"master configs {[len(f.text or '') for f in evidence.files_at('head') if 'master' in f.path]} bytes"
+    )
+    print(
+        f"verdict: {verdict.outcome} ({', '.join(c.status for c in verdict.checks)}), {len(text)} chars"
+    )
     print(f"judge wall time: {elapsed:.3f} s (target <= {TARGET_SECONDS} s)")
-    print(f"judge peak traced allocations: {peak / 2**20:.1f} MB; process peak RSS: {rss_mb:.1f} MB "
-          f"(target <= {TARGET_MB} MB)")
+    print(
+        f"judge peak traced allocations: {peak / 2**20:.1f} MB; process peak RSS: {rss_mb:.1f} MB "
+        f"(target <= {TARGET_MB} MB)"
+    )
     ok = elapsed <= TARGET_SECONDS and rss_mb <= TARGET_MB
     print("targets met" if ok else "TARGETS MISSED")
     sys.exit(0 if ok else 1)

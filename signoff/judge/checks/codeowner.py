@@ -22,12 +22,15 @@ NUMBER = 0
 ID = "codeowner"
 NAME = "CODEOWNER"
 
+
 @dataclass
 class _Coverage:
     named: list[str] = field(default_factory=list)  # specific paths the signer owns
     catch_all: int = 0
     unowned: int = 0
-    denied: list[tuple[str, Rule, list[str]]] = field(default_factory=list)  # path, rule, unknown teams
+    denied: list[tuple[str, Rule, list[str]]] = field(
+        default_factory=list
+    )  # path, rule, unknown teams
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -40,7 +43,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
         why = read.reason or read.state if read is not None else "not read"
         return failed(f"{ctx.policy.paths.codeowners} on the default branch is unreadable ({why})")
     if ctx.evidence.files_truncated:
-        return failed("GitHub listed only the first 3,000 changed files; ownership of the rest is unverified")
+        return failed(
+            "GitHub listed only the first 3,000 changed files; ownership of the rest is unverified"
+        )
     if not ctx.changed_paths:
         return failed("the PR's changed files could not be read, so ownership cannot be checked")
     return _judge_coverage(ctx, owners)
@@ -119,7 +124,10 @@ def _recognised(
             f"{signer} is not listed directly in CODEOWNERS and membership of {teams} could not be "
             "read (token lacks team access), so the catch-all paths are unverified"
         )
-    return False, f"{signer} is not a CODEOWNER: not listed in CODEOWNERS nor a member of a listed team"
+    return (
+        False,
+        f"{signer} is not a CODEOWNER: not listed in CODEOWNERS nor a member of a listed team",
+    )
 
 
 def _denied_reason(

@@ -85,7 +85,10 @@ def _thresholds(ctx: JudgeContext) -> Thresholds | str:
     models = data.get("models") or {}
     if not isinstance(default, dict) or not isinstance(models, dict):
         return f"{path}: `default` and `models` must be mappings"
-    return {"default": {"*": _bars(default)}, "models": {str(k): _bars(v) for k, v in models.items()}}
+    return {
+        "default": {"*": _bars(default)},
+        "models": {str(k): _bars(v) for k, v in models.items()},
+    }
 
 
 def _bars(value: object) -> dict[str, float]:
@@ -107,7 +110,9 @@ def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[
     problems: list[str] = []
     for row in results.rows:
         prefix = row.model_prefix or "unknown"
-        where = f"{row.hw or '?'} {row.framework or '?'} {row.precision or '?'} tp{row.tp} c{row.conc}"
+        where = (
+            f"{row.hw or '?'} {row.framework or '?'} {row.precision or '?'} tp{row.tp} c{row.conc}"
+        )
         named = ((policy.strict_metric, row.em_strict), (policy.flexible_metric, row.em_flexible))
         for metric, value in named:
             if value is not None:
@@ -121,8 +126,14 @@ def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[
             for metric, value in sorted(metrics.items()):
                 if metric.startswith(policy.metric_prefix) and "stderr" not in metric:
                     scores.append(
-                        Score(job.model_prefix or "unknown", task, metric, value,
-                              job.n_eff.get(task), job.artifact)
+                        Score(
+                            job.model_prefix or "unknown",
+                            task,
+                            metric,
+                            value,
+                            job.n_eff.get(task),
+                            job.artifact,
+                        )
                     )
     return scores, problems
 
@@ -140,7 +151,8 @@ def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds
         worst = min(below, key=lambda s: (s.value, s.where, s.metric))
         bar = _bar(ctx, thresholds, worst.prefix, worst.task)
         return failed(
-            f"{worst.task} {worst.metric} {worst.value:.3f} < {bar:.2f} ({worst.prefix}, {worst.where})"
+            f"{worst.task} {worst.metric} {worst.value:.3f} < {bar:.2f} "
+            f"({worst.prefix}, {worst.where})"
             + (f" and {len(below) - 1} more below the bar" if len(below) > 1 else "")
         )
     return passed(_summary(ctx, scores, thresholds))
@@ -159,11 +171,13 @@ def _summary(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds) -> 
 
 
 def _image_problem(ctx: JudgeContext, eval_sha: str) -> str:
-    """"!reason" when the eval ran on another image than the head pins, else a pass note."""
+    """ "!reason" when the eval ran on another image than the head pins, else a pass note."""
     head_sha = ctx.evidence.pull_request.head_sha
     entries = ctx.changed_entries
     if not entries:
-        return "no master-config entry changed, so the image is the one already on the default branch"
+        return (
+            "no master-config entry changed, so the image is the one already on the default branch"
+        )
     role = "head" if eval_sha == head_sha else "eval"
     for entry in entries:
         readable, then = ctx.entry_at(entry, role)

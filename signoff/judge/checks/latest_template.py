@@ -34,7 +34,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     unexplained = [m for m in report.unchecked if not _explained(ctx, m)]
     if unexplained:
         names = ", ".join(_name(m) for m in unexplained)
-        return failed(f"unchecked item(s) with no explanation in the Additional detail section: {names}")
+        return failed(
+            f"unchecked item(s) with no explanation in the Additional detail section: {names}"
+        )
     total = len(report.matches)
     if report.unchecked:
         return passed(

@@ -32,20 +32,27 @@ def evaluate(ctx: JudgeContext) -> Finding:
     for path in scripts:
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
-            return failed(f"{path} could not be read at the pinned head, so overrides are unverified")
+            return failed(
+                f"{path} could not be read at the pinned head, so overrides are unverified"
+            )
         found, ok = _scan_script(ctx, path, read.text)
         hits.extend(found)
         allowed.extend(ok)
     for changed in masters:
         if changed.patch is None:
-            return failed(f"{changed.path}: GitHub sent no patch, so added overrides are unverified")
+            return failed(
+                f"{changed.path}: GitHub sent no patch, so added overrides are unverified"
+            )
         hits.extend(_scan_added_lines(ctx, changed.path, changed.patch))
     if hits:
         more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
         return failed(f"{hits[0]}{more}: overrides model architecture without native support")
     note = f"; allowed: {'; '.join(allowed)}" if allowed else ""
     flags = "/".join(ctx.policy.arch.flags)
-    return passed(f"no {flags} or model-config edits in {len(scripts)} script(s) and {len(masters)} master config(s){note}")
+    return passed(
+        f"no {flags} or model-config edits in {len(scripts)} script(s) "
+        f"and {len(masters)} master config(s){note}"
+    )
 
 
 def _scripts(ctx: JudgeContext) -> list[str]:
@@ -70,8 +77,13 @@ def _scan_script(ctx: JudgeContext, path: str, text: str) -> tuple[list[str], li
     for arg in find_args(facts, arch.flags):
         where = f"{path}:{arg.line} {arg.flag} {arg.value or ''}".rstrip()
         rule = next(
-            (a for a in arch.allowlist
-             if a.model_prefix == prefix and a.flag == arg.flag and a.contains in (arg.value or "")),
+            (
+                a
+                for a in arch.allowlist
+                if a.model_prefix == prefix
+                and a.flag == arg.flag
+                and a.contains in (arg.value or "")
+            ),
             None,
         )
         (allowed if rule else hits).append(f"{where} ({rule.reason})" if rule else where)
@@ -87,7 +99,9 @@ def _is_override_line(ctx: JudgeContext, line: str) -> bool:
     if not code.strip():
         return False
     arch = ctx.policy.arch
-    if any(re.search(rf"[\"']?\b{re.escape(key)}\b[\"']?\s*[:=]", code) for key in arch.config_keys):
+    if any(
+        re.search(rf"[\"']?\b{re.escape(key)}\b[\"']?\s*[:=]", code) for key in arch.config_keys
+    ):
         return True
     return any(re.search(pattern, code) for pattern in arch.edit_patterns)
 

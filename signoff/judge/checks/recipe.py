@@ -92,7 +92,9 @@ def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
         if entry.framework in engines:
             read = ctx.script_for(entry)
             wanted[entry.key] = read if read is not None else f"the benchmark script of {entry.key}"
-    if any(path_matches(f.path, policy.paths.multi_node_scripts) for f in ctx.evidence.changed_files):
+    if any(
+        path_matches(f.path, policy.paths.multi_node_scripts) for f in ctx.evidence.changed_files
+    ):
         multi_node = True
     for changed in ctx.changed_scripts:
         if path_matches(changed.path, policy.paths.single_node_scripts):
@@ -143,7 +145,8 @@ def _accepted_links(
             chosen.append(link)
         else:
             rejected.append(
-                f"{_label(link, state=False)} is {link.state}; the template requires the upstream PR to be MERGED"
+                f"{_label(link, state=False)} is {link.state}; "
+                "the template requires the upstream PR to be MERGED"
             )
     return chosen, rejected
 

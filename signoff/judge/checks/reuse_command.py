@@ -41,7 +41,10 @@ def evaluate(ctx: JudgeContext) -> Finding:
     if found is None:
         extra = f"; ignored unauthorised: {', '.join(sorted(set(ignored)))}" if ignored else ""
         who = ", ".join(policy.authorized_associations)
-        return failed(f"no `{policy.command}` line from an authorised account ({who}) in the PR conversation{extra}")
+        return failed(
+            f"no `{policy.command}` line from an authorised account ({who}) "
+            f"in the PR conversation{extra}"
+        )
     comment, run_id = found
     command = f"{policy.command} {run_id}" if run_id else policy.command
     return passed(f"{command} posted by {comment.author} ({comment.author_association})")

@@ -76,9 +76,12 @@ def _chat_template_problem(ctx: JudgeContext, path: str) -> str:
         return f"{path} could not be read at the pinned head"
     facts = parse_script(read.text, path, spec.client_commands)
     if not facts.clients:
-        return f"{path} has no {'/'.join(spec.client_commands)} call, so the chat template is unverified"
+        clients = "/".join(spec.client_commands)
+        return f"{path} has no {clients} call, so the chat template is unverified"
     for call in facts.clients:
         if any(arg.flag in spec.chat_template_flags for arg in call.args):
             return ""
     first = facts.clients[0]
-    return f"{path}:{first.line} calls {first.command} without {' or '.join(spec.chat_template_flags)}"
+    return (
+        f"{path}:{first.line} calls {first.command} without {' or '.join(spec.chat_template_flags)}"
+    )

@@ -72,7 +72,11 @@ def _engine_first_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
     if not _established(ctx, entry):
         return ""
     for other in ctx.head_entries_mentioning({entry.model_prefix}):
-        if other.framework in first and other.model_prefix == entry.model_prefix and other.sku == entry.sku:
+        if (
+            other.framework in first
+            and other.model_prefix == entry.model_prefix
+            and other.sku == entry.sku
+        ):
             return ""
     return (
         f"{entry.key} ({entry.framework}) has no {'/'.join(first)} entry for "
