@@ -17,6 +17,8 @@ def test_merged_upstream_recipe_with_matching_major_args_passes(check):
     assert result.status == "PASS"
     assert "vllm-project/recipes#612 (merged)" in result.reason
     assert "--kv-cache-dtype" in result.reason
+    # flags the recipe never mentions are InferenceX tuning: reported, not judged
+    assert "Informational" in result.reason and "--max-model-len" in result.reason
 
 
 def test_missing_recipe_link_fails(check):

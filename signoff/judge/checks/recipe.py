@@ -57,7 +57,24 @@ def evaluate(ctx: JudgeContext) -> Finding:
         )
     checked = sorted({a.flag for launch in launches for a in _major(ctx, launch)})
     args = f"major args match ({', '.join(checked)})" if checked else "no major args to compare"
-    return passed(f"{label} linked; {args}")
+    return passed(f"{label} linked; {args}{_informational(ctx, launches, recipe_text)}")
+
+
+def _informational(ctx: JudgeContext, launches: list[ServerLaunch], recipe: str) -> str:
+    """Other launch flags the recipe does not mention: InferenceX tuning, reported not judged."""
+    major = set(ctx.policy.recipe.major_args)
+    extra = sorted(
+        {
+            arg.flag
+            for launch in launches
+            for arg in launch.args
+            if arg.flag not in major and _normalise(arg.flag.lstrip("-")) not in recipe
+        }
+    )
+    if not extra:
+        return ""
+    shown = ", ".join(extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
+    return f". Informational (InferenceX-specific tuning, not in the recipe): {shown}"
 
 
 def recipe_links(ctx: JudgeContext) -> tuple[RecipeLinkRef, ...]:
