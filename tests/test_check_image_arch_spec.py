@@ -217,3 +217,10 @@ def test_missing_script_of_a_spec_entry_fails_closed(check):
     parts = passing_parts()
     parts["files"] = [f for f in parts["files"] if f["path"] != SCRIPT_PATH]
     assert check(parts, "spec-chat-template").status == "FAIL"
+
+
+def test_a_script_too_hostile_to_read_fully_fails_closed(check):
+    hostile = SCRIPT + "X=" + "$(" * 3000 + ")" * 3000 + "\n"
+    result = check(_with_script(hostile), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "could not be fully read" in result.reason

@@ -6,6 +6,7 @@ import re
 from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
+from signoff.parse.bench_script import ScriptFacts, parse_script
 from signoff.parse.codeowners import CodeOwners, parse_codeowners
 from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
 from signoff.parse.master_config import (
@@ -257,6 +258,21 @@ class JudgeContext:
         for entry in self.changed_entries:
             wanted.update(script_candidates(entry))
         return tuple(sorted(wanted))
+
+    def script_facts(self, path: str) -> ScriptFacts | None:
+        """The head script at `path`, parsed once for all checks (None when it was not read)."""
+        if path not in self._scripts:
+            read = self.evidence.file(path, "head")
+            if read is None or read.state != "ok" or read.text is None:
+                self._scripts[path] = None
+            else:
+                clients = self.policy.spec_decode.client_commands
+                self._scripts[path] = parse_script(read.text, path, clients)
+        return self._scripts[path]
+
+    @cached_property
+    def _scripts(self) -> dict[str, ScriptFacts | None]:
+        return {}
 
     def script_for(self, entry: MasterEntry) -> FileRead | None:
         """The first existing candidate script of a single-node entry, read at the head."""

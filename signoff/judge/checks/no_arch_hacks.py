@@ -15,7 +15,7 @@ import re
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.bench_script import find_args, parse_script
+from signoff.parse.bench_script import ScriptFacts, find_args
 
 NUMBER = 7
 ID = "no-arch-hacks"
@@ -35,7 +35,11 @@ def evaluate(ctx: JudgeContext) -> Finding:
             return failed(
                 f"{path} could not be read at the pinned head, so overrides are unverified"
             )
-        found, ok = _scan_script(ctx, path, read.text)
+        facts = ctx.script_facts(path)
+        if facts is None or not facts.complete:
+            why = facts.problems[0] if facts is not None and facts.problems else "unread"
+            return failed(f"{path} could not be fully read ({why}), so overrides are unverified")
+        found, ok = _scan_script(ctx, facts, read.text)
         hits.extend(found)
         allowed.extend(ok)
     for changed in masters:
@@ -68,9 +72,9 @@ def _prefix_of(path: str) -> str:
     return path.rsplit("/", 1)[-1].split("_", 1)[0]
 
 
-def _scan_script(ctx: JudgeContext, path: str, text: str) -> tuple[list[str], list[str]]:
+def _scan_script(ctx: JudgeContext, facts: ScriptFacts, text: str) -> tuple[list[str], list[str]]:
     arch = ctx.policy.arch
-    facts = parse_script(text, path, ctx.policy.spec_decode.client_commands)
+    path = facts.path
     hits: list[str] = []
     allowed: list[str] = []
     prefix = _prefix_of(path)

@@ -19,7 +19,7 @@ import re
 from signoff.evidence import FileRead, UpstreamLink
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.bench_script import Arg, ServerLaunch, parse_script
+from signoff.parse.bench_script import Arg, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, classify_recipe_link, short_pull_refs
 
 NUMBER = 3
@@ -118,7 +118,7 @@ def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
             read = ctx.evidence.file(changed.path, "head")
             if read is None or read.state != "ok":
                 wanted[changed.path] = changed.path
-            elif _engine_of(read) in engines:
+            elif _engine_of(ctx, read) in engines:
                 wanted[changed.path] = read
     if wanted:
         return [wanted[k] for k in sorted(wanted)], ""
@@ -140,8 +140,10 @@ def _models(ctx: JudgeContext) -> list[str]:
     )
 
 
-def _engine_of(read: FileRead) -> str:
-    facts = parse_script(read.text or "", read.path)
+def _engine_of(ctx: JudgeContext, read: FileRead) -> str:
+    facts = ctx.script_facts(read.path)
+    if facts is None:
+        return "other"
     engines = {launch.engine for launch in facts.launches}
     return sorted(engines)[0] if len(engines) == 1 else ("vllm" if "vllm" in engines else "other")
 
@@ -191,7 +193,10 @@ def _launches(ctx: JudgeContext, scripts: list[FileRead | str]) -> tuple[list[Se
     for script in scripts:
         if isinstance(script, str):
             return [], f"{script} could not be read at the pinned head"
-        facts = parse_script(script.text or "", script.path, ctx.policy.spec_decode.client_commands)
+        facts = ctx.script_facts(script.path)
+        if facts is None or not facts.complete:
+            why = facts.problems[0] if facts is not None and facts.problems else "unread"
+            return [], f"{script.path} could not be fully read ({why})"
         if not facts.launches:
             return [], f"{script.path}: no server launch command found to compare with the recipe"
         launches.extend(facts.launches)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.bench_script import find_args, parse_script
+from signoff.parse.bench_script import find_args
 
 NUMBER = 8
 ID = "spec-chat-template"
@@ -63,7 +63,9 @@ def _spec_targets(ctx: JudgeContext) -> tuple[dict[str, str | None], set[str]]:
             if changed.path.endswith("_mtp.sh"):
                 targets[changed.path] = None
             continue
-        facts = parse_script(read.text, changed.path, spec.client_commands)
+        facts = ctx.script_facts(changed.path)
+        if facts is None:
+            continue
         if changed.path.endswith("_mtp.sh") or find_args(facts, spec.script_flags):
             targets[changed.path] = changed.path
     return targets, agentic
@@ -74,7 +76,10 @@ def _chat_template_problem(ctx: JudgeContext, path: str) -> str:
     read = ctx.evidence.file(path, "head")
     if read is None or read.state != "ok" or read.text is None:
         return f"{path} could not be read at the pinned head"
-    facts = parse_script(read.text, path, spec.client_commands)
+    facts = ctx.script_facts(path)
+    if facts is None or not facts.complete:
+        why = facts.problems[0] if facts is not None and facts.problems else "unread"
+        return f"{path} could not be fully read ({why})"
     if not facts.clients:
         clients = "/".join(spec.client_commands)
         return f"{path} has no {clients} call, so the chat template is unverified"
