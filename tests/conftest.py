@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -18,6 +19,11 @@ from signoff.judge.model import CheckResult
 from signoff.policy import Policy, load_policy
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Property tests draw the same examples on every run, so CI results are reproducible; each
+# test still sets its own example count.
+settings.register_profile("signoff", derandomize=True, deadline=None)
+settings.load_profile("signoff")
 
 
 @pytest.fixture(scope="session")
