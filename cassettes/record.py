@@ -3,18 +3,23 @@
     python cassettes/record.py [--only NAME] [--list]
 
 For each scenario variant: start ghemu in-process on the scenario (scenarios/base.yaml plus a
-small patch defined below), run `gather_evidence` (and `signoff.verify` with publish once it
-exists) through `signoff.client.connect(mode="test")` under vcrpy, then rewrite the recording so
-it looks like GitHub: the emulator base URL becomes https://api.github.com (URIs, bodies, Link and
-Location headers), artifact blob redirects become pipelines.actions.githubusercontent.com URLs
-without a query string, Authorization and volatile headers (Date, rate-limit reset) are removed or
-frozen. Writes `<NAME>.yaml` (the cassette) and `<NAME>.json` (sign-off URL, pinned head, notes).
-Re-recording yields identical files.
+small patch defined below), run the real pipeline `signoff.verify.verify` (pin, gather, judge and,
+for publishing variants, write) through `signoff.client.connect(mode="test")` under vcrpy, so that
+`signoff verify <signoff_url> --replay <NAME>.yaml [--publish]` replays it exactly. Then rewrite
+the recording so it looks like GitHub: the emulator base URL becomes https://api.github.com (URIs,
+bodies, Link and Location headers), artifact blob redirects become
+pipelines.actions.githubusercontent.com URLs without a query string, Authorization and volatile
+headers (Date, rate-limit reset) are removed or frozen. Writes `<NAME>.yaml` (the cassette) and
+`<NAME>.json` (sign-off URL, pinned head, publish, verdict, request count). The verdict each
+variant must give is declared with it; recording stops when the run disagrees. Re-recording yields
+identical files.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
+import datetime as dt
 import hashlib
 import json
 import re
@@ -24,7 +29,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import requests
 import vcr
 import yaml
 
@@ -33,12 +37,14 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
 
-from ghemu import Emulator  # noqa: E402
+import ghemu.util  # noqa: E402
+from ghemu import Emulator, State  # noqa: E402
 
+import signoff.verify  # noqa: E402
 from signoff.client import connect  # noqa: E402
-from signoff.gather import gather_evidence  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 from signoff.refs import parse_signoff_url  # noqa: E402
+from signoff.verify import verify  # noqa: E402
 
 REPO = "SemiAnalysisAI/InferenceX"
 PR = 2700
@@ -49,6 +55,8 @@ FROZEN_RESET = "1787400000"
 DROP_RESPONSE_HEADERS = {"date", "server", "connection", "keep-alive"}
 MATCH_ON = ["method", "scheme", "host", "port", "path", "query"]
 SIGNOFF_COMMENT_ID = 2400027003
+# The emulator's clock while recording: writes (comment, status) are stamped with it.
+FROZEN_NOW = dt.datetime(2026, 8, 18, 14, 10, tzinfo=dt.UTC)
 
 # --- scenario texts ------------------------------------------------------------------------
 
@@ -99,7 +107,9 @@ def signoff_body(checklist: str, signer: str) -> str:
     """The V21 template block from the checklist page, every box ticked, detail filled in."""
     block = checklist.split("```", 2)[1].strip("\n")
     body = block.replace("- [ ]", "- [x]")
-    body = re.sub(r"### Additional detail section:\n- insert any additional info here\n", DETAIL, body)
+    body = re.sub(
+        r"### Additional detail section:\n- insert any additional info here\n", DETAIL, body
+    )
     return body.replace("FILL_IN_GITHUB_USERNAME", signer) + "\n"
 
 
@@ -141,12 +151,29 @@ def skipped_runs(run: int) -> list[dict[str, Any]]:
 
 AGG_ROWS = [
     {
-        "is_multinode": False, "model_prefix": "dsv4", "model": "deepseek-ai/DeepSeek-V4-Pro",
-        "hw": "B200", "framework": "vllm", "precision": "fp4", "spec_decoding": "mtp",
-        "isl": 8192, "osl": 1024, "tp": 8, "ep": 1, "conc": conc, "dp_attention": False,
-        "task": "gsm8k", "em_strict": strict, "em_strict_se": 0.006, "em_flexible": flexible,
-        "em_flexible_se": 0.006, "n_eff": 1319, "source": f"eval_dsv4_8k1k_conc{conc}",
-        "score": strict, "score_name": "em_strict", "score_se": 0.006,
+        "is_multinode": False,
+        "model_prefix": "dsv4",
+        "model": "deepseek-ai/DeepSeek-V4-Pro",
+        "hw": "B200",
+        "framework": "vllm",
+        "precision": "fp4",
+        "spec_decoding": "mtp",
+        "isl": 8192,
+        "osl": 1024,
+        "tp": 8,
+        "ep": 1,
+        "conc": conc,
+        "dp_attention": False,
+        "task": "gsm8k",
+        "em_strict": strict,
+        "em_strict_se": 0.006,
+        "em_flexible": flexible,
+        "em_flexible_se": 0.006,
+        "n_eff": 1319,
+        "source": f"eval_dsv4_8k1k_conc{conc}",
+        "score": strict,
+        "score_name": "em_strict",
+        "score_se": 0.006,
     }
     for conc, strict, flexible in ((32, 0.9507, 0.9522), (64, 0.9484, 0.9500))
 ]
@@ -161,31 +188,67 @@ def base_scenario() -> dict[str, Any]:
     main["docs/PR_REVIEW_CHECKLIST.md"] = checklist
     pull = repo["pulls"][0]
     p1, p2 = pull["commits"]
-    p1["files"]["configs/nvidia-master.yaml"] = main["configs/nvidia-master.yaml"] + MASTER_HEAD_ENTRY
+    p1["files"]["configs/nvidia-master.yaml"] = (
+        main["configs/nvidia-master.yaml"] + MASTER_HEAD_ENTRY
+    )
     p1["files"]["benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.sh"] = SCRIPT
     p2["files"]["perf-changelog.yaml"] = main["perf-changelog.yaml"] + CHANGELOG_ENTRY
     repo["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = AGG_ROWS
     repo["check_runs"]["p2"] = check_runs(15000002701)
     pull["comments"] = [
-        {"id": 2400027001, "user": "github-actions[bot]", "user_type": "Bot",
-         "author_association": "NONE", "created_at": "2026-08-18T09:01:00Z",
-         "body": "<!-- recipe-reminder -->\nReminder: link the upstream recipe in your sign-off."},
-        {"id": 2400027002, "user": "kedarpotdar-nv", "author_association": "MEMBER",
-         "created_at": "2026-08-18T13:45:00Z", "body": "/reuse-sweep-run 15000002701"},
-        {"id": SIGNOFF_COMMENT_ID, "user": "kedarpotdar-nv", "author_association": "MEMBER",
-         "created_at": "2026-08-18T14:00:00Z", "updated_at": "2026-08-18T14:00:00Z",
-         "body": signoff_body(checklist, "kedarpotdar-nv")},
+        {
+            "id": 2400027001,
+            "user": "github-actions[bot]",
+            "user_type": "Bot",
+            "author_association": "NONE",
+            "created_at": "2026-08-18T09:01:00Z",
+            "body": "<!-- recipe-reminder -->\nReminder: link the upstream recipe in your sign-off.",
+        },
+        {
+            "id": 2400027002,
+            "user": "kedarpotdar-nv",
+            "author_association": "MEMBER",
+            "created_at": "2026-08-18T13:45:00Z",
+            "body": "/reuse-sweep-run 15000002701",
+        },
+        {
+            "id": SIGNOFF_COMMENT_ID,
+            "user": "kedarpotdar-nv",
+            "author_association": "MEMBER",
+            "created_at": "2026-08-18T14:00:00Z",
+            "updated_at": "2026-08-18T14:00:00Z",
+            "body": signoff_body(checklist, "kedarpotdar-nv"),
+        },
     ]
     return data
 
 
 # --- variants ------------------------------------------------------------------------------
 
+BOT = "github-actions[bot]"  # who an installation token's comments are by (GET /user is 403)
+MARKER = "codeowner-signoff-verify"
+
 
 class Variant:
-    def __init__(self, name: str, note: str, patch: Callable[[dict[str, Any]], str] | None = None,
-                 pin: str | None = None) -> None:
-        self.name, self.note, self.patch, self.pin = name, note, patch, pin
+    """One recording: a scenario patch (returns the sign-off URL) and how verify runs on it.
+
+    `publish`: run verify with publish=True (records GET /user, the comment write and the status).
+    `after_pin`: called with the live emulator right after verify pinned the head (head moves).
+    `expect`: (verdict, failing check numbers); recording stops if the run disagrees.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        note: str,
+        patch: Callable[[dict[str, Any]], str] | None = None,
+        *,
+        publish: bool = False,
+        after_pin: Callable[[Emulator], None] | None = None,
+        expect: tuple[str, tuple[int, ...]] = ("PASS", ()),
+    ) -> None:
+        self.name, self.note, self.patch = name, note, patch
+        self.publish, self.after_pin, self.expect = publish, after_pin, expect
 
 
 def _pull(data: dict[str, Any]) -> dict[str, Any]:
@@ -200,6 +263,12 @@ def _url(anchor: str) -> str:
     return f"https://github.com/{REPO}/pull/{PR}#{anchor}"
 
 
+def _head_of(data: dict[str, Any]) -> str:
+    """The SHA the emulator will give the PR head (commit SHAs are derived from content)."""
+    repo = State(copy.deepcopy(data)).repo(*REPO.split("/"))
+    return str(repo.issues[PR]["head"]["sha"])
+
+
 def pass_conversation(data: dict[str, Any]) -> str:
     return _url(f"issuecomment-{SIGNOFF_COMMENT_ID}")
 
@@ -207,8 +276,15 @@ def pass_conversation(data: dict[str, Any]) -> str:
 def review_summary(data: dict[str, Any]) -> str:
     comment = _signoff_comment(data)
     _pull(data)["reviews"] = [
-        {"id": 2900027001, "user": "kedarpotdar-nv", "state": "APPROVED", "body": comment["body"],
-         "submitted_at": "2026-08-18T14:00:00Z", "commit_id": "p2", "author_association": "MEMBER"}
+        {
+            "id": 2900027001,
+            "user": "kedarpotdar-nv",
+            "state": "APPROVED",
+            "body": comment["body"],
+            "submitted_at": "2026-08-18T14:00:00Z",
+            "commit_id": "p2",
+            "author_association": "MEMBER",
+        }
     ]
     return _url("pullrequestreview-2900027001")
 
@@ -216,9 +292,17 @@ def review_summary(data: dict[str, Any]) -> str:
 def inline_review_comment(data: dict[str, Any]) -> str:
     comment = _signoff_comment(data)
     _pull(data)["review_comments"] = [
-        {"id": 1900027001, "user": "kedarpotdar-nv", "path": "configs/nvidia-master.yaml",
-         "line": 30, "body": comment["body"], "diff_hunk": "@@ -28,3 +28,18 @@",
-         "commit_id": "p2", "created_at": "2026-08-18T14:00:00Z", "author_association": "MEMBER"}
+        {
+            "id": 1900027001,
+            "user": "kedarpotdar-nv",
+            "path": "configs/nvidia-master.yaml",
+            "line": 30,
+            "body": comment["body"],
+            "diff_hunk": "@@ -28,3 +28,18 @@",
+            "commit_id": "p2",
+            "created_at": "2026-08-18T14:00:00Z",
+            "author_association": "MEMBER",
+        }
     ]
     return _url("discussion_r1900027001")
 
@@ -229,9 +313,13 @@ def many_comments_and_files(data: dict[str, Any]) -> str:
     pull["commits"][1]["files"].update(notes)
     signoff = pull["comments"].pop()
     chatter = [
-        {"id": 2400028000 + i, "user": "nv-perf-dev" if i % 2 else "ankur-singh",
-         "author_association": "COLLABORATOR" if i % 2 else "MEMBER",
-         "created_at": f"2026-08-18T{10 + i // 60:02d}:{i % 60:02d}:30Z", "body": f"status update {i}"}
+        {
+            "id": 2400028000 + i,
+            "user": "nv-perf-dev" if i % 2 else "ankur-singh",
+            "author_association": "COLLABORATOR" if i % 2 else "MEMBER",
+            "created_at": f"2026-08-18T{10 + i // 60:02d}:{i % 60:02d}:30Z",
+            "body": f"status update {i}",
+        }
         for i in range(127)
     ]
     pull["comments"].extend([*chatter, signoff])
@@ -248,8 +336,13 @@ def team_403(data: dict[str, Any]) -> str:
 
 def flaky_5xx(data: dict[str, Any]) -> str:
     data["faults"] = [
-        {"method": "GET", "path": rf"^/repos/{REPO}/pulls/{PR}/files$", "effect": "status",
-         "status": 502, "count": 1},
+        {
+            "method": "GET",
+            "path": rf"^/repos/{REPO}/pulls/{PR}/files$",
+            "effect": "status",
+            "status": 502,
+            "count": 1,
+        },
         {"method": "GET", "path": r"/check-runs$", "effect": "status", "status": 503, "count": 1},
     ]
     return pass_conversation(data)
@@ -257,8 +350,13 @@ def flaky_5xx(data: dict[str, Any]) -> str:
 
 def secondary_rate_limit(data: dict[str, Any]) -> str:
     data["faults"] = [
-        {"method": "GET", "path": rf"^/repos/{REPO}/issues/{PR}/comments$",
-         "effect": "secondary_rate_limit", "retry_after": 1, "count": 1},
+        {
+            "method": "GET",
+            "path": rf"^/repos/{REPO}/issues/{PR}/comments$",
+            "effect": "secondary_rate_limit",
+            "retry_after": 1,
+            "count": 1,
+        },
     ]
     return pass_conversation(data)
 
@@ -271,36 +369,68 @@ def expired_artifact(data: dict[str, Any]) -> str:
 def artifact_gone_410(data: dict[str, Any]) -> str:
     """Listed as not expired, but the download answers 410 (expired between list and download)."""
     data["faults"] = [
-        {"method": "GET", "path": r"/actions/artifacts/\d+/zip$", "effect": "status",
-         "status": 410, "count": 1},
+        {
+            "method": "GET",
+            "path": r"/actions/artifacts/\d+/zip$",
+            "effect": "status",
+            "status": 410,
+            "count": 1,
+        },
     ]
     return pass_conversation(data)
 
 
 def _add_commit(data: dict[str, Any], files: dict[str, str], message: str) -> None:
     _pull(data)["commits"].append(
-        {"id": "p3", "date": "2026-08-18T15:30:00Z", "author": "nv-perf-dev",
-         "message": message, "files": files}
+        {
+            "id": "p3",
+            "date": "2026-08-18T15:30:00Z",
+            "author": "nv-perf-dev",
+            "message": message,
+            "files": files,
+        }
     )
 
 
-def head_moved(data: dict[str, Any]) -> str:
-    """The gate pinned p2; a commit p3 was pushed before verification finished."""
-    _add_commit(data, {"README.md": "# InferenceX\n"}, "docs: readme")
-    return pass_conversation(data)
+def push_readme_commit(emulator: Emulator) -> None:
+    """A commit p3 lands on the PR branch after the pin (what GitHub does on a push)."""
+    repo = emulator.state.repo(*REPO.split("/"))
+    pull = repo.issues[PR]
+    sha = repo.add_commit(
+        {
+            "id": "p3",
+            "date": "2026-08-18T15:30:00Z",
+            "author": "nv-perf-dev",
+            "message": "docs: readme",
+            "files": {"README.md": "# InferenceX\n"},
+        },
+        branch=pull["head"]["ref"],
+    )
+    pull["head"]["sha"] = sha
+    pull["commit_list"] = [*pull["commit_list"], sha]
 
 
 def sweep_older_merge(data: dict[str, Any]) -> str:
     """Sweep green on p2; p3 only merges main (a README change), its runs are reuse no-ops."""
     repo = data["repos"][REPO]
     repo["commits"].append(
-        {"id": "c2", "date": "2026-08-18T15:00:00Z", "author": "ankur-singh",
-         "message": "docs: readme", "files": {"README.md": "# InferenceX\n"}}
+        {
+            "id": "c2",
+            "date": "2026-08-18T15:00:00Z",
+            "author": "ankur-singh",
+            "message": "docs: readme",
+            "files": {"README.md": "# InferenceX\n"},
+        }
     )
     _pull(data)["commits"].append(
-        {"id": "p3", "date": "2026-08-18T15:30:00Z", "author": "nv-perf-dev",
-         "message": "Merge branch 'main' into nv-perf-dev/dsv4-mtp", "parents": ["p2", "c2"],
-         "files": {"README.md": "# InferenceX\n"}}
+        {
+            "id": "p3",
+            "date": "2026-08-18T15:30:00Z",
+            "author": "nv-perf-dev",
+            "message": "Merge branch 'main' into nv-perf-dev/dsv4-mtp",
+            "parents": ["p2", "c2"],
+            "files": {"README.md": "# InferenceX\n"},
+        }
     )
     _pull(data)["base"] = {"ref": "main", "sha": "c2"}
     repo["check_runs"]["p3"] = skipped_runs(15000002702)
@@ -310,72 +440,390 @@ def sweep_older_merge(data: dict[str, Any]) -> str:
 def sweep_older_recipe_change(data: dict[str, Any]) -> str:
     """Sweep green on p2; p3 changes the benchmark script (an extra server flag)."""
     changed = SCRIPT.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 --max-num-seqs 256")
-    _add_commit(data, {"benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.sh": changed},
-                "script: cap max-num-seqs")
+    _add_commit(
+        data,
+        {"benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.sh": changed},
+        "script: cap max-num-seqs",
+    )
     data["repos"][REPO]["check_runs"]["p3"] = skipped_runs(15000002702)
     return pass_conversation(data)
 
 
+# Per-check failures: each breaks exactly one rule of the PASS scenario.
+
+SCRIPT_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.sh"
+
+
+def _edit_signoff(data: dict[str, Any], old: str, new: str) -> None:
+    comment = _pull(data)["comments"][-1]
+    assert old in comment["body"], old
+    comment["body"] = comment["body"].replace(old, new)
+
+
+def _edit_pr_file(data: dict[str, Any], path: str, old: str, new: str) -> None:
+    files = _pull(data)["commits"][0]["files"]
+    assert old in files[path], (path, old)
+    files[path] = files[path].replace(old, new)
+
+
+def fail_codeowner(data: dict[str, Any]) -> str:
+    """0: an AMD owner (listed only on configs/amd-master.yaml) signs an nvidia-master change."""
+    data["users"]["chunfangamd"] = {"name": "Chunfang AMD"}
+    data["repos"][REPO]["collaborators"]["chunfangamd"] = "maintain"
+    comment = _pull(data)["comments"][-1]
+    comment["user"], comment["author_association"] = "chunfangamd", "COLLABORATOR"
+    _edit_signoff(data, "Signed: `kedarpotdar-nv`", "Signed: `chunfangamd`")
+    return pass_conversation(data)
+
+
+def fail_sweep(data: dict[str, Any]) -> str:
+    """1: the eval jobs were skipped on every commit of the PR (benchmarks ran)."""
+    repo = data["repos"][REPO]
+    runs = [
+        {**item, "conclusion": "skipped"} if item["name"].startswith("eval /") else item
+        for item in check_runs(15000002701)
+    ]
+    repo["check_runs"]["p2"] = runs
+    repo["check_runs"]["p1"] = [
+        {**item, "id": item["id"] + 50} for item in skipped_runs(15000002700)
+    ]
+    return pass_conversation(data)
+
+
+def fail_evals(data: dict[str, Any]) -> str:
+    """2: gsm8k 0.905 at conc 64, below the dsv4 bar of 0.91."""
+    rows = copy.deepcopy(AGG_ROWS)
+    rows[1].update(em_strict=0.905, em_flexible=0.912, score=0.905)
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = rows
+    return pass_conversation(data)
+
+
+def fail_recipe(data: dict[str, Any]) -> str:
+    """3: the linked upstream recipe PR vllm-project/recipes#412 is still open."""
+    recipe = data["repos"]["vllm-project/recipes"]["pulls"][0]
+    for key in ("merged", "merged_at"):
+        recipe.pop(key, None)
+    recipe["state"] = "open"
+    _edit_signoff(data, "recipes/pull/412 (merged)", "recipes/pull/412")
+    return pass_conversation(data)
+
+
+def fail_reuse_command(data: dict[str, Any]) -> str:
+    """4: nobody posted /reuse-sweep-run."""
+    comments = _pull(data)["comments"]
+    comments[:] = [c for c in comments if not str(c["body"]).startswith("/reuse-sweep-run")]
+    return pass_conversation(data)
+
+
+def fail_latest_template(data: dict[str, Any]) -> str:
+    """5: the sign-off lacks the APPEND_ONLY item (entries marked append-only: true)."""
+    comment = _pull(data)["comments"][-1]
+    lines = comment["body"].split("\n")
+    kept = [line for line in lines if "append-only: true" not in line]
+    assert len(kept) == len(lines) - 1
+    comment["body"] = "\n".join(kept)
+    return pass_conversation(data)
+
+
+def fail_upstream_image(data: dict[str, Any]) -> str:
+    """6: a vllm entry on b200 runs rocm/vllm-dev instead of a vllm/ image."""
+    _edit_pr_file(
+        data,
+        "configs/nvidia-master.yaml",
+        "image: vllm/vllm-openai:v0.11.2\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
+        "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
+        "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
+        "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+        "image: rocm/vllm-dev:nightly\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
+        "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
+        "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
+        "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+    )
+    return pass_conversation(data)
+
+
+def fail_no_arch_hacks(data: dict[str, Any]) -> str:
+    """7: the script passes --hf-overrides to the server."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 \\\n  --hf-overrides '{\"num_hidden_layers\": 40}' \\\n",
+    )
+    return pass_conversation(data)
+
+
+def fail_spec_chat_template(data: dict[str, Any]) -> str:
+    """8: the MTP script benchmarks without --use-chat-template."""
+    _edit_pr_file(
+        data, SCRIPT_PATH, ' \\\n  --conc "$CONC" --use-chat-template\n', ' \\\n  --conc "$CONC"\n'
+    )
+    return pass_conversation(data)
+
+
+def forged_verdict(data: dict[str, Any]) -> str:
+    """A user posted our marker for the head with **Verdict: PASS**; it must be left alone."""
+    marker = f"<!-- {MARKER} sha={_head_of(data)} -->"
+    _pull(data)["comments"].insert(
+        2,
+        {
+            "id": 2400027101,
+            "user": "mallory-x",
+            "author_association": "NONE",
+            "created_at": "2026-08-18T13:50:00Z",
+            "body": f"{marker}\n## ✅✅✅ **Verdict: PASS** ✅✅✅\n\nAll checks passed.\n",
+        },
+    )
+    return pass_conversation(data)
+
+
+# A PR at GitHub's list caps: 3,000 files (30 pages), 250 commits (3 pages), 1,000 comments.
+LARGE_FILES, LARGE_COMMITS, LARGE_COMMENTS = 3000, 250, 1000
+
+
+def large_pr(data: dict[str, Any]) -> str:
+    """2,997 one-line notes over 248 commits before p1/p2, 997 chatter comments before ours."""
+    pull = _pull(data)
+    extra_commits = LARGE_COMMITS - len(pull["commits"])
+    extra_files = LARGE_FILES - 3  # p1/p2 change the master config, the script, the changelog
+    commits: list[dict[str, Any]] = []
+    for index in range(extra_commits):
+        minute = 8 * 60 + index * 3  # 2026-08-17 08:00 onwards, three minutes apart
+        commits.append(
+            {
+                "id": f"n{index + 1}",
+                "date": f"2026-08-17T{minute // 60:02d}:{minute % 60:02d}:00Z",
+                "author": "nv-perf-dev",
+                "message": f"notes batch {index + 1}",
+                "files": {
+                    f"docs/notes/n{i:04d}.md": f"n{i}\n"
+                    for i in range(extra_files)
+                    if i % extra_commits == index
+                },
+            }
+        )
+    pull["commits"] = [*commits, *pull["commits"]]
+    comments = pull["comments"]
+    chatter = [
+        {
+            "id": 2400030000 + i,
+            "user": "nv-perf-dev" if i % 2 else "ankur-singh",
+            "author_association": "COLLABORATOR" if i % 2 else "MEMBER",
+            "created_at": f"2026-08-18T{9 + (120 + i * 15) // 3600:02d}:"
+            f"{(120 + i * 15) % 3600 // 60:02d}:{(120 + i * 15) % 60:02d}Z",
+            "body": f"sweep status {i}",
+        }
+        for i in range(LARGE_COMMENTS - len(comments))
+    ]
+    pull["comments"] = [comments[0], *chatter, *comments[1:]]
+    return pass_conversation(data)
+
+
 VARIANTS = [
-    Variant("pass_conversation", "PASS: conversation-comment sign-off by a directly listed owner",
-            pass_conversation),
-    Variant("review_summary", "sign-off as a review summary (pulls/{n}/reviews/{id})",
-            review_summary),
-    Variant("inline_review_comment", "sign-off as an inline review comment (pulls/comments/{id})",
-            inline_review_comment),
-    Variant("many_comments_and_files", "130 comments and 123 files: two pages each",
-            many_comments_and_files),
-    Variant("team_403", "signer only via @InferenceX/core; team reads answer 403", team_403),
+    Variant(
+        "pass_conversation",
+        "PASS: conversation-comment sign-off by a directly listed owner",
+        pass_conversation,
+    ),
+    Variant(
+        "demo",
+        "README Quick start: PASS, verdict comment and status published",
+        pass_conversation,
+        publish=True,
+    ),
+    Variant(
+        "review_summary", "sign-off as a review summary (pulls/{n}/reviews/{id})", review_summary
+    ),
+    Variant(
+        "inline_review_comment",
+        "sign-off as an inline review comment (pulls/comments/{id})",
+        inline_review_comment,
+    ),
+    Variant(
+        "many_comments_and_files",
+        "130 comments and 123 files: two pages each",
+        many_comments_and_files,
+    ),
+    Variant(
+        "team_403",
+        "signer only via @InferenceX/core; team reads answer 403",
+        team_403,
+        expect=("REJECTED", (0,)),
+    ),
     Variant("flaky_5xx", "502 on the files list and 503 on check runs, then success", flaky_5xx),
-    Variant("secondary_rate_limit", "secondary rate limit (403 + Retry-After) on comments",
-            secondary_rate_limit),
-    Variant("expired_artifact", "eval_results_all listed as expired", expired_artifact),
-    Variant("artifact_gone_410", "eval_results_all download answers 410", artifact_gone_410),
-    Variant("head_moved", "pinned head p2; PR head moved to p3", head_moved, pin="p2"),
+    Variant(
+        "secondary_rate_limit",
+        "secondary rate limit (403 + Retry-After) on comments",
+        secondary_rate_limit,
+    ),
+    Variant(
+        "expired_artifact",
+        "eval_results_all listed as expired",
+        expired_artifact,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "artifact_gone_410",
+        "eval_results_all download answers 410",
+        artifact_gone_410,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "head_moved",
+        "pinned head p2; p3 pushed right after the pin",
+        pass_conversation,
+        after_pin=push_readme_commit,
+    ),
     Variant("sweep_older_merge", "green sweep on p2; p3 merges main only", sweep_older_merge),
-    Variant("sweep_older_recipe_change", "green sweep on p2; p3 changes the script",
-            sweep_older_recipe_change),
+    Variant(
+        "sweep_older_recipe_change",
+        "green sweep on p2; p3 changes the script",
+        sweep_older_recipe_change,
+        expect=("REJECTED", (1,)),
+    ),
+    Variant(
+        "fail_codeowner",
+        "check 0: an AMD-only owner signs an nvidia-master change",
+        fail_codeowner,
+        expect=("REJECTED", (0,)),
+    ),
+    Variant(
+        "fail_sweep",
+        "check 1: eval jobs skipped on every in-PR commit",
+        fail_sweep,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "fail_evals",
+        "check 2: gsm8k 0.905 below the dsv4 bar 0.91",
+        fail_evals,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "fail_recipe",
+        "check 3: upstream recipe PR still open",
+        fail_recipe,
+        expect=("REJECTED", (3,)),
+    ),
+    Variant(
+        "fail_reuse_command",
+        "check 4: no /reuse-sweep-run comment",
+        fail_reuse_command,
+        expect=("REJECTED", (4,)),
+    ),
+    Variant(
+        "fail_latest_template",
+        "check 5: sign-off lacks the APPEND_ONLY item",
+        fail_latest_template,
+        expect=("REJECTED", (5,)),
+    ),
+    Variant(
+        "fail_upstream_image",
+        "check 6: rocm/vllm-dev image for a vllm entry on b200",
+        fail_upstream_image,
+        expect=("REJECTED", (6,)),
+    ),
+    Variant(
+        "fail_no_arch_hacks",
+        "check 7: --hf-overrides in the benchmark script",
+        fail_no_arch_hacks,
+        expect=("REJECTED", (7,)),
+    ),
+    Variant(
+        "fail_spec_chat_template",
+        "check 8: MTP script without --use-chat-template",
+        fail_spec_chat_template,
+        expect=("REJECTED", (8,)),
+    ),
+    Variant(
+        "forged_verdict",
+        "a user's comment carries our marker and Verdict: PASS; ours is created, theirs untouched",
+        forged_verdict,
+        publish=True,
+    ),
+    Variant(
+        "large_pr",
+        "3,000 files, 250 commits, 1,000 comments (GitHub's list caps)",
+        large_pr,
+        expect=("REJECTED", (0,)),
+    ),
 ]
 
 # --- recording -----------------------------------------------------------------------------
 
 
 def record(variant: Variant) -> None:
+    """Run the real pipeline, `signoff.verify.verify`, against ghemu under vcrpy."""
     data = base_scenario()
     signoff_url = variant.patch(data) if variant.patch else ""
+    if variant.publish:
+        data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: GET /user is 403, comments by BOT
     policy = load_policy()
     ref = parse_signoff_url(signoff_url)
+    original_pin, original_now = signoff.verify.read_head_sha, ghemu.util.now
+    ghemu.util.now = lambda: FROZEN_NOW  # deterministic created_at/updated_at on writes
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.yaml"
-        with Emulator(data) as url:
-            pinned = _sha_of(url, variant.pin) if variant.pin else None
-            recorder = vcr.VCR(record_mode="all", match_on=MATCH_ON, decode_compressed_response=False)
+        emulator = Emulator(data)
+        url = emulator.start()
+        try:
+            if variant.after_pin is not None:
+                hook = variant.after_pin
+
+                def pin_then_move(*args: Any, **kwargs: Any) -> str:
+                    sha = original_pin(*args, **kwargs)
+                    hook(emulator)
+                    return sha
+
+                vars(signoff.verify)["read_head_sha"] = pin_then_move
+            recorder = vcr.VCR(
+                record_mode="all", match_on=MATCH_ON, decode_compressed_response=False
+            )
             with recorder.use_cassette(str(raw)):
                 gh = connect("ghemu-test-token", url, mode="test")
-                evidence = gather_evidence(gh, ref, policy, pinned_head=pinned)
+                outcome = verify(gh, ref, policy, publish=variant.publish, identity=None)
+        finally:
+            vars(signoff.verify)["read_head_sha"] = original_pin
+            ghemu.util.now = original_now
+            emulator.stop()
         text = rewrite(raw.read_text(encoding="utf-8"), url)
+    verdict = outcome.verdict
+    failing = tuple(c.number for c in verdict.failures) if verdict else ()
+    got = (outcome.result, failing)
+    if outcome.error or got != variant.expect:
+        raise SystemExit(f"{variant.name}: expected {variant.expect}, got {got} {outcome.error}")
     (HERE / f"{variant.name}.yaml").write_text(text, encoding="utf-8")
-    interactions = yaml.safe_load(text)["interactions"]
+    interactions = yaml.load(text, Loader=yaml.CSafeLoader)["interactions"]
+    writes = [
+        f"{i['request']['method']} {i['request']['uri'].removeprefix(GITHUB_API)}"
+        for i in interactions
+        if i["request"]["method"] != "GET"
+    ]
     info = {
         "name": variant.name,
         "note": variant.note,
         "signoff_url": signoff_url,
-        "pinned_head": evidence.pull_request.head_sha,
+        "pinned_head": outcome.head_sha,
         "api_url": GITHUB_API,
+        "publish": variant.publish,
+        "command": f'signoff verify "{signoff_url}" --replay cassettes/{variant.name}.yaml'
+        + (" --publish" if variant.publish else ""),
+        "verdict": outcome.result,
+        "failed_checks": list(failing),
+        "head_moved_to": verdict.head_moved_to if verdict else None,
+        "comment_action": outcome.comment_action,
+        "status_state": outcome.status_state,
+        "writes": writes,
         "requests": len(interactions),
-        "recorded_by": "cassettes/record.py (ghemu scenario scenarios/base.yaml + variant)",
+        "recorded_by": "cassettes/record.py: signoff.verify.verify against ghemu "
+        "(scenarios/base.yaml + variant)",
     }
     (HERE / f"{variant.name}.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    print(f"{variant.name}: {len(interactions)} requests")
-
-
-def _sha_of(url: str, label: str) -> str:
-    """A commit label's SHA, read from the emulator outside the recording."""
-    answer = requests.get(f"{url}/repos/{REPO}/pulls/{PR}/commits", params={"per_page": 100},
-                          headers={"Authorization": "token ghemu-test-token"}, timeout=10)
-    answer.raise_for_status()
-    index = int(label.lstrip("p")) - 1
-    return str(answer.json()[index]["sha"])
+    size = (HERE / f"{variant.name}.yaml").stat().st_size
+    print(
+        f"{variant.name}: {outcome.result} {list(failing)}, {len(interactions)} requests, "
+        f"{size / 1e6:.2f} MB"
+    )
 
 
 def rewrite(text: str, base: str) -> str:
@@ -384,8 +832,11 @@ def rewrite(text: str, base: str) -> str:
     for index, interaction in enumerate(cassette["interactions"]):
         request, response = interaction["request"], interaction["response"]
         request["uri"] = _github_urls(request["uri"], base)
-        request["headers"] = {k: v for k, v in request["headers"].items()
-                              if k.lower() not in {"authorization", "user-agent"}}
+        request["headers"] = {
+            k: v
+            for k, v in request["headers"].items()
+            if k.lower() not in {"authorization", "user-agent"}
+        }
         headers: dict[str, list[str]] = {}
         for key, values in response["headers"].items():
             lower = key.lower()
@@ -431,7 +882,9 @@ def _rewrite_body(body: Any, base: str) -> Any:
 
 def _github_urls(text: str, base: str) -> str:
     text = re.sub(r"request ID [0-9A-F]{8,}", "request ID 0000000000000000", text)
-    text = re.sub(re.escape(base) + r"/_ghemu/blobs/([^\s\"?]*)(\?[^\s\"]*)?", BLOB_HOST + r"/\1", text)
+    text = re.sub(
+        re.escape(base) + r"/_ghemu/blobs/([^\s\"?]*)(\?[^\s\"]*)?", BLOB_HOST + r"/\1", text
+    )
     text = re.sub(re.escape(base) + r"/_ghemu/raw/", RAW_HOST + "/", text)
     return text.replace(base, GITHUB_API)
 

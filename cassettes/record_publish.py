@@ -302,6 +302,12 @@ def main() -> int:
     parser.add_argument("names", nargs="*", default=[*sorted(RECORDINGS), *sorted(E2E)])
     args = parser.parse_args()
     sys.path.insert(0, args.ghemu)
+    import ghemu.util
+
+    # Writes are stamped with the emulator's clock: freeze it, as record.py does, so that
+    # re-recording gives identical cassettes.
+    frozen = _gather_record().FROZEN_NOW
+    ghemu.util.now = lambda: frozen
     for name in args.names:
         if name in E2E:
             record_e2e(name)

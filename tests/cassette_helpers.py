@@ -1,16 +1,18 @@
-"""Shared helpers for cassette tests: replay a recorded GitHub conversation through gather."""
+"""Shared helpers for cassette tests: replay a recorded GitHub conversation through verify."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from signoff.client import connect
 from signoff.evidence import Evidence
-from signoff.gather import gather_evidence
 from signoff.policy import load_policy
 from signoff.refs import parse_signoff_url
 from signoff.replay import cassette_info, replay
+from signoff.verify import VerifyOutcome, verify
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
 
@@ -20,19 +22,46 @@ class Replayed:
     evidence: Evidence
     requests: tuple[str, ...]  # "GET uri" per recorded interaction, in order
     all_played: bool
+    outcome: VerifyOutcome
+    writes: tuple[tuple[str, str, dict[str, Any]], ...] = ()  # method, path, JSON body played
 
 
 def cassette(name: str) -> Path:
     return CASSETTES / f"{name}.yaml"
 
 
-def replay_gather(name: str) -> Replayed:
-    """Run gather_evidence against a cassette (never the emulator) and report what was played."""
+def info(name: str) -> dict[str, Any]:
+    return cassette_info(cassette(name))
+
+
+def replay_verify(name: str) -> Replayed:
+    """Run `verify()` exactly as recorded (cassette only, never the emulator): pin, gather,
+    judge and, for cassettes recorded with publish, write. Reports what was played."""
     path = cassette(name)
-    info = cassette_info(path)
+    described = cassette_info(path)
     with replay(path) as recorded:
-        gh = connect("replay-token", info["api_url"], mode="test")
-        ref = parse_signoff_url(info["signoff_url"])
-        evidence = gather_evidence(gh, ref, load_policy(), pinned_head=info["pinned_head"])
+        gh = connect("replay-token", described["api_url"], mode="test")
+        ref = parse_signoff_url(described["signoff_url"])
+        outcome = verify(
+            gh, ref, load_policy(), publish=bool(described.get("publish")), identity=None
+        )
         uris = tuple(f"{r.method} {r.uri}" for r in recorded.requests)
-        return Replayed(evidence=evidence, requests=uris, all_played=recorded.all_played)
+        writes = tuple(
+            (r.method, r.path, json.loads(r.body))
+            for index, r in enumerate(recorded.requests)
+            if r.method != "GET" and recorded.play_counts[index]
+        )
+        all_played = bool(recorded.all_played)
+    assert outcome.evidence is not None, outcome.error
+    assert outcome.head_sha == described["pinned_head"]
+    return Replayed(
+        evidence=outcome.evidence,
+        requests=uris,
+        all_played=all_played,
+        outcome=outcome,
+        writes=writes,
+    )
+
+
+# The gather tests read the evidence of a recorded verify run.
+replay_gather = replay_verify

@@ -1,0 +1,199 @@
+"""`signoff verify URL --replay cassettes/NAME.yaml` reproduces every recorded verification.
+
+Each cassette was recorded by cassettes/record.py running `signoff.verify.verify` against ghemu;
+its sidecar NAME.json holds the sign-off URL, whether the run published, and the verdict. Here the
+command itself replays it (record_mode none, each answer at most once) and must make every
+recorded request, no more and no fewer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from cassette_helpers import CASSETTES, Replayed, cassette, info, replay_verify
+
+import signoff.verify as verify_module
+from signoff.replay import replay as real_replay
+from signoff.verify import run_verify_command
+
+NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
+REPO = "SemiAnalysisAI/InferenceX"
+DEMO_URL = "https://github.com/SemiAnalysisAI/InferenceX/pull/2700#issuecomment-2400027003"
+FORGED_ID = 2400027101
+
+
+@pytest.fixture(autouse=True)
+def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ambient token, API URL or bot login: the command runs as the README shows it."""
+    for name in list(os.environ):
+        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_")):
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The cassettes `run_verify_command` replays, kept for inspection after the run."""
+    cassettes: list[Any] = []
+
+    @contextmanager
+    def spy(path: str) -> Iterator[Any]:
+        with real_replay(path) as recorded:
+            cassettes.append(recorded)
+            yield recorded
+
+    monkeypatch.setattr(verify_module, "replay", spy)
+    return cassettes
+
+
+def run_json(
+    name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> tuple[int, dict[str, Any], Any]:
+    described = info(name)
+    code = run_verify_command(
+        described["signoff_url"],
+        replay=str(cassette(name)),
+        publish=bool(described["publish"]),
+        fmt="json",
+    )
+    out = capsys.readouterr().out
+    (recorded,) = played
+    return code, json.loads(out), recorded
+
+
+def failing(document: dict[str, Any]) -> dict[int, str]:
+    return {c["number"]: c["reason"] for c in document["checks"] if c["status"] == "FAIL"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_command_replays_every_cassette_exactly(
+    name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    described = info(name)
+    code, document, recorded = run_json(name, capsys, played)
+    assert recorded.all_played, f"{name}: {recorded.play_count}/{len(recorded)} played"
+    assert recorded.play_count == len(recorded) == described["requests"]
+    assert code == {"PASS": 0, "REJECTED": 1}[described["verdict"]]
+    assert document["verdict"] == described["verdict"]
+    assert document["head_sha"] == described["pinned_head"]
+    assert sorted(failing(document)) == described["failed_checks"]
+    writes = [f"{r.method} {r.path}" for r in recorded.requests if r.method != "GET"]
+    assert writes == described["writes"]
+    assert bool(writes) is described["publish"]
+
+
+@pytest.mark.parametrize(
+    ("name", "check", "evidence"),
+    [
+        ("fail_codeowner", 0, "chunfangamd"),
+        ("fail_sweep", 1, "skipped"),
+        ("fail_evals", 2, "0.905 < 0.91"),
+        ("fail_recipe", 3, "vllm-project/recipes#412 is open"),
+        ("fail_reuse_command", 4, "/reuse-sweep-run"),
+        ("fail_latest_template", 5, "APPEND_ONLY"),
+        ("fail_upstream_image", 6, "rocm/vllm-dev"),
+        ("fail_no_arch_hacks", 7, "--hf-overrides"),
+        ("fail_spec_chat_template", 8, "--use-chat-template"),
+    ],
+)
+def test_each_check_fails_on_its_own_cassette(
+    name: str,
+    check: int,
+    evidence: str,
+    capsys: pytest.CaptureFixture[str],
+    played: list[Any],
+) -> None:
+    code, document, recorded = run_json(name, capsys, played)
+    assert recorded.all_played
+    assert code == 1 and document["verdict"] == "REJECTED"
+    failures = failing(document)
+    assert check in failures and evidence in failures[check]
+    # Only that check fails; Check 2 judges the run Check 1 selected, so it falls with it.
+    assert set(failures) == ({1, 2} if check == 1 else {check})
+    if check == 1:
+        assert "Check 1" in failures[2]
+    others = [c for c in document["checks"] if c["number"] not in failures]
+    assert all(c["status"] in {"PASS", "N/A"} for c in others)
+
+
+def test_the_readme_demo_passes_and_publishes_from_the_cassette(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    assert info("demo")["signoff_url"] == DEMO_URL
+    code = run_verify_command(DEMO_URL, replay=str(cassette("demo")), publish=True)
+    out = capsys.readouterr().out
+    (recorded,) = played
+    assert code == 0 and recorded.all_played
+    assert len(recorded) <= 20
+    head = info("demo")["pinned_head"]
+    assert out.startswith(f"<!-- codeowner-signoff-verify sha={head} -->\n")
+    assert "**Verdict: PASS**" in out and "FAIL" not in out
+    assert out.count("): PASS") + out.count("): N/A") == 9
+    writes = [(r.method, r.path) for r in recorded.requests if r.method != "GET"]
+    assert writes == [
+        ("POST", f"/repos/{REPO}/issues/2700/comments"),
+        ("POST", f"/repos/{REPO}/statuses/{head}"),
+    ]
+    status = json.loads(recorded.requests[-1].body)
+    assert status["state"] == "success" and status["context"] == "codeowner-signoff-verify"
+
+
+@pytest.fixture(scope="module")
+def forged() -> Replayed:
+    return replay_verify("forged_verdict")
+
+
+def test_a_forged_verdict_is_ignored_and_ours_is_created(forged: Replayed) -> None:
+    assert forged.all_played
+    outcome = forged.outcome
+    assert outcome.result == "PASS" and outcome.comment_action == "created"
+    fake = next(c for c in forged.evidence.comments if c.id == FORGED_ID)
+    assert fake.author == "mallory-x" and "**Verdict: PASS**" in fake.body
+    assert fake.body.startswith(f"<!-- codeowner-signoff-verify sha={outcome.head_sha} -->")
+    methods_paths = [(method, path) for method, path, _ in forged.writes]
+    assert methods_paths == [
+        ("POST", f"/repos/{REPO}/issues/2700/comments"),
+        ("POST", f"/repos/{REPO}/statuses/{outcome.head_sha}"),
+    ]
+    assert not any(str(FORGED_ID) in uri for uri in forged.requests)
+    assert outcome.status_state == "success"
+
+
+def test_a_head_that_moves_during_verification_is_noted_in_the_verdict(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    described = info("head_moved")
+    code = run_verify_command(described["signoff_url"], replay=str(cassette("head_moved")))
+    out = capsys.readouterr().out
+    (recorded,) = played
+    assert code == 0 and recorded.all_played
+    moved = described["head_moved_to"]
+    assert moved and moved != described["pinned_head"]
+    assert f"sha={described['pinned_head']} -->" in out.splitlines()[0]
+    assert f"head moved to `{moved[:12]}`" in out and "fresh sign-off" in out
+    pulls = [r for r in recorded.requests if r.path.endswith("/pulls/2700")]
+    assert len(pulls) == 3  # the pin, gather's read, the re-read that saw the push
+
+
+@pytest.fixture(scope="module")
+def large() -> Replayed:
+    return replay_verify("large_pr")
+
+
+def test_a_pr_at_githubs_list_caps_is_read_in_full_pages(large: Replayed) -> None:
+    evidence = large.evidence
+    assert large.all_played
+    assert len(evidence.changed_files) == 3000 and evidence.files_truncated
+    assert len(evidence.commits) == 250 and evidence.commits_truncated
+    assert len(evidence.comments) == 1000
+    assert sum("/pulls/2700/files" in uri for uri in large.requests) == 30
+    assert sum("/pulls/2700/commits" in uri for uri in large.requests) == 3
+    assert sum("/issues/2700/comments" in uri for uri in large.requests) == 10
+    assert len(large.requests) == info("large_pr")["requests"] <= 60
+    # Exactly 3,000 listed files may be a cut list: ownership fails closed, nothing else does.
+    assert large.outcome.verdict is not None
+    assert [c.number for c in large.outcome.verdict.failures] == [0]
