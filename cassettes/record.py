@@ -760,7 +760,7 @@ def record(variant: Variant) -> None:
         data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: GET /user is 403, comments by BOT
     policy = load_policy()
     ref = parse_signoff_url(signoff_url)
-    original_pin, original_now = signoff.verify.read_head_sha, ghemu.util.now
+    original_pin, original_now = signoff.verify.pin_pull, ghemu.util.now
     ghemu.util.now = lambda: FROZEN_NOW  # deterministic created_at/updated_at on writes
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.yaml"
@@ -775,7 +775,7 @@ def record(variant: Variant) -> None:
                     hook(emulator)
                     return sha
 
-                vars(signoff.verify)["read_head_sha"] = pin_then_move
+                vars(signoff.verify)["pin_pull"] = pin_then_move
             recorder = vcr.VCR(
                 record_mode="all", match_on=MATCH_ON, decode_compressed_response=False
             )
@@ -783,7 +783,7 @@ def record(variant: Variant) -> None:
                 gh = connect("ghemu-test-token", url, mode="test")
                 outcome = verify(gh, ref, policy, publish=variant.publish, identity=None)
         finally:
-            vars(signoff.verify)["read_head_sha"] = original_pin
+            vars(signoff.verify)["pin_pull"] = original_pin
             ghemu.util.now = original_now
             emulator.stop()
         text = rewrite(raw.read_text(encoding="utf-8"), url)

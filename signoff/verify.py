@@ -19,7 +19,7 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 from signoff.client import connect
 from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
-from signoff.gather import gather_evidence, read_head_sha
+from signoff.gather import gather_evidence, pin_pull
 from signoff.judge import judge
 from signoff.judge.model import Verdict
 from signoff.policy import Policy, load_policy
@@ -89,9 +89,10 @@ def verify(
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
-        sha = pinned_head or read_head_sha(gh, ref)
+        pinned = pin_pull(gh, ref)
+        sha = pinned_head or pinned.head_sha
         outcome = outcome.model_copy(update={"head_sha": sha})
-        evidence = gather_evidence(gh, ref, policy, pinned_head=sha)
+        evidence = gather_evidence(gh, ref, policy, pinned_head=sha, pull_json=pinned.raw)
     except GatherError as exc:
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from github import Github
 
 from signoff.client import Deadline
@@ -12,12 +15,25 @@ from signoff.gather.pull import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
 from signoff.refs import SignoffRef
 
-__all__ = ["Deadline", "fetch_signoff", "gather_evidence", "read_head_sha"]
+__all__ = ["Deadline", "PinnedPull", "fetch_signoff", "gather_evidence", "pin_pull"]
 
 
-def read_head_sha(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> str:
-    """The PR's head SHA now (the gate pins it before verification starts)."""
-    return head_sha(read_pull(Api(gh, deadline), ref))
+@dataclass(frozen=True)
+class PinnedPull:
+    """The PR as read when verification starts; its head SHA is the pin for every check.
+
+    Handing it back to `gather_evidence` saves reading the PR twice. `raw` is gather's own
+    copy of GitHub's answer: nothing outside gather/ reads it.
+    """
+
+    head_sha: str
+    raw: Mapping[str, object]
+
+
+def pin_pull(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> PinnedPull:
+    """Read the PR now and pin its head SHA (before anything else is read)."""
+    raw = read_pull(Api(gh, deadline), ref)
+    return PinnedPull(head_sha=head_sha(raw), raw=raw)
 
 
 def fetch_signoff(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from github import Github
@@ -25,19 +26,43 @@ def gather_evidence(
     policy: Policy,
     *,
     pinned_head: str | None = None,
+    pull_json: Mapping[str, object] | None = None,
     deadline: Deadline | None = None,
 ) -> Evidence:
-    """Everything the judge needs for one sign-off, judged at `pinned_head` (default: head now)."""
+    """Everything the judge needs for one sign-off, judged at `pinned_head` (default: head now).
+
+    `pull_json` is the PR as already read when the head was pinned (saves one request).
+    """
     api = Api(gh, deadline)
     try:
-        return _gather(api, ref, policy, pinned_head)
+        evidence = _gather(api, ref, policy, pinned_head, pull_json)
+        if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
+            # The files list answers for the PR's head at the time of the request, which has
+            # moved since the pin: gather again, reading the PR's diff at the pinned commit.
+            pin = evidence.pull_request.head_sha
+            evidence = _gather(api, ref, policy, pin, None)
+        return evidence
     except GithubException as exc:  # anything a step did not turn into evidence
         raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
 
 
-def _gather(api: Api, ref: SignoffRef, policy: Policy, pinned_head: str | None) -> Evidence:
+def _listed_files_at_head(
+    evidence: Evidence, pinned_head: str | None, pull_json: Mapping[str, object] | None
+) -> bool:
+    """Whether the changed files came from the files list (the pin was the head when read)."""
+    first_head = pull.head_sha(dict(pull_json)) if pull_json is not None else None
+    return pinned_head is None or first_head is None or first_head == pinned_head
+
+
+def _gather(
+    api: Api,
+    ref: SignoffRef,
+    policy: Policy,
+    pinned_head: str | None,
+    pull_json: Mapping[str, object] | None,
+) -> Evidence:
     repo = ref.full_name
-    raw_pull = pull.read_pull(api, ref)
+    raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
     pinned = pinned_head or pull.head_sha(raw_pull)
     fields = _pull_fields(api, ref, raw_pull, pinned)
     paths = policy.paths
