@@ -5,6 +5,7 @@ Both `gather/` and `publish/` get their `Github` from `connect()`; nothing else 
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from datetime import UTC, datetime
@@ -93,6 +94,9 @@ def resolve_api_url(explicit: str | None = None) -> str:
 
 def connect(token: str | None, api_url: str | None = None, *, mode: Mode = "production") -> Github:
     """A configured `Github` client; `token` None gives anonymous access (60 requests an hour)."""
+    # PyGithub logs every retried or refused request at INFO on stderr, including the expected
+    # 403 of the identity probe; our own messages say what failed, so keep only its warnings.
+    logging.getLogger("github").setLevel(logging.WARNING)
     auth = Auth.Token(token) if token else None
     return Github(
         auth=auth,

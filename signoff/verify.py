@@ -215,6 +215,12 @@ def _report(
             else render_markdown(outcome.verdict, policy)
         )
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    if outcome.comment_action or outcome.status_state:
+        comment = f"comment {outcome.comment_action or 'not posted'}"
+        if outcome.comment_url:
+            comment += f" ({outcome.comment_url})"
+        status = f"status {outcome.status_state or 'not written'}"
+        print(f"signoff: published: {comment}; {status} on {outcome.head_sha}", file=sys.stderr)
     if outcome.error:
         print(f"signoff: {failure_line(outcome.error)}", file=sys.stderr)
     return int(outcome.exit_code)
