@@ -224,3 +224,38 @@ def test_a_script_too_hostile_to_read_fully_fails_closed(check):
     result = check(_with_script(hostile), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "could not be fully read" in result.reason
+
+
+_MULTI_NODE_MTP = (
+    "dsv4-fp4-gb200-dynamo-trt-mtp:\n  image: nvcr.io#nvidia/ai-dynamo/tensorrtllm-runtime:0.6.1\n"
+    "  model: deepseek-ai/DeepSeek-V4-Pro\n  model-prefix: dsv4\n  precision: fp4\n"
+    "  framework: dynamo-trt\n  runner: gb200\n  multinode: true\n  disagg: true\n"
+    "  kv-p2p-transfer: nixl\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n        osl: 1024\n"
+    "        search-space:\n          - spec-decoding: mtp\n            conc-list: [256]\n"
+    "            prefill: { num-worker: 1, tp: 4 }\n            decode: { num-worker: 1, tp: 8 }\n"
+)
+
+
+def _multi_node_parts(recipe_line: str) -> dict:
+    parts = _with_new_entry(_MULTI_NODE_MTP)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    parts["changed_files"].append(
+        {
+            "path": "benchmarks/multi_node/srt-slurm-recipes/dsv4/gb200-mtp.yaml",
+            "status": "added",
+            "patch": f"@@ -0,0 +1,3 @@\n+benchmark:\n+  isl: 8192\n+  {recipe_line}",
+        }
+    )
+    return parts
+
+
+def test_multi_node_spec_recipe_that_enables_the_chat_template_passes(check):
+    result = check(_multi_node_parts("use_chat_template: true"), "spec-chat-template")
+    assert result.status == "PASS"
+    assert "multi-node recipe" in result.reason
+
+
+def test_multi_node_spec_recipe_without_the_chat_template_fails(check):
+    result = check(_multi_node_parts("osl: 1024"), "spec-chat-template")
+    assert result.status == "FAIL"
+    assert "dsv4-fp4-gb200-dynamo-trt-mtp" in result.reason
