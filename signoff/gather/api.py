@@ -45,20 +45,7 @@ class Api:
 
     def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
         """One GET answered with JSON; GithubException for 4xx (callers decide), fatal otherwise."""
-        self.deadline.check()
-        try:
-            _, data = self._requester.requestJsonAndCheck("GET", path, parameters=params)
-        except RateLimitExceededException as exc:
-            raise rate_limit_error(exc.headers) from None
-        except (requests.RequestException, OSError) as exc:
-            raise GatherError(f"could not verify: GitHub request {path} failed ({exc})") from None
-        except GithubException as exc:
-            if exc.status >= 500:
-                raise GatherError(
-                    f"could not verify: GitHub kept failing on {path} ({error_status(exc)})"
-                ) from None
-            raise
-        return data
+        return self._request(path, params)[1]
 
     def get_object(self, path: str, params: dict[str, Any] | None = None) -> JsonObject:
         data = self.get(path, params)
@@ -77,7 +64,7 @@ class Api:
         for _ in range(max_pages):
             if url is None:
                 break
-            headers, data = self._page(url, params)
+            headers, data = self._request(url, params)
             chunk = data.get(key, []) if key is not None and isinstance(data, dict) else data
             if not isinstance(chunk, list):
                 raise GatherError(f"could not verify: unexpected answer shape from {path}")
@@ -86,7 +73,9 @@ class Api:
             url, params = (match.group(1), None) if match else (None, None)
         return items
 
-    def _page(self, url: str, params: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
+    def _request(self, url: str, params: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
+        """(headers, JSON) of one GET; rate limits, network failures and 5xx that survived the
+        client's retries become GatherError (could not verify), 4xx stay GithubException."""
         self.deadline.check()
         try:
             return self._requester.requestJsonAndCheck("GET", url, parameters=params)
