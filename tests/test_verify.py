@@ -112,3 +112,16 @@ def test_failure_lines_always_say_what_could_not_be_done() -> None:
         "could not write the verdict comment"
     )
     assert failure_line("boom\n::error::x") == "could not verify: boom ::error::x"
+
+
+def test_the_saved_evidence_re_judges_to_the_byte_identical_verdict(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from signoff.cli import main
+
+    bundle = tmp_path / "evidence.json"
+    for cassette in ("pass_created.yaml", "rejected_updated.yaml"):
+        code = run_verify_command(URL, replay=str(E2E / cassette), evidence_out=str(bundle))
+        live = capsys.readouterr().out
+        assert main(["judge", str(bundle)]) == code  # the audit trail alone reproduces it
+        assert capsys.readouterr().out == live
