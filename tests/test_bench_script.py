@@ -251,3 +251,30 @@ def test_deeply_nested_substitutions_stay_linear_and_mark_the_script_incomplete(
     facts = parse_script("A=" + "$(" * 5000 + ")" * 5000 + "\nvllm serve m\n", "s.sh")
     assert facts.complete is False
     assert any("nested too deeply" in problem for problem in facts.problems)
+
+
+def test_launch_through_a_computed_interpreter_held_in_an_array_is_found() -> None:
+    text = (
+        'SGL_PY="$(command -v python3)"\n'
+        "SERVER_CMD=(\n"
+        '    "$SGL_PY" -m sglang.launch_server\n'
+        '    --model-path "$MODEL"\n'
+        "    --tp 8\n"
+        "    --speculative-algorithm EAGLE\n"
+        ")\n"
+        '"${SERVER_CMD[@]}" > server.log 2>&1 &\n'
+    )
+    (launch,) = parse_script(text, "s.sh").launches
+    assert (launch.engine, launch.line) == ("sglang", 8)
+    assert values(launch.args)["--speculative-algorithm"] == "EAGLE"
+
+
+def test_a_shift_inside_arithmetic_is_not_a_heredoc() -> None:
+    facts = parse_script("(( mask & (1 << p) )) || exit 1\nvllm serve m --tp 2\n", "s.sh")
+    assert facts.problems == ()
+    assert values(facts.launches[0].args) == {"--tp": "2"}
+
+
+def test_any_tokenizing_problem_marks_the_script_incomplete() -> None:
+    assert parse_script("echo 'open\nvllm serve m --hf-overrides x\n", "s.sh").complete is False
+    assert parse_script("vllm serve m --tp 2\n", "s.sh").complete is True

@@ -259,3 +259,10 @@ def test_multi_node_spec_recipe_without_the_chat_template_fails(check):
     result = check(_multi_node_parts("osl: 1024"), "spec-chat-template")
     assert result.status == "FAIL"
     assert "dsv4-fp4-gb200-dynamo-trt-mtp" in result.reason
+
+
+def test_an_unbalanced_quote_that_could_hide_an_override_fails_closed(check):
+    hostile = SCRIPT.replace("hf download", "echo 'hf download", 1)
+    result = check(_with_script(hostile), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "could not be fully read" in result.reason and "unterminated" in result.reason

@@ -80,7 +80,7 @@ class ScriptFacts(Frozen):
     flags_anywhere: tuple[Arg, ...]  # every --flag in any command or assigned value, by line
     heredocs: tuple[Heredoc, ...]
     problems: tuple[str, ...]
-    complete: bool = True  # False: part of the script could not be read (checks fail closed)
+    complete: bool = True  # False: the script could not be read reliably (checks fail closed)
 
 
 def parse_script(
@@ -314,7 +314,9 @@ def _interpret(raw: ScannedScript, path: str, clients: tuple[str, ...]) -> Scrip
         flags_anywhere=tuple(flags),
         heredocs=tuple(sorted(raw.heredocs, key=lambda doc: doc.line)),
         problems=tuple(f"{path}:{line}: {what}" for line, what in sorted(set(raw.problems))),
-        complete=raw.complete,
+        # Any tokenizing problem (an unterminated quote, heredoc or `((`) may hide the rest of
+        # the script from the checks, so the facts are incomplete and the checks fail closed.
+        complete=raw.complete and not raw.problems,
     )
 
 
@@ -475,7 +477,15 @@ def _launcher_at(argv: list[_Field], i: int) -> tuple[Engine, str, int, bool] | 
         return "trtllm", "trtllm-serve", i + 1, True
     if _PYTHON.match(name):
         return _python_module(argv, i, name)
+    if nxt == "-m" and _unresolved_interpreter(argv[i].text):
+        # `"$SGLANG_PYTHON" -m sglang.launch_server` with SGLANG_PYTHON="$(command -v python3)"
+        return _python_module(argv, i, "python")
     return None
+
+
+def _unresolved_interpreter(word: str) -> bool:
+    """An interpreter the script computes at run time: `$PY`, `${PY}`, `$(command -v python3)`."""
+    return word.startswith("$") or "python" in word
 
 
 def _python_module(argv: list[_Field], i: int, python: str) -> tuple[Engine, str, int, bool] | None:

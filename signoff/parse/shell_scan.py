@@ -103,6 +103,11 @@ class _Scanner:
             elif char == "#":
                 newline = self.text.find("\n", i, end)
                 i = end if newline < 0 else newline
+            elif self.text.startswith("((", i):
+                # `(( a << b ))` is arithmetic: one word, no redirects or heredocs inside.
+                stop = self._arithmetic_end(i, end)
+                out.append(_Token("word", self.text[i:stop], i))
+                i = stop
             elif self._is_redirect(i, end):
                 i, drop_next = self._redirect(i, end)
             elif op := next((op for op in _OPERATORS if self.text.startswith(op, i)), None):
@@ -114,6 +119,20 @@ class _Scanner:
                     out.append(_Token("word", self.text[i:stop], i))
                 i, drop_next = stop, False
         return out
+
+    def _arithmetic_end(self, i: int, end: int) -> int:
+        """Index just past the `))` closing the arithmetic command opened at `i`."""
+        depth, j = 0, i
+        while j < end:
+            char = self.text[j]
+            if char == "\n" and depth <= 1:
+                break  # unbalanced: stop at the line end rather than swallow the script
+            depth += (char == "(") - (char == ")")
+            j += 1
+            if depth == 0:
+                return j
+        self.raw.problems.append((self.lines.at(i), "unterminated (( ))"))
+        return max(j, i + 1)
 
     def _is_redirect(self, i: int, end: int) -> bool:
         j = i
