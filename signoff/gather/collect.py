@@ -152,7 +152,5 @@ def _read_memberships(api: Api, ctx: JudgeContext, signer: str) -> tuple[TeamMem
 
 
 def _read_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> tuple[UpstreamLink, ...]:
-    parsed = ctx.signoff
-    urls = [link.url for link in parsed.links if link.in_detail]
-    refs = upstream.recipe_links(urls, parsed.detail, policy.recipe)
-    return tuple(upstream.read_link(api, ref) for ref in refs)
+    refs = ctx.recipe_links[: upstream.MAX_LINKS]  # the judge reads the same list
+    return tuple(upstream.read_link(api, ref, policy.recipe) for ref in refs)

@@ -9,44 +9,28 @@ requester refuses to contact, so they are fetched with `requests` directly: GET,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from urllib.parse import urljoin
 
 import requests
 from github.GithubException import GithubException
 
 from signoff.evidence import LinkState, UpstreamFile, UpstreamLink
 from signoff.gather.api import Api, JsonObject, error_status
-from signoff.parse.links import RecipeLinkRef, classify_recipe_link, short_pull_refs
+from signoff.parse.links import RecipeLinkRef, classify_recipe_link
 from signoff.policy import RecipePolicy
 
 MAX_LINKS = 5
 PAGE_TIMEOUT = 10
 PAGE_MAX_BYTES = 2 * 1024 * 1024
 MAX_FILE_PAGES = 3
+MAX_REDIRECTS = 3
 
 
-def recipe_links(
-    urls: Iterable[str], detail: str, policy: RecipePolicy
-) -> tuple[RecipeLinkRef, ...]:
-    """Recipe links of the detail section plus `owner/repo#n` references, deduplicated, max 5."""
-    found: list[RecipeLinkRef] = []
-    seen: set[str] = set()
-    classified = (classify_recipe_link(url, policy) for url in urls)
-    for ref in (*classified, *short_pull_refs(detail, policy)):
-        if ref is None:
-            continue
-        key = f"{ref.repo.lower()}#{ref.number}" if ref.kind == "pull" else ref.url
-        if key not in seen:
-            seen.add(key)
-            found.append(ref)
-    return tuple(found[:MAX_LINKS])
-
-
-def read_link(api: Api, ref: RecipeLinkRef) -> UpstreamLink:
+def read_link(api: Api, ref: RecipeLinkRef, policy: RecipePolicy) -> UpstreamLink:
     if ref.kind == "pull" and ref.number is not None:
         return _read_pull(api, ref, ref.number)
     if ref.kind == "page":
-        return read_page(ref.url)
+        return read_page(ref.url, policy)
     return UpstreamLink(url=ref.url, kind=ref.kind, state="not_checked", repo=ref.repo)
 
 
@@ -89,10 +73,32 @@ def _to_file(item: JsonObject) -> UpstreamFile:
     )
 
 
-def read_page(url: str) -> UpstreamLink:
-    """A published recipe page: `published` with its text, or `unreachable` with the reason."""
+def read_page(url: str, policy: RecipePolicy) -> UpstreamLink:
+    """A published recipe page: `published` with its text, or `unreachable` with the reason.
+
+    Redirects are followed by hand, at most MAX_REDIRECTS, and only to recipe-page locations
+    the profile lists: a link from a sign-off must not steer the runner to any other host.
+    """
+    target = url
+    for _ in range(MAX_REDIRECTS + 1):
+        answer_or_link = _fetch_page(url, target)
+        if isinstance(answer_or_link, UpstreamLink):
+            return answer_or_link
+        ref = classify_recipe_link(answer_or_link, policy)
+        if ref is None or ref.kind != "page":
+            return _page(url, "unreachable", reason="redirected outside the recipe sites")
+        target = answer_or_link
+    return _page(url, "unreachable", reason="too many redirects")
+
+
+def _fetch_page(url: str, target: str) -> UpstreamLink | str:
+    """The page at `target` (as evidence for `url`), or the Location it redirects to."""
     try:
-        with requests.get(url, timeout=PAGE_TIMEOUT, stream=True, allow_redirects=True) as answer:
+        with requests.get(
+            target, timeout=PAGE_TIMEOUT, stream=True, allow_redirects=False
+        ) as answer:
+            if answer.is_redirect:
+                return urljoin(target, answer.headers.get("location", ""))
             if answer.status_code != 200:
                 return _page(url, "unreachable", reason=f"HTTP {answer.status_code}")
             body = bytearray()

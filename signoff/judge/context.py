@@ -8,6 +8,7 @@ from functools import cached_property, lru_cache
 from signoff.evidence import ChangedFile, Evidence, FileRead
 from signoff.parse.bench_script import ScriptFacts, parse_script
 from signoff.parse.codeowners import CodeOwners, parse_codeowners
+from signoff.parse.links import RecipeLinkRef, recipe_links
 from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
 from signoff.parse.master_config import (
     EntryChange,
@@ -64,6 +65,12 @@ class JudgeContext:
     @cached_property
     def signoff(self) -> ParsedSignoff:
         return parse_signoff(self.evidence.signoff.body, self.policy.signoff)
+
+    @cached_property
+    def recipe_links(self) -> tuple[RecipeLinkRef, ...]:
+        """Upstream recipe references in the sign-off's Additional detail section."""
+        urls = [link.url for link in self.signoff.links if link.in_detail]
+        return recipe_links(urls, self.signoff.detail, self.policy.recipe)
 
     @cached_property
     def template_read(self) -> FileRead | None:

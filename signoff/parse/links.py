@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -76,3 +77,26 @@ def short_pull_refs(text: str, policy: RecipePolicy) -> tuple[RecipeLinkRef, ...
             url = f"https://github.com/{repo}/pull/{match['number']}"
             refs.append(RecipeLinkRef(url=url, kind="pull", repo=repo, number=int(match["number"])))
     return tuple(refs)
+
+
+def recipe_links(
+    urls: Iterable[str], detail: str, policy: RecipePolicy
+) -> tuple[RecipeLinkRef, ...]:
+    """Upstream recipe references among `urls` and in `detail` text, deduplicated in order
+    (a PR linked twice, e.g. with a /files suffix, is one reference)."""
+    found: list[RecipeLinkRef] = []
+    seen: set[str] = set()
+    classified = (classify_recipe_link(url, policy) for url in urls)
+    for ref in (*classified, *short_pull_refs(detail, policy)):
+        if ref is None:
+            continue
+        key = f"{ref.repo.lower()}#{ref.number}" if ref.kind == "pull" else link_key(ref.url)
+        if key not in seen:
+            seen.add(key)
+            found.append(ref)
+    return tuple(found)
+
+
+def link_key(url: str) -> str:
+    """A URL compared without fragment, trailing slash or case."""
+    return url.split("#", 1)[0].rstrip("/").lower()

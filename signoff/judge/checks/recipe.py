@@ -20,7 +20,7 @@ from signoff.evidence import FileRead, UpstreamLink
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.parse.bench_script import Arg, ServerLaunch
-from signoff.parse.links import RecipeLinkRef, classify_recipe_link, short_pull_refs
+from signoff.parse.links import RecipeLinkRef, link_key
 
 NUMBER = 3
 ID = "recipe"
@@ -35,7 +35,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
     scripts, scope_note = _single_node_scripts(ctx)
     if not scripts:
         return not_applicable(scope_note)
-    links = recipe_links(ctx)
+    links = ctx.recipe_links
     if not links:
         return failed(
             "no upstream recipe link (vllm-project/recipes or sgl-project/sglang PR, "
@@ -75,25 +75,6 @@ def _informational(ctx: JudgeContext, launches: list[ServerLaunch], recipe: str)
         return ""
     shown = ", ".join(extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
     return f". Informational (InferenceX-specific tuning, not in the recipe): {shown}"
-
-
-def recipe_links(ctx: JudgeContext) -> tuple[RecipeLinkRef, ...]:
-    """Upstream recipe links in the detail section (URLs and owner/repo#N references)."""
-    policy = ctx.policy.recipe
-    found: dict[str, RecipeLinkRef] = {}
-    for link in ctx.signoff.links:
-        if not link.in_detail:
-            continue
-        ref = classify_recipe_link(link.url, policy)
-        if ref is not None:
-            found.setdefault(_canonical(ref.url), ref)
-    for ref in short_pull_refs(ctx.signoff.detail, policy):
-        found.setdefault(_canonical(ref.url), ref)
-    return tuple(found[key] for key in sorted(found))
-
-
-def _canonical(url: str) -> str:
-    return url.split("#", 1)[0].rstrip("/").lower()
 
 
 def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
@@ -152,11 +133,11 @@ def _accepted_links(
     ctx: JudgeContext, links: tuple[RecipeLinkRef, ...]
 ) -> tuple[list[UpstreamLink], list[str]]:
     must_merge = _merge_required(ctx)
-    seen = {_canonical(link.url): link for link in ctx.evidence.upstream}
+    seen = {link_key(link.url): link for link in ctx.evidence.upstream}
     chosen: list[UpstreamLink] = []
     rejected: list[str] = []
     for ref in links:
-        link = seen.get(_canonical(ref.url))
+        link = seen.get(link_key(ref.url))
         if link is None or link.state in ("unreachable", "not_checked"):
             why = link.reason if link is not None and link.reason else "it was not resolved"
             rejected.append(f"{ref.url} could not be verified ({why})")
