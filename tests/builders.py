@@ -59,22 +59,12 @@ dsv4-fp4-b200-vllm:
           - { tp: 8, ep: 8, dp-attn: true, conc-start: 4, conc-end: 256 }
 """
 
-NEW_ENTRY = """\
-dsv4-fp4-b200-vllm-mtp:
-  image: vllm/vllm-openai:v0.11.1
-  model: deepseek-ai/DeepSeek-V4-Pro
-  model-prefix: dsv4
-  precision: fp4
-  framework: vllm
-  runner: b200
-  multinode: false
-  scenarios:
-    fixed-seq-len:
-      - isl: 8192
-        osl: 1024
-        search-space:
-          - { tp: 8, ep: 8, dp-attn: true, spec-decoding: mtp, conc-start: 4, conc-end: 128 }
-"""
+# The PR's new entry: the MTP sibling of the existing one, with a shorter concurrency sweep.
+NEW_ENTRY = EXISTING_ENTRY.replace("dsv4-fp4-b200-vllm:", "dsv4-fp4-b200-vllm-mtp:").replace(
+    "dp-attn: true, conc-start: 4, conc-end: 256",
+    "dp-attn: true, spec-decoding: mtp, conc-start: 4, conc-end: 128",
+)
+assert NEW_ENTRY != EXISTING_ENTRY and "spec-decoding: mtp" in NEW_ENTRY
 
 SCRIPT_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.sh"
 SCRIPT = """\

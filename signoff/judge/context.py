@@ -258,14 +258,6 @@ class JudgeContext:
         return set()
 
     # --- scripts -----------------------------------------------------------------------------
-    @cached_property
-    def scripts_to_read(self) -> tuple[str, ...]:
-        """Changed scripts plus every script a changed single-node entry may run."""
-        wanted = {changed.path for changed in self.changed_scripts}
-        for entry in self.changed_entries:
-            wanted.update(script_candidates(entry))
-        return tuple(sorted(wanted))
-
     def script_facts(self, path: str) -> ScriptFacts | None:
         """The head script at `path`, parsed once for all checks (None when it was not read)."""
         if path not in self._scripts:

@@ -65,11 +65,6 @@ def split_blocks(text: str) -> Blocks | None:
     return blocks
 
 
-def block_text(text: str, blocks: Blocks, key: str) -> str:
-    first, end = blocks[key]
-    return "\n".join(text.split("\n")[first:end])
-
-
 def sparse_text(text: str, blocks: Blocks, keep: set[str]) -> str:
     """The file with every block outside `keep` blanked (same line count, so lines stay true)."""
     lines = text.split("\n")
