@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from signoff.parse.bench_script import Arg, ScriptFacts, find_args, parse_script
+from signoff.parse.bench_script import ScriptFacts, find_args, parse_script
+from signoff.parse.launch import Arg
 from signoff.policy import ArchPolicy, SpecDecodePolicy
 
 DATA = Path(__file__).parent / "data" / "scripts"

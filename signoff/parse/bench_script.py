@@ -15,10 +15,10 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.parse.launch import Arg, ClientCall, Engine, ServerLaunch
 from signoff.parse.shell_scan import (
     ASSIGNMENT,
     NAME,
@@ -29,8 +29,6 @@ from signoff.parse.shell_scan import (
     Word,
     scan_commands,
 )
-
-Engine = Literal["vllm", "sglang", "trtllm", "atom", "other"]
 
 _SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
 _PARAM_OPS = (":-", ":=", ":+", ":?", "-", "=", "+", "?")
@@ -47,27 +45,6 @@ _MODEL_FLAGS = ("--model", "--model-path", "--model_path")
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Arg(Frozen):
-    flag: str  # as written: "--tensor-parallel-size" ("--tp=8" gives flag "--tp", value "8")
-    value: str | None  # None for boolean flags; unresolved variables stay as "$NAME"
-    line: int
-
-
-class ServerLaunch(Frozen):
-    engine: Engine
-    command: str  # "vllm serve", "python3 -m sglang.launch_server", "trtllm-serve serve"
-    model: str | None  # positional model (`vllm serve MODEL`) or the --model/--model-path value
-    args: tuple[Arg, ...]
-    line: int
-    env: dict[str, str]  # assignments prefixed on the command plus variables exported before it
-
-
-class ClientCall(Frozen):
-    command: str
-    args: tuple[Arg, ...]
-    line: int
 
 
 class ScriptFacts(Frozen):

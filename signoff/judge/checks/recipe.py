@@ -19,7 +19,7 @@ import re
 from signoff.evidence import FileRead, UpstreamLink
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.bench_script import Arg, ServerLaunch
+from signoff.parse.launch import Arg, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, link_key
 
 NUMBER = 3
