@@ -78,6 +78,14 @@ class EvalPolicy(Strict):
     flexible_metric: str = "exact_match,flexible-extract"  # name given to agg rows' em_flexible
 
 
+class EngineFlags(Strict):
+    """How one engine's argument parser reads a long flag (so every check reads it the same way)."""
+
+    underscores_as_dashes: bool = True  # `--hf_overrides` is `--hf-overrides`
+    abbreviations: bool = True  # argparse's allow_abbrev: a unique prefix selects the flag
+    aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one flag; the first is canonical
+
+
 class RecipeSource(Strict):
     kind: str  # "pull" (a PR in an upstream repo) or "page" (published documentation)
     host: str
@@ -151,6 +159,7 @@ class Policy(Strict):
     arch: ArchPolicy
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
     publish: PublishPolicy = PublishPolicy()
+    engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
 
     @field_validator("schema_version")
     @classmethod

@@ -1,0 +1,57 @@
+"""Flags read as the engines' argument parsers read them."""
+
+from __future__ import annotations
+
+import pytest
+
+from signoff.parse.flags import canonical_flag, may_be_flag
+from signoff.policy import load_policy
+
+POLICY = load_policy()
+
+
+@pytest.mark.parametrize(
+    ("written", "engine", "expected"),
+    [
+        ("--hf_overrides", "vllm", "--hf-overrides"),
+        ("--kv_cache_dtype=fp8", "vllm", "--kv-cache-dtype"),
+        ("-tp", "vllm", "--tensor-parallel-size"),
+        ("--tp", "sglang", "--tp-size"),
+        ("--tensor-parallel-size", "sglang", "--tp-size"),
+        ("--model", "sglang", "--model-path"),
+        ("--port", "vllm", "--port"),
+    ],
+)
+def test_canonical_flag_reads_spellings_and_aliases(
+    written: str, engine: str, expected: str
+) -> None:
+    assert canonical_flag(written, engine, POLICY) == expected
+
+
+def test_a_unique_prefix_of_a_known_flag_is_that_flag() -> None:
+    known = ("--tensor-parallel-size", "--max-model-len")
+    assert canonical_flag("--tensor-par", "vllm", POLICY, known) == "--tensor-parallel-size"
+
+
+def test_an_ambiguous_prefix_stays_as_written() -> None:
+    known = ("--max-model-len", "--max-num-seqs")
+    assert canonical_flag("--max", "vllm", POLICY, known) == "--max"
+
+
+@pytest.mark.parametrize(
+    ("written", "target"),
+    [
+        ("--hf-overrides", "--hf-overrides"),
+        ("--hf_overrides", "--hf-overrides"),
+        ("--json-model-override", "--json-model-override-args"),
+        ("--json_model_override_args", "--json-model-override-args"),
+    ],
+)
+def test_banned_flags_are_recognised_in_every_spelling(written: str, target: str) -> None:
+    assert may_be_flag(written, target, "sglang", POLICY)
+    assert may_be_flag(written, target, "vllm", POLICY)
+
+
+def test_a_different_flag_is_not_the_banned_one() -> None:
+    assert not may_be_flag("--hf-token", "--hf-overrides", "vllm", POLICY)
+    assert not may_be_flag("--", "--hf-overrides", "vllm", POLICY)
