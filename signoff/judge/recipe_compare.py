@@ -26,7 +26,7 @@ from signoff.parse.recipe_doc import RecipeCommand, RecipeDoc
 from signoff.policy import MajorArg, Policy, RecipeEngineRules
 
 Value = object  # parsed: bool, int, float, lower-cased str, dict or list (JSON)
-DiffKind = Literal["missing", "extra", "differs", "unbound"]
+DiffKind = Literal["missing", "extra", "differs", "unbound", "unreadable"]
 _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 # Checkpoint-name suffixes that are not the model family: size, active size, precision, tuning.
 _SIZE = re.compile(
@@ -41,7 +41,9 @@ class Frozen(BaseModel):
 
 class ArgDiff(Frozen):
     flag: str
-    kind: DiffKind  # missing: only the recipe has it; extra: only the script; differs; unbound
+    kind: DiffKind  # missing: only the recipe has it; extra: only the script; differs;
+    # unbound: the script's value depends on a variable the configuration does not bind;
+    # unreadable: a JSON-valued arg whose script value is not a JSON object
     script: str | None = None  # as written (None: absent, "" a switch)
     recipe: str | None = None
 
@@ -65,7 +67,6 @@ class _Side:
     def __init__(self) -> None:
         self.values: dict[str, Value] = {}
         self.shown: dict[str, str] = {}
-        self.unbound: set[str] = set()
         self.decisions: list[str] = []
 
 
@@ -89,8 +90,17 @@ def compare_launch(
     script = _read_side(launch.args, engine, policy, rules, config)
     mentions = _mentions(docs, engine, policy, rules)
     results = [_compare(script, c, engine, policy, rules, mentions) for c in candidates]
-    best = min(enumerate(results), key=lambda pair: (len(pair[1].diffs), pair[0]))[1]
+    best = min(
+        enumerate(results), key=lambda pair: (len(pair[1].diffs), -_shared(pair[1]), pair[0])
+    )[1]
     return LaunchComparison(looked_for=looked_for, best=best)
+
+
+def _shared(result: CommandResult) -> int:
+    """Major args present on both sides: among equally close commands, the one that documents
+    what the script sets (an opt-in feature's command over the bare one)."""
+    one_sided = sum(1 for d in result.diffs if d.kind in ("missing", "extra"))
+    return len(result.compared) - one_sided
 
 
 # --- which recipe command -------------------------------------------------------------------
@@ -157,7 +167,8 @@ def hardware_of(command: RecipeCommand, policy: Policy) -> frozenset[str]:
     (a SKU or its alias, else a generation such as Blackwell, else a brand such as AMD)."""
     if command.hardware:
         return frozenset(command.hardware)
-    text = re.sub(r"\d+\s*[x×]\s*", " ", " ".join(command.section).lower())
+    # "8x H200" / "8×H200" name the SKU; the count in front is not part of the word
+    text = re.sub(r"(?<![a-z0-9])\d+\s*[x×]\s*", " ", " ".join(command.section).lower())
     words = set(re.findall(r"[a-z0-9]+", text))
     table = policy.recipe.hardware
     named = {sku for sku, hw in table.items() if sku in words or words & set(hw.aliases)}
@@ -180,21 +191,28 @@ def _read_side(
     side = _Side()
     known = [m.flag for m in rules.major_args()]
     for arg in args:
-        base, _, path = arg.flag.partition(".") if arg.flag.startswith("--") else (arg.flag, "", "")
+        name, value_text = _split_inline(arg)
+        base, _, path = name.partition(".") if name.startswith("--") else (name, "", "")
         flag = canonical_flag(base, engine, policy, known)
-        raw = None if arg.value is None else _bind(arg.value, config)
-        if raw is not None and "$" in raw:
-            side.unbound.add(flag)
+        raw = None if value_text is None else _bind(value_text, config)
         value = _parse(raw)
         if path:
             value = _merge(side.values.get(flag), path.split("."), value)
         side.values[flag] = value
-        side.shown[flag] = arg.flag + ("" if raw is None else f" {raw}")
+        side.shown[flag] = name + ("" if raw is None else f" {raw}")
     _apply_equivalences(side, engine, policy, rules, config)
     for flag, default in rules.defaults.items():
         if flag in side.values and side.values[flag] == _parse(default):
             del side.values[flag]
     return side
+
+
+def _split_inline(arg: Arg) -> tuple[str, str | None]:
+    """`--flag=value` written as one word (YAML list items often are) into flag and value."""
+    if arg.flag.startswith("--") and "=" in arg.flag and arg.value is None:
+        flag, value = arg.flag.split("=", 1)
+        return flag, value
+    return arg.flag, arg.value
 
 
 def _bind(value: str, config: dict[str, str]) -> str:
@@ -300,7 +318,7 @@ def _compare(
         if mine is None and theirs is None:
             continue
         compared.append(flag)
-        diff = _diff(flag, mine, theirs, script, recipe, mentions)
+        diff = _diff(major, mine, theirs, script, recipe, mentions)
         if diff is not None:
             diffs.append(diff)
     return CommandResult(
@@ -321,11 +339,15 @@ def _project(value: Value | None, major: MajorArg) -> Value | None:
 
 
 def _diff(
-    flag: str, mine: Value | None, theirs: Value | None, script: _Side, recipe: _Side,
+    major: MajorArg, mine: Value | None, theirs: Value | None, script: _Side, recipe: _Side,
     mentions: set[tuple[str, str]],
 ) -> ArgDiff | None:  # fmt: skip
+    flag = major.flag
     shown_s, shown_r = script.shown.get(flag), recipe.shown.get(flag)
-    if flag in script.unbound:
+    json_valued = bool(major.keys) or isinstance(theirs, dict)
+    if mine is not None and json_valued and not isinstance(mine, dict):
+        return ArgDiff(flag=flag, kind="unreadable", script=shown_s, recipe=shown_r)
+    if mine is not None and "$" in _key(mine):
         return ArgDiff(flag=flag, kind="unbound", script=shown_s, recipe=shown_r)
     if theirs is None:
         if (flag, _key(mine)) in mentions:

@@ -115,6 +115,10 @@ def _diff_text(diff: ArgDiff) -> str:
         return f"{code(diff.recipe or diff.flag)} missing (script)"
     if diff.kind == "extra":
         return f"{code(diff.script or diff.flag)} not in the recipe"
+    if diff.kind == "unreadable":
+        return (
+            f"{code(diff.script or diff.flag)} is not a JSON object (cannot compare its settings)"
+        )
     if diff.kind == "unbound":
         return f"{code(diff.script or diff.flag)} is not bound by the configuration"
     return f"script {code(diff.script or diff.flag)}, recipe {code(diff.recipe or diff.flag)}"

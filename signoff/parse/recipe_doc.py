@@ -93,9 +93,14 @@ def commands_in_shell(
                 line=line,
             )
         )
-    if carried is not None:
-        problems.append(f"{source}:{carried[0]}: unbalanced quotes in a shell command")
+    if carried is not None and any(_launcher(w)[0] for w in _windows(carried[1].split())):
+        # only a would-be launch matters; an unbalanced quote in a log excerpt does not
+        problems.append(f"{source}:{carried[0]}: unbalanced quotes in a server launch")
     return commands, problems
+
+
+def _windows(words: list[str]) -> Iterator[list[str]]:
+    return (words[i : i + 3] for i in range(len(words)))
 
 
 def _logical_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
