@@ -96,6 +96,34 @@ CHANGELOG_ENTRY = """
   pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/XXX
 """
 
+# The upstream recipe as merged (vllm-project/recipes#412 added the "FP4 with MTP" block to an
+# existing page): the launch args sit partly in lines the PR did not touch.
+RECIPE_DOC = """# DeepSeek-V4
+
+## Hopper
+
+Serve DeepSeek-V4-Pro FP8 on 8x H200.
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V4-Pro --tensor-parallel-size 8
+```
+
+## B200
+
+Serve DeepSeek-V4-Pro FP4 on 8x B200.
+
+### FP4 with MTP
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V4-Pro \\
+  --tensor-parallel-size 8 \\
+  --kv-cache-dtype fp8 \\
+  --speculative-config '{"method": "mtp", "num_speculative_tokens": 3}'
+```
+
+Benchmarks through the chat template.
+"""
+
 DETAIL = """### Additional detail section:
 - PR validation: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/15000002701
 - Evals: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/15000002701 (gsm8k 0.95 / 0.95)
@@ -220,7 +248,22 @@ def base_scenario() -> dict[str, Any]:
             "body": signoff_body(checklist, "kedarpotdar-nv"),
         },
     ]
+    set_recipe(data, RECIPE_DOC)
     return data
+
+
+def set_recipe(data: dict[str, Any], text: str) -> None:
+    """The recipe page as merged: on the recipes repo's main branch (see pin_merge_commit)."""
+    data["repos"]["vllm-project/recipes"]["files"]["DeepSeek/DeepSeek-V4.md"] = text
+
+
+def pin_merge_commit(data: dict[str, Any]) -> None:
+    """The merged recipe PR's merge commit is the recipes repo's main head. ghemu keeps
+    `merge_commit_sha` as given and derives commit SHAs from the whole scenario, so this runs
+    last, on the final scenario."""
+    recipes = data["repos"]["vllm-project/recipes"]
+    head = State(copy.deepcopy(data)).repo("vllm-project", "recipes").heads["main"]
+    recipes["pulls"][0]["merge_commit_sha"] = head
 
 
 # --- variants ------------------------------------------------------------------------------
@@ -508,6 +551,29 @@ def fail_recipe(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def recipe_args_in_context(data: dict[str, Any]) -> str:
+    """3: the upstream PR edited an existing page: it only added the MTP line, so TP and the
+    kv-cache dtype sit in unchanged context lines of its patch; the merged file has them."""
+    recipe = data["repos"]["vllm-project/recipes"]["pulls"][0]
+    recipe["files"][0]["patch"] = (
+        "@@ -16,6 +16,7 @@ ### FP4 with MTP\n"
+        " ```bash\n"
+        " vllm serve deepseek-ai/DeepSeek-V4-Pro \\\n"
+        "   --tensor-parallel-size 8 \\\n"
+        "-  --kv-cache-dtype fp8\n"
+        "+  --kv-cache-dtype fp8 \\\n"
+        '+  --speculative-config \'{"method": "mtp", "num_speculative_tokens": 3}\'\n'
+        " ```\n"
+    )
+    return pass_conversation(data)
+
+
+def fail_recipe_missing_arg(data: dict[str, Any]) -> str:
+    """3: the merged recipe really lacks a major arg of the launch (`--kv-cache-dtype fp8`)."""
+    set_recipe(data, RECIPE_DOC.replace("  --kv-cache-dtype fp8 \\\n", ""))
+    return pass_conversation(data)
+
+
 def fail_reuse_command(data: dict[str, Any]) -> str:
     """4: nobody posted /reuse-sweep-run."""
     comments = _pull(data)["comments"]
@@ -706,6 +772,17 @@ VARIANTS = [
         expect=("REJECTED", (3,)),
     ),
     Variant(
+        "recipe_args_in_context",
+        "check 3: upstream PR edits an existing recipe; args in unchanged context lines",
+        recipe_args_in_context,
+    ),
+    Variant(
+        "fail_recipe_missing_arg",
+        "check 3: the merged recipe lacks --kv-cache-dtype fp8",
+        fail_recipe_missing_arg,
+        expect=("REJECTED", (3,)),
+    ),
+    Variant(
         "fail_reuse_command",
         "check 4: no /reuse-sweep-run comment",
         fail_reuse_command,
@@ -758,6 +835,7 @@ def record(variant: Variant) -> None:
     signoff_url = variant.patch(data) if variant.patch else ""
     if variant.publish:
         data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: GET /user is 403, comments by BOT
+    pin_merge_commit(data)
     policy = load_policy()
     ref = parse_signoff_url(signoff_url)
     original_pin, original_now = signoff.verify.pin_pull, ghemu.util.now

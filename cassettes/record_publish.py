@@ -253,6 +253,7 @@ def record_e2e(group: str) -> list[Path]:
     data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: comments are by github-actions[bot]
     if extra:
         extra(data)
+    gather.pin_merge_commit(data)  # last: commit SHAs derive from the final scenario
     written = []
     with Emulator(data) as base_url, tempfile.TemporaryDirectory() as tmp:
         for step in steps:

@@ -181,8 +181,13 @@ class TeamMembership(Frozen):
 
 
 class UpstreamFile(Frozen):
+    """A file an upstream recipe PR changed, read whole at `sha` (its merge commit when merged)."""
+
     path: str
-    text: str | None = None
+    text: str | None = None  # the whole file at `sha`; None when it was not read (see state)
+    sha: str = ""  # the commit the text was read at
+    state: FileState | Literal["skipped"] = "ok"  # skipped: not a recipe document, or over a bound
+    reason: str = ""  # why the text is absent: "404 Not Found", "over the 8-file bound", ...
 
 
 class UpstreamLink(Frozen):
@@ -192,7 +197,9 @@ class UpstreamLink(Frozen):
     repo: str = ""
     number: int | None = None
     merged_at: str | None = None
+    read_at: str = ""  # the commit the PR's files were read at (merge commit, else the PR head)
     files: tuple[UpstreamFile, ...] = ()
+    files_complete: bool = True  # False: the PR lists more files than were read
     page_text: str | None = None
     reason: str = ""
 

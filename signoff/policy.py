@@ -91,14 +91,61 @@ class RecipeSource(Strict):
     host: str
     repo: str = ""  # owner/name for kind pull
     path_prefix: str = ""  # for pages: the URL path must start with this
+    engine: str = ""  # the engine its recipes are for ("vllm", "sglang")
+
+
+class MajorArg(Strict):
+    """A server argument that must agree with the recipe; for a JSON value, only `keys` (all keys
+    when empty) are compared, and the recipe's settings must be present with equal values."""
+
+    flag: str
+    keys: tuple[str, ...] = ()
+
+
+class Equivalence(Strict):
+    """Arguments a maintainer decided are the same as others (or as absence, `same_as: []`)."""
+
+    engine: str
+    args: tuple[str, ...] = Field(min_length=1)  # "--flag value" / "--flag"
+    same_as: tuple[str, ...] = ()
+    decision: str = Field(min_length=1)  # the maintainer decision it rests on (PR, comment)
+
+
+class RecipeEngineRules(Strict):
+    """How one engine's launch is compared with a recipe."""
+
+    major: tuple[MajorArg | str, ...]
+    defaults: dict[str, str] = Field(default_factory=dict)  # value equal to leaving the flag out
+    informational: tuple[str, ...] = ()  # reported, never judged (InferenceX tuning)
+
+    def major_args(self) -> tuple[MajorArg, ...]:
+        return tuple(m if isinstance(m, MajorArg) else MajorArg(flag=m) for m in self.major)
+
+
+class Hardware(Strict):
+    """A GPU SKU as recipes name it: its brand and generation words, and one node's size."""
+
+    brand: str  # "nvidia", "amd"
+    generation: str  # "hopper", "blackwell", "amd" (the vLLM recipes' generation keys)
+    gpus: int = 8
+    vram_gb: int = 0  # the whole node's
+    aliases: tuple[str, ...] = ()  # other words that name exactly this SKU ("mi35x")
+
+
+class RecipeStrategy(Strict):
+    """A vLLM recipes single-node serving strategy: the parallel flag it sets and its extra args."""
+
+    parallel_flag: str
+    args: tuple[str, ...] = ()
 
 
 class RecipePolicy(Strict):
     sources: tuple[RecipeSource, ...]
     merged_cue: str = "MERGED"  # when the template's recipe sub-item says this, PRs must be merged
-    major_args: tuple[str, ...]
-    informational_args: tuple[str, ...] = ()
-    arg_aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one server argument
+    engines: dict[str, RecipeEngineRules] = Field(default_factory=dict)  # "vllm", "sglang"
+    equivalences: tuple[Equivalence, ...] = ()
+    hardware: dict[str, Hardware] = Field(default_factory=dict)  # SKU id -> how recipes name it
+    strategies: dict[str, RecipeStrategy] = Field(default_factory=dict)  # vLLM recipes YAML
     disagg_frameworks: tuple[str, ...] = ()
 
 
