@@ -12,7 +12,7 @@ def passed() -> Replayed:
 
 
 def test_typical_pr_stays_within_the_request_budget(passed: Replayed) -> None:
-    # 20 HTTP requests per verification including publish's two writes.
+    # 16 reads as before provenance, plus the sweep run and its jobs (one read each).
     assert passed.all_played
     assert len(passed.requests) <= 18
 

@@ -120,6 +120,27 @@ def test_each_check_fails_on_its_own_cassette(
     assert all(c["status"] in {"PASS", "N/A"} for c in others)
 
 
+@pytest.mark.parametrize(
+    ("name", "evidence"),
+    [
+        ("fail_sweep_lookalike", "run 15000002799 of `.github/workflows/pr-smoke.yml`"),
+        ("fail_sweep_forged_details", "naming run 15000002701 are not its jobs"),
+        ("fail_sweep_shadowed_job", "`eval /` has a non-green run"),
+        ("fail_sweep_definition", "the PR changes `.github/workflows/run-sweep.yml`"),
+        ("sweep_older_recipe_change", "changed after the swept commit"),
+    ],
+)
+def test_a_sweep_that_is_not_the_heads_real_sweep_fails_checks_1_and_2(
+    name: str, evidence: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, document, recorded = run_json(name, capsys, played)
+    assert recorded.all_played and code == 1
+    failures = failing(document)
+    assert set(failures) == {1, 2}
+    assert evidence in failures[1]
+    assert "no workflow run evaluated the head's recipe" in failures[2]
+
+
 def test_the_readme_demo_passes_and_publishes_from_the_cassette(
     capsys: pytest.CaptureFixture[str], played: list[Any]
 ) -> None:
@@ -128,7 +149,8 @@ def test_the_readme_demo_passes_and_publishes_from_the_cassette(
     out = capsys.readouterr().out
     (recorded,) = played
     assert code == 0 and recorded.all_played
-    assert len(recorded) <= 20
+    # 19 before sweep provenance, which reads the sweep run and its jobs (one request each).
+    assert len(recorded) <= 21
     head = info("demo")["pinned_head"]
     assert out.startswith(f"<!-- codeowner-signoff-verify sha={head} -->\n")
     assert "**Verdict: PASS**" in out and "FAIL" not in out
@@ -195,6 +217,7 @@ def test_a_pr_at_githubs_list_caps_is_read_in_full_pages(large: Replayed) -> Non
     assert sum("/pulls/2700/commits" in uri for uri in large.requests) == 3
     assert sum("/issues/2700/comments" in uri for uri in large.requests) == 10
     assert len(large.requests) == info("large_pr")["requests"] <= 60
-    # Exactly 3,000 listed files may be a cut list: ownership fails closed, nothing else does.
+    # Exactly 3,000 listed files may be a cut list: ownership fails closed, and so does the
+    # sweep (a change to the sweep's own definition cannot be ruled out), taking Check 2 along.
     assert large.outcome.verdict is not None
-    assert [c.number for c in large.outcome.verdict.failures] == [0]
+    assert [c.number for c in large.outcome.verdict.failures] == [0, 1, 2]

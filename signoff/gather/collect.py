@@ -81,9 +81,10 @@ def _gather(
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
 
     order = check_runs.scan_order(fields["commits"], pinned)
-    examined, sweep_sha, run_id = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
-    fields["commit_checks"] = tuple(examined)
-    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(examined)
+    found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
+    sweep_sha, run_id = found.sha, found.run_id
+    fields["commit_checks"], fields["workflow_runs"] = found.examined, found.workflow_runs
+    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
     if sweep_sha == pinned:
         reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif sweep_sha is not None:
