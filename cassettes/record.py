@@ -686,6 +686,100 @@ def forged_verdict(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def edited_by_collaborator(data: dict[str, Any]) -> str:
+    """0: the PR's author (a write collaborator) ticked the owner's unticked box by editing the
+    owner's comment; REST shows the owner as author and the ticked text."""
+    comment = _pull(data)["comments"][-1]
+    ticked = comment["body"]
+    comment["body"] = ticked.replace(
+        "- [x] Copied the latest version", "- [ ] Copied the latest version"
+    )
+    assert comment["body"] != ticked
+    comment["edits"] = [{"editor": "nv-perf-dev", "at": "2026-08-18T14:05:00Z", "body": ticked}]
+    return pass_conversation(data)
+
+
+MALLORY_ID = 2400027201
+
+
+def _verdict_of_ours(data: dict[str, Any], verdict: str = "PASS") -> int:
+    """Our earlier verdict comment for the head (posted by the workflow's token), and its id."""
+    marker = f"<!-- {MARKER} sha={_head_of(data)} -->"
+    header = (
+        "## ✅✅✅ **Verdict: PASS** ✅✅✅"
+        if verdict == "PASS"
+        else "## ❌❌❌ **REJECTED** ❌❌❌"
+    )
+    _pull(data)["comments"].append(
+        {
+            "id": 2400027100,
+            "user": BOT,
+            "user_type": "Bot",
+            "author_association": "NONE",
+            "created_at": "2026-08-18T14:02:00Z",
+            "body": f"{marker}\n{header}\n\nverified earlier\n",
+        }
+    )
+    return 2400027100
+
+
+def nonowner_after_pass(data: dict[str, Any]) -> str:
+    """After the owner's PASS, an account with no association posts a copy of the sign-off."""
+    _verdict_of_ours(data)
+    owner = _pull(data)["comments"][2]
+    _pull(data)["comments"].append(
+        {
+            "id": MALLORY_ID,
+            "user": "mallory-x",
+            "author_association": "NONE",
+            "created_at": "2026-08-18T15:00:00Z",
+            "body": owner["body"].replace("`kedarpotdar-nv`", "`mallory-x`"),
+        }
+    )
+    return _url(f"issuecomment-{MALLORY_ID}")
+
+
+def not_signoff_our_verdict(data: dict[str, Any]) -> str:
+    """`verify --publish` on our own verdict comment (it quotes no opener, carries the marker)."""
+    return _url(f"issuecomment-{_verdict_of_ours(data)}")
+
+
+def not_signoff_bot(data: dict[str, Any]) -> str:
+    """`verify --publish` on a bot's comment (the recipe reminder)."""
+    _verdict_of_ours(data)
+    return _url("issuecomment-2400027001")
+
+
+def not_signoff_remark(data: dict[str, Any]) -> str:
+    """`verify --publish` on a plain remark by an owner (no opener)."""
+    _verdict_of_ours(data)
+    _pull(data)["comments"].append(
+        {
+            "id": 2400027202,
+            "user": "ankur-singh",
+            "author_association": "MEMBER",
+            "created_at": "2026-08-18T15:10:00Z",
+            "body": "Looks good to me; the MTP numbers match what we saw internally.",
+        }
+    )
+    return _url("issuecomment-2400027202")
+
+
+def superseded_signoff(data: dict[str, Any]) -> str:
+    """Two owners signed off; the older sign-off's verification must not overwrite the newer's."""
+    owner = _pull(data)["comments"][2]
+    _pull(data)["comments"].append(
+        {
+            "id": 2400027203,
+            "user": "ankur-singh",
+            "author_association": "MEMBER",
+            "created_at": "2026-08-18T14:30:00Z",
+            "body": owner["body"].replace("`kedarpotdar-nv`", "`ankur-singh`"),
+        }
+    )
+    return pass_conversation(data)
+
+
 # A PR at GitHub's list caps: 3,000 files (30 pages), 250 commits (3 pages), 1,000 comments.
 LARGE_FILES, LARGE_COMMITS, LARGE_COMMENTS = 3000, 250, 1000
 
@@ -869,10 +963,51 @@ VARIANTS = [
         expect=("REJECTED", (8,)),
     ),
     Variant(
+        "edited_by_collaborator",
+        "check 0: a collaborator edited (ticked) the owner's sign-off",
+        edited_by_collaborator,
+        expect=("REJECTED", (0,)),
+    ),
+    Variant(
         "forged_verdict",
         "a user's comment carries our marker and Verdict: PASS; ours is created, theirs untouched",
         forged_verdict,
         publish=True,
+    ),
+    Variant(
+        "nonowner_after_pass",
+        "--publish: after a PASS, a NONE account's sign-off copy is skipped, nothing written",
+        nonowner_after_pass,
+        publish=True,
+        expect=("SKIPPED", (0,)),
+    ),
+    Variant(
+        "not_signoff_our_verdict",
+        "--publish on our own verdict comment: not a sign-off, exit 2, nothing written",
+        not_signoff_our_verdict,
+        publish=True,
+        expect=("ERROR", (0, 3, 5)),
+    ),
+    Variant(
+        "not_signoff_bot",
+        "--publish on a bot's comment: not a sign-off, exit 2, nothing written",
+        not_signoff_bot,
+        publish=True,
+        expect=("ERROR", (0, 3, 5)),
+    ),
+    Variant(
+        "not_signoff_remark",
+        "--publish on a plain remark: not a sign-off, exit 2, nothing written",
+        not_signoff_remark,
+        publish=True,
+        expect=("ERROR", (0, 3, 5)),
+    ),
+    Variant(
+        "superseded_signoff",
+        "--publish on the older of two owners' sign-offs: skipped, the newer one's run writes",
+        superseded_signoff,
+        publish=True,
+        expect=("SKIPPED", ()),
     ),
     Variant(
         "large_pr",
@@ -930,7 +1065,7 @@ def record(variant: Variant) -> None:
     writes = [
         f"{i['request']['method']} {i['request']['uri'].removeprefix(GITHUB_API)}"
         for i in interactions
-        if i["request"]["method"] != "GET"
+        if i["request"]["method"] != "GET" and not i["request"]["uri"].endswith("/graphql")
     ]
     info = {
         "name": variant.name,
@@ -942,6 +1077,8 @@ def record(variant: Variant) -> None:
         "command": f'signoff verify "{signoff_url}" --replay cassettes/{variant.name}.yaml'
         + (" --publish" if variant.publish else ""),
         "verdict": outcome.result,
+        "exit_code": int(outcome.exit_code),
+        "refused": outcome.not_signoff or outcome.skipped,
         "failed_checks": list(failing),
         "head_moved_to": verdict.head_moved_to if verdict else None,
         "comment_action": outcome.comment_action,

@@ -72,11 +72,45 @@ class SignOff(Frozen):
     body: str
     created_at: str = ""
     updated_at: str = ""
+    node_id: str = ""  # GitHub's global id (GraphQL), for reading who edited it
+
+
+class SignoffEdits(Frozen):
+    """Who wrote the sign-off's current text, as GitHub's GraphQL API tells (REST cannot)."""
+
+    readable: bool
+    reason: str = ""  # why it could not be read
+    author: str = ""  # the node's author, as GraphQL names it
+    last_editor: str | None = None  # `editor` of the last edit; None: never edited
+    last_edited_at: str | None = None
+    # Every `userContentEdits` entry's editor, newest first (GitHub lists the creation last,
+    # by the author, once a comment was edited); "" for an account GitHub no longer names.
+    editors: tuple[str, ...] = ()
+    complete: bool = False  # the whole edit history was read
+
+    def others(self, author: str) -> tuple[str, ...]:
+        """Accounts other than `author` that edited the text, sorted ("" = a deleted account)."""
+        logins = [*self.editors, *([self.last_editor] if self.last_editor is not None else [])]
+        return tuple(sorted({login for login in logins if login.lower() != author.lower()}))
 
 
 class Comment(Frozen):
     """A PR conversation (issue) comment."""
 
+    id: int
+    author: str
+    author_type: AccountType = "User"
+    author_association: str = "NONE"
+    body: str
+    created_at: str = ""
+    url: str = ""
+
+
+class PostedSignoff(Frozen):
+    """A comment of any sign-off kind on the PR, read right before publishing (not in a bundle):
+    which sign-off is the newest decides which run may write the verdict."""
+
+    kind: SignoffKind
     id: int
     author: str
     author_type: AccountType = "User"
@@ -243,6 +277,7 @@ class Evidence(Frozen):
     commits: tuple[str, ...] = ()  # in-PR commit SHAs, oldest first
     commits_truncated: bool = False  # GitHub lists at most 250 commits
     signoff: SignOff
+    signoff_edits: SignoffEdits | None = None  # None: not read (old bundles): Check 0 fails
     comments: tuple[Comment, ...] = ()
     commit_checks: tuple[CommitChecks, ...] = ()  # newest first, as far as gathering went
     commit_checks_truncated: bool = False  # older in-PR commits were not examined

@@ -151,6 +151,9 @@ class SpecDecodePolicy(Strict):
 
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
+    # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
+    # sign-off may replace a head's verdict; anyone else's is skipped, nothing written.
+    trusted_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
     status_context: str = "codeowner-signoff-verify"
     status_pass: str = "CODEOWNER sign-off independently verified"
     status_fail: str = "Sign-off verification rejected - see verdict comment"

@@ -254,6 +254,24 @@ def eval_rows(strict: float = 0.953, flexible: float = 0.958) -> list[dict[str, 
     ]
 
 
+def never_edited(author: str = SIGNER) -> dict[str, Any]:
+    """GraphQL's answer for a comment nobody edited: no editor, no edit history."""
+    return {"readable": True, "author": author, "editors": [], "complete": True}
+
+
+def edited_by(*editors: str, author: str = SIGNER) -> dict[str, Any]:
+    """The edit history of a comment `author` wrote and `editors` edited (oldest edit first)."""
+    newest_first = [*reversed(editors), author]  # GitHub lists the creation last
+    return {
+        "readable": True,
+        "author": author,
+        "last_editor": editors[-1],
+        "last_edited_at": "2026-11-20T11:00:00Z",
+        "editors": newest_first,
+        "complete": True,
+    }
+
+
 def file_read(
     path: str, role: str, text: str | None, sha: str = "", state: str = "ok"
 ) -> dict[str, Any]:
@@ -304,7 +322,9 @@ def passing_parts() -> dict[str, Any]:
             "body": signoff_body(),
             "created_at": "2026-11-20T10:00:00Z",
             "updated_at": "2026-11-20T10:00:00Z",
+            "node_id": "IC_kwDOSignoff3100000001",
         },
+        "signoff_edits": never_edited(),
         "comments": [
             {
                 "id": 3_100_000_000,

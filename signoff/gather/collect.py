@@ -14,6 +14,7 @@ from signoff.evidence import Evidence, FileRead, TeamMembership, UpstreamLink
 from signoff.gather import check_runs, evals, files, pull, teams, upstream
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
+from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.judge.context import JudgeContext
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
@@ -41,7 +42,8 @@ def gather_evidence(
             # moved since the pin: gather again, reading the PR's diff at the pinned commit.
             pin = evidence.pull_request.head_sha
             evidence = _gather(api, ref, policy, pin, None)
-        return evidence
+        edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
+        return evidence.model_copy(update={"signoff_edits": edits})
     except GithubException as exc:  # anything a step did not turn into evidence
         raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
 

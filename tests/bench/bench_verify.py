@@ -111,13 +111,14 @@ def counting_child(name: str) -> int:
             args[0], replay=args[2], publish="--publish" in args
         )
     (cassette,) = kept
-    methods = [r.method for i, r in enumerate(cassette.requests) if cassette.play_counts[i]]
+    played = [r for i, r in enumerate(cassette.requests) if cassette.play_counts[i]]
     report = {
         "exit": code,
         "recorded": len(cassette),
         "played": cassette.play_count,
         "all_played": bool(cassette.all_played),
-        "writes": sum(m != "GET" for m in methods),
+        # A GraphQL POST is a query (a read), not a write.
+        "writes": sum(r.method != "GET" and not r.path.endswith("/graphql") for r in played),
     }
     print(json.dumps(report))
     return 0
