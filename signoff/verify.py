@@ -25,7 +25,6 @@ from signoff.errors import ExitCode, GatherError, InputError, PublishError, Sign
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gate import signoff_problem
 from signoff.gather import fetch_signoff, gather_evidence, pin_pull
-from signoff.gather.api import Api
 from signoff.gather.signoffs import PostedNow, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
@@ -216,7 +215,7 @@ def _write_comment(
 
 def _read_posted(gh: Github, ref: SignoffRef) -> PostedNow:
     try:
-        return read_posted(Api(gh), ref)
+        return read_posted(gh, ref)
     except GithubException as exc:
         raise PublishError(
             f"could not read the PR's sign-offs before writing: {describe_github_error(exc)}"

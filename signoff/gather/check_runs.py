@@ -1,7 +1,8 @@
 """Check runs of in-PR commits, newest first, until one commit shows a qualifying sweep.
 
-A commit's green sweep-family check runs name candidate workflow runs (details_url); each
-candidate is read once (gather/workflow_runs.py) so the judge can bind check runs to the sweep.
+A commit's green sweep-family check runs name candidate workflow runs (details_url, a hint);
+each candidate is read once with its jobs (gather/workflow_runs.py), and the judge counts only
+the jobs of a run that is the sweep workflow's `pull_request` run on that commit.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from github import Github
+
+from signoff.client import Deadline
 from signoff.evidence import Comment, PostedSignoff, SignoffKind
 from signoff.gather.api import Api, JsonObject
 from signoff.gather.pull import account_type, to_comment
@@ -23,8 +26,9 @@ class PostedNow:
     signoffs: tuple[PostedSignoff, ...]
 
 
-def read_posted(api: Api, ref: SignoffRef) -> PostedNow:
+def read_posted(gh: Github, ref: SignoffRef, deadline: Deadline | None = None) -> PostedNow:
     """Three paginated lists; GitHub's failures raise (the caller writes nothing then)."""
+    api = Api(gh, deadline)
     base = f"/repos/{ref.full_name}"
     comments = api.pages(f"{base}/issues/{ref.pr}/comments", max_pages=100)
     reviews = api.pages(f"{base}/pulls/{ref.pr}/reviews")
