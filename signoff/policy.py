@@ -57,8 +57,20 @@ class SweepScope(Strict):
     families: tuple[CheckRunFamily, ...] = Field(min_length=1)
 
 
+class SweepProvenance(Strict):
+    """Which workflow runs may stand for the sweep, and what the PR must not change for it."""
+
+    workflow: str  # the sweep workflow's file, e.g. .github/workflows/run-sweep.yml
+    events: tuple[str, ...] = Field(default=("pull_request",), min_length=1)
+    # The sweep workflow, its reusable templates and what they execute: a PR changing any of
+    # these had its own definition run (pull_request runs use the PR's merge ref), so its
+    # green jobs prove nothing. Globs as in affecting_paths.
+    definition_paths: tuple[str, ...] = Field(min_length=1)
+
+
 class SweepPolicy(Strict):
     scopes: dict[str, SweepScope]
+    provenance: SweepProvenance
     default_scope: str
     ignored_check_runs: tuple[str, ...] = ()  # globs never counted (collect-evals ...)
     affecting_paths: tuple[str, ...]  # PR changes here after the sweep invalidate it
@@ -186,6 +198,9 @@ class SpecDecodePolicy(Strict):
 
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
+    # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
+    # sign-off may replace a head's verdict; anyone else's is skipped, nothing written.
+    trusted_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
     status_context: str = "codeowner-signoff-verify"
     status_pass: str = "CODEOWNER sign-off independently verified"
     status_fail: str = "Sign-off verification rejected - see verdict comment"
