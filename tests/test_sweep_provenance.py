@@ -102,6 +102,18 @@ def test_a_pr_added_workflow_with_the_sweeps_job_names_is_no_sweep(check) -> Non
     assert evals.status == "FAIL"
 
 
+@pytest.mark.parametrize("path", ["runners/launch_b200-dgxc.sh", "benchmarks/benchmark_lib.sh"])
+def test_launchers_and_the_benchmark_harness_are_recipe_not_sweep_definition(
+    check, path: str
+) -> None:
+    # They run inside the benchmark jobs like the PR's own scripts; the sweep still counts.
+    parts = passing_parts()
+    parts["changed_files"].append(
+        {"path": path, "status": "modified", "patch": "@@ -1 +1 @@\n-a\n+b"}
+    )
+    assert check(parts, "sweep").status == "PASS"
+
+
 def test_a_real_sweep_beside_lookalike_jobs_still_passes_on_its_own_jobs(check) -> None:
     parts = passing_parts()
     fake = [{**r, "conclusion": "failure"} for r in green_runs(FAKE_RUN)]
@@ -130,8 +142,7 @@ def test_of_two_sweep_runs_on_one_commit_a_qualifying_one_is_chosen(check) -> No
         ".github/workflows/run-sweep.yml",
         ".github/workflows/benchmark-tmpl.yml",
         "utils/evals/validate_scores.py",
-        "runners/launch_b200-dgxc.sh",
-        "benchmarks/benchmark_lib.sh",
+        "utils/matrix_logic/generate_sweep_configs.py",
     ],
 )
 def test_a_pr_that_changes_the_sweep_definition_fails_checks_1_and_2(check, path: str) -> None:
