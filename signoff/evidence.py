@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from signoff.errors import InputError
+from signoff.standards import StandardRecord
 
 SCHEMA_VERSION = 1
 
@@ -51,6 +52,7 @@ class PullRequest(Frozen):
     head_ref: str
     head_sha: str  # the pinned head: every check is judged at this SHA
     url: str = ""
+    labels: tuple[str, ...] = ()  # label names on the PR when it was read
 
 
 class ChangedFile(Frozen):
@@ -173,6 +175,17 @@ class FileRead(Frozen):
     reason: str = ""
 
 
+class DirListing(Frozen):
+    """The names in one repository directory at a named ref (files and subdirectories)."""
+
+    path: str
+    role: RefRole
+    sha: str = ""
+    state: FileState = "ok"
+    entries: tuple[str, ...] = ()  # names relative to `path`, sorted; directories end with "/"
+    reason: str = ""
+
+
 class TeamMembership(Frozen):
     team: str  # "org/slug"
     login: str
@@ -215,6 +228,12 @@ class Evidence(Frozen):
     files: tuple[FileRead, ...] = ()
     memberships: tuple[TeamMembership, ...] = ()
     upstream: tuple[UpstreamLink, ...] = ()
+    listings: tuple[DirListing, ...] = ()
+    # The standard the evidence was gathered for, and the instant it is judged as of (UTC,
+    # ISO-8601): gather records its clock; an audit records the sign-off's instant. The judge
+    # reads both from here and never from a clock.
+    standard: StandardRecord | None = None
+    reviewed_at: str = ""
 
     @field_validator("schema_version")
     @classmethod
@@ -234,6 +253,13 @@ class Evidence(Frozen):
 
     def files_at(self, role: RefRole) -> tuple[FileRead, ...]:
         return tuple(read for read in self.files if read.role == role)
+
+    def listing(self, path: str, role: RefRole) -> DirListing | None:
+        """The listing of directory `path` at `role`, or None when it was never listed."""
+        for listing in self.listings:
+            if listing.path == path and listing.role == role:
+                return listing
+        return None
 
 
 def load_evidence(path: str | Path) -> Evidence:

@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from signoff.errors import PolicyError
+from signoff.standards import StandardsBook, load_standards
 from signoff.yamlload import line_of, load_yaml_with_lines
 
 PROFILE_SCHEMA_VERSION = 1
@@ -44,7 +46,7 @@ class SignoffSyntax(Strict):
 class TemplateItemSpec(Strict):
     id: str
     cues: tuple[str, ...] = Field(min_length=1)  # lower-case phrases that identify the item
-    check: str | None = None  # the check id this item feeds (None: not machine-verified)
+    # Which check verifies an item depends on the standard: see the standards file's `items`.
 
 
 class CheckRunFamily(Strict):
@@ -145,9 +147,17 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
+class RuleConfig(Strict):
+    """Per-profile settings of one check (like zizmor's per-rule config)."""
+
+    disable: bool = False  # a disabled check is left out of every standard
+
+
 class Policy(Strict):
     schema_version: int
     name: str
+    standards: StandardsBook  # the profile names a file beside it; loaded in load_policy
+    rules: dict[str, RuleConfig] = Field(default_factory=dict)  # check id -> settings
     paths: Paths = Paths()
     signoff: SignoffSyntax
     template_items: tuple[TemplateItemSpec, ...] = Field(min_length=1)
@@ -167,6 +177,10 @@ class Policy(Strict):
         if value != PROFILE_SCHEMA_VERSION:
             raise ValueError(f"unsupported profile schema_version {value}")
         return value
+
+    @property
+    def disabled_checks(self) -> tuple[str, ...]:
+        return tuple(sorted(check for check, rule in self.rules.items() if rule.disable))
 
 
 def default_profile_path() -> Path:
@@ -204,6 +218,7 @@ def _load_policy_cached(source: str) -> Policy:
         raise PolicyError(f"{source}:{line}: profile is not valid YAML") from None
     if not isinstance(data, dict):
         raise PolicyError(f"{source}:1: profile must be a mapping")
+    data = _with_standards(data, Path(source), lines)
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
@@ -212,3 +227,15 @@ def _load_policy_cached(source: str) -> Policy:
         where = ".".join(str(part) for part in loc) or "(top level)"
         line = line_of(lines, loc)
         raise PolicyError(f"{source}:{line}: {where}: {first['msg']}") from None
+
+
+def _with_standards(
+    data: dict[str, object], source: Path, lines: dict[Any, int]
+) -> dict[str, object]:
+    """The profile with its `standards:` file name replaced by the loaded standards book."""
+    name = data.get("standards")
+    if not isinstance(name, str) or not name.strip():
+        line = line_of(lines, ("standards",))
+        raise PolicyError(f"{source}:{line}: standards: name the standards file beside the profile")
+    book: StandardsBook = load_standards(source.parent / name.strip())
+    return {**data, "standards": book}

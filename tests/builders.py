@@ -300,6 +300,7 @@ def passing_parts() -> dict[str, Any]:
             file_read(SCRIPT_PATH, "head", SCRIPT, HEAD_SHA),
         ],
         "memberships": [],
+        "reviewed_at": "2026-11-20T10:05:00Z",
         "upstream": [
             {
                 "url": RECIPE_URL,

@@ -1,7 +1,9 @@
 """Write the example evidence bundles shipped in signoff/examples/ (run from the repo root).
 
-Each bundle is one realistic InferenceX sign-off; together they make every check fail at least
-once. `tests/test_examples.py` checks the files are current and judge as their names say.
+Each bundle is one realistic InferenceX sign-off judged under the standard it records; together
+they make every registered check fail at least once. `tests/test_examples.py` checks the files
+are current and judge as declared here. Adding a check adds one example; the others stay as they
+are, because each records its own standard.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -83,22 +85,35 @@ def fork_image_overrides(parts: Parts) -> None:
     replace_file(parts, SCRIPT_PATH, "head", script)
 
 
-EXAMPLES: dict[str, Callable[[Parts], None] | None] = {
-    "pass.json": None,
-    "fail-codeowner.json": wrong_owner,
-    "fail-sweep-evals.json": stale_sweep,
-    "fail-recipe-open-pr.json": open_recipe_pr,
-    "fail-template-reuse.json": stale_template_no_reuse,
-    "fail-image-arch-spec.json": fork_image_overrides,
+class Example(NamedTuple):
+    change: Callable[[Parts], None] | None
+    standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
+    fails: frozenset[str]  # ids of the checks that must FAIL (the rest PASS or are N/A)
+
+
+EXAMPLES: dict[str, Example] = {
+    "pass.json": Example(None, "0-8", frozenset()),
+    "fail-codeowner.json": Example(wrong_owner, "0-8", frozenset({"codeowner"})),
+    "fail-sweep-evals.json": Example(stale_sweep, "0-8", frozenset({"sweep", "evals"})),
+    "fail-recipe-open-pr.json": Example(open_recipe_pr, "0-8", frozenset({"recipe"})),
+    "fail-template-reuse.json": Example(
+        stale_template_no_reuse, "0-8", frozenset({"reuse-command", "latest-template"})
+    ),
+    "fail-image-arch-spec.json": Example(
+        fork_image_overrides,
+        "0-8",
+        frozenset({"upstream-image", "no-arch-hacks", "spec-chat-template"}),
+    ),
 }
 
 
 def render_examples() -> dict[str, str]:
     texts = {}
-    for name, change in EXAMPLES.items():
+    for name, example in EXAMPLES.items():
         parts = passing_parts()
-        if change is not None:
-            change(parts)
+        if example.change is not None:
+            example.change(parts)
+        parts["standard"] = {"spec": example.standard}
         texts[name] = dump_evidence(build(parts))
     return texts
 

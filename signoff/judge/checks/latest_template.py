@@ -1,4 +1,4 @@
-"""Check 5 (latest template): the sign-off copies every item of the current checklist.
+"""The sign-off copies every item of the current checklist.
 
 Why: the checklist grows (21 versions so far); a stale copy silently skips new rules. How it is
 judged: the template is the fenced block of `docs/PR_REVIEW_CHECKLIST.md` on the default branch at
@@ -14,7 +14,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.parse.matching import ItemMatch
 
-NUMBER = 5
 ID = "latest-template"
 NAME = "latest template"
 

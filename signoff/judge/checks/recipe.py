@@ -1,4 +1,4 @@
-"""Check 3 (recipe): single-node vLLM/SGLang recipes are documented upstream.
+"""Single-node vLLM/SGLang recipes are documented upstream.
 
 Why: InferenceX numbers must be reproducible from the engines' own documentation. How it is
 judged: N/A when the PR's benchmark changes are exclusively multi-node/disaggregated or touch no
@@ -22,18 +22,18 @@ from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.parse.launch import Arg, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, link_key
 
-NUMBER = 3
 ID = "recipe"
 NAME = "recipe"
 
 _ACCEPTED = {"merged", "published"}
+_MULTI_NODE_ONLY = "benchmark changes are exclusively multi-node/disaggregated"
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
     if ctx.master_problems:
         return failed(f"recipe scope cannot be determined: {ctx.master_problems[0]}")
     scripts, scope_note = _single_node_scripts(ctx)
-    if not scripts:
+    if not scripts and (scope_note != _MULTI_NODE_ONLY or ctx.switches.recipe_multinode_na):
         return not_applicable(scope_note)
     links = ctx.recipe_links
     if not links:
@@ -44,6 +44,8 @@ def evaluate(ctx: JudgeContext) -> Finding:
     chosen, rejected = _accepted_links(ctx, links)
     if not chosen:
         return failed(rejected[0] if rejected else "no upstream recipe link could be verified")
+    if not scripts:  # multi-node before the N/A rule (#2030): a verified link is all it asks
+        return passed(f"{', '.join(_label(link) for link in chosen)} linked ({scope_note})")
     launches, unread = _launches(ctx, scripts)
     if unread:
         return failed(unread)
@@ -104,7 +106,7 @@ def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
     if wanted:
         return [wanted[k] for k in sorted(wanted)], ""
     if multi_node:
-        return [], "benchmark changes are exclusively multi-node/disaggregated"
+        return [], _MULTI_NODE_ONLY
     return [], "no single-node vLLM/SGLang recipe is added or changed"
 
 
@@ -152,7 +154,10 @@ def _accepted_links(
 
 
 def _merge_required(ctx: JudgeContext) -> bool:
-    """Whether the current template's recipe sub-item demands MERGED (unknown: assume it does)."""
+    """Whether linked PRs must be merged: the standard's switch, else what the current
+    template's recipe sub-item says (unknown: assume it does)."""
+    if ctx.switches.recipe_must_be_merged is not None:
+        return ctx.switches.recipe_must_be_merged
     template = ctx.template
     if template is None:
         return True
@@ -185,6 +190,8 @@ def _launches(ctx: JudgeContext, scripts: list[FileRead | str]) -> tuple[list[Se
 
 
 def _major(ctx: JudgeContext, launch: ServerLaunch) -> list[Arg]:
+    if not ctx.switches.recipe_major_args_only:  # before #1908 every launch flag had to match
+        return list(launch.args)
     major = set(ctx.policy.recipe.major_args)
     return [arg for arg in launch.args if arg.flag in major]
 

@@ -1,4 +1,4 @@
-"""Check 1 (sweep on in-PR commit): the head's recipe was swept green.
+"""The head's recipe was swept green.
 
 Why: a sign-off vouches for measured numbers; they must come from this PR's recipe. How it is
 judged: a commit currently in the PR must have executed check runs, all `success`, for every
@@ -20,7 +20,6 @@ from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, passed
 from signoff.judge.sweep_rules import CommitAssessment, assess_commit
 
-NUMBER = 1
 ID = "sweep"
 NAME = "sweep on in-PR commit"
 
