@@ -7,6 +7,7 @@ decides: item cues, check-run families, SKUs, image orgs, flags, paths and names
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,33 @@ class SpecDecodePolicy(Strict):
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
 
 
+class PatchPattern(Strict):
+    id: str
+    regex: str  # searched in each command line (continuations joined, comments dropped)
+    what: str  # how a reason describes a hit: "applies a patch with git apply"
+    engine_path: bool = False  # also needs an installed-engine location on the same line
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        re.compile(value)
+        return value
+
+
+class PatchPolicy(Strict):
+    """What counts as patching the serving stack, and what a waiver must look like."""
+
+    waiver_dir: str = "docs/waiver"
+    patterns: tuple[PatchPattern, ...] = ()
+    engine_paths: tuple[str, ...] = ()  # regexes of installed-engine locations
+    harness_cues: tuple[str, ...] = ()  # lines naming these are client/eval tooling: allowed
+    external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
+    launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
+    recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
+    shared_libraries: tuple[str, ...] = ()  # sourced by every script: scanned only if changed
+    waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     status_context: str = "codeowner-signoff-verify"
@@ -169,6 +197,7 @@ class Policy(Strict):
     arch: ArchPolicy
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
     publish: PublishPolicy = PublishPolicy()
+    patches: PatchPolicy = PatchPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
 
     @field_validator("schema_version")

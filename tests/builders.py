@@ -334,3 +334,42 @@ def set_signoff_body(parts: dict[str, Any], body: str) -> None:
     for comment in parts["comments"]:
         if comment["id"] == parts["signoff"]["id"]:
             comment["body"] = body
+
+
+def unified_patch(old: str, new: str) -> str:
+    """GitHub's `patch` for a file changed from `old` to `new` (hunks only, no file headers)."""
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3)
+    return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
+
+
+def add_changed_file(
+    parts: dict[str, Any], path: str, text: str, *, base: str | None = None, read: bool = True
+) -> None:
+    """The PR adds `path` (or, with `base`, changes it from `base`); its head text is read."""
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != path]
+    if base is None:
+        parts["changed_files"].append(
+            {"path": path, "status": "added", "patch": _patch_for_added(text)}
+        )
+    else:
+        patch = unified_patch(base, text)
+        parts["changed_files"].append({"path": path, "status": "modified", "patch": patch})
+    if read:
+        replace_file(parts, path, "head", text)
+
+
+def add_listing(parts: dict[str, Any], path: str, role: str, entries: list[str]) -> None:
+    parts.setdefault("listings", []).append(
+        {"path": path, "role": role, "entries": sorted(entries)}
+    )
+
+
+def set_detail(parts: dict[str, Any], extra: str) -> None:
+    """Append a bullet to the sign-off's Additional detail section."""
+    detail = (
+        f"- Validation and eval run: https://github.com/{REPO}/actions/runs/{RUN_ID}\n"
+        f"- Upstream recipe (merged): {RECIPE_URL}\n{extra}"
+    )
+    set_signoff_body(parts, signoff_body(detail=detail))

@@ -21,6 +21,7 @@ from builders import (
     RUN_ID,
     SCRIPT,
     SCRIPT_PATH,
+    add_changed_file,
     build,
     green_runs,
     passing_parts,
@@ -85,6 +86,20 @@ def fork_image_overrides(parts: Parts) -> None:
     replace_file(parts, SCRIPT_PATH, "head", script)
 
 
+def engine_patch_e5(parts: Parts) -> None:
+    """An E5-era sign-off (thresholds.json then): the script edits the installed vLLM package
+    before serving and no waiver was filed (engine-patches)."""
+    patched = SCRIPT.replace(
+        'hf download "$MODEL"\n',
+        'hf download "$MODEL"\n'
+        "sed -i 's/max_batch = 64/max_batch = 512/' "
+        "/usr/local/lib/python3.12/dist-packages/vllm/config.py\n",
+    )
+    add_changed_file(parts, SCRIPT_PATH, patched)
+    json_bars = '{"default": {"gsm8k": 0.90}, "models": {"dsv4": {"gsm8k": 0.91}}}'
+    replace_file(parts, "utils/evals/thresholds.json", "default", json_bars)
+
+
 class Example(NamedTuple):
     change: Callable[[Parts], None] | None
     standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
@@ -104,6 +119,7 @@ EXAMPLES: dict[str, Example] = {
         "0-8",
         frozenset({"upstream-image", "no-arch-hacks", "spec-chat-template"}),
     ),
+    "fail-engine-patch.json": Example(engine_patch_e5, "E5", frozenset({"engine-patches"})),
 }
 
 

@@ -19,6 +19,7 @@ _MODULES = (  # one line per check: its module under signoff/judge/checks/
     "upstream_image",
     "no_arch_hacks",
     "spec_chat_template",
+    "engine_patches",
 )
 
 CHECKS: dict[str, ModuleType] = {
