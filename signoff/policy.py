@@ -167,6 +167,54 @@ class PatchPolicy(Strict):
     waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
 
 
+class AcceptanceKnob(Strict):
+    """One engine's synthetic-acceptance setting, as text to find in a script or recipe."""
+
+    engine: str  # vllm, sglang, trtllm, atom (the standard's switch lists those in force)
+    name: str
+    regex: str  # group `v` is the value: a number, a $VARIABLE or a printf conversion
+    offset: float = 0  # added to the value to get the AL (TRT-LLM counts draft tokens: +1)
+    rate: bool = False  # the value is (AL - 1) / draft length (ATOM's rate spelling)
+
+    @field_validator("regex")
+    @classmethod
+    def _has_value_group(cls, value: str) -> str:
+        if "v" not in re.compile(value).groupindex:
+            raise ValueError("regex needs a (?P<v>...) group")
+        return value
+
+
+class DraftSetting(Strict):
+    regex: str  # group `v`: the draft length (a number or a $VARIABLE)
+    offset: int = 0  # `--speculative-num-draft-tokens` is steps + 1: offset -1
+
+    @field_validator("regex")
+    @classmethod
+    def _has_value_group(cls, value: str) -> str:
+        if "v" not in re.compile(value).groupindex:
+            raise ValueError("regex needs a (?P<v>...) group")
+        return value
+
+
+class GoldenAlPolicy(Strict):
+    """Agentic spec-decode acceptance: where the golden curves are and how configs pin them."""
+
+    directory: str = "golden_al_distribution"
+    model_keys: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # prefix -> model ids
+    default_mode: str = "thinking_on"
+    thinking_off: tuple[str, ...] = ()  # regexes that mark a config as thinking off
+    knobs: tuple[AcceptanceKnob, ...] = ()
+    drafts: tuple[DraftSetting, ...] = ()
+    spec_config: str = "speculative[-_]config"  # a spec config; without `synthetic` = real AL
+    synthetic_marker: str = "synthetic"
+    eval_only_guard: str = "EVAL_ONLY"  # scripts keep real acceptance for eval-only runs
+    opt_in: str = "SYNTHETIC_ACCEPTANCE=true"  # master-config setting the runners inject from
+    opt_in_length: str = "SYNTHETIC_ACCEPTANCE_LENGTH"
+    source_cues: tuple[str, ...] = ()  # detail phrases stating where an AL came from
+    exception_cues: tuple[str, ...] = ()  # detail phrases of a sanctioned exception
+    tolerance: float = 0.005  # golden values have two decimals
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     status_context: str = "codeowner-signoff-verify"
@@ -198,6 +246,7 @@ class Policy(Strict):
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
     publish: PublishPolicy = PublishPolicy()
     patches: PatchPolicy = PatchPolicy()
+    golden_al: GoldenAlPolicy = GoldenAlPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
 
     @field_validator("schema_version")

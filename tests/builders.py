@@ -373,3 +373,93 @@ def set_detail(parts: dict[str, Any], extra: str) -> None:
         f"- Upstream recipe (merged): {RECIPE_URL}\n{extra}"
     )
     set_signoff_body(parts, signoff_body(detail=detail))
+
+
+# An agentic spec-decode PR: a new SGLang MTP agentic entry and its script (Qwen3.5 FP8 H200).
+AGENTIC_ENTRY = """\
+qwen3.5-fp8-h200-sglang-agentic-mtp:
+  image: lmsysorg/sglang:v0.5.9-cu129
+  model: Qwen/Qwen3.5-397B-A17B-FP8
+  model-prefix: qwen3.5
+  precision: fp8
+  framework: sglang
+  runner: cluster:h200-cw
+  multinode: false
+  scenarios:
+    agentic-coding:
+      - search-space:
+          - { tp: 8, ep: 1, spec-decoding: mtp, kv-offloading: none, conc-list: [4, 8] }
+"""
+AGENTIC_SCRIPT = "benchmarks/single_node/agentic/qwen3.5_fp8_h200_sglang_mtp.sh"
+AGENTIC_SGLANG = """\
+#!/usr/bin/env bash
+source "$(dirname "$0")/../../benchmark_lib.sh"
+if [ "${EVAL_ONLY:-false}" != "true" ]; then
+    export SGLANG_SIMULATE_ACC_LEN=3.39
+    export SGLANG_SIMULATE_ACC_METHOD=match-expected
+fi
+python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" \\
+    --speculative-algorithm EAGLE --speculative-num-steps 3 \\
+    --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 &
+run_agentic_replay_and_write_outputs "$RESULT_DIR"
+"""
+GOLDEN_QWEN = "golden_al_distribution/qwen3.5_mtp.yaml"
+GOLDEN_QWEN_CURVE = """\
+# Source GitHub Actions run: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/1
+qwen3.5-397b-a17b-nvfp4:
+  thinking_on: {1: 1.93, 2: 2.73, 3: 3.39, 4: 3.97}
+  thinking_off: {1: 1.92, 2: 2.70, 3: 3.33, 4: 3.83}
+"""
+
+
+AGENTIC_RECIPE_URL = "https://docs.sglang.io/cookbook/qwen3.5"
+AGENTIC_RECIPE_PAGE = """\
+Qwen3.5-397B-A17B-FP8 with MTP on H200:
+
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B-FP8 --tp 8 \\
+  --speculative-algorithm EAGLE --speculative-num-steps 3
+"""
+
+
+def agentic_parts(
+    script: str = AGENTIC_SGLANG, entry: str = AGENTIC_ENTRY, golden: bool = True
+) -> dict[str, Any]:
+    """The passing PR plus an agentic MTP entry, its script, its green agentic runs and evals,
+    its SGLang cookbook page; the golden curves are on the default branch."""
+    parts = passing_parts()
+    master = next(f for f in parts["files"] if f["path"] == "configs/nvidia-master.yaml"
+                  and f["role"] == "head")  # fmt: skip
+    base = next(f["text"] for f in parts["files"] if f["path"] == master["path"]
+                and f["role"] == "base")  # fmt: skip
+    head = master["text"] + "\n" + entry
+    master["text"] = head
+    changed = next(f for f in parts["changed_files"] if f["path"] == master["path"])
+    changed["patch"] = unified_patch(base, head)
+    add_changed_file(parts, AGENTIC_SCRIPT, script)
+    runs = parts["commit_checks"][0]["check_runs"]
+    runs += [
+        _run(f"agentic / p1 | qwen3.5 fp8 h200 sgl TP8 mtp c{c}", job=60 + i)
+        for i, c in enumerate((4, 8))
+    ]
+    rows = parts["evals"][0]["rows"]
+    rows += [dict(rows[0], model_prefix="qwen3.5", model="Qwen/Qwen3.5-397B-A17B-FP8", hw="H200",
+                  framework="sglang", precision="fp8", em_strict=0.951, em_flexible=0.955)]  # fmt: skip
+    parts["upstream"].append(
+        {
+            "url": AGENTIC_RECIPE_URL,
+            "kind": "page",
+            "state": "published",
+            "page_text": AGENTIC_RECIPE_PAGE,
+        }
+    )
+    set_signoff_body(
+        parts,
+        signoff_body(
+            detail=f"- Validation and eval run: https://github.com/{REPO}/actions/runs/{RUN_ID}\n"
+            f"- Upstream recipe (merged): {RECIPE_URL}\n- SGLang cookbook: {AGENTIC_RECIPE_URL}"
+        ),
+    )
+    if golden:
+        add_listing(parts, "golden_al_distribution", "default", ["README.md", "qwen3.5_mtp.yaml"])
+        replace_file(parts, GOLDEN_QWEN, "default", GOLDEN_QWEN_CURVE)
+    return parts

@@ -16,12 +16,14 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).parent))
 
 from builders import (
+    AGENTIC_SGLANG,
     HEAD_SHA,
     NEW_ENTRY,
     RUN_ID,
     SCRIPT,
     SCRIPT_PATH,
     add_changed_file,
+    agentic_parts,
     build,
     green_runs,
     passing_parts,
@@ -100,6 +102,13 @@ def engine_patch_e5(parts: Parts) -> None:
     replace_file(parts, "utils/evals/thresholds.json", "default", json_bars)
 
 
+def agentic_wrong_al(parts: Parts) -> None:
+    """An agentic Qwen3.5 MTP config pins an acceptance length of its own instead of the
+    golden 3.39 for three draft tokens (agentic-golden-al)."""
+    parts.clear()
+    parts.update(agentic_parts(AGENTIC_SGLANG.replace("=3.39", "=3.80")))
+
+
 class Example(NamedTuple):
     change: Callable[[Parts], None] | None
     standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
@@ -120,6 +129,7 @@ EXAMPLES: dict[str, Example] = {
         frozenset({"upstream-image", "no-arch-hacks", "spec-chat-template"}),
     ),
     "fail-engine-patch.json": Example(engine_patch_e5, "E5", frozenset({"engine-patches"})),
+    "fail-agentic-al.json": Example(agentic_wrong_al, "E6", frozenset({"agentic-golden-al"})),
 }
 
 

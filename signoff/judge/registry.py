@@ -20,6 +20,7 @@ _MODULES = (  # one line per check: its module under signoff/judge/checks/
     "no_arch_hacks",
     "spec_chat_template",
     "engine_patches",
+    "agentic_golden_al",
 )
 
 CHECKS: dict[str, ModuleType] = {
