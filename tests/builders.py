@@ -463,3 +463,52 @@ def agentic_parts(
         add_listing(parts, "golden_al_distribution", "default", ["README.md", "qwen3.5_mtp.yaml"])
         replace_file(parts, GOLDEN_QWEN, "default", GOLDEN_QWEN_CURVE)
     return parts
+
+
+# MODELS.md in the shape InferenceX uses (facts from its history; our own sentences).
+MODELS_MD = """\
+# Models
+
+## Deprecation Notice
+
+### Monday, August 3, 2026
+
+**Monday, August 3, 2026** is the final day for the items below.
+
+| Model | Deprecated | Remains |
+|---|---|---|
+| MiniMax-M3 (`minimaxm3`) | Single-turn 8k1k | Agentic coding |
+| Kimi-K2.5 (`kimik2.5`) | Agentic coding | Single-turn 8k1k until August 6 |
+| Qwen3.5 (`qwen3.5`) | All **bf16** recipes, in every scenario | fp8 and fp4 |
+
+Spec-decode A/B pairs keep only the spec-decode arm:
+
+| Model | Deprecated arm | Published arm |
+|---|---|---|
+| DeepSeek-V4-Pro (`dsv4`) | Agentic coding, non-MTP | Agentic coding, MTP |
+| Kimi-K3 (`kimik3`) | Agentic coding, non-DSpark | Agentic coding, DSpark |
+
+**Status: not yet enacted.** The non-spec arms keep running for now.
+
+## Scenarios
+
+| Scenario | ISL/OSL | Status |
+|---|---|---|
+| Agentic coding | trace replay | Active. |
+| Single-turn 8k1k | 8192 / 1024 | Active. |
+| Single-turn 1k1k | 1024 / 1024 | **Deprecated for all models** since 2026-07-17 ([#2263](https://github.com/SemiAnalysisAI/InferenceX/pull/2263)). |
+
+## Model support matrix
+
+| Model architecture class | Prefix | Date added | Active scenarios | Deprecated scenarios |
+|---|---|---|---|---|
+| DeepSeek-V4-Pro | `dsv4` | 2026-04-24 | Single-turn 8k1k, Agentic coding | Single-turn 1k1k |
+| Kimi-K2.5 | `kimik2.5` | 2026-02-17 | None (fully retired 2026-08-07, [#2527](https://github.com/SemiAnalysisAI/InferenceX/pull/2527)) | Single-turn 1k1k, Agentic coding (removed 2026-08-04) |
+| GLM-5 / GLM-5.1 | `glm5`, `glm5.1` | 2026-03-06 | None (retired 2026-07-18, [#2276](https://github.com/SemiAnalysisAI/InferenceX/pull/2276)) | Single-turn 8k1k |
+| Qwen3.5 | `qwen3.5` | 2026-02-16 | Single-turn 8k1k (fp8/fp4) | all bf16 recipes (removed 2026-08-04) |
+"""
+
+
+def with_models_md(parts: dict[str, Any], text: str = MODELS_MD) -> dict[str, Any]:
+    replace_file(parts, "MODELS.md", "default", text)
+    return parts

@@ -30,10 +30,12 @@ from builders import (
     replace_file,
     set_signoff_body,
     signoff_body,
+    with_models_md,
 )
 
 from signoff.evidence import dump_evidence
 
+MASTER = "configs/nvidia-master.yaml"
 OUT = Path(__file__).resolve().parent.parent / "signoff" / "examples"
 Parts = dict[str, Any]
 
@@ -109,6 +111,17 @@ def agentic_wrong_al(parts: Parts) -> None:
     parts.update(agentic_parts(AGENTIC_SGLANG.replace("=3.39", "=3.80")))
 
 
+def deprecated_scenario(parts: Parts) -> None:
+    """The new MTP config sweeps single-turn 1k1k, deprecated for every model since 2026-07-17
+    (deprecated-models)."""
+    with_models_md(parts)
+    head = next(r for r in parts["files"] if r["role"] == "head" and r["path"] == MASTER)
+    short = NEW_ENTRY.replace("isl: 8192", "isl: 1024")
+    head["text"] = head["text"].replace(NEW_ENTRY, short)
+    changed = next(f for f in parts["changed_files"] if f["path"] == MASTER)
+    changed["patch"] = changed["patch"].replace("isl: 8192", "isl: 1024")
+
+
 class Example(NamedTuple):
     change: Callable[[Parts], None] | None
     standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
@@ -130,6 +143,9 @@ EXAMPLES: dict[str, Example] = {
     ),
     "fail-engine-patch.json": Example(engine_patch_e5, "E5", frozenset({"engine-patches"})),
     "fail-agentic-al.json": Example(agentic_wrong_al, "E6", frozenset({"agentic-golden-al"})),
+    "fail-deprecated-model.json": Example(
+        deprecated_scenario, "E7", frozenset({"deprecated-models"})
+    ),
 }
 
 

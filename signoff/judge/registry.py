@@ -21,6 +21,7 @@ _MODULES = (  # one line per check: its module under signoff/judge/checks/
     "spec_chat_template",
     "engine_patches",
     "agentic_golden_al",
+    "deprecated_models",
 )
 
 CHECKS: dict[str, ModuleType] = {
