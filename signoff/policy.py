@@ -215,6 +215,11 @@ class GoldenAlPolicy(Strict):
     tolerance: float = 0.005  # golden values have two decimals
 
 
+class AppendOnlyPolicy(Strict):
+    changelog: str = "perf-changelog.yaml"
+    forbidden_labels: tuple[str, ...] = ("all-evals", "evals-only")  # cannot mix with append-only
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     status_context: str = "codeowner-signoff-verify"
@@ -247,6 +252,7 @@ class Policy(Strict):
     publish: PublishPolicy = PublishPolicy()
     patches: PatchPolicy = PatchPolicy()
     golden_al: GoldenAlPolicy = GoldenAlPolicy()
+    append_only: AppendOnlyPolicy = AppendOnlyPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
 
     @field_validator("schema_version")

@@ -512,3 +512,43 @@ Spec-decode A/B pairs keep only the spec-decode arm:
 def with_models_md(parts: dict[str, Any], text: str = MODELS_MD) -> dict[str, Any]:
     replace_file(parts, "MODELS.md", "default", text)
     return parts
+
+
+# An append-only PR: two more concurrency points on the existing dsv4 vLLM curve.
+APPEND_ENTRY = EXISTING_ENTRY.replace("conc-end: 256", "conc-end: 1024")
+BASE_SCRIPT_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm.sh"
+APPEND_CHANGELOG = """\
+- config-keys:
+    - dsv4-fp4-b200-vllm
+  description:
+    - Append concurrency 512 and 1024 to the DeepSeek-V4 FP4 B200 vLLM curve
+  pr-link: XXX
+  append-only: true
+"""
+
+
+def changelog_patch(added: str, at: int = 120) -> str:
+    lines = added.rstrip("\n").split("\n")
+    return f"@@ -{at},1 +{at},{len(lines) + 1} @@\n context line\n" + "\n".join(
+        "+" + line for line in lines
+    )
+
+
+def append_only_parts(
+    head_entry: str = APPEND_ENTRY, changelog: str = APPEND_CHANGELOG
+) -> dict[str, Any]:
+    """The passing PR turned into an append-only one: the existing config gains points."""
+    parts = passing_parts()
+    master = "configs/nvidia-master.yaml"
+    parts["changed_files"] = [
+        {"path": master, "status": "modified", "patch": unified_patch(EXISTING_ENTRY, head_entry)},
+        {"path": "perf-changelog.yaml", "status": "modified", "patch": changelog_patch(changelog)},
+    ]
+    replace_file(parts, master, "base", EXISTING_ENTRY)
+    replace_file(parts, master, "head", head_entry)
+    parts["files"] = [f for f in parts["files"] if f["path"] != SCRIPT_PATH]
+    plain = SCRIPT.replace(
+        '  --speculative-config \'{"method": "mtp", "num_speculative_tokens": 3}\' \\\n', ""
+    )
+    replace_file(parts, BASE_SCRIPT_PATH, "head", plain)
+    return with_models_md(parts)

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from builders import (
     AGENTIC_SGLANG,
+    APPEND_ENTRY,
     HEAD_SHA,
     NEW_ENTRY,
     RUN_ID,
@@ -24,6 +25,7 @@ from builders import (
     SCRIPT_PATH,
     add_changed_file,
     agentic_parts,
+    append_only_parts,
     build,
     green_runs,
     passing_parts,
@@ -122,6 +124,13 @@ def deprecated_scenario(parts: Parts) -> None:
     changed["patch"] = changed["patch"].replace("isl: 8192", "isl: 1024")
 
 
+def append_only_rerun(parts: Parts) -> None:
+    """An append-only entry whose config also changes an existing point's expert parallelism:
+    a published point would be re-measured under another recipe (append-only)."""
+    parts.clear()
+    parts.update(append_only_parts(APPEND_ENTRY.replace("tp: 8, ep: 8", "tp: 8, ep: 4")))
+
+
 class Example(NamedTuple):
     change: Callable[[Parts], None] | None
     standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
@@ -146,6 +155,7 @@ EXAMPLES: dict[str, Example] = {
     "fail-deprecated-model.json": Example(
         deprecated_scenario, "E7", frozenset({"deprecated-models"})
     ),
+    "fail-append-only.json": Example(append_only_rerun, "E8", frozenset({"append-only"})),
 }
 
 

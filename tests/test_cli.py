@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from builders import DATA, build, passing_parts
 from make_examples import OUT
 
@@ -149,3 +150,15 @@ def test_a_verdict_under_another_standard_names_it_in_the_footer(capsys):
     assert "standard `E3`" in out and "Check 4 (reuse-sweep-run posted): PASS" in out
     assert main(["judge", str(OUT / "pass.json")]) == 0
     assert "standard `" not in capsys.readouterr().out  # the default stays unnamed
+
+
+@pytest.mark.parametrize(
+    ("spec", "era", "numbers"),
+    [("current", "E8", 13), ("0-8", None, 9), ("at:2026-07-10T19:00:00Z", "E5", 10)],
+)
+def test_checks_lists_the_chosen_standards_numbering(capsys, spec, era, numbers):
+    assert main(["checks", "--standard", spec, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["era"] == era
+    assert [c["number"] for c in document["checks"]] == list(range(numbers))
+    assert all(c["rule"] for c in document["checks"])

@@ -134,3 +134,46 @@ def test_switch_changes_must_name_known_switches(tmp_path):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(PolicyError, match="unknown switch merged"):
         load_standards(path)
+
+
+def test_current_is_the_newest_era_with_checks_0_to_12(policy):
+    standard = resolve_standard("current", policy)
+    assert standard.era == "E8" and [slot.number for slot in standard.checks] == list(range(13))
+    assert standard.slot("deprecated-models").number == 7
+    assert standard.slot("append-only").number == 12
+
+
+def test_an_instant_selects_the_era_in_force_then(policy):
+    standard = resolve_standard("at:2026-07-10T19:00:00Z", policy)
+    assert standard.era == "E5" and standard.instant == "2026-07-10T19:00:00Z"
+    assert [slot.number for slot in standard.checks] == list(range(10))
+    assert standard.slot("engine-patches").number == 9
+
+
+def test_instants_in_other_zones_are_read_as_the_same_utc_instant(policy):
+    # 2026-07-10 14:35:28 -0400 is E5's merge instant (e7d314aa5).
+    assert resolve_standard("at:2026-07-10T14:35:28-04:00", policy).era == "E5"
+    assert resolve_standard("at:2026-07-10T14:35:27-04:00", policy).era == "E4"
+
+
+def test_historical_check_numbers_mean_different_checks_per_era(policy):
+    e4, e7 = resolve_standard("E4", policy), resolve_standard("E7", policy)
+    assert dict(numbered(e4))[7] == "no-arch-hacks"
+    assert dict(numbered(e7))[7] == "deprecated-models"
+    assert dict(numbered(e7))[8] == "no-arch-hacks"
+
+
+def test_row_names_resolve_to_check_ids_per_era(policy):
+    e8 = resolve_standard("E8", policy)
+    assert e8.check_for_row("Recipe linked, MERGED, complete") == "recipe"
+    assert e8.check_for_row("reuse-sweep-run posted") == "reuse-command"
+    assert e8.check_for_row("passing sweep + evals on in-PR commit") == "sweep"
+    assert e8.check_for_row("weather report") is None
+
+
+def test_template_items_map_to_the_check_that_verifies_them_in_each_era(policy):
+    e4, e8 = resolve_standard("E4", policy), resolve_standard("E8", policy)
+    assert e8.check_for_item("DEPRECATED").id == "deprecated-models"
+    assert e4.check_for_item("DEPRECATED") is None  # an item E7 added: no check in E4
+    assert e4.check_for_item("UPSTREAM_IMG").number == 6
+    assert e8.check_for_item("QUALITY") is None

@@ -22,6 +22,7 @@ _MODULES = (  # one line per check: its module under signoff/judge/checks/
     "engine_patches",
     "agentic_golden_al",
     "deprecated_models",
+    "append_only",
 )
 
 CHECKS: dict[str, ModuleType] = {
