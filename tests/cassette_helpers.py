@@ -12,6 +12,7 @@ from signoff.evidence import Evidence
 from signoff.policy import load_policy
 from signoff.refs import parse_signoff_url
 from signoff.replay import cassette_info, replay
+from signoff.standards import resolve_standard
 from signoff.verify import VerifyOutcome, verify
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
@@ -42,9 +43,12 @@ def replay_verify(name: str) -> Replayed:
     with replay(path) as recorded:
         gh = connect("replay-token", described["api_url"], mode="test")
         ref = parse_signoff_url(described["signoff_url"])
+        policy = load_policy()
+        standard = resolve_standard(described.get("standard"), policy)
         outcome = verify(
-            gh, ref, load_policy(), publish=bool(described.get("publish")), identity=None
-        )
+            gh, ref, policy, publish=bool(described.get("publish")), identity=None,
+            standard=standard,
+        )  # fmt: skip
         uris = tuple(f"{r.method} {r.uri}" for r in recorded.requests)
         writes = tuple(
             (r.method, r.path, json.loads(r.body))

@@ -61,6 +61,7 @@ def run_json(
         replay=str(cassette(name)),
         publish=bool(described["publish"]),
         fmt="json",
+        standard=described.get("standard"),
     )
     out = capsys.readouterr().out
     (recorded,) = played
@@ -100,6 +101,11 @@ def test_the_command_replays_every_cassette_exactly(
         ("fail_upstream_image", 6, "rocm/vllm-dev"),
         ("fail_no_arch_hacks", 7, "--hf-overrides"),
         ("fail_spec_chat_template", 8, "--use-chat-template"),
+        # later eras, recorded and replayed under --standard E8 (their own numbering)
+        ("fail_deprecated_models", 7, "Single-turn 1k1k"),
+        ("fail_engine_patches", 10, "applies a patch with git"),
+        ("fail_agentic_golden_al", 11, "not the golden 2.49 (draft 3)"),
+        ("fail_append_only", 12, "`ep` was 1, now 8"),
     ],
 )
 def test_each_check_fails_on_its_own_cassette(
@@ -201,3 +207,18 @@ def test_a_pr_at_githubs_list_caps_is_read_in_full_pages(large: Replayed) -> Non
     # Exactly 3,000 listed files may be a cut list: ownership fails closed, nothing else does.
     assert large.outcome.verdict is not None
     assert [c.number for c in large.outcome.verdict.failures] == [0]
+
+
+def test_later_era_checks_gather_what_they_ask_for_and_0_8_runs_read_none_of_it() -> None:
+    agentic = replay_verify("fail_agentic_golden_al")
+    assert agentic.all_played
+    reads = [uri.split("?")[0] for uri in agentic.requests]
+    base = f"GET https://api.github.com/repos/{REPO}/contents/"
+    assert f"{base}MODELS.md" in reads
+    assert f"{base}golden_al_distribution" in reads
+    assert f"{base}golden_al_distribution/dsv4_mtp.yaml" in reads
+    assert agentic.evidence.standard is not None and agentic.evidence.standard.spec == "E8"
+    assert agentic.evidence.reviewed_at.endswith("Z")
+    default = replay_verify("pass_conversation")
+    assert not any("MODELS.md" in uri or "golden_al" in uri for uri in default.requests)
+    assert default.evidence.standard is not None and default.evidence.standard.spec == "0-8"
