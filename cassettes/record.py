@@ -968,7 +968,13 @@ def record(variant: Variant) -> None:
             with recorder.use_cassette(str(raw)):
                 gh = connect("ghemu-test-token", url, mode="test")
                 outcome = verify(
-                    gh, ref, policy, publish=variant.publish, identity=None, standard=standard
+                    gh,
+                    ref,
+                    policy,
+                    publish=variant.publish,
+                    identity=None,
+                    standard=standard,
+                    reviewed_at=FROZEN_NOW,
                 )
         finally:
             vars(signoff.verify)["pin_pull"] = original_pin

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -84,9 +85,10 @@ def verify(
     pinned_head: str | None = None,
     options: PublishOptions | None = None,
     standard: Standard | None = None,
+    reviewed_at: datetime | None = None,
 ) -> VerifyOutcome:
-    """Pin the head SHA, gather, judge under `standard` (default: the profile's) and (when
-    `publish`) write the comment and status."""
+    """Pin the head SHA, gather, judge under `standard` (default: the profile's) as of
+    `reviewed_at` (default: now) and (when `publish`) write the comment and status."""
     opts = options or PublishOptions()
     chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
@@ -97,8 +99,9 @@ def verify(
         sha = pinned_head or pinned.head_sha
         outcome = outcome.model_copy(update={"head_sha": sha})
         evidence = gather_evidence(
-            gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen
-        )
+            gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
+            reviewed_at=reviewed_at,
+        )  # fmt: skip
     except GatherError as exc:
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,9 @@ from signoff.standards import resolve_standard
 from signoff.verify import VerifyOutcome, verify
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
+# The emulator's clock when the cassettes were recorded (cassettes/record.py FROZEN_NOW): replays
+# judge as of it, so two replays give the same evidence whatever the wall clock says.
+RECORDED_AT = datetime(2026, 8, 18, 14, 10, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ def replay_verify(name: str) -> Replayed:
         standard = resolve_standard(described.get("standard"), policy)
         outcome = verify(
             gh, ref, policy, publish=bool(described.get("publish")), identity=None,
-            standard=standard,
+            standard=standard, reviewed_at=RECORDED_AT,
         )  # fmt: skip
         uris = tuple(f"{r.method} {r.uri}" for r in recorded.requests)
         writes = tuple(
