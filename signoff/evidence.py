@@ -6,6 +6,7 @@ JSON round-trippable, so a verdict can be re-derived later from the audit trail 
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -246,10 +247,19 @@ class Evidence(Frozen):
 
     def file(self, path: str, role: RefRole) -> FileRead | None:
         """The read of `path` at `role`, or None when it was never read."""
+        files, index = self._file_index
+        if files is not self.files:  # a model_copy(update=...) carried the cache along: rebuild
+            del self.__dict__["_file_index"]
+            files, index = self._file_index
+        return index.get((path, role))
+
+    @cached_property
+    def _file_index(self) -> tuple[tuple[FileRead, ...], dict[tuple[str, str], FileRead]]:
+        """(path, role) -> the first read of it; checks look files up thousands of times."""
+        index: dict[tuple[str, str], FileRead] = {}
         for read in self.files:
-            if read.path == path and read.role == role:
-                return read
-        return None
+            index.setdefault((read.path, read.role), read)
+        return self.files, index
 
     def files_at(self, role: RefRole) -> tuple[FileRead, ...]:
         return tuple(read for read in self.files if read.role == role)

@@ -134,3 +134,11 @@ def test_json_verdict_has_the_documented_shape(policy):
         {"number", "id", "name", "status", "reason"}
     ] * len(resolve_standard(None, policy).checks)
     assert (document["standard"], document["era"]) == ("0-8", None)
+
+
+def test_file_lookups_follow_a_copy_that_replaces_the_files():
+    evidence = build(passing_parts())
+    assert evidence.file(".github/CODEOWNERS", "default") is not None
+    emptied = evidence.model_copy(update={"files": ()})
+    assert emptied.file(".github/CODEOWNERS", "default") is None
+    assert evidence.file(".github/CODEOWNERS", "default") is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from signoff.parse.shell_scan import scan_commands
 
@@ -11,7 +12,8 @@ _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_LINE = 4000  # longer command texts are truncated before matching (bounded regex work)
 
 
-def command_spans(text: str) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=4096)
+def command_spans(text: str) -> tuple[tuple[int, int, str], ...]:
     """(first line, last line, source text) of every command; comment lines inside are dropped.
 
     The shell scanner decides where a command ends (quoted newlines, continuations); the text is
@@ -35,7 +37,7 @@ def command_spans(text: str) -> list[tuple[int, int, str]]:
         joined = " ".join(part.removesuffix("\\").strip() for part in kept).strip()
         if joined:
             out.append((first, last, joined[:MAX_LINE]))
-    return out
+    return tuple(out)
 
 
 def expand(line: str, variables: Mapping[str, str]) -> str:

@@ -174,9 +174,13 @@ def _synthetic_outside_agentic(ctx: JudgeContext) -> str:
     detail = ctx.signoff.detail.lower()
     if any(cue in detail for cue in ctx.policy.golden_al.exception_cues):
         return ""
+    names = [knob.name for knob in ctx.policy.golden_al.knobs]
     for changed in ctx.changed_scripts:
         if AGENTIC_DIR in changed.path or "/speedbench/" in changed.path:
             continue
+        read = ctx.evidence.file(changed.path, "head")
+        if read is None or read.text is None or not any(n in read.text for n in names):
+            continue  # every knob pattern contains its name: no name, no knob (cheap skip)
         reading = _reading(ctx, changed.path, shell=True)
         if reading is not None and reading.settings:
             knob = reading.settings[0]

@@ -99,7 +99,12 @@ def _matches_any(path: str, patterns: tuple[str, ...]) -> bool:
 
 
 def _changed(ctx: JudgeContext, path: str) -> ChangedFile | None:
-    return next((f for f in ctx.evidence.changed_files if f.path == path), None)
+    if "engine-patches.changed" not in ctx.memo:
+        ctx.memo["engine-patches.changed"] = {f.path: f for f in ctx.evidence.changed_files}
+    index = ctx.memo["engine-patches.changed"]
+    assert isinstance(index, dict)
+    found = index.get(path)
+    return found if isinstance(found, ChangedFile) else None
 
 
 def _reached_scripts(ctx: JudgeContext) -> list[str]:
