@@ -210,6 +210,9 @@ class GoldenAlPolicy(Strict):
     eval_only_guard: str = "EVAL_ONLY"  # scripts keep real acceptance for eval-only runs
     opt_in: str = "SYNTHETIC_ACCEPTANCE=true"  # master-config setting the runners inject from
     opt_in_length: str = "SYNTHETIC_ACCEPTANCE_LENGTH"
+    recipe_dirs: dict[str, str] = Field(default_factory=dict)  # recipe directory -> prefix
+    recipe_roots: dict[str, str] = Field(default_factory=dict)  # CONFIG_FILE prefix -> repo dir
+    master_vendors: tuple[str, ...] = ("nvidia", "amd")  # fill the master-config glob's `*`
     source_cues: tuple[str, ...] = ()  # detail phrases stating where an AL came from
     exception_cues: tuple[str, ...] = ()  # detail phrases of a sanctioned exception
     tolerance: float = 0.005  # golden values have two decimals

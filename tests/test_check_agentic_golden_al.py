@@ -164,3 +164,63 @@ def test_the_check_lists_the_curves_then_reads_only_its_models_files(policy):
     add_listing(parts, "golden_al_distribution", "default", ["dsv4_mtp.yaml", "qwen3.5_mtp.yaml"])
     ctx = JudgeContext(build(parts), policy, current)
     assert [w.path for w in agentic_golden_al.wants(ctx)] == ["golden_al_distribution", GOLDEN_QWEN]
+
+
+RECIPE = "benchmarks/multi_node/srt-slurm-recipes/vllm/deepseek-v4/agentic/agg-gb200-tp8-mtp-agentic.yaml"
+RECIPE_TEXT = """\
+name: agg-gb200-tp8-mtp-agentic
+model:
+  path: deepseek-ai/DeepSeek-V4-Pro
+backend:
+  vllm_config:
+    aggregated:
+      speculative-config: '{"method": "mtp", "num_speculative_tokens": 3}'
+"""
+MN_ENTRY = (
+    AGENTIC_ENTRY.replace("qwen3.5-fp8-h200-sglang-agentic-mtp", "dsv4-fp4-gb200-vllm-agentic-mtp")
+    .replace("multinode: false", "multinode: true")
+    .replace("runner: cluster:h200-cw", "runner: gb200")
+)
+
+
+def recipe_parts(recipe_text: str, *, opt_in: bool = False) -> dict:
+    """A changed multi-node agentic recipe, run by an (unchanged) entry of the head master."""
+    parts = agentic_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != AGENTIC_SCRIPT]
+    add_changed_file(parts, RECIPE, recipe_text)
+    setting = '    - "SYNTHETIC_ACCEPTANCE=true"\n' if opt_in else ""
+    launched = RECIPE.replace("benchmarks/multi_node/srt-slurm-", "")
+    runner = MN_ENTRY + f'  additional-settings:\n    - "CONFIG_FILE={launched}"\n{setting}'
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["role"] in ("base", "head"):
+            read["text"] = runner + "\n" + read["text"]
+    return parts
+
+
+def test_a_recipe_without_a_knob_passes_when_the_entry_running_it_opts_into_injection(check):
+    result = check(recipe_parts(RECIPE_TEXT, opt_in=True), "agentic-golden-al")
+    assert result.status == "PASS" and "opts into golden injection" in result.reason
+    result = check(recipe_parts(RECIPE_TEXT), "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason
+
+
+def test_a_recipe_knob_is_held_to_the_golden_of_its_model_path(check):
+    pinned = RECIPE_TEXT.replace(
+        "3}", '3, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": 2.49}'
+    )
+    parts = recipe_parts(pinned)
+    add_listing(parts, "golden_al_distribution", "default", ["dsv4_mtp.yaml"])
+    from builders import replace_file
+
+    replace_file(parts, "golden_al_distribution/dsv4_mtp.yaml", "default",
+                 "deepseek-v4-pro:\n  thinking_on: {3: 2.49}\n")  # fmt: skip
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "PASS" and "dsv4_mtp.yaml thinking_on[3]" in result.reason
+
+
+def test_a_recipe_that_does_not_decode_speculatively_is_not_held_to_a_curve(check):
+    plain = RECIPE_TEXT.replace(
+        '      speculative-config: \'{"method": "mtp", "num_speculative_tokens": 3}\'\n', ""
+    )
+    result = check(recipe_parts(plain), "agentic-golden-al")
+    assert result.status == "PASS" and "does not decode speculatively" in result.reason

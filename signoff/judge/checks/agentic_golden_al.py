@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from signoff.judge.context import JudgeContext
+from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.acceptance import AcceptanceReading, read_acceptance
 from signoff.parse.golden_al import GoldenCurve, parse_golden
@@ -47,10 +47,19 @@ class _Target:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """Recipes of multi-node entries and changed agentic recipes (head); the head master
+    configs when a changed recipe pins no knob (an entry running it may opt into injection);
+    then the golden directory and the curves of the prefixes in scope (default branch)."""
     targets, _, _ = _targets(ctx)
     for target in targets:
         if target.path and not target.shell and ctx.evidence.file(target.path, "head") is None:
             yield want_file(target.path, "head")
+    for target in targets:
+        reading = _reading(ctx, target.path, shell=False) if not target.shell else None
+        if reading is not None and not reading.settings and not _eval_recipe(target.path):
+            for path in _master_files(ctx):
+                if ctx.evidence.file(path, "head") is None:
+                    yield want_file(path, "head")
     if not targets and not _opt_ins(ctx):
         return
     directory = ctx.policy.golden_al.directory
@@ -106,12 +115,16 @@ def _targets(ctx: JudgeContext) -> tuple[list[_Target], list[MasterEntry], str]:
         if not (entry.is_agentic and _is_spec(ctx, entry)):
             continue
         if entry.multinode:
-            multi_node.append(entry)
+            recipes = [] if _opted_in(ctx, entry) else _entry_recipes(ctx, entry)
+            for recipe in recipes:
+                targets[recipe] = _Target(entry.key, recipe, entry.model_prefix, entry.model, False)
+            if not recipes:
+                multi_node.append(entry)
             continue
-        path = _agentic_script(ctx, entry)
-        if path is None:
+        script = _agentic_script(ctx, entry)
+        if script is None:
             return [], [], f"{entry.key}: its agentic benchmark script could not be found or read"
-        targets[path] = _Target(entry.key, path, entry.model_prefix, entry.model)
+        targets[script] = _Target(entry.key, script, entry.model_prefix, entry.model)
     for changed in ctx.changed_scripts:
         path = changed.path
         in_scope = AGENTIC_DIR in path and "/deprecated/" not in path and path not in targets
@@ -119,12 +132,63 @@ def _targets(ctx: JudgeContext) -> tuple[list[_Target], list[MasterEntry], str]:
             prefix = path.rsplit("/", 1)[-1].split("_", 1)[0]
             targets[path] = _Target(path, path, prefix, "")
     for path in _agentic_recipes(ctx):
-        targets[path] = _Target(path, path, _recipe_prefix(ctx, path), "", shell=False)
-    if any(not t.shell for t in targets.values()):
-        # a changed recipe pins the AL itself: only entries that opt in are judged as such
-        opt_in = ctx.policy.golden_al.opt_in
-        multi_node = [e for e in multi_node if opt_in in _opt_in_text(ctx, e)]
+        if path not in targets:
+            targets[path] = _Target(path, path, _recipe_prefix(ctx, path), "", shell=False)
     return [targets[p] for p in sorted(targets)], multi_node, ""
+
+
+def _opted_in(ctx: JudgeContext, entry: MasterEntry) -> bool:
+    return ctx.policy.golden_al.opt_in in _opt_in_text(ctx, entry)
+
+
+def _entry_recipes(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
+    """The agentic recipes a multi-node entry runs (`CONFIG_FILE=<path>` settings)."""
+    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)", _opt_in_text(ctx, entry))
+    return sorted({_in_repo(ctx, p) for p in found if AGENTIC_DIR in p or "agentx" in p})
+
+
+def _in_repo(ctx: JudgeContext, path: str) -> str:
+    """A CONFIG_FILE as a repository path: launchers copy the repository's recipe tree into
+    the srt-slurm checkout, so `recipes/<...>` names `<recipe root><...>`."""
+    for launched, root in ctx.policy.golden_al.recipe_roots.items():
+        if path.startswith(launched):
+            return root + path[len(launched) :]
+    return path
+
+
+def _launched(ctx: JudgeContext, path: str) -> list[str]:
+    """Every spelling a master config may use for a repository recipe path."""
+    names = [path]
+    for launched, root in ctx.policy.golden_al.recipe_roots.items():
+        if path.startswith(root):
+            names.append(launched + path[len(root) :])
+    return names
+
+
+def _master_files(ctx: JudgeContext) -> list[str]:
+    """The master configs at the head (their names come from the profile's glob)."""
+    glob = ctx.master_configs_glob
+    return [glob.replace("*", vendor) for vendor in ctx.policy.golden_al.master_vendors]
+
+
+def _eval_recipe(path: str) -> bool:
+    """Eval recipes measure accuracy and keep real acceptance, like EVAL_ONLY branches."""
+    return "eval" in path.rsplit("/", 1)[-1].lower()
+
+
+def _injected_for(ctx: JudgeContext, path: str) -> str | None:
+    """The head entry that runs recipe `path` and opts into the runners' injection."""
+    opt_in = ctx.policy.golden_al.opt_in
+    names = _launched(ctx, path)
+    for master in _master_files(ctx):
+        text = ctx.master_text(master, "head") or ""
+        blocks = split_blocks(text) or {}
+        lines = text.split("\n")
+        for key, (start, end) in blocks.items():
+            block = "\n".join(lines[start:end])
+            if opt_in in block and any(name in block for name in names):
+                return key
+    return None
 
 
 def _agentic_script(ctx: JudgeContext, entry: MasterEntry) -> str | None:
@@ -158,14 +222,14 @@ def _agentic_recipes(ctx: JudgeContext) -> list[str]:
 
 def _recipe_prefix(ctx: JudgeContext, path: str) -> str:
     """The model prefix of a multi-node recipe: the changed multi-node agentic entry's, when
-    there is exactly one, else the recipe directory named by a profile model key."""
+    there is exactly one, else the recipe directory the profile maps to a prefix."""
     entries = {e.model_prefix for e in ctx.changed_entries if e.multinode and e.is_agentic}
     if len(entries) == 1:
         return entries.pop()
-    parts = path.lower().split("/")
-    for prefix, keys in ctx.policy.golden_al.model_keys.items():
-        if prefix in parts or any(key in parts for key in keys):
-            return prefix
+    dirs = ctx.policy.golden_al.recipe_dirs
+    for part in path.lower().split("/"):
+        if part in dirs:
+            return dirs[part]
     return ""
 
 
@@ -176,8 +240,9 @@ def _synthetic_outside_agentic(ctx: JudgeContext) -> str:
         return ""
     names = [knob.name for knob in ctx.policy.golden_al.knobs]
     for changed in ctx.changed_scripts:
-        if AGENTIC_DIR in changed.path or "/speedbench/" in changed.path:
-            continue
+        single = path_matches(changed.path, ctx.policy.paths.single_node_scripts)
+        if not single or AGENTIC_DIR in changed.path or "/speedbench/" in changed.path:
+            continue  # multi-node helpers serve agentic and fixed-seq runs alike
         read = ctx.evidence.file(changed.path, "head")
         if read is None or read.text is None or not any(n in read.text for n in names):
             continue  # every knob pattern contains its name: no name, no knob (cheap skip)
@@ -239,9 +304,17 @@ def _judge_target(ctx: JudgeContext, target: _Target, curves: list[GoldenCurve])
     if reading is None:
         read = ctx.evidence.file(target.path, "head")
         return failed(f"{target.path} could not be read at the pinned head ({ctx.unread(read)})")
-    if reading.real_spec_lines and not reading.eval_only_guard:
+    if target.shell and reading.real_spec_lines and not reading.eval_only_guard:
         line = reading.real_spec_lines[0]
         return failed(f"{target.label}: {target.path}:{line} runs real (unsimulated) acceptance")
+    if not reading.settings and not target.shell:
+        if not reading.drafts and not reading.real_spec_lines:  # e.g. a "-nospec-" recipe
+            return passed(f"{target.label}: the recipe does not decode speculatively")
+        if _eval_recipe(target.path):
+            return passed(f"{target.label}: eval recipe, real acceptance kept for accuracy")
+        injected = _injected_for(ctx, target.path)
+        if injected is not None:
+            return passed(f"{target.label}: run by {injected}, which opts into golden injection")
     if not reading.settings:
         knobs = ", ".join(sorted({k.name for k in ctx.policy.golden_al.knobs
                                   if k.engine in ctx.switches.agentic_al_engines}))  # fmt: skip
@@ -260,7 +333,8 @@ def _judge_target(ctx: JudgeContext, target: _Target, curves: list[GoldenCurve])
 def _against_golden(
     ctx: JudgeContext, target: _Target, reading: AcceptanceReading, curves: list[GoldenCurve]
 ) -> Finding:
-    keys = _keys(ctx, target.model, target.prefix)
+    model = target.model or _recipe_model(ctx, target)
+    keys = _keys(ctx, model, target.prefix)
     mode = "thinking_off" if reading.thinking_off else ctx.policy.golden_al.default_mode
     mine = [curve for curve in curves if curve.key in keys]
     if not mine:
@@ -278,6 +352,17 @@ def _against_golden(
                 )
             matched.append(hit)
     return passed(f"{target.label}: AL {', '.join(dict.fromkeys(matched))}")
+
+
+def _recipe_model(ctx: JudgeContext, target: _Target) -> str:
+    """An srt-slurm recipe's `model: path:` (the model id), when the target is a recipe."""
+    read = ctx.evidence.file(target.path, "head")
+    if target.shell or read is None or read.text is None:
+        return ""
+    match = re.search(
+        r"(?m)^model:\s*\n(?:[ \t]+\S.*\n)*?[ \t]+path:\s*['\"]?([^\s'\"]+)", read.text
+    )
+    return match[1] if match else ""
 
 
 def _golden_hit(
