@@ -163,7 +163,7 @@ class PatchPolicy(Strict):
     external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
     launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
     recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
-    shared_libraries: tuple[str, ...] = ()  # sourced by every script: scanned only if changed
+    shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
     waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
 
 

@@ -247,3 +247,16 @@ def test_engine_patches_is_not_judged_before_e5(check, policy):
     assert resolve_standard("E4", policy).slot("engine-patches") is None
     assert resolve_standard("E5", policy).slot("engine-patches").number == 9
     assert NEW_ENTRY  # the builders' config entry stays the scope of every case above
+
+
+def test_the_shared_benchmark_library_is_judged_on_the_lines_a_pr_adds(check):
+    lib = "benchmarks/benchmark_lib.sh"
+    base = "run_eval() {\n  cat > \"$dir/sitecustomize.py\" <<'PY'\nimport lm_eval\nPY\n}\n"
+    parts = passing_parts()
+    add_changed_file(parts, lib, base + "echo ready\n", base=base)
+    assert check(parts, "engine-patches").status == "PASS"  # its eval hook was already there
+    add_changed_file(parts, lib, base + "git apply /opt/fix.patch\n", base=base)
+    result = check(parts, "engine-patches")
+    assert (
+        result.status == "FAIL" and "benchmark_lib.sh:6 applies a patch with git" in result.reason
+    )

@@ -20,7 +20,7 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, WantRole
 
 MAX_ROUNDS = 3
-MAX_WANTS = 60  # reads per verification the checks may ask for; more is a bug or hostile input
+MAX_WANTS = 200  # extra reads per verification; beyond it checks see "not read" and fail closed
 
 Build = Callable[[tuple[FileRead, ...], tuple[DirListing, ...]], JudgeContext]
 
@@ -32,9 +32,11 @@ def read_wanted(
     reads: list[FileRead] = []
     listings: list[DirListing] = []
     done: set[Want] = _already(base)
+    budget = MAX_WANTS
     for _ in range(MAX_ROUNDS):
         ctx = build(tuple(reads), tuple(listings))
-        new = [want for want in _asked(ctx) if want not in done][: MAX_WANTS - len(done)]
+        new = [want for want in _asked(ctx) if want not in done][:budget]
+        budget -= len(new)
         if not new:
             break
         for want in new:

@@ -4,9 +4,10 @@ Why: the community must be able to reproduce a number from the released image; a
 measures something nobody can download. How it is judged: the benchmark scripts a PR reaches
 (those it changes, those its changed master-config entries run, and the helper scripts they run
 or source next to themselves) are read command by command, and the lines it adds to shared
-launchers and multi-node recipe files line by line, for patching: `git apply`/`patch`, patch
-files, edits of installed engine sources (`sed -i`, redirects, copies into site-packages,
-/sgl-workspace or a `find_spec` location), inline programs that rewrite engine files,
+launchers, multi-node recipe files and the shared benchmark library line by line, for
+patching: `git apply`/`patch`, patch files, edits of installed engine sources (`sed -i`,
+redirects, copies into site-packages, /sgl-workspace or a `find_spec` location), inline programs
+that rewrite engine files,
 sitecustomize hooks, engine wheels installed over the image, container setup scripts, and
 recipe code fetched from another repository at a pinned commit or pull-request ref (what runs
 then is outside the PR). Harness and eval tooling is allowed. Patching the PR adds needs
@@ -86,7 +87,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
 
 def _in_scope(ctx: JudgeContext) -> bool:
     patches = ctx.policy.patches
-    shared = (*patches.launcher_paths, *patches.recipe_paths)
+    shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     return bool(
         ctx.changed_scripts
         or ctx.changed_master_files
@@ -116,7 +117,7 @@ def _reached_scripts(ctx: JudgeContext) -> list[str]:
         read = ctx.script_for(entry)
         if read is not None:
             found.append(read.path)
-    queue = [p for p in dict.fromkeys(found) if not path_matches(p, IGNORED)]
+    queue = [p for p in dict.fromkeys(found) if not path_matches(p, IGNORED) and p not in shared]
     seen: list[str] = []
     while queue:
         path = queue.pop(0)
@@ -151,8 +152,8 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
         _split(ctx, path, hits, scan)
         scan.scanned.append(path)
     patches = ctx.policy.patches
+    shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     for changed in ctx.evidence.changed_files:
-        shared = (*patches.launcher_paths, *patches.recipe_paths)
         if changed.status == "removed" or not _matches_any(changed.path, shared):
             continue
         if changed.patch is None:
