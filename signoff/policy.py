@@ -79,10 +79,14 @@ class EvalPolicy(Strict):
 
 
 class EngineFlags(Strict):
-    """How one engine's argument parser reads a long flag (so every check reads it the same way)."""
+    """How one engine's argument parser reads a long flag (so every check reads it the same way).
+
+    The defaults are the most permissive reading, used for an engine the profile does not list:
+    for a banned flag, a spelling that might reach it counts as reaching it."""
 
     underscores_as_dashes: bool = True  # `--hf_overrides` is `--hf-overrides`
     abbreviations: bool = True  # argparse's allow_abbrev: a unique prefix selects the flag
+    dotted_json: bool = True  # `--hf-overrides.key value` sets one key of `--hf-overrides`
     aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one flag; the first is canonical
 
 
