@@ -98,6 +98,8 @@ def test_the_command_replays_every_cassette_exactly(
         ("fail_upstream_image", 6, "rocm/vllm-dev"),
         ("fail_no_arch_hacks", 7, "--hf-overrides"),
         ("fail_spec_chat_template", 8, "--use-chat-template"),
+        ("fail_spec_true_or", 8, "calls run_benchmark_serving without --use-chat-template"),
+        ("fail_arch_underscore", 7, "--hf_overrides"),
     ],
 )
 def test_each_check_fails_on_its_own_cassette(
