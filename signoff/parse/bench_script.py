@@ -48,13 +48,16 @@ class ParsedScript:
     def indirect(self) -> bool:
         return bool(_INDIRECT.search(self.text))
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", self.text))
+
     def reads(self, names: Iterable[str]) -> frozenset[str]:
         """Which of `names` the script may read (all of them when it reads indirectly)."""
         names = frozenset(names)
         if self.indirect:
             return names
-        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", self.text))
-        return frozenset(name for name in names if name in words)
+        return names & self.words
 
 
 def read_script(text: str, path: str) -> ParsedScript:
@@ -117,6 +120,12 @@ def evaluate_counted(
         problem = f"{script.path}:1: script could not be evaluated ({type(exc).__name__})"
         return ScriptRun(path=script.path, problems=(*script.problems, problem), complete=False,
                          job=job, environment=environment), evaluator.steps  # fmt: skip
+    return _run_of(script, evaluator, job, environment), evaluator.steps
+
+
+def _run_of(
+    script: ParsedScript, evaluator: Evaluator, job: str, environment: tuple[tuple[str, str], ...]
+) -> ScriptRun:
     problems = script.problems + tuple(
         f"{script.path}:{line}: {what}" for line, what in sorted(evaluator.problems)
     )
@@ -132,7 +141,7 @@ def evaluate_counted(
         complete=not problems,
         job=job,
         environment=environment,
-    ), evaluator.steps
+    )
 
 
 def _initial_scope(env: Mapping[str, str] | None) -> Scope:

@@ -11,6 +11,7 @@ would be fooled by any of these, so every check reads flags through this module.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from signoff.policy import EngineFlags, Policy
 
@@ -37,11 +38,21 @@ def spelled(flag: str, rules: EngineFlags) -> str:
 def canonical_flag(flag: str, engine: str, policy: Policy, known: Iterable[str] = ()) -> str:
     """The engine's own name for `flag`: spelling, aliases, then a unique-prefix abbreviation of
     one of the aliases or `known` flags. A flag that is none of these comes back spelled."""
-    rules = engine_flags(engine, policy)
-    name = spelled(flag, rules)
-    aliases = {
+    return _canonical(flag, engine_flags(engine, policy), tuple(known))
+
+
+@lru_cache(maxsize=64)
+def _alias_map(rules: EngineFlags) -> dict[str, str]:
+    """Every alias's spelling -> the canonical spelling (read-only: the result is shared)."""
+    return {
         spelled(alt, rules): spelled(group[0], rules) for group in rules.aliases for alt in group
     }
+
+
+@lru_cache(maxsize=8192)  # checks ask about the same few flags for every launch and reading
+def _canonical(flag: str, rules: EngineFlags, known: tuple[str, ...]) -> str:
+    name = spelled(flag, rules)
+    aliases = _alias_map(rules)
     if name in aliases:
         return aliases[name]
     candidates = set(aliases) | {spelled(k, rules) for k in known}
@@ -60,8 +71,8 @@ def may_be_flag(flag: str, target: str, engine: str, policy: Policy) -> bool:
     prefix of the target's spelling that is longer than `--`.
     """
     rules = engine_flags(engine, policy)
-    wanted = canonical_flag(target, engine, policy)
-    name = canonical_flag(flag, engine, policy, known=(target,))
+    wanted = _canonical(target, rules, ())
+    name = _canonical(flag, rules, (target,))
     if name == wanted:
         return True
     return (

@@ -13,6 +13,7 @@ bound is a problem that makes the reading incomplete.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from signoff.parse.shell_ast import (
     AndOr,
@@ -372,13 +373,19 @@ class Evaluator(SimpleCommands):
         base.reach, base.soft = reach, entry_soft
         if not going:
             return base, (soft[0][1] if soft else hard[0])[1]
-        for stopped, attribute in ((hard[:1], "reach"), ([path for _, path in soft[:1]], "soft")):
-            if stopped:
-                where = stopped[0][1].where or stopped[0][1].ctl
-                why = f"the path may have ended earlier ({where}; {stopped[0][2]})"
-                setattr(base, attribute, getattr(base, attribute) or why)
+        _mark_stopped(base, hard[:1], [path for _, path in soft[:1]])
         statuses = {path[1].status for _, path in going}
         return base, Outcome(statuses.pop() if len(statuses) == 1 else None)
+
+
+def _mark_stopped(base: Scope, exits: list[Path], leaves: list[Path]) -> None:
+    """What follows a path that may have stopped may not run: after an `exit`, to the end of
+    the script (`reach`); after a `break`/`return`, to the end of its loop or function (`soft`)."""
+    for stopped, attribute in ((exits, "reach"), (leaves, "soft")):
+        if stopped:
+            where = stopped[0][1].where or stopped[0][1].ctl
+            why = f"the path may have ended earlier ({where}; {stopped[0][2]})"
+            setattr(base, attribute, getattr(base, attribute) or why)
 
 
 def _iterations(evaluator: Evaluator, node: Loop, items: list[Text]) -> Runner:
@@ -412,6 +419,7 @@ _DECLARING = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
 def _assigned_names(text: str) -> frozenset[str]:
     """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, and any word after a
     builtin that assigns (`read`, `for`, `local`, `export`, ...). One pass over the text."""
