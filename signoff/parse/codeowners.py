@@ -7,13 +7,14 @@ from functools import cached_property, lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.parse.glob_automaton import GlobSet, Piece
+
 _BOM = "\ufeff"
 _BLANKS = " \t"
 
 # An owner is `@user`, `@org/team-slug` or an email address; anything else makes the line invalid.
 _USER = re.compile(r"@[A-Za-z0-9][A-Za-z0-9_-]*")
 _TEAM = re.compile(r"@(?P<org>[A-Za-z0-9][A-Za-z0-9_-]*)/(?P<team>[A-Za-z0-9_][A-Za-z0-9_.-]*)")
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 # Spellings whose regex matches every path, so a check can tell the catch-all rule apart.
 _CATCH_ALL = frozenset({"*", "**", "/**", "**/*", "/**/*"})
@@ -39,7 +40,7 @@ class Rule(Frozen):
 
     def matches(self, path: str) -> bool:
         """Whether this rule's pattern matches a repository-relative file path."""
-        return _compile_one(self.pattern).fullmatch(path) is not None
+        return _glob_set((self.pattern,)).best(path) == 0
 
 
 class SkippedLine(Frozen):
@@ -57,25 +58,20 @@ class CodeOwners(Frozen):
     skipped: tuple[SkippedLine, ...] = ()
 
     @cached_property
-    def _table(self) -> re.Pattern[str] | None:
-        # Compiled once per instance; a plain attribute read afterwards keeps matching fast.
-        return _compile_table(tuple(rule.pattern for rule in self.rules))
+    def _globs(self) -> GlobSet:
+        # Built once per instance; its DFA states are cached across the paths of one PR.
+        return _glob_set(tuple(rule.pattern for rule in self.rules))
 
     def match(self, path: str) -> Rule | None:
         """The last rule matching `path` (it may have no owners), or None when no rule matches.
 
         `path` is repository-relative with `/` separators and no leading slash, as GitHub's pull
-        request files API gives it. Matching is case-sensitive, like GitHub's.
+        request files API gives it. Matching is case-sensitive, like GitHub's, and linear in the
+        path; patterns that exceed the matching budget raise `glob_automaton.GlobTooComplex`.
         """
-        table = self._table
-        if table is None:
-            return None
-        found = table.fullmatch(path)
-        if found is None or found.lastindex is None:
-            return None
-        # The table lists rules last-to-first, so the first alternative that matches is the last
-        # matching line of the file: GitHub's "last match wins".
-        return self.rules[len(self.rules) - found.lastindex]
+        # The automaton reports the highest-numbered matching rule: GitHub's "last match wins".
+        best = self._globs.best(path)
+        return self.rules[best] if best >= 0 else None
 
     def owners_of(self, path: str) -> tuple[str, ...]:
         """Owners of `path` as written; empty when the last match is ownerless or none matches."""
@@ -104,7 +100,18 @@ def team_slug(owner: str) -> tuple[str, str] | None:
 
 def is_valid_owner(owner: str) -> bool:
     """Whether GitHub would accept the token as an owner: `@user`, `@org/team` or an email."""
-    return any(form.fullmatch(owner) for form in (_USER, _TEAM, _EMAIL))
+    return any(form.fullmatch(owner) for form in (_USER, _TEAM)) or _is_email(owner)
+
+
+def _is_email(owner: str) -> bool:
+    """`local@domain.tld`: one `@`, text before it, a dot inside the domain, no whitespace.
+
+    Written out rather than as a regex: `[^@]+\\.[^@]+` backtracks quadratically on long tokens.
+    """
+    local, at, domain = owner.partition("@")
+    if not at or not local or "@" in domain or any(char.isspace() for char in owner):
+        return False
+    return "." in domain[1:-1]
 
 
 def parse_codeowners(text: str) -> CodeOwners:
@@ -202,22 +209,15 @@ def _has_unescaped(pattern: str, wanted: str) -> bool:
     return False
 
 
-def _compile_table(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One regex holding every rule as a numbered group, last rule first."""
-    if not patterns:
-        return None
-    alternatives = (f"({_pattern_regex(pattern)})" for pattern in reversed(patterns))
-    return re.compile("|".join(alternatives), re.DOTALL)
+@lru_cache(maxsize=4096)
+def _glob_set(patterns: tuple[str, ...]) -> GlobSet:
+    """The automaton for a tuple of patterns (shared by equal files and single rules)."""
+    return GlobSet([_pattern_pieces(pattern) for pattern in patterns])
 
 
 @lru_cache(maxsize=4096)
-def _compile_one(pattern: str) -> re.Pattern[str]:
-    return re.compile(_pattern_regex(pattern), re.DOTALL)
-
-
-@lru_cache(maxsize=4096)
-def _pattern_regex(pattern: str) -> str:
-    """Translate one pattern into a regex (no capturing groups) that must match a whole path."""
+def _pattern_pieces(pattern: str) -> tuple[Piece, ...]:
+    """Translate one pattern into glob pieces that must match a whole path."""
     segments = _split_segments(pattern)
     # A trailing slash names a directory: only the files beneath it match.
     is_dir = len(segments) > 1 and segments[-1] == ""
@@ -229,30 +229,32 @@ def _pattern_regex(pattern: str) -> str:
     if segments[0] == "":
         segments.pop(0)
     if not segments or segments == [""]:
-        return "(?!)"  # `/` alone names no path; the parser skips such lines
-    regex = "" if anchored else "(?:.*/)?"
+        return ()  # `/` alone names no path; the parser skips such lines
+    pieces: list[Piece] = [] if anchored else [("opt_dirs", "")]
     for index, segment in enumerate(segments):
         is_last = index == len(segments) - 1
         if segment == "**":
             # `**/` is zero or more directories; a final `/**` is everything inside.
-            regex += ".+" if is_last else "(?:.*/)?"
+            pieces.append(("any_plus", "") if is_last else ("opt_dirs", ""))
         else:
-            regex += _segment_regex(segment) + ("" if is_last else "/")
-    return regex + _tail_regex(segments[-1], is_dir)
+            pieces += _segment_pieces(segment)
+            if not is_last:
+                pieces.append(("lit", "/"))
+    return (*pieces, *_tail_pieces(segments[-1], is_dir))
 
 
-def _tail_regex(last: str, is_dir: bool) -> str:
+def _tail_pieces(last: str, is_dir: bool) -> tuple[Piece, ...]:
     if is_dir:
-        return "/.*"
+        return (("below", ""),)
     if last in ("*", "**"):
         # GitHub: `docs/*` matches `docs/getting-started.md` but not files in subdirectories.
-        return ""
+        return ()
     # A pattern that names a directory also covers the files beneath it (`/build/logs`).
-    return "(?:/.*)?"
+    return (("opt_below", ""),)
 
 
 def _split_segments(body: str) -> list[str]:
-    """Split on unescaped slashes, keeping escapes in place for `_segment_regex`."""
+    """Split on unescaped slashes, keeping escapes in place for `_segment_pieces`."""
     segments: list[str] = []
     current: list[str] = []
     chars = iter(body)
@@ -268,19 +270,21 @@ def _split_segments(body: str) -> list[str]:
     return segments
 
 
-def _segment_regex(segment: str) -> str:
+def _segment_pieces(segment: str) -> list[Piece]:
     """`*` is any run within a segment, `?` one character other than `/`, `\\x` a literal x."""
-    parts: list[str] = []
+    pieces: list[Piece] = []
     chars = iter(segment)
     for char in chars:
         if char == "\\":
-            parts.append(re.escape(next(chars, "")))
+            escaped = next(chars, "")
+            if escaped:
+                pieces.append(("lit", escaped))
         elif char == "*":
             # Several stars inside a segment (`a**b`) act as one, as in gitignore.
-            if not parts or parts[-1] != "[^/]*":
-                parts.append("[^/]*")
+            if not pieces or pieces[-1] != ("seg_star", ""):
+                pieces.append(("seg_star", ""))
         elif char == "?":
-            parts.append("[^/]")
+            pieces.append(("seg_one", ""))
         else:
-            parts.append(re.escape(char))
-    return "".join(parts)
+            pieces.append(("lit", char))
+    return pieces
