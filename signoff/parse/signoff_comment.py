@@ -1,7 +1,14 @@
 """Parse a sign-off comment into its opener, task items, detail section, links and signature."""
 
 # What counts as the reviewer's own statement:
-# - Markdown is parsed by markdown-it-py (CommonMark + task lists); lines are 1-based source lines.
+# - Markdown is parsed by markdown-it-py (CommonMark); lines are 1-based source lines.
+# - Task items are read as GitHub's renderer (cmark-gfm) reads them, not with mdit-py-plugins'
+#   tasklists plugin, whose parent search is quadratic (10 s on a 64 KB comment of items): a list
+#   item is a task when its own source line is `[ \t\v\f]*` + a bullet or `1.`/`1)` marker + at
+#   least one of those blanks + `[ ]`, `[x]` or `[X]` + one more blank (tab, vertical tab and form
+#   feed included; NBSP and other Unicode spaces not, nor the end of the line). The box is
+#   checked when `[x]` or `[X]` appears anywhere on that line, as cmark-gfm decides it (its
+#   `strstr` over the line). tests/test_tasklist_differential.py compares this with cmark-gfm.
 # - Block quotes, HTML comments/blocks and code (spans, indented or fenced blocks) are never the
 #   reviewer's statement: no opener, task item, detail text, signature or link comes from them.
 # - Stray fence: reviewers paste the page's fenced template with its ``` lines. A fence whose info
@@ -22,17 +29,17 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.tasklists import tasklists_plugin
 from pydantic import BaseModel, ConfigDict
 
 from signoff.policy import SignoffSyntax
 
-_MD = MarkdownIt("commonmark").use(tasklists_plugin)
+_MD = MarkdownIt("commonmark")
 # A plain URL in text: GitHub autolinks these even without <...>; trailing punctuation is prose.
 _BARE_URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+")
 _URL_TAIL = ".,;:!?*_~"
-# The task-list plugin needs text after the box; GitHub also renders an empty `- [x]` as a task.
-_EMPTY_BOX = re.compile(r"\[([ xX])\]\s*")
+# cmark-gfm's task-list line (extensions/ext_scanners.re), anchored at the start of the line.
+_TASK_LINE = re.compile(r"[ \t\v\f]*(?:[-+*]|[0-9]{1,9}[.)])[ \t\v\f]+\[[ xX]\][ \t\v\f]")
+_BOX_TEXT = re.compile(r"\[[ xX]\][ \t\v\f]*")
 _UNWRAPPABLE_INFO = ("", "markdown", "md")
 
 
@@ -106,6 +113,7 @@ class Scan:
 
 @dataclass
 class _Walk:
+    lines: list[str]  # the source, to read each list item's first line as cmark-gfm does
     rows: list[Row] = field(default_factory=list)
     items: list[RawItem] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
@@ -130,7 +138,7 @@ def scan_markdown(text: str) -> Scan:
         tokens = _MD.parse(text)
     except Exception:  # markdown-it is robust, but a parser bug must not crash a verdict
         return Scan(rows=(), items=(), fences=())
-    walk = _Walk()
+    walk = _Walk(lines=text.split("\n"))
     for index, token in enumerate(tokens):
         _visit(walk, tokens, index, token)
     return Scan(rows=tuple(walk.rows), items=tuple(walk.items), fences=tuple(walk.fences))
@@ -157,7 +165,7 @@ def _visit(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) -> No
 
 
 def _open_item(walk: _Walk, tokens: Sequence[Token], index: int) -> int | None:
-    checked = _checkbox(tokens, index)
+    checked = _checkbox(walk, tokens, index)
     if checked is None or walk.quote > 0:
         return None
     tasks = [task for task in walk.stack if task is not None]
@@ -167,20 +175,17 @@ def _open_item(walk: _Walk, tokens: Sequence[Token], index: int) -> int | None:
     return len(walk.items) - 1
 
 
-def _checkbox(tokens: Sequence[Token], index: int) -> bool | None:
+def _checkbox(walk: _Walk, tokens: Sequence[Token], index: int) -> bool | None:
     """True/False for a checked/unchecked task item opening at `index`, None for a plain bullet."""
     if index + 2 >= len(tokens) or tokens[index + 1].type != "paragraph_open":
         return None
-    inline = tokens[index + 2]
-    children = inline.children or []
-    if (
-        children
-        and children[0].type == "html_inline"
-        and "task-list-item-checkbox" in children[0].content
-    ):
-        return "checked=" in children[0].content
-    box = _EMPTY_BOX.fullmatch(inline.content)
-    return None if box is None else box.group(1) != " "
+    start = (tokens[index].map or [-1])[0]
+    if (tokens[index + 1].map or [-2])[0] != start or not 0 <= start < len(walk.lines):
+        return None  # the box must open the item's own first line
+    line = walk.lines[start]
+    if _TASK_LINE.match(line) is None:
+        return None
+    return "[x]" in line or "[X]" in line
 
 
 def _fence(token: Token) -> Fence:
@@ -215,14 +220,20 @@ def _add_rows(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) ->
 
 
 def _strip_checkbox(children: list[Token], item: int | None, walk: _Walk, line: int) -> list[Token]:
-    """Drop the rendered checkbox (or the bare `[x]` text) from a task item's first paragraph."""
+    """Drop the `[x]` box (and the blanks after it) from a task item's first paragraph."""
     if item is None or walk.items[item].line != line or not children:
         return children
     head = children[0]
-    if head.type == "html_inline" and "task-list-item-checkbox" in head.content:
-        return children[1:]
-    if head.type == "text" and _EMPTY_BOX.fullmatch(head.content):
-        return children[1:]
+    if head.type == "text":
+        box = _BOX_TEXT.match(head.content)
+        if box is not None:
+            rest = head.content[box.end() :]
+            return ([head.copy(content=rest)] if rest else []) + children[1:]
+    if head.type == "link_open":
+        # `[x]: url` defined elsewhere turns the box into a shortcut link; the box is still a box.
+        close = next((i for i, c in enumerate(children) if c.type == "link_close"), None)
+        if close is not None:
+            return children[close + 1 :]
     return children
 
 
