@@ -16,6 +16,8 @@ from signoff.parse.codeowners import (
     CodeOwners,
     Rule,
     _is_email,
+    _split_escaped,
+    _split_plain,
     is_valid_owner,
     owner_is_team,
     parse_codeowners,
@@ -212,3 +214,8 @@ def test_email_owners_are_read_as_the_email_regex_reads_them(token: str) -> None
 
 def test_a_long_dotted_owner_token_is_rejected_without_backtracking() -> None:
     assert not is_valid_owner("a@" + "." * 200_000 + "@")
+
+
+@given(st.text(alphabet="a# \t/*@\u00a0", max_size=16))
+def test_lines_without_a_backslash_split_as_the_escaping_reader_splits_them(raw: str) -> None:
+    assert _split_plain(raw) == _split_escaped(raw)

@@ -82,3 +82,19 @@ def test_the_state_cache_is_rebuilt_when_it_fills_and_answers_stay_the_same() ->
     expected = [0] * 300 + [1, -1]
     assert [small.best(path) for path in paths] == expected
     assert [roomy.best(path) for path in paths] == expected
+
+
+ANCHORED_PARTS = st.sampled_from(["/a", "/b", "/ab", "a/", "b/", "*", "**", "/**", "?", "/"])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.lists(ANCHORED_PARTS, min_size=1, max_size=4).map("".join), max_size=6), paths)
+def test_rules_bucketed_by_first_segment_answer_as_a_loop_over_every_rule(
+    many: list[str], path: str
+) -> None:
+    owners = parse_codeowners("".join(f"{pattern} @o{i}\n" for i, pattern in enumerate(many)))
+    expected = None
+    for rule in owners.rules:
+        if oracle(_pattern_pieces(rule.pattern), path):
+            expected = rule
+    assert owners.match(path) == expected

@@ -40,7 +40,7 @@ class Rule(Frozen):
 
     def matches(self, path: str) -> bool:
         """Whether this rule's pattern matches a repository-relative file path."""
-        return _glob_set((self.pattern,)).best(path) == 0
+        return _rule_globs(self.pattern).best(path) == 0
 
 
 class SkippedLine(Frozen):
@@ -58,9 +58,27 @@ class CodeOwners(Frozen):
     skipped: tuple[SkippedLine, ...] = ()
 
     @cached_property
-    def _globs(self) -> GlobSet:
-        # Built once per instance; its DFA states are cached across the paths of one PR.
-        return _glob_set(tuple(rule.pattern for rule in self.rules))
+    def _pieces(self) -> tuple[tuple[Piece, ...], ...]:
+        return tuple(_pattern_pieces(rule.pattern) for rule in self.rules)
+
+    @cached_property
+    def _buckets(self) -> dict[str | None, tuple[int, ...]]:
+        """Rule indices by the literal first path segment they need (None: any first segment)."""
+        buckets: dict[str | None, list[int]] = {}
+        for index, pieces in enumerate(self._pieces):
+            if pieces:  # a pattern that names no path matches nothing
+                buckets.setdefault(_first_segment(pieces), []).append(index)
+        return {key: tuple(indices) for key, indices in buckets.items()}
+
+    @cached_property
+    def _matchers(self) -> dict[str | None, tuple[GlobSet, tuple[int, ...]]]:
+        return {}  # filled on demand: the shared group, then one per first segment met
+
+    def _matcher(self, key: str | None) -> tuple[GlobSet, tuple[int, ...]]:
+        if key not in self._matchers:
+            indices = self._buckets.get(key, ())
+            self._matchers[key] = (GlobSet([self._pieces[i] for i in indices]), indices)
+        return self._matchers[key]
 
     def match(self, path: str) -> Rule | None:
         """The last rule matching `path` (it may have no owners), or None when no rule matches.
@@ -69,8 +87,14 @@ class CodeOwners(Frozen):
         request files API gives it. Matching is case-sensitive, like GitHub's, and linear in the
         path; patterns that exceed the matching budget raise `glob_automaton.GlobTooComplex`.
         """
-        # The automaton reports the highest-numbered matching rule: GitHub's "last match wins".
-        best = self._globs.best(path)
+        best = -1
+        first = path.split("/", 1)[0]
+        # Rules that may match any first segment, then those naming this path's first segment.
+        for key in (None, first) if first in self._buckets else (None,):
+            globs, indices = self._matcher(key)
+            found = globs.best(path) if indices else -1
+            best = max(best, indices[found] if found >= 0 else -1)
+        # The highest-numbered matching rule is the last matching line: "last match wins".
         return self.rules[best] if best >= 0 else None
 
     def owners_of(self, path: str) -> tuple[str, ...]:
@@ -98,6 +122,7 @@ def team_slug(owner: str) -> tuple[str, str] | None:
     return None if found is None else (found["org"], found["team"])
 
 
+@lru_cache(maxsize=4096)
 def is_valid_owner(owner: str) -> bool:
     """Whether GitHub would accept the token as an owner: `@user`, `@org/team` or an email."""
     return any(form.fullmatch(owner) for form in (_USER, _TEAM)) or _is_email(owner)
@@ -152,6 +177,17 @@ def _tokens(raw: str) -> list[str]:
     after whitespace the rest of the line is (GitHub's `*.js @js-owner # inline` form). A `#`
     inside a token, as in `docs/c#/`, is an ordinary character.
     """
+    # The common line has no backslash: plain splitting gives the same tokens, much faster.
+    return _split_escaped(raw) if "\\" in raw else _split_plain(raw)
+
+
+def _split_plain(raw: str) -> list[str]:
+    words = [word for word in raw.replace("\t", " ").split(" ") if word]
+    comment = next((i for i, word in enumerate(words) if word.startswith("#")), len(words))
+    return words[:comment]
+
+
+def _split_escaped(raw: str) -> list[str]:
     tokens: list[str] = []
     current: list[str] = []
     chars = iter(raw.lstrip(_BLANKS))
@@ -209,13 +245,12 @@ def _has_unescaped(pattern: str, wanted: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
-def _glob_set(patterns: tuple[str, ...]) -> GlobSet:
-    """The automaton for a tuple of patterns (shared by equal files and single rules)."""
-    return GlobSet([_pattern_pieces(pattern) for pattern in patterns])
+@lru_cache(maxsize=1024)
+def _rule_globs(pattern: str) -> GlobSet:
+    """The automaton of a single rule's pattern (for `Rule.matches`)."""
+    return GlobSet([_pattern_pieces(pattern)])
 
 
-@lru_cache(maxsize=4096)
 def _pattern_pieces(pattern: str) -> tuple[Piece, ...]:
     """Translate one pattern into glob pieces that must match a whole path."""
     segments = _split_segments(pattern)
@@ -240,7 +275,30 @@ def _pattern_pieces(pattern: str) -> tuple[Piece, ...]:
             pieces += _segment_pieces(segment)
             if not is_last:
                 pieces.append(("lit", "/"))
-    return (*pieces, *_tail_pieces(segments[-1], is_dir))
+    return _join_literals((*pieces, *_tail_pieces(segments[-1], is_dir)))
+
+
+def _join_literals(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """Adjacent literal characters as one piece: a 3 MB file stays a few MB in memory."""
+    joined: list[Piece] = []
+    for kind, text in pieces:
+        if kind == "lit" and joined and joined[-1][0] == "lit":
+            joined[-1] = ("lit", joined[-1][1] + text)
+        else:
+            joined.append((kind, text))
+    return tuple(joined)
+
+
+def _first_segment(pieces: tuple[Piece, ...]) -> str | None:
+    """The literal first path segment every match must start with, or None when it may vary."""
+    kind, text = pieces[0]
+    if kind != "lit":
+        return None
+    if "/" in text:
+        return text.split("/", 1)[0]
+    # The segment ends with the pattern (`/docs`, `/docs/`), or a wildcard continues it.
+    follower = pieces[1][0] if len(pieces) > 1 else None
+    return text if follower in (None, "opt_below", "below") else None
 
 
 def _tail_pieces(last: str, is_dir: bool) -> tuple[Piece, ...]:
@@ -272,6 +330,8 @@ def _split_segments(body: str) -> list[str]:
 
 def _segment_pieces(segment: str) -> list[Piece]:
     """`*` is any run within a segment, `?` one character other than `/`, `\\x` a literal x."""
+    if not any(special in segment for special in "*?\\"):
+        return [("lit", segment)] if segment else []
     pieces: list[Piece] = []
     chars = iter(segment)
     for char in chars:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 # A glob is a sequence of pieces, each standing for one regex fragment:
-#   ("lit", "x")       the literal character x
+#   ("lit", "xy")      the literal text xy
 #   ("seg_star", "")   [^/]*      any run inside one path segment
 #   ("seg_one", "")    [^/]       one character other than `/`
 #   ("any", "")        .*         anything, slashes included
@@ -46,7 +46,7 @@ class GlobTooComplex(ValueError):
 def _emit(ops: list[Op], kind: PieceKind, literal: str) -> None:
     here = len(ops)
     if kind == "lit":
-        ops.append((_CHAR, literal, 0, 0))
+        ops += [(_CHAR, char, 0, 0) for char in literal]
     elif kind == "seg_one":
         ops.append((_NOT_SLASH, "", 0, 0))
     elif kind in ("seg_star", "any"):
@@ -152,8 +152,9 @@ class GlobSet:
 
     def _closure(self, pcs: Sequence[int]) -> tuple[tuple[int, ...], int]:
         """Follow SPLIT/JMP from `pcs`: the consuming threads reached and the best MATCH."""
+        ops = self._ops
         seen: set[int] = set()
-        stack = list(reversed(pcs))
+        stack = list(pcs)
         threads: list[int] = []
         accept = -1
         while stack:
@@ -161,9 +162,10 @@ class GlobSet:
             if pc in seen:
                 continue
             seen.add(pc)
-            code, _, first, second = self._ops[pc]
+            code, _, first, second = ops[pc]
             if code == _SPLIT:
-                stack += [second, first]
+                stack.append(second)
+                stack.append(first)
             elif code == _JMP:
                 stack.append(first)
             elif code == _MATCH:
@@ -171,7 +173,9 @@ class GlobSet:
             else:
                 threads.append(pc)
         self._spend(len(seen))
-        return tuple(sorted(threads)), accept
+        # A set of threads is one DFA state whatever order they were reached in.
+        threads.sort()
+        return tuple(threads), accept
 
     def _spend(self, work: int) -> None:
         self._left -= work

@@ -137,15 +137,19 @@ def _score_pairs(
     template: Sequence[TemplateItem], signoff: Sequence[TaskItem]
 ) -> dict[tuple[int, int], float]:
     template_words = [_words(item.text) for item in template]
-    signoff_words = [_words(item.text) for item in signoff]
-    signoff_counts = [Counter(words) for words in signoff_words]
+    signoff_words = [tuple(_words(item.text)) for item in signoff]
+    # Items with the same words score the same: a pasted-over comment is scored once per text.
+    distinct = {words: list(words) for words in signoff_words}
+    distinct_counts = {words: Counter(words) for words in distinct}
     scores: dict[tuple[int, int], float] = {}
     for t, t_words in enumerate(template_words):
         t_counts = Counter(t_words)
-        for s, s_words in enumerate(signoff_words):
-            bound = _upper_bound(t_words, t_counts, s_words, signoff_counts[s])
+        by_text: dict[tuple[str, ...], float] = {}
+        for words, s_words in distinct.items():
+            bound = _upper_bound(t_words, t_counts, s_words, distinct_counts[words])
             close = bound >= MATCH_THRESHOLD
-            scores[(t, s)] = _similarity(t_words, s_words) if close else bound
+            by_text[words] = _similarity(t_words, s_words) if close else bound
+        scores.update(((t, s), by_text[words]) for s, words in enumerate(signoff_words))
     return scores
 
 
