@@ -50,6 +50,9 @@ class Frozen(BaseModel):
 class TaskItem(Frozen):
     text: str
     checked: bool
+    # The item's own words and those of text nested under it (not of nested task items), for
+    # explanations attached to the item; link destinations and URLs left out.
+    words: str = ""
     line: int
     depth: int  # 0 = top level; counts enclosing task items only
     parent: int | None  # index into items of the nearest enclosing task item
@@ -68,6 +71,7 @@ class ParsedSignoff(Frozen):
     opener_line: int | None
     items: tuple[TaskItem, ...]
     detail: str
+    detail_words: str  # the detail section as words: one line per source line, no URLs
     detail_line: int | None
     links: tuple[Link, ...]
     signed: str | None
@@ -81,8 +85,10 @@ class Row:
     line: int
     text: str  # code spans included
     prose: str  # code spans left out: the opener never counts inside code
+    words: str  # what reads as words: link text kept, link destinations and URLs left out
     links: tuple[tuple[str, str], ...]  # (url, link text)
     item: int | None  # the task item whose own paragraph this row is
+    owner: int | None  # the innermost task item this row is inside (its own text or nested)
     quoted: bool
     heading: int  # heading level, 0 when not a heading
 
@@ -205,14 +211,17 @@ def _add_rows(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) ->
     item = _is_item_paragraph(walk, tokens, index)
     first_line = (token.map or [0])[0] + 1
     children = _strip_checkbox(token.children or [], item, walk, first_line)
-    for offset, (text, prose, links) in enumerate(_flatten(children)):
+    owner = next((task for task in reversed(walk.stack) if task is not None), None)
+    for offset, line in enumerate(_flatten(children)):
         walk.rows.append(
             Row(
                 line=first_line + offset,
-                text=normalise_space(text),
-                prose=normalise_space(prose),
-                links=tuple(links),
+                text=normalise_space(line.text),
+                prose=normalise_space(line.prose),
+                words=normalise_space(line.words),
+                links=tuple(line.links),
                 item=item,
+                owner=owner,
                 quoted=walk.quote > 0,
                 heading=walk.heading,
             )
@@ -237,33 +246,42 @@ def _strip_checkbox(children: list[Token], item: int | None, walk: _Walk, line: 
     return children
 
 
-def _flatten(children: Iterable[Token]) -> list[tuple[str, str, list[tuple[str, str]]]]:
-    """Inline tokens as per-line (text, prose, links); soft and hard breaks start a new line."""
-    lines: list[tuple[str, str, list[tuple[str, str]]]] = [("", "", [])]
+@dataclass
+class _Line:
+    text: str = ""
+    prose: str = ""
+    words: str = ""
+    links: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _flatten(children: Iterable[Token]) -> list[_Line]:
+    """Inline tokens as per-line text, prose, words and links; breaks start a new line."""
+    lines = [_Line()]
     href: str | None = None
+    autolink = False
     label = ""
     for child in children:
-        text, prose, links = lines[-1]
+        line = lines[-1]
         if child.type in ("softbreak", "hardbreak"):
-            lines.append(("", "", []))
+            lines.append(_Line())
         elif child.type == "link_open":
             href, label = str(child.attrs.get("href", "")), ""
+            autolink = child.markup in ("autolink", "linkify")
         elif child.type == "link_close" and href is not None:
-            links.append((href, normalise_space(label)))
-            href = None
+            line.links.append((href, normalise_space(label)))
+            href, autolink = None, False
         elif child.type in ("text", "code_inline", "image"):
             piece = child.content
             label += piece if href is not None else ""
             if href is None and child.type == "text":
-                links.extend((url, url) for url in bare_urls(piece))
-            lines[-1] = (
-                text + piece,
-                prose + ("" if child.type == "code_inline" else piece),
-                links,
-            )
+                line.links.extend((url, url) for url in bare_urls(piece))
+            line.text += piece
+            line.prose += "" if child.type == "code_inline" else piece
+            # Words are what a reader reads as words: no URL, whether autolinked or bare.
+            line.words += " " if autolink else _BARE_URL.sub(" ", piece)
         elif child.type == "html_inline":
             # A multi-line inline comment or tag still occupies source lines.
-            lines.extend(("", "", []) for _ in range(child.content.count("\n")))
+            lines.extend(_Line() for _ in range(child.content.count("\n")))
     return lines
 
 
@@ -336,6 +354,7 @@ def _build(scan: Scan, syntax: SignoffSyntax) -> ParsedSignoff:
         opener_line=opener.line if opener else None,
         items=task_items(scan, syntax),
         detail=_detail_text(rows, heading, stop, syntax),
+        detail_words=_detail_text(rows, heading, stop, syntax, words=True),
         detail_line=start,
         links=_links(rows, start, stop),
         signed=_signed_name(signed, syntax) if signed else None,
@@ -377,7 +396,12 @@ def _signed_name(row: Row, syntax: SignoffSyntax) -> str | None:
 
 
 def _detail_text(
-    rows: Sequence[Row], heading: Row | None, stop: int | None, syntax: SignoffSyntax
+    rows: Sequence[Row],
+    heading: Row | None,
+    stop: int | None,
+    syntax: SignoffSyntax,
+    *,
+    words: bool = False,
 ) -> str:
     if heading is None:
         return ""
@@ -385,7 +409,8 @@ def _detail_text(
     for row in rows:
         if row.line < heading.line or (stop is not None and row.line >= stop):
             continue
-        text = _after_heading(row.text, syntax) if row is heading else row.text
+        source = row.words if words else row.text
+        text = _after_heading(source, syntax) if row is heading else source
         cleaned = _drop_placeholders(text, syntax.placeholders)
         if any(char.isalnum() for char in cleaned):
             kept.append(cleaned)
@@ -419,20 +444,24 @@ def _links(rows: Sequence[Row], start: int | None, stop: int | None) -> tuple[Li
 def task_items(scan: Scan, syntax: SignoffSyntax) -> tuple[TaskItem, ...]:
     """Task items with their own text; a lazily continued `Signed:` or detail line is cut off."""
     texts: dict[int, list[str]] = {}
+    words: dict[int, list[str]] = {}
     urls: dict[int, list[str]] = {}
     closed: set[int] = set()
     for row in scan.rows:
-        if row.item is None or row.item in closed:
+        if row.owner is None or row.owner in closed or row.quoted:
             continue
         if _is_signed(row, syntax) or is_detail_heading(row, syntax):  # lazy continuation
-            closed.add(row.item)
+            closed.add(row.owner)
             continue
-        texts.setdefault(row.item, []).append(row.text)
-        urls.setdefault(row.item, []).extend(url for url, _ in row.links)
+        words.setdefault(row.owner, []).append(row.words)
+        if row.item is not None:
+            texts.setdefault(row.item, []).append(row.text)
+            urls.setdefault(row.item, []).extend(url for url, _ in row.links)
     return tuple(
         TaskItem(
             text=normalise_space(" ".join(texts.get(index, []))),
             checked=raw.checked,
+            words=normalise_space(" ".join(words.get(index, []))),
             line=raw.line,
             depth=raw.depth,
             parent=raw.parent,
