@@ -96,6 +96,30 @@ SIGNOFFS: dict[str, Callable[[], str]] = {
 }
 
 
+def fork_image_with_exception_prose() -> dict[str, Any]:
+    """Check 6 must read every detail sentence: a fork image and 64 KB of exception wording."""
+    parts = with_signoff(
+        fill(
+            signoff_body().split("Signed:")[0],
+            "H100 is not new hardware, nor is it a new model architecture; rather than that. ",
+            ". B200 is new hardware." + SIGNED,
+        )
+    )
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["role"] == "head":
+            read["text"] = read["text"].replace(
+                "vllm/vllm-openai:v0.11.1\n  model: deepseek-ai/DeepSeek-V4-Pro\n  model-prefix: dsv4"
+                "\n  precision: fp4\n  framework: vllm\n  runner: b200\n  multinode: false\n"
+                "  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n        osl: 1024\n"
+                "        search-space:\n          - { tp: 8, ep: 8, dp-attn: true, spec",
+                "rocm/vllm-dev:nightly\n  model: deepseek-ai/DeepSeek-V4-Pro\n  model-prefix: dsv4"
+                "\n  precision: fp4\n  framework: vllm\n  runner: b200\n  multinode: false\n"
+                "  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n        osl: 1024\n"
+                "        search-space:\n          - { tp: 8, ep: 8, dp-attn: true, spec",
+            )
+    return parts
+
+
 def codeowners_double_star() -> dict[str, Any]:
     parts = passing_parts()
     owners = CODEOWNERS + "a/**/**/**/**/**/**/**/**/x @deep\n/**/**/**/**/**/**/q @q\n"
@@ -130,6 +154,7 @@ def nested_ifs(depth: int, condition: str) -> dict[str, Any]:
 
 CASES: dict[str, Callable[[], dict[str, Any]]] = {
     **{name: (lambda make=make: with_signoff(make())) for name, make in SIGNOFFS.items()},
+    "signoff-exception-prose-fork-image": fork_image_with_exception_prose,
     "codeowners-double-star-deep-path": codeowners_double_star,
     "codeowners-3mb-of-wildcard-rules": codeowners_3mb,
     # About 200 KB each: GitHub's files API returns bigger files only as blobs.

@@ -36,11 +36,12 @@ def evaluate(ctx: JudgeContext) -> Finding:
     if not entries:
         return not_applicable("the master-config edits add or change no entry")
     notes: list[str] = []
+    claims = _exception_claims(ctx)
     for entry in sorted(entries, key=lambda e: e.key):
         problem = _image_problem(ctx, entry) or _engine_first_problem(ctx, entry)
         if not problem:
             continue
-        exception = _exception_for(ctx, entry)
+        exception = _exception_for(claims, entry)
         if exception:
             notes.append(f"{code(entry.key)}: exception documented ({code(exception, 120)})")
             continue
@@ -48,22 +49,29 @@ def evaluate(ctx: JudgeContext) -> Finding:
     return passed(_pass_reason(entries, notes))
 
 
-def _exception_for(ctx: JudgeContext, entry: MasterEntry) -> str:
-    """The first detail sentence asserting an exception and naming what `entry` is, or ""."""
+def _exception_claims(ctx: JudgeContext) -> list[tuple[str, frozenset[str]]]:
+    """Detail sentences that assert an exception phrase, with their words (read once)."""
     cues = ctx.policy.images.exception_cues
-    for sentence in sentences(ctx.signoff.detail_words):
-        if _names(sentence, entry) and any(asserted(sentence, cue) for cue in cues):
-            return sentence
-    return ""
+    return [
+        (sentence, frozenset(words(sentence)))
+        for sentence in sentences(ctx.signoff.detail_words)
+        if any(asserted(sentence, cue) for cue in cues)
+    ]
 
 
-def _names(sentence: str, entry: MasterEntry) -> bool:
-    """Whether the sentence names the entry's SKU, model prefix, key or model (as words)."""
+def _exception_for(claims: list[tuple[str, frozenset[str]]], entry: MasterEntry) -> str:
+    """The first asserted exception sentence naming what `entry` is, or ""."""
+    names = _names(entry)
+    return next((sentence for sentence, said in claims if names & said), "")
+
+
+def _names(entry: MasterEntry) -> frozenset[str]:
+    """Words that name the entry: its SKU, model prefix, key or model."""
     model = entry.model.lower()
     short = model.rsplit("/", 1)[-1]
     # "DeepSeek-V4" names deepseek-ai/DeepSeek-V4-Pro: the model's name less its last suffix.
     names = {entry.sku or "", entry.model_prefix, entry.key, model, short, short.rsplit("-", 1)[0]}
-    return bool({name.lower() for name in names if name} & set(words(sentence)))
+    return frozenset(name.lower() for name in names if name)
 
 
 def _why_no_exception(ctx: JudgeContext, entry: MasterEntry) -> str:
