@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -98,3 +100,29 @@ def test_rules_bucketed_by_first_segment_answer_as_a_loop_over_every_rule(
         if oracle(_pattern_pieces(rule.pattern), path):
             expected = rule
     assert owners.match(path) == expected
+
+
+def test_codeowners_beyond_the_budget_name_the_path_and_end_as_could_not_verify() -> None:
+    from signoff.errors import ExitCode
+
+    owners = parse_codeowners("**/a*a*a*a*/**/b*b*b*/**/z @o\n")
+    owners._matcher(None)[0]._budget = 50  # what a 3 MB file of such rules would exhaust
+    with pytest.raises(GlobTooComplex, match=r"who owns aaab/.* cannot be decided") as caught:
+        owners.match("/".join(["aaab"] * 200))
+    assert caught.value.exit_code == ExitCode.COULD_NOT_VERIFY
+
+
+def test_check_0_fails_closed_when_ownership_exceeds_the_budget(
+    monkeypatch: pytest.MonkeyPatch, check: Any
+) -> None:
+    from builders import CODEOWNERS, passing_parts, replace_file
+
+    import signoff.parse.codeowners as codeowners
+
+    monkeypatch.setattr(codeowners, "GlobSet", functools.partial(GlobSet, budget=50))
+    parts = passing_parts()
+    replace_file(parts, ".github/CODEOWNERS", "default", CODEOWNERS + "**/a*a*a*/**/z @o\n")
+    deep = "/".join(["aaab"] * 200) + ".md"
+    parts["changed_files"].append({"path": deep, "status": "added", "patch": "@@ -0,0 +1 @@\n+x"})
+    result = check(parts, "codeowner")
+    assert result.status == "FAIL" and "GlobTooComplex" in result.reason

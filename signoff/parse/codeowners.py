@@ -7,7 +7,7 @@ from functools import cached_property, lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.glob_automaton import GlobSet, Piece
+from signoff.parse.glob_automaton import GlobSet, GlobTooComplex, Piece
 
 _BOM = "\ufeff"
 _BLANKS = " \t"
@@ -92,7 +92,13 @@ class CodeOwners(Frozen):
         # Rules that may match any first segment, then those naming this path's first segment.
         for key in (None, first) if first in self._buckets else (None,):
             globs, indices = self._matcher(key)
-            found = globs.best(path) if indices else -1
+            try:
+                found = globs.best(path) if indices else -1
+            except GlobTooComplex:
+                raise GlobTooComplex(
+                    f"CODEOWNERS: who owns {path[:200]} cannot be decided within signoff's "
+                    "matching budget; ownership is unverified"
+                ) from None
             best = max(best, indices[found] if found >= 0 else -1)
         # The highest-numbered matching rule is the last matching line: "last match wins".
         return self.rules[best] if best >= 0 else None

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from signoff.errors import SignoffError
+
 # A glob is a sequence of pieces, each standing for one regex fragment:
 #   ("lit", "xy")      the literal text xy
 #   ("seg_star", "")   [^/]*      any run inside one path segment
@@ -39,8 +41,9 @@ DEFAULT_BUDGET = 4_000_000
 MAX_STATES = 20_000
 
 
-class GlobTooComplex(ValueError):
-    """The globs and paths need more matching work than the budget allows."""
+class GlobTooComplex(SignoffError):
+    """The globs and a path need more matching work than the budget allows (could not verify:
+    in gather it ends the run with exit 3 and one line; inside a check it is a FAIL)."""
 
 
 def _emit(ops: list[Op], kind: PieceKind, literal: str) -> None:
