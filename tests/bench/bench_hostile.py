@@ -158,7 +158,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "codeowners-double-star-deep-path": codeowners_double_star,
     "codeowners-3mb-of-wildcard-rules": codeowners_3mb,
     # About 200 KB each: GitHub's files API returns bigger files only as blobs.
-    "script-6000-nested-ifs": lambda: nested_ifs(6_000, '[ -n "${MAX_MODEL_LEN:-}" ]'),
+    "script-6000-nested-ifs": lambda: nested_ifs(6_000, '[ -n "${TP:-8}" ]'),
     "script-12000-nested-ifs": lambda: nested_ifs(12_000, "true"),
 }
 
