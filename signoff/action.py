@@ -17,7 +17,7 @@ from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.gate import GateDecision, decide
 from signoff.policy import Policy, load_policy
 from signoff.publish.render import render_markdown
-from signoff.publish.sanitize import log_line
+from signoff.publish.sanitize import log_line, status_context_input
 from signoff.publish.summary import (
     evidence_path_for,
     write_evidence,
@@ -97,7 +97,7 @@ def _verify(
     gh = connect(token, env.get("GITHUB_API_URL") or None)
     options = PublishOptions(
         post_comment=_flag(env.get("SIGNOFF_POST_COMMENT", ""), default=True, name="post-comment"),
-        status_context=env.get("SIGNOFF_STATUS_CONTEXT", "").strip() or None,
+        status_context=status_context_input(env.get("SIGNOFF_STATUS_CONTEXT", "")),
         run_url=run_url(env),
     )
     identity = env.get("SIGNOFF_BOT_LOGIN", "").strip() or None

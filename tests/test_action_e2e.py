@@ -281,6 +281,24 @@ def test_a_post_comment_value_that_is_not_a_boolean_is_bad_input(tmp_path: Path)
     assert run_action(env) == 2
 
 
+@pytest.mark.parametrize("context", ["codeowner-signoff-verify\nforged", "ctx\r", "a\x1bb"])
+def test_a_status_context_with_a_newline_is_bad_input_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], context: str
+) -> None:
+    env = action_env(
+        tmp_path,
+        "issue_comment",
+        "issue_comment.created.pull_request",
+        SIGNOFF_STATUS_CONTEXT=context,
+    )
+    with replay(E2E / "pass_created.yaml") as cassette:  # any request would be played from here
+        assert run_action(env) == 2
+    assert not any(cassette.play_counts.values())
+    assert outputs(tmp_path)["verdict"] == "ERROR"
+    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if "status-context" in ln]
+    assert line.startswith("::error title=signoff::input status-context must be one line")
+
+
 def test_a_dispatch_for_another_repository_is_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

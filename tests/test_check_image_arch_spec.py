@@ -3,6 +3,7 @@ template) from small evidence variations."""
 
 from __future__ import annotations
 
+import pytest
 from builders import (
     EXISTING_ENTRY,
     NEW_ENTRY,
@@ -59,16 +60,54 @@ def test_vendor_fork_image_on_an_established_sku_fails(check):
     assert "rocm/vllm-dev:nightly" in result.reason and "b200" in result.reason
 
 
-def test_documented_new_architecture_exception_allows_a_fork_image(check):
+def _fork_image_with_detail(line: str) -> dict:
     parts = _with_new_entry(NEW_ENTRY.replace("vllm/vllm-openai:v0.11.1", "rocm/vllm-dev:nightly"))
-    detail = (
-        "- Recipe: https://github.com/vllm-project/recipes/pull/612\n"
-        "- Exception: new model architecture; upstream vLLM does not fundamentally support it yet."
-    )
+    detail = f"- Recipe: https://github.com/vllm-project/recipes/pull/612\n- {line}"
     set_signoff_body(parts, signoff_body(detail=detail))
-    result = check(parts, "upstream-image")
-    assert result.status == "PASS"
+    return parts
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Exception: DeepSeek-V4 is a new model architecture that upstream vLLM images lack.",
+        "B200 counts as new hardware for this recipe.",
+        "dsv4: new architecture; vLLM does not fundamentally support it yet.",
+        "Upstream vLLM does not fundamentally support deepseek-ai/DeepSeek-V4-Pro on b200.",
+        "B200 is not the issue, but DeepSeek-V4-Pro is a new architecture.",
+    ],
+)
+def test_an_asserted_exception_naming_the_sku_or_model_allows_a_fork_image(check, line):
+    result = check(_fork_image_with_detail(line), "upstream-image")
+    assert result.status == "PASS", result.reason
     assert "exception documented" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "B200 is not new hardware.",
+        "B200 isn't new hardware and DeepSeek-V4 is no new architecture.",
+        "B200 is established, rather than new hardware.",
+        "This is neither new hardware nor a new architecture for dsv4 on B200.",
+        "We ran dsv4 on B200 without any new hardware.",
+        "Is B200 new hardware?",
+        "Exception: new model architecture; upstream vLLM does not fundamentally support it yet.",
+        "B200 recipe: see https://x.test/new-hardware/new-architecture",
+        "[new hardware](https://x.test/b200)",
+        "It is not true that vLLM does not fundamentally support dsv4.",
+        "B200 is never new hardware.",
+    ],
+)
+def test_a_negated_unnamed_or_url_only_exception_is_no_exception(check, line):
+    result = check(_fork_image_with_detail(line), "upstream-image")
+    assert result.status == "FAIL", line
+    assert "`rocm/vllm-dev:nightly`" in result.reason
+
+
+def test_the_fail_reason_says_why_exception_wording_did_not_count(check):
+    result = check(_fork_image_with_detail("B200 is not new hardware."), "upstream-image")
+    assert "negated, a question, or does not name `b200` or `dsv4`" in result.reason
 
 
 def test_new_hardware_sku_is_exempt(check):
@@ -94,7 +133,7 @@ def test_trt_entry_without_a_vllm_or_sglang_sibling_fails_engine_first(check):
     )
     result = check(_with_new_entry(entry), "upstream-image")
     assert result.status == "FAIL"
-    assert "dsv4 on b300" in result.reason
+    assert "`dsv4` on b300" in result.reason
 
 
 def test_trt_entry_after_an_existing_vllm_entry_passes(check):

@@ -101,16 +101,83 @@ def test_unchecked_item_without_explanation_fails(check):
     assert "AGENTIC_AL" in result.reason
 
 
-def test_unchecked_item_explained_in_the_detail_section_passes(check):
+def test_unchecked_item_named_by_a_detail_sentence_passes(check):
     parts = passing_parts()
     detail = (
         "- Recipe: https://github.com/vllm-project/recipes/pull/612\n"
-        "- The agentic item does not apply: this PR only touches a fixed-seq-len recipe."
+        "- The synthetic acceptance item does not apply: this PR only touches a fixed-seq-len recipe."
     )
     set_signoff_body(parts, signoff_body(detail=detail, uncheck=("For agentic workloads",)))
     result = check(parts, "latest-template")
     assert result.status == "PASS"
     assert "1 unchecked item(s) explained" in result.reason
+
+
+def _unchecked_all(detail: str) -> str:
+    return signoff_body(detail=detail, uncheck=("",))
+
+
+@pytest.mark.parametrize(
+    "detail",
+    [
+        "- quantization n/a",
+        "- N/A",
+        "- Not applicable to this PR.",
+        "- See https://docs.vllm.ai/en/latest/configuration/api.html",
+        "- [docs](https://docs.vllm.ai/en/latest/configuration/api.html)",
+        "- <https://example.test/n/a/left-unchecked>",
+        "- Items left unchecked because they do not apply.",
+    ],
+)
+def test_one_explanation_in_the_detail_section_does_not_explain_every_unchecked_item(check, detail):
+    parts = passing_parts()
+    set_signoff_body(parts, _unchecked_all(detail))
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL"
+    assert "no explanation attached" in result.reason and "LATEST" in result.reason
+
+
+def test_a_phrase_inside_a_url_on_the_items_line_explains_nothing(check):
+    parts = passing_parts()
+    body = signoff_body(uncheck=("For agentic workloads",))
+    body = body.replace("workloads", "workloads https://x.test/configuration/api/not-applicable", 1)
+    set_signoff_body(parts, body)
+    assert check(parts, "latest-template").status == "FAIL"
+
+
+def test_n_a_on_the_items_own_line_explains_that_item_only(check):
+    parts = passing_parts()
+    body = signoff_body(uncheck=("For agentic workloads", "MODELS.md"))
+    lines = body.split("\n")
+    at = next(i for i, line in enumerate(lines) if "For agentic workloads" in line)
+    lines[at] += " — n/a: no agentic scenario in this PR"
+    set_signoff_body(parts, "\n".join(lines))
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL"
+    assert "DEPRECATED" in result.reason and "AGENTIC_AL" not in result.reason
+
+
+def test_an_explanation_nested_under_the_item_explains_it(check):
+    parts = passing_parts()
+    body = signoff_body(uncheck=("For agentic workloads",))
+    lines = body.split("\n")
+    at = next(i for i, line in enumerate(lines) if "For agentic workloads" in line)
+    lines.insert(at + 1, "  - Not applicable: this PR has no agentic scenario.")
+    set_signoff_body(parts, "\n".join(lines))
+    result = check(parts, "latest-template")
+    assert result.status == "PASS", result.reason
+    assert "1 unchecked item(s) explained" in result.reason
+
+
+def test_an_explanation_under_a_sub_item_does_not_explain_its_parent(check):
+    parts = passing_parts()
+    body = signoff_body(uncheck=("recipes.vllm.ai",))
+    lines = body.split("\n")
+    at = next(i for i, line in enumerate(lines) if "MERGED" in line)
+    lines.insert(at + 1, "    - n/a")
+    set_signoff_body(parts, "\n".join(lines))
+    result = check(parts, "latest-template")
+    assert result.status == "FAIL" and "RECIPE " in result.reason
 
 
 def test_unreadable_template_fails_closed(check):

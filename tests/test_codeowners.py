@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,9 @@ from pydantic import ValidationError
 from signoff.parse.codeowners import (
     CodeOwners,
     Rule,
+    _is_email,
+    _split_escaped,
+    _split_plain,
     is_valid_owner,
     owner_is_team,
     parse_codeowners,
@@ -200,3 +204,18 @@ def test_match_is_the_last_rule_whose_pattern_matches(patterns: list[str], path:
     codeowners = parse_codeowners(text)
     expected = next((rule for rule in reversed(codeowners.rules) if rule.matches(path)), None)
     assert codeowners.match(path) == expected
+
+
+@given(st.text(alphabet="a.@ \t\u00a0-", max_size=12))
+def test_email_owners_are_read_as_the_email_regex_reads_them(token: str) -> None:
+    regex_says = re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", token) is not None
+    assert _is_email(token) == regex_says
+
+
+def test_a_long_dotted_owner_token_is_rejected_without_backtracking() -> None:
+    assert not is_valid_owner("a@" + "." * 200_000 + "@")
+
+
+@given(st.text(alphabet="a# \t/*@\u00a0", max_size=16))
+def test_lines_without_a_backslash_split_as_the_escaping_reader_splits_them(raw: str) -> None:
+    assert _split_plain(raw) == _split_escaped(raw)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from signoff.parse.matching import (
+    MATCH_THRESHOLD,
     ItemMatch,
     MatchReport,
+    _score_pairs,
     match_items,
     normalise_item_text,
     similarity,
@@ -191,3 +196,48 @@ def test_different_items_sharing_an_opening_do_not_match() -> None:
     items = v21().items
     assert similarity(items[8].text, items[9].text) < 0.86
     assert similarity(items[2].text, items[3].text) < 0.86
+
+
+# The regex forms the token loops replaced; kept here as the oracle they must agree with.
+_OLD_RUN_URL = re.compile(r"https?://github\.com/\S+?/actions/runs/\S*")
+_OLD_FILLER = re.compile(r"(?:[\s:;,.\-]*\b(?:link|links|here|run)\b)+[\s:;,.\-]*$")
+_HOSTILE_PIECES = st.sampled_from(
+    ["https://github.com/", "http://github.com/", "/actions/runs/", "o/r", "1", " ", "link",
+     "links", "here", "run", "x", ",", ".", ":", "-", "\t", "é", "_"]
+)  # fmt: skip
+
+
+def _old_normalise(text: str) -> str:
+    lowered = _OLD_RUN_URL.sub(" ", text.lower())
+    lowered = re.sub(r"/edit/(?=main/)", "/blob/", lowered)
+    lowered = re.sub(r"[*`~]", "", re.sub(r"[\[\]()<>{}|]", " ", lowered))
+    return _OLD_FILLER.sub("", " ".join(lowered.split())).strip()
+
+
+@settings(max_examples=500)
+@given(st.lists(_HOSTILE_PIECES, max_size=14).map("".join))
+def test_item_text_normalises_as_the_former_regexes_did(text: str) -> None:
+    assert normalise_item_text(text) == " ".join(_old_normalise(text).split())
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(["a", "b", "c", "evals", "passes"]), max_size=12))
+def test_cheap_bounds_never_hide_a_pair_that_reaches_the_threshold(words: list[str]) -> None:
+    template = v21()
+    extra = " ".join(words)
+    lines = [f"- [x] {item.text} {extra}" for item in template.items[:4]]
+    signoff = parse_signoff(OPENER + "\n" + "\n".join(lines), POLICY.signoff)
+    scores = _score_pairs(template.items, signoff.items)
+    for (t, s), score in scores.items():
+        exact = similarity(template.items[t].text, signoff.items[s].text)
+        if exact >= MATCH_THRESHOLD:
+            assert score == exact
+        else:
+            assert score < MATCH_THRESHOLD
+
+
+def test_a_line_of_sixty_thousand_characters_of_filler_and_run_links_normalises() -> None:
+    filler = "passes evals" + " link" * 12_000 + " x"
+    assert normalise_item_text(filler).endswith("link x")
+    urls = "passes evals " + "https://github.com/" * 3_000 + "/actions/runs/1"
+    assert normalise_item_text(urls) == "passes evals"

@@ -47,9 +47,25 @@ def test_uppercase_x_counts_as_checked() -> None:
     assert [item.checked for item in parsed.items] == [True, True, False]
 
 
-def test_empty_checkbox_without_text_is_still_a_task_item() -> None:
-    parsed = parse(f"{OPENER}\n- [x]\n- [ ]\n")
+def test_an_empty_box_is_a_task_item_only_with_a_blank_after_it_as_cmark_gfm_renders() -> None:
+    parsed = parse(f"{OPENER}\n- [x] \n- [ ]\t\n- [x]\n")
     assert [(item.text, item.checked) for item in parsed.items] == [("", True), ("", False)]
+
+
+def test_a_tab_after_the_box_makes_a_ticked_item() -> None:
+    parsed = parse(f"{OPENER}\n- [x]\tVerified one\n*\t[X]\tVerified two\n1)\t[ ]\tthree\n")
+    got = [(item.text, item.checked) for item in parsed.items]
+    assert got == [("Verified one", True), ("Verified two", True), ("three", False)]
+
+
+def test_a_box_followed_by_a_no_break_space_or_nothing_is_plain_text() -> None:
+    parsed = parse(f"{OPENER}\n- [x]\u00a0Verified one\n- [x]Verified two\n")
+    assert parsed.items == ()
+
+
+def test_a_box_that_a_link_definition_turns_into_a_link_is_still_a_box() -> None:
+    parsed = parse(f"{OPENER}\n- [x] Verified one\n\n[x]: https://x.test/\n")
+    assert [(item.text, item.checked) for item in parsed.items] == [("Verified one", True)]
 
 
 def test_item_text_has_no_checkbox_and_flattened_markup() -> None:

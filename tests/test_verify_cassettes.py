@@ -301,3 +301,59 @@ def test_later_era_checks_gather_what_they_ask_for_and_0_8_runs_read_none_of_it(
     default = replay_verify("pass_conversation")
     assert not any("MODELS.md" in uri or "golden_al" in uri for uri in default.requests)
     assert default.evidence.standard is not None and default.evidence.standard.spec == "0-8"
+
+
+# --- hostile text, each recorded with --publish: verdict, status and the comment as written ---
+
+
+def _published(name: str) -> tuple[Replayed, str, dict[str, Any]]:
+    replayed = replay_verify(name)
+    assert replayed.all_played
+    (comment, status) = replayed.writes
+    head = replayed.outcome.head_sha
+    assert comment[:2] == ("POST", f"/repos/{REPO}/issues/2700/comments")
+    assert status[:2] == ("POST", f"/repos/{REPO}/statuses/{head}")
+    return replayed, comment[2]["body"], status[2]
+
+
+def _failing(replayed: Replayed) -> list[int]:
+    verdict = replayed.outcome.verdict
+    assert verdict is not None
+    return [check.number for check in verdict.failures]
+
+
+def test_a_negated_new_hardware_exception_does_not_excuse_a_fork_image() -> None:
+    replayed, body, status = _published("negated_exception")
+    assert "B200 is not new hardware" in replayed.evidence.signoff.body
+    assert replayed.outcome.result == "REJECTED" and _failing(replayed) == [6]
+    assert status["state"] == "failure"
+    row = next(line for line in body.split("\n") if line.startswith("❌ Check 6"))
+    assert "`rocm/vllm-dev:nightly`" in row and "exception wording is negated" in row
+
+
+def test_one_n_a_with_every_box_unchecked_is_rejected_on_check_5() -> None:
+    replayed, body, status = _published("one_na_all_unchecked")
+    assert "quantization n/a" in replayed.evidence.signoff.body
+    assert replayed.outcome.result == "REJECTED" and _failing(replayed) == [5]
+    assert status["state"] == "failure"
+    row = next(line for line in body.split("\n") if line.startswith("❌ Check 5"))
+    assert "no explanation attached" in row and "LATEST" in row
+
+
+def test_a_sign_off_typed_with_tabs_after_the_boxes_passes() -> None:
+    replayed, body, status = _published("tab_after_box")
+    assert replayed.evidence.signoff.body.count("- [x]\t") >= 15
+    assert replayed.outcome.result == "PASS" and status["state"] == "success"
+    assert "**Verdict: PASS**" in body and "all 15 current" in body
+
+
+def test_a_markdown_image_value_is_published_as_code_not_as_an_image() -> None:
+    import cmarkgfm
+
+    replayed, body, status = _published("image_markdown")
+    assert replayed.outcome.result == "REJECTED" and _failing(replayed) == [6]
+    assert status["state"] == "failure"
+    badge = "![PASS](https://img.shields.io/badge/verdict-PASS-brightgreen)"
+    assert f"`{badge}`" in body
+    rendered = cmarkgfm.github_flavored_markdown_to_html(body)
+    assert "<img" not in rendered and f"<code>{badge}</code>" in rendered

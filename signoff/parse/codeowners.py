@@ -7,13 +7,14 @@ from functools import cached_property, lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.parse.glob_automaton import GlobSet, GlobTooComplex, Piece
+
 _BOM = "\ufeff"
 _BLANKS = " \t"
 
 # An owner is `@user`, `@org/team-slug` or an email address; anything else makes the line invalid.
 _USER = re.compile(r"@[A-Za-z0-9][A-Za-z0-9_-]*")
 _TEAM = re.compile(r"@(?P<org>[A-Za-z0-9][A-Za-z0-9_-]*)/(?P<team>[A-Za-z0-9_][A-Za-z0-9_.-]*)")
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 # Spellings whose regex matches every path, so a check can tell the catch-all rule apart.
 _CATCH_ALL = frozenset({"*", "**", "/**", "**/*", "/**/*"})
@@ -39,7 +40,7 @@ class Rule(Frozen):
 
     def matches(self, path: str) -> bool:
         """Whether this rule's pattern matches a repository-relative file path."""
-        return _compile_one(self.pattern).fullmatch(path) is not None
+        return _rule_globs(self.pattern).best(path) == 0
 
 
 class SkippedLine(Frozen):
@@ -57,25 +58,50 @@ class CodeOwners(Frozen):
     skipped: tuple[SkippedLine, ...] = ()
 
     @cached_property
-    def _table(self) -> re.Pattern[str] | None:
-        # Compiled once per instance; a plain attribute read afterwards keeps matching fast.
-        return _compile_table(tuple(rule.pattern for rule in self.rules))
+    def _pieces(self) -> tuple[tuple[Piece, ...], ...]:
+        return tuple(_pattern_pieces(rule.pattern) for rule in self.rules)
+
+    @cached_property
+    def _buckets(self) -> dict[str | None, tuple[int, ...]]:
+        """Rule indices by the literal first path segment they need (None: any first segment)."""
+        buckets: dict[str | None, list[int]] = {}
+        for index, pieces in enumerate(self._pieces):
+            if pieces:  # a pattern that names no path matches nothing
+                buckets.setdefault(_first_segment(pieces), []).append(index)
+        return {key: tuple(indices) for key, indices in buckets.items()}
+
+    @cached_property
+    def _matchers(self) -> dict[str | None, tuple[GlobSet, tuple[int, ...]]]:
+        return {}  # filled on demand: the shared group, then one per first segment met
+
+    def _matcher(self, key: str | None) -> tuple[GlobSet, tuple[int, ...]]:
+        if key not in self._matchers:
+            indices = self._buckets.get(key, ())
+            self._matchers[key] = (GlobSet([self._pieces[i] for i in indices]), indices)
+        return self._matchers[key]
 
     def match(self, path: str) -> Rule | None:
         """The last rule matching `path` (it may have no owners), or None when no rule matches.
 
         `path` is repository-relative with `/` separators and no leading slash, as GitHub's pull
-        request files API gives it. Matching is case-sensitive, like GitHub's.
+        request files API gives it. Matching is case-sensitive, like GitHub's, and linear in the
+        path; patterns that exceed the matching budget raise `glob_automaton.GlobTooComplex`.
         """
-        table = self._table
-        if table is None:
-            return None
-        found = table.fullmatch(path)
-        if found is None or found.lastindex is None:
-            return None
-        # The table lists rules last-to-first, so the first alternative that matches is the last
-        # matching line of the file: GitHub's "last match wins".
-        return self.rules[len(self.rules) - found.lastindex]
+        best = -1
+        first = path.split("/", 1)[0]
+        # Rules that may match any first segment, then those naming this path's first segment.
+        for key in (None, first) if first in self._buckets else (None,):
+            globs, indices = self._matcher(key)
+            try:
+                found = globs.best(path) if indices else -1
+            except GlobTooComplex:
+                raise GlobTooComplex(
+                    f"CODEOWNERS: who owns {path[:200]} cannot be decided within signoff's "
+                    "matching budget; ownership is unverified"
+                ) from None
+            best = max(best, indices[found] if found >= 0 else -1)
+        # The highest-numbered matching rule is the last matching line: "last match wins".
+        return self.rules[best] if best >= 0 else None
 
     def owners_of(self, path: str) -> tuple[str, ...]:
         """Owners of `path` as written; empty when the last match is ownerless or none matches."""
@@ -102,9 +128,21 @@ def team_slug(owner: str) -> tuple[str, str] | None:
     return None if found is None else (found["org"], found["team"])
 
 
+@lru_cache(maxsize=4096)
 def is_valid_owner(owner: str) -> bool:
     """Whether GitHub would accept the token as an owner: `@user`, `@org/team` or an email."""
-    return any(form.fullmatch(owner) for form in (_USER, _TEAM, _EMAIL))
+    return any(form.fullmatch(owner) for form in (_USER, _TEAM)) or _is_email(owner)
+
+
+def _is_email(owner: str) -> bool:
+    """`local@domain.tld`: one `@`, text before it, a dot inside the domain, no whitespace.
+
+    Written out rather than as a regex: `[^@]+\\.[^@]+` backtracks quadratically on long tokens.
+    """
+    local, at, domain = owner.partition("@")
+    if not at or not local or "@" in domain or any(char.isspace() for char in owner):
+        return False
+    return "." in domain[1:-1]
 
 
 def parse_codeowners(text: str) -> CodeOwners:
@@ -145,6 +183,17 @@ def _tokens(raw: str) -> list[str]:
     after whitespace the rest of the line is (GitHub's `*.js @js-owner # inline` form). A `#`
     inside a token, as in `docs/c#/`, is an ordinary character.
     """
+    # The common line has no backslash: plain splitting gives the same tokens, much faster.
+    return _split_escaped(raw) if "\\" in raw else _split_plain(raw)
+
+
+def _split_plain(raw: str) -> list[str]:
+    words = [word for word in raw.replace("\t", " ").split(" ") if word]
+    comment = next((i for i, word in enumerate(words) if word.startswith("#")), len(words))
+    return words[:comment]
+
+
+def _split_escaped(raw: str) -> list[str]:
     tokens: list[str] = []
     current: list[str] = []
     chars = iter(raw.lstrip(_BLANKS))
@@ -202,22 +251,14 @@ def _has_unescaped(pattern: str, wanted: str) -> bool:
     return False
 
 
-def _compile_table(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One regex holding every rule as a numbered group, last rule first."""
-    if not patterns:
-        return None
-    alternatives = (f"({_pattern_regex(pattern)})" for pattern in reversed(patterns))
-    return re.compile("|".join(alternatives), re.DOTALL)
+@lru_cache(maxsize=1024)
+def _rule_globs(pattern: str) -> GlobSet:
+    """The automaton of a single rule's pattern (for `Rule.matches`)."""
+    return GlobSet([_pattern_pieces(pattern)])
 
 
-@lru_cache(maxsize=4096)
-def _compile_one(pattern: str) -> re.Pattern[str]:
-    return re.compile(_pattern_regex(pattern), re.DOTALL)
-
-
-@lru_cache(maxsize=4096)
-def _pattern_regex(pattern: str) -> str:
-    """Translate one pattern into a regex (no capturing groups) that must match a whole path."""
+def _pattern_pieces(pattern: str) -> tuple[Piece, ...]:
+    """Translate one pattern into glob pieces that must match a whole path."""
     segments = _split_segments(pattern)
     # A trailing slash names a directory: only the files beneath it match.
     is_dir = len(segments) > 1 and segments[-1] == ""
@@ -229,30 +270,55 @@ def _pattern_regex(pattern: str) -> str:
     if segments[0] == "":
         segments.pop(0)
     if not segments or segments == [""]:
-        return "(?!)"  # `/` alone names no path; the parser skips such lines
-    regex = "" if anchored else "(?:.*/)?"
+        return ()  # `/` alone names no path; the parser skips such lines
+    pieces: list[Piece] = [] if anchored else [("opt_dirs", "")]
     for index, segment in enumerate(segments):
         is_last = index == len(segments) - 1
         if segment == "**":
             # `**/` is zero or more directories; a final `/**` is everything inside.
-            regex += ".+" if is_last else "(?:.*/)?"
+            pieces.append(("any_plus", "") if is_last else ("opt_dirs", ""))
         else:
-            regex += _segment_regex(segment) + ("" if is_last else "/")
-    return regex + _tail_regex(segments[-1], is_dir)
+            pieces += _segment_pieces(segment)
+            if not is_last:
+                pieces.append(("lit", "/"))
+    return _join_literals((*pieces, *_tail_pieces(segments[-1], is_dir)))
 
 
-def _tail_regex(last: str, is_dir: bool) -> str:
+def _join_literals(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """Adjacent literal characters as one piece: a 3 MB file stays a few MB in memory."""
+    joined: list[Piece] = []
+    for kind, text in pieces:
+        if kind == "lit" and joined and joined[-1][0] == "lit":
+            joined[-1] = ("lit", joined[-1][1] + text)
+        else:
+            joined.append((kind, text))
+    return tuple(joined)
+
+
+def _first_segment(pieces: tuple[Piece, ...]) -> str | None:
+    """The literal first path segment every match must start with, or None when it may vary."""
+    kind, text = pieces[0]
+    if kind != "lit":
+        return None
+    if "/" in text:
+        return text.split("/", 1)[0]
+    # The segment ends with the pattern (`/docs`, `/docs/`), or a wildcard continues it.
+    follower = pieces[1][0] if len(pieces) > 1 else None
+    return text if follower in (None, "opt_below", "below") else None
+
+
+def _tail_pieces(last: str, is_dir: bool) -> tuple[Piece, ...]:
     if is_dir:
-        return "/.*"
+        return (("below", ""),)
     if last in ("*", "**"):
         # GitHub: `docs/*` matches `docs/getting-started.md` but not files in subdirectories.
-        return ""
+        return ()
     # A pattern that names a directory also covers the files beneath it (`/build/logs`).
-    return "(?:/.*)?"
+    return (("opt_below", ""),)
 
 
 def _split_segments(body: str) -> list[str]:
-    """Split on unescaped slashes, keeping escapes in place for `_segment_regex`."""
+    """Split on unescaped slashes, keeping escapes in place for `_segment_pieces`."""
     segments: list[str] = []
     current: list[str] = []
     chars = iter(body)
@@ -268,19 +334,23 @@ def _split_segments(body: str) -> list[str]:
     return segments
 
 
-def _segment_regex(segment: str) -> str:
+def _segment_pieces(segment: str) -> list[Piece]:
     """`*` is any run within a segment, `?` one character other than `/`, `\\x` a literal x."""
-    parts: list[str] = []
+    if not any(special in segment for special in "*?\\"):
+        return [("lit", segment)] if segment else []
+    pieces: list[Piece] = []
     chars = iter(segment)
     for char in chars:
         if char == "\\":
-            parts.append(re.escape(next(chars, "")))
+            escaped = next(chars, "")
+            if escaped:
+                pieces.append(("lit", escaped))
         elif char == "*":
             # Several stars inside a segment (`a**b`) act as one, as in gitignore.
-            if not parts or parts[-1] != "[^/]*":
-                parts.append("[^/]*")
+            if not pieces or pieces[-1] != ("seg_star", ""):
+                pieces.append(("seg_star", ""))
         elif char == "?":
-            parts.append("[^/]")
+            pieces.append(("seg_one", ""))
         else:
-            parts.append(re.escape(char))
-    return "".join(parts)
+            pieces.append(("lit", char))
+    return pieces

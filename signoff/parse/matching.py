@@ -6,10 +6,17 @@
 # appended after a copied item), reaches MATCH_THRESHOLD. Pairs are assigned one-to-one, best
 # first; ties go to the pair at equal depth, then the earlier template item, then the earlier
 # sign-off item.
+#
+# Bounded work on hostile text: a 64 KB comment can hold ten thousand items. difflib's exact ratio
+# runs only for pairs whose cheap upper bounds (length ratio, then shared-word count) can reach
+# MATCH_THRESHOLD; other pairs keep that upper bound as their score, which is below the threshold
+# either way. The run-link and filler trims are loops over tokens: their regex forms backtracked
+# quadratically (15-50 s on one long line).
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
@@ -22,11 +29,15 @@ MATCH_THRESHOLD = 0.86
 # The prefix rule needs enough template words that a short generic phrase cannot claim an item.
 _PREFIX_MIN_WORDS = 6
 # Reviewers append links to Actions runs (the evidence the item asks for); they are not item text.
-_RUN_URL = re.compile(r"https?://github\.com/\S+?/actions/runs/\S*")
+_GITHUB_URL = ("https://github.com/", "http://github.com/")
+_RUNS_PATH = "/actions/runs/"
 _EDIT_LINK = re.compile(r"/edit/(?=main/)")
 _BRACKETS = re.compile(r"[\[\]()<>{}|]")
 _MARKUP = re.compile(r"[*`~]")
-_TRAILING_FILLER = re.compile(r"(?:[\s:;,.\-]*\b(?:link|links|here|run)\b)+[\s:;,.\-]*$")
+# Words a reviewer ends an item with when a link follows ("... Link", "run: here").
+_FILLER_WORDS = ("links", "link", "here", "run")
+_FILLER_GAP = " \t\n\r\f\v:;,.-"
+_WORD_CHAR = re.compile(r"\w")
 _WORD = re.compile(r"\w[\w/.:\-]*\w|\w")
 
 
@@ -36,7 +47,9 @@ class ItemMatch(Frozen):
     catalog_id: str | None
     signoff_index: int | None  # None: no sign-off item matched (missing)
     checked: bool  # False when missing
-    similarity: float  # of the chosen pair; for a missing item, of its closest sign-off item
+    # Of the chosen pair; for a missing item, of its closest sign-off item (an upper bound of it
+    # when that stays below MATCH_THRESHOLD, see the module comment).
+    similarity: float
 
 
 class MatchReport(Frozen):
@@ -48,11 +61,38 @@ class MatchReport(Frozen):
 
 def normalise_item_text(text: str) -> str:
     """Comparable lower-case text: no markup, canonical checklist link, no run links or "Link"."""
-    lowered = _RUN_URL.sub(" ", text.lower())
+    lowered = " ".join(_drop_run_url(token) for token in text.lower().split())
     lowered = _EDIT_LINK.sub("/blob/", lowered)
     lowered = _MARKUP.sub("", _BRACKETS.sub(" ", lowered))
     lowered = " ".join(lowered.split())
-    return _TRAILING_FILLER.sub("", lowered).strip()
+    return _drop_trailing_filler(lowered).strip()
+
+
+def _drop_run_url(token: str) -> str:
+    """The token cut before a GitHub URL that goes on to an Actions run path (run links)."""
+    starts = [token.find(prefix) for prefix in _GITHUB_URL]
+    hits = [(at, prefix) for at, prefix in zip(starts, _GITHUB_URL, strict=True) if at >= 0]
+    if not hits:
+        return token
+    at, prefix = min(hits)
+    # The run path must follow at least one character of owner/repo after the host.
+    runs = token.rfind(_RUNS_PATH)
+    return token[:at] if runs >= at + len(prefix) + 1 else token
+
+
+def _drop_trailing_filler(text: str) -> str:
+    """Text without a tail made only of filler words ("link", "here", ...) and punctuation."""
+    cut = None
+    end = len(text)
+    while True:
+        end = len(text[:end].rstrip(_FILLER_GAP))
+        word = next((w for w in _FILLER_WORDS if text.endswith(w, 0, end)), None)
+        # The filler must be a whole word: what precedes it is no word character.
+        if word is None or (end > len(word) and _WORD_CHAR.match(text[end - len(word) - 1])):
+            break
+        end -= len(word)
+        cut = end
+    return text if cut is None else text[:cut].rstrip(_FILLER_GAP)
 
 
 def _words(text: str) -> list[str]:
@@ -97,12 +137,43 @@ def _score_pairs(
     template: Sequence[TemplateItem], signoff: Sequence[TaskItem]
 ) -> dict[tuple[int, int], float]:
     template_words = [_words(item.text) for item in template]
-    signoff_words = [_words(item.text) for item in signoff]
-    return {
-        (t, s): _similarity(t_words, s_words)
-        for t, t_words in enumerate(template_words)
-        for s, s_words in enumerate(signoff_words)
-    }
+    signoff_words = [tuple(_words(item.text)) for item in signoff]
+    # Items with the same words score the same: a pasted-over comment is scored once per text.
+    distinct = {words: list(words) for words in signoff_words}
+    distinct_counts = {words: Counter(words) for words in distinct}
+    scores: dict[tuple[int, int], float] = {}
+    for t, t_words in enumerate(template_words):
+        t_counts = Counter(t_words)
+        by_text: dict[tuple[str, ...], float] = {}
+        for words, s_words in distinct.items():
+            bound = _upper_bound(t_words, t_counts, s_words, distinct_counts[words])
+            close = bound >= MATCH_THRESHOLD
+            by_text[words] = _similarity(t_words, s_words) if close else bound
+        scores.update(((t, s), by_text[words]) for s, words in enumerate(signoff_words))
+    return scores
+
+
+def _upper_bound(
+    template: list[str], t_counts: Counter[str], signoff: list[str], s_counts: Counter[str]
+) -> float:
+    """An upper bound of `_similarity` (difflib's real_quick_ratio and quick_ratio), cheaply."""
+    if not template or not signoff:
+        return 1.0  # the exact rule decides empty texts
+    bound = _quick_bound(template, t_counts, signoff, s_counts)
+    if len(template) >= _PREFIX_MIN_WORDS and len(signoff) > len(template):
+        head = signoff[: len(template)]
+        bound = max(bound, _quick_bound(template, t_counts, head, Counter(head)))
+    return bound
+
+
+def _quick_bound(
+    template: list[str], t_counts: Counter[str], signoff: list[str], s_counts: Counter[str]
+) -> float:
+    total = len(template) + len(signoff)
+    if 2.0 * min(len(template), len(signoff)) / total < MATCH_THRESHOLD:
+        return 2.0 * min(len(template), len(signoff)) / total
+    shared = sum(min(count, s_counts[word]) for word, count in t_counts.items())
+    return 2.0 * shared / total
 
 
 def _assign(

@@ -1,7 +1,14 @@
 """Parse a sign-off comment into its opener, task items, detail section, links and signature."""
 
 # What counts as the reviewer's own statement:
-# - Markdown is parsed by markdown-it-py (CommonMark + task lists); lines are 1-based source lines.
+# - Markdown is parsed by markdown-it-py (CommonMark); lines are 1-based source lines.
+# - Task items are read as GitHub's renderer (cmark-gfm) reads them, not with mdit-py-plugins'
+#   tasklists plugin, whose parent search is quadratic (10 s on a 64 KB comment of items): a list
+#   item is a task when its own source line is `[ \t\v\f]*` + a bullet or `1.`/`1)` marker + at
+#   least one of those blanks + `[ ]`, `[x]` or `[X]` + one more blank (tab, vertical tab and form
+#   feed included; NBSP and other Unicode spaces not, nor the end of the line). The box is
+#   checked when `[x]` or `[X]` appears anywhere on that line, as cmark-gfm decides it (its
+#   `strstr` over the line). tests/test_tasklist_differential.py compares this with cmark-gfm.
 # - Block quotes, HTML comments/blocks and code (spans, indented or fenced blocks) are never the
 #   reviewer's statement: no opener, task item, detail text, signature or link comes from them.
 # - Stray fence: reviewers paste the page's fenced template with its ``` lines. A fence whose info
@@ -22,17 +29,17 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.tasklists import tasklists_plugin
 from pydantic import BaseModel, ConfigDict
 
 from signoff.policy import SignoffSyntax
 
-_MD = MarkdownIt("commonmark").use(tasklists_plugin)
+_MD = MarkdownIt("commonmark")
 # A plain URL in text: GitHub autolinks these even without <...>; trailing punctuation is prose.
 _BARE_URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+")
 _URL_TAIL = ".,;:!?*_~"
-# The task-list plugin needs text after the box; GitHub also renders an empty `- [x]` as a task.
-_EMPTY_BOX = re.compile(r"\[([ xX])\]\s*")
+# cmark-gfm's task-list line (extensions/ext_scanners.re), anchored at the start of the line.
+_TASK_LINE = re.compile(r"[ \t\v\f]*(?:[-+*]|[0-9]{1,9}[.)])[ \t\v\f]+\[[ xX]\][ \t\v\f]")
+_BOX_TEXT = re.compile(r"\[[ xX]\][ \t\v\f]*")
 _UNWRAPPABLE_INFO = ("", "markdown", "md")
 
 
@@ -43,6 +50,9 @@ class Frozen(BaseModel):
 class TaskItem(Frozen):
     text: str
     checked: bool
+    # The item's own words and those of text nested under it (not of nested task items), for
+    # explanations attached to the item; link destinations and URLs left out.
+    words: str = ""
     line: int
     depth: int  # 0 = top level; counts enclosing task items only
     parent: int | None  # index into items of the nearest enclosing task item
@@ -61,6 +71,7 @@ class ParsedSignoff(Frozen):
     opener_line: int | None
     items: tuple[TaskItem, ...]
     detail: str
+    detail_words: str  # the detail section as words: one line per source line, no URLs
     detail_line: int | None
     links: tuple[Link, ...]
     signed: str | None
@@ -74,8 +85,10 @@ class Row:
     line: int
     text: str  # code spans included
     prose: str  # code spans left out: the opener never counts inside code
+    words: str  # what reads as words: link text kept, link destinations and URLs left out
     links: tuple[tuple[str, str], ...]  # (url, link text)
     item: int | None  # the task item whose own paragraph this row is
+    owner: int | None  # the innermost task item this row is inside (its own text or nested)
     quoted: bool
     heading: int  # heading level, 0 when not a heading
 
@@ -106,6 +119,7 @@ class Scan:
 
 @dataclass
 class _Walk:
+    lines: list[str]  # the source, to read each list item's first line as cmark-gfm does
     rows: list[Row] = field(default_factory=list)
     items: list[RawItem] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
@@ -130,7 +144,7 @@ def scan_markdown(text: str) -> Scan:
         tokens = _MD.parse(text)
     except Exception:  # markdown-it is robust, but a parser bug must not crash a verdict
         return Scan(rows=(), items=(), fences=())
-    walk = _Walk()
+    walk = _Walk(lines=text.split("\n"))
     for index, token in enumerate(tokens):
         _visit(walk, tokens, index, token)
     return Scan(rows=tuple(walk.rows), items=tuple(walk.items), fences=tuple(walk.fences))
@@ -157,7 +171,7 @@ def _visit(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) -> No
 
 
 def _open_item(walk: _Walk, tokens: Sequence[Token], index: int) -> int | None:
-    checked = _checkbox(tokens, index)
+    checked = _checkbox(walk, tokens, index)
     if checked is None or walk.quote > 0:
         return None
     tasks = [task for task in walk.stack if task is not None]
@@ -167,20 +181,17 @@ def _open_item(walk: _Walk, tokens: Sequence[Token], index: int) -> int | None:
     return len(walk.items) - 1
 
 
-def _checkbox(tokens: Sequence[Token], index: int) -> bool | None:
+def _checkbox(walk: _Walk, tokens: Sequence[Token], index: int) -> bool | None:
     """True/False for a checked/unchecked task item opening at `index`, None for a plain bullet."""
     if index + 2 >= len(tokens) or tokens[index + 1].type != "paragraph_open":
         return None
-    inline = tokens[index + 2]
-    children = inline.children or []
-    if (
-        children
-        and children[0].type == "html_inline"
-        and "task-list-item-checkbox" in children[0].content
-    ):
-        return "checked=" in children[0].content
-    box = _EMPTY_BOX.fullmatch(inline.content)
-    return None if box is None else box.group(1) != " "
+    start = (tokens[index].map or [-1])[0]
+    if (tokens[index + 1].map or [-2])[0] != start or not 0 <= start < len(walk.lines):
+        return None  # the box must open the item's own first line
+    line = walk.lines[start]
+    if _TASK_LINE.match(line) is None:
+        return None
+    return "[x]" in line or "[X]" in line
 
 
 def _fence(token: Token) -> Fence:
@@ -200,14 +211,17 @@ def _add_rows(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) ->
     item = _is_item_paragraph(walk, tokens, index)
     first_line = (token.map or [0])[0] + 1
     children = _strip_checkbox(token.children or [], item, walk, first_line)
-    for offset, (text, prose, links) in enumerate(_flatten(children)):
+    owner = next((task for task in reversed(walk.stack) if task is not None), None)
+    for offset, line in enumerate(_flatten(children)):
         walk.rows.append(
             Row(
                 line=first_line + offset,
-                text=normalise_space(text),
-                prose=normalise_space(prose),
-                links=tuple(links),
+                text=normalise_space(line.text),
+                prose=normalise_space(line.prose),
+                words=normalise_space(line.words),
+                links=tuple(line.links),
                 item=item,
+                owner=owner,
                 quoted=walk.quote > 0,
                 heading=walk.heading,
             )
@@ -215,44 +229,59 @@ def _add_rows(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) ->
 
 
 def _strip_checkbox(children: list[Token], item: int | None, walk: _Walk, line: int) -> list[Token]:
-    """Drop the rendered checkbox (or the bare `[x]` text) from a task item's first paragraph."""
+    """Drop the `[x]` box (and the blanks after it) from a task item's first paragraph."""
     if item is None or walk.items[item].line != line or not children:
         return children
     head = children[0]
-    if head.type == "html_inline" and "task-list-item-checkbox" in head.content:
-        return children[1:]
-    if head.type == "text" and _EMPTY_BOX.fullmatch(head.content):
-        return children[1:]
+    if head.type == "text":
+        box = _BOX_TEXT.match(head.content)
+        if box is not None:
+            rest = head.content[box.end() :]
+            return ([head.copy(content=rest)] if rest else []) + children[1:]
+    if head.type == "link_open":
+        # `[x]: url` defined elsewhere turns the box into a shortcut link; the box is still a box.
+        close = next((i for i, c in enumerate(children) if c.type == "link_close"), None)
+        if close is not None:
+            return children[close + 1 :]
     return children
 
 
-def _flatten(children: Iterable[Token]) -> list[tuple[str, str, list[tuple[str, str]]]]:
-    """Inline tokens as per-line (text, prose, links); soft and hard breaks start a new line."""
-    lines: list[tuple[str, str, list[tuple[str, str]]]] = [("", "", [])]
+@dataclass
+class _Line:
+    text: str = ""
+    prose: str = ""
+    words: str = ""
+    links: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _flatten(children: Iterable[Token]) -> list[_Line]:
+    """Inline tokens as per-line text, prose, words and links; breaks start a new line."""
+    lines = [_Line()]
     href: str | None = None
+    autolink = False
     label = ""
     for child in children:
-        text, prose, links = lines[-1]
+        line = lines[-1]
         if child.type in ("softbreak", "hardbreak"):
-            lines.append(("", "", []))
+            lines.append(_Line())
         elif child.type == "link_open":
             href, label = str(child.attrs.get("href", "")), ""
+            autolink = child.markup in ("autolink", "linkify")
         elif child.type == "link_close" and href is not None:
-            links.append((href, normalise_space(label)))
-            href = None
+            line.links.append((href, normalise_space(label)))
+            href, autolink = None, False
         elif child.type in ("text", "code_inline", "image"):
             piece = child.content
             label += piece if href is not None else ""
             if href is None and child.type == "text":
-                links.extend((url, url) for url in bare_urls(piece))
-            lines[-1] = (
-                text + piece,
-                prose + ("" if child.type == "code_inline" else piece),
-                links,
-            )
+                line.links.extend((url, url) for url in bare_urls(piece))
+            line.text += piece
+            line.prose += "" if child.type == "code_inline" else piece
+            # Words are what a reader reads as words: no URL, whether autolinked or bare.
+            line.words += " " if autolink else _BARE_URL.sub(" ", piece)
         elif child.type == "html_inline":
             # A multi-line inline comment or tag still occupies source lines.
-            lines.extend(("", "", []) for _ in range(child.content.count("\n")))
+            lines.extend(_Line() for _ in range(child.content.count("\n")))
     return lines
 
 
@@ -325,6 +354,7 @@ def _build(scan: Scan, syntax: SignoffSyntax) -> ParsedSignoff:
         opener_line=opener.line if opener else None,
         items=task_items(scan, syntax),
         detail=_detail_text(rows, heading, stop, syntax),
+        detail_words=_detail_text(rows, heading, stop, syntax, words=True),
         detail_line=start,
         links=_links(rows, start, stop),
         signed=_signed_name(signed, syntax) if signed else None,
@@ -366,7 +396,12 @@ def _signed_name(row: Row, syntax: SignoffSyntax) -> str | None:
 
 
 def _detail_text(
-    rows: Sequence[Row], heading: Row | None, stop: int | None, syntax: SignoffSyntax
+    rows: Sequence[Row],
+    heading: Row | None,
+    stop: int | None,
+    syntax: SignoffSyntax,
+    *,
+    words: bool = False,
 ) -> str:
     if heading is None:
         return ""
@@ -374,7 +409,8 @@ def _detail_text(
     for row in rows:
         if row.line < heading.line or (stop is not None and row.line >= stop):
             continue
-        text = _after_heading(row.text, syntax) if row is heading else row.text
+        source = row.words if words else row.text
+        text = _after_heading(source, syntax) if row is heading else source
         cleaned = _drop_placeholders(text, syntax.placeholders)
         if any(char.isalnum() for char in cleaned):
             kept.append(cleaned)
@@ -408,20 +444,24 @@ def _links(rows: Sequence[Row], start: int | None, stop: int | None) -> tuple[Li
 def task_items(scan: Scan, syntax: SignoffSyntax) -> tuple[TaskItem, ...]:
     """Task items with their own text; a lazily continued `Signed:` or detail line is cut off."""
     texts: dict[int, list[str]] = {}
+    words: dict[int, list[str]] = {}
     urls: dict[int, list[str]] = {}
     closed: set[int] = set()
     for row in scan.rows:
-        if row.item is None or row.item in closed:
+        if row.owner is None or row.owner in closed or row.quoted:
             continue
         if _is_signed(row, syntax) or is_detail_heading(row, syntax):  # lazy continuation
-            closed.add(row.item)
+            closed.add(row.owner)
             continue
-        texts.setdefault(row.item, []).append(row.text)
-        urls.setdefault(row.item, []).extend(url for url, _ in row.links)
+        words.setdefault(row.owner, []).append(row.words)
+        if row.item is not None:
+            texts.setdefault(row.item, []).append(row.text)
+            urls.setdefault(row.item, []).extend(url for url, _ in row.links)
     return tuple(
         TaskItem(
             text=normalise_space(" ".join(texts.get(index, []))),
             checked=raw.checked,
+            words=normalise_space(" ".join(words.get(index, []))),
             line=raw.line,
             depth=raw.depth,
             parent=raw.parent,

@@ -7,7 +7,7 @@ import json
 from signoff import __version__
 from signoff.judge.model import CheckResult, Verdict
 from signoff.policy import Policy
-from signoff.publish.sanitize import inline
+from signoff.publish.sanitize import inline, reason_markdown
 
 _EMOJI = {"PASS": "✅", "FAIL": "❌", "N/A": "➖"}
 PASS_HEADER = "## ✅✅✅ **Verdict: PASS** ✅✅✅"
@@ -20,14 +20,16 @@ def marker(policy: Policy, sha: str) -> str:
 
 
 def render_row(check: CheckResult, signer: str) -> str:
-    reason = inline(check.reason, allowed_mentions=(signer,))
+    reason = reason_markdown(check.reason, allowed_mentions=(signer,))
     return f"{_EMOJI[check.status]} Check {check.number} ({check.name}): {check.status} — {reason}"
 
 
 def blocking_summary(verdict: Verdict) -> str:
     failures = verdict.failures
     names = ", ".join(f"Check {c.number} ({c.name})" for c in failures)
-    first = inline(failures[0].reason, allowed_mentions=(verdict.signoff_author,), limit=200)
+    first = reason_markdown(
+        failures[0].reason, allowed_mentions=(verdict.signoff_author,), limit=200
+    )
     plural = "s" if len(failures) > 1 else ""
     return f"sign-off not accepted: {len(failures)} check{plural} failed ({names}). First: {first}"
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from signoff.errors import InputError
+from signoff.judge.quote import code_span
+
 ZWSP = "\u200b"  # zero-width space: `@\u200bname` renders as "@name" but GitHub does not notify
 ELLIPSIS = "…"
 DEFAULT_INLINE_LIMIT = 500
@@ -90,6 +93,77 @@ def block(text: str, *, allowed_mentions: Iterable[str] = (), limit: int = 60_00
     """Multi-line untrusted text made safe like `inline`, keeping its line structure."""
     safe = neutralise_mentions(escape_html(strip_invisible(text)), allowed_mentions)
     return escape_workflow_commands(truncate(safe, limit))
+
+
+# Characters that open Markdown constructs inside a line (links and images need `[`, emphasis
+# `*` `_`, strikethrough `~`, code `` ` ``, escapes `\`); each is backslash-escaped in reason text
+# outside code spans. HTML and autolinks go through `escape_html`; `(`, `!` and `|` are inert
+# without them (a reason is one line, so no heading, list or table can start).
+# An `_` between two ASCII letters or digits (`dsv4_fp4`) can neither open nor close emphasis.
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*\[\]~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+# GitHub autolinks bare URLs, `www.` hosts and e-mail addresses; a zero-width space breaks each.
+_AUTOLINK = re.compile(r"(?i)(?<=:)(?=//)|(?<=www)(?=\.)|(?<=[\w.+-])(?=@)")
+_BACKTICK_RUN = re.compile(r"`+")
+# A status context is one line on the PR's checks list: no newline or other control character.
+_CONTROL = re.compile(r"[\u0000-\u001f\u007f-\u009f\u2028\u2029]")
+
+
+def split_code_spans(text: str) -> list[tuple[bool, str]]:
+    """(is_code, text) segments: a backtick run opens a span closed by the next run of the same
+    length (CommonMark); an unclosed run is plain text. Code segments hold the span's content."""
+    segments: list[tuple[bool, str]] = []
+    runs = list(_BACKTICK_RUN.finditer(text))
+    plain_from, index = 0, 0
+    while index < len(runs):
+        opener = runs[index]
+        closer = next(
+            (j for j in range(index + 1, len(runs)) if len(runs[j][0]) == len(opener[0])), None
+        )
+        if closer is None:
+            index += 1
+            continue
+        segments.append((False, text[plain_from : opener.start()]))
+        segments.append((True, text[opener.end() : runs[closer].start()]))
+        plain_from, index = runs[closer].end(), closer + 1
+    segments.append((False, text[plain_from:]))
+    return [(is_code, part) for is_code, part in segments if part or is_code]
+
+
+def escape_markdown(text: str, allowed_mentions: Iterable[str] = ()) -> str:
+    """Plain text that renders as itself: no HTML, link, image, emphasis, autolink or mention."""
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", escape_html(text))
+    return neutralise_mentions(_AUTOLINK.sub(ZWSP, escaped), allowed_mentions)
+
+
+def reason_markdown(
+    text: str, *, allowed_mentions: Iterable[str] = (), limit: int = DEFAULT_INLINE_LIMIT
+) -> str:
+    """A check's reason as one line of inert Markdown for the verdict comment.
+
+    Defence in depth behind the checks' `code()`: code spans are kept (re-fenced, so nothing
+    inside can close them) and everything else is escaped, so a reason quoting PR text can
+    never render a link, image, mention, HTML or heading. The text is cut to `limit` first, so
+    no span or escape is cut in half (a span cut open is plain text, escaped).
+    """
+    flat = truncate(" ".join(strip_invisible(text).split()), limit)
+    parts = []
+    for is_code, segment in split_code_spans(flat):
+        if is_code:
+            both = segment.startswith(" ") and segment.endswith(" ") and segment.strip(" ")
+            parts.append(code_span(segment[1:-1] if both else segment))
+        else:
+            parts.append(escape_markdown(segment, allowed_mentions))
+    return escape_workflow_commands("".join(parts))
+
+
+def status_context_input(value: str) -> str | None:
+    """The `status-context` input: None for the profile's default, else one printable line."""
+    if _CONTROL.search(value):
+        raise InputError(
+            "input status-context must be one line of printable text "
+            "(it holds a newline or another control character)"
+        )
+    return value.strip() or None
 
 
 def log_line(text: str, *, limit: int = 2_000) -> str:

@@ -4,10 +4,14 @@ Why: the checklist grows (21 versions so far); a stale copy silently skips new r
 judged: the template is the fenced block of `docs/PR_REVIEW_CHECKLIST.md` on the default branch at
 verification time. Every template item must have a matching, checked item in the sign-off
 (tolerant of whitespace, case, typos and appended run links, not of outdated wording). An
-unchecked item passes only when the Additional detail section explains it. A missing or
-unexplained item is named with the check that verifies it under the standard being judged
-(items later eras added map to their checks only from those eras on). To satisfy it: copy
-the template afresh from the default branch and check or explain every item.
+unchecked item passes only with an explanation attached to it: an explanation phrase ("n/a",
+"not applicable", ...) on the item's own line or in text nested under it, or a sentence in the
+Additional detail section that names the item by one of its cue phrases. Words count as words:
+a phrase inside a URL or a link destination explains nothing, and one "n/a" explains only the
+item it is attached to. A missing or unexplained item is named with the check that verifies it
+under the standard being judged (items later eras added map to their checks only from those eras
+on). To satisfy it: copy the template afresh from the default branch and check or explain every
+item.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.parse.matching import ItemMatch
+from signoff.parse.prose import count_phrase, has_phrase, phrase_words, words
 
 ID = "latest-template"
 NAME = "latest template"
@@ -36,13 +41,14 @@ def evaluate(ctx: JudgeContext) -> Finding:
     if unexplained:
         names = ", ".join(_name(ctx, m) for m in unexplained)
         return failed(
-            f"unchecked item(s) with no explanation in the Additional detail section: {names}"
+            f"unchecked item(s) with no explanation attached (on the item's line, nested under "
+            f"it, or a detail sentence naming it): {names}"
         )
     total = len(report.matches)
     if report.unchecked:
         return passed(
             f"all {total} current {path} items present; {len(report.unchecked)} unchecked "
-            "item(s) explained in the Additional detail section"
+            "item(s) explained"
         )
     return passed(f"all {total} current {path} items present and checked")
 
@@ -59,12 +65,15 @@ def _name(ctx: JudgeContext, match: ItemMatch) -> str:
 
 
 def _explained(ctx: JudgeContext, match: ItemMatch) -> bool:
-    """An explanation is detail text that names the item (its id or a cue) or marks it N/A."""
-    detail = ctx.signoff.detail.lower()
-    if not detail:
+    """An explanation attached to this item: see the module docstring."""
+    if match.signoff_index is None:
         return False
-    cues = ctx.policy.signoff.explanation_cues
-    if any(cue in detail for cue in cues):
-        return True
+    item = ctx.signoff.items[match.signoff_index]
+    own, template = words(item.words), words(match.template_text)
+    for cue in ctx.policy.signoff.explanation_cues:
+        cue_words = phrase_words(cue)
+        # The template's own wording is no explanation: count only what the reviewer added.
+        if count_phrase(own, cue_words) > count_phrase(template, cue_words):
+            return True
     spec = next((s for s in ctx.policy.template_items if s.id == match.catalog_id), None)
-    return spec is not None and any(cue in detail for cue in spec.cues)
+    return spec is not None and has_phrase(words(ctx.signoff.detail_words), spec.cues)

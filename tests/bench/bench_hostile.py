@@ -1,0 +1,235 @@
+"""Benchmark the judge on hostile inputs within GitHub's limits; print time and memory (not a test).
+
+Each case builds one passing bundle from tests/builders.py, replaces one input with a hostile one
+and judges it end to end through `signoff.judge.judge`, in a fresh child process (so the peak
+RSS is that case's own):
+
+- sign-offs of exactly 65,536 characters (GitHub's comment limit), in several shapes: ten
+  thousand task items, the filled template pasted over and over, one item line of filler words,
+  GitHub URLs repeated inside one word, deep lists and quotes, emphasis and link soup, a detail
+  section of thousands of sentences, one unbroken word;
+- CODEOWNERS: a pattern with several `**` against a 4,000-character path that almost matches,
+  and a 3 MB file of wildcard rules against 3,000 changed paths;
+- a ~200 KB launch script of 6,000 and 12,000 nested `if` blocks.
+
+Target for every case: <= 2 s and <= 300 MB. The script prints the numbers and never asserts.
+
+    python tests/bench/bench_hostile.py [--case NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from builders import (
+    CODEOWNERS,
+    SCRIPT,
+    SCRIPT_PATH,
+    build,
+    passing_parts,
+    replace_file,
+    set_signoff_body,
+    signoff_body,
+)
+
+from signoff.judge import judge
+from signoff.policy import load_policy
+
+LIMIT = 65_536  # GitHub's maximum comment body, in characters
+TARGET_SECONDS = 2.0
+TARGET_MB = 300
+# A case that runs away must not take the machine with it: each child gets at most this much
+# address space and wall time, and is reported as missing its target when it hits either.
+CHILD_MEMORY_CAP = 4 * 2**30
+CHILD_TIMEOUT_SECONDS = 300
+OPENER = "As a PR reviewer and CODEOWNER, I have reviewed this and have:\n"
+DETAIL = "### Additional detail section:\n"
+
+
+def fill(head: str, unit: str, tail: str = "") -> str:
+    """`head`, then `unit` repeated, then `tail`: exactly LIMIT characters."""
+    room = LIMIT - len(head) - len(tail)
+    body = (unit * (room // len(unit) + 1))[:room]
+    return head + body + tail
+
+
+def with_signoff(body: str) -> dict[str, Any]:
+    parts = passing_parts()
+    set_signoff_body(parts, body)
+    return parts
+
+
+SIGNED = "\nSigned: ankur-singh\n"
+SIGNOFFS: dict[str, Callable[[], str]] = {
+    "signoff-10k-items": lambda: fill(OPENER, "- [x] a\n"),
+    "signoff-6k-distinct-items": lambda: fill(
+        OPENER, "".join(f"- [x] item {i}\n" for i in range(7_000))
+    ),
+    "signoff-template-pasted-40x": lambda: fill("", signoff_body()),
+    "signoff-filler-words": lambda: fill(OPENER + "- [x] passes evals", " link", " x\n"),
+    "signoff-github-urls-in-one-word": lambda: fill(
+        OPENER + "- [x] passes evals ", "https://github.com/", "\n"
+    ),
+    "signoff-nested-lists": lambda: fill(OPENER, "- " * 40 + "[x] a\n"),
+    "signoff-nested-quotes": lambda: fill(OPENER, "> " * 60 + "- [x] a\n"),
+    "signoff-emphasis-soup": lambda: fill(OPENER + "- [x] ", "*a_`[", "\n"),
+    "signoff-link-soup": lambda: fill(
+        signoff_body().split("Signed:")[0], "[l](https://x.test/a/actions/runs/1) ", SIGNED
+    ),
+    "signoff-detail-sentences": lambda: fill(
+        signoff_body().split("Signed:")[0],
+        "MI300X is not new hardware, nor is quantization n/a here; see vllm-project/recipes#1. ",
+        SIGNED,
+    ),
+    "signoff-one-word": lambda: fill(OPENER + "- [x] ", "a", "\n"),
+}
+
+
+def fork_image_with_exception_prose() -> dict[str, Any]:
+    """Check 6 must read every detail sentence: a fork image and 64 KB of exception wording."""
+    parts = with_signoff(
+        fill(
+            signoff_body().split("Signed:")[0],
+            "H100 is not new hardware, nor is it a new model architecture; rather than that. ",
+            ". B200 is new hardware." + SIGNED,
+        )
+    )
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["role"] == "head":
+            read["text"] = read["text"].replace(
+                "vllm/vllm-openai:v0.11.1\n  model: deepseek-ai/DeepSeek-V4-Pro\n  model-prefix: dsv4"
+                "\n  precision: fp4\n  framework: vllm\n  runner: b200\n  multinode: false\n"
+                "  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n        osl: 1024\n"
+                "        search-space:\n          - { tp: 8, ep: 8, dp-attn: true, spec",
+                "rocm/vllm-dev:nightly\n  model: deepseek-ai/DeepSeek-V4-Pro\n  model-prefix: dsv4"
+                "\n  precision: fp4\n  framework: vllm\n  runner: b200\n  multinode: false\n"
+                "  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n        osl: 1024\n"
+                "        search-space:\n          - { tp: 8, ep: 8, dp-attn: true, spec",
+            )
+    return parts
+
+
+def codeowners_double_star() -> dict[str, Any]:
+    parts = passing_parts()
+    owners = CODEOWNERS + "a/**/**/**/**/**/**/**/**/x @deep\n/**/**/**/**/**/**/q @q\n"
+    replace_file(parts, ".github/CODEOWNERS", "default", owners)
+    deep = "/".join(["a"] * 2_000) + "/nope.md"
+    parts["changed_files"].append({"path": deep, "status": "added", "patch": "@@ -0,0 +1 @@\n+x"})
+    return parts
+
+
+def codeowners_3mb() -> dict[str, Any]:
+    parts = passing_parts()
+    rules, size, index = [CODEOWNERS], len(CODEOWNERS), 0
+    while size < 3_000_000:
+        line = f"/area{index}/**/*.py @team{index % 50}/owners @user{index}\n"
+        rules.append(line)
+        size += len(line)
+        index += 1
+    replace_file(parts, ".github/CODEOWNERS", "default", "".join(rules))
+    parts["changed_files"] += [
+        {"path": f"area{i}/pkg/sub/m{i}.py", "status": "modified", "patch": "@@ -1 +1 @@\n-a\n+b"}
+        for i in range(0, 30_000, 10)
+    ][: 3_000 - len(parts["changed_files"])]
+    return parts
+
+
+def nested_ifs(depth: int, condition: str) -> dict[str, Any]:
+    parts = passing_parts()
+    script = f"if {condition}; then\n" * depth + SCRIPT + "fi\n" * depth
+    replace_file(parts, SCRIPT_PATH, "head", script)
+    return parts
+
+
+CASES: dict[str, Callable[[], dict[str, Any]]] = {
+    **{name: (lambda make=make: with_signoff(make())) for name, make in SIGNOFFS.items()},
+    "signoff-exception-prose-fork-image": fork_image_with_exception_prose,
+    "codeowners-double-star-deep-path": codeowners_double_star,
+    "codeowners-3mb-of-wildcard-rules": codeowners_3mb,
+    # About 200 KB each: GitHub's files API returns bigger files only as blobs.
+    "script-6000-nested-ifs": lambda: nested_ifs(6_000, '[ -n "${TP:-8}" ]'),
+    "script-12000-nested-ifs": lambda: nested_ifs(12_000, "true"),
+}
+
+
+def run_case(name: str) -> dict[str, Any]:
+    """Judge one case in this process: wall time, then traced peak in a second run."""
+    policy = load_policy()
+    evidence = build(CASES[name]())
+    texts = [evidence.signoff.body, *(f.text or "" for f in evidence.files)]
+    size = max(len(text) for text in texts + [f.path for f in evidence.changed_files])
+    start = time.perf_counter()
+    verdict = judge(evidence, policy)
+    elapsed = time.perf_counter() - start
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before tracing's overhead
+    # tracemalloc slows Python several-fold, so it never shares the timed run.
+    tracemalloc.start()
+    judge(evidence, policy)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    statuses = "".join({"PASS": "P", "FAIL": "F", "N/A": "-"}[c.status] for c in verdict.checks)
+    return {
+        "case": name,
+        "input_chars": size,
+        "seconds": round(elapsed, 3),
+        "traced_mb": round(peak / 2**20, 1),
+        "rss_mb": round(rss_mb, 1),
+        "verdict": f"{verdict.outcome} {statuses}",
+    }
+
+
+def _cap_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY_CAP, CHILD_MEMORY_CAP))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--case", choices=sorted(CASES), help="run one case in this process")
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case)))
+        return
+    print(f"{'case':36} {'chars':>9} {'seconds':>8} {'traced MB':>9} {'RSS MB':>7}  verdict")
+    missed = []
+    for name in CASES:
+        try:
+            child = subprocess.run(
+                [sys.executable, __file__, "--case", name],
+                capture_output=True,
+                text=True,
+                timeout=CHILD_TIMEOUT_SECONDS,
+                preexec_fn=_cap_memory,
+            )
+        except subprocess.TimeoutExpired:
+            print(f"{name:36} stopped after {CHILD_TIMEOUT_SECONDS} s")
+            missed.append(name)
+            continue
+        if child.returncode != 0:
+            last = (child.stderr.strip().splitlines() or ["no output"])[-1]
+            print(f"{name:36} failed (memory cap {CHILD_MEMORY_CAP // 2**30} GiB?): {last}")
+            missed.append(name)
+            continue
+        row = json.loads(child.stdout)
+        print(
+            f"{name:36} {row['input_chars']:>9} {row['seconds']:>8.3f} {row['traced_mb']:>9.1f} "
+            f"{row['rss_mb']:>7.1f}  {row['verdict']}"
+        )
+        if row["seconds"] > TARGET_SECONDS or row["rss_mb"] > TARGET_MB:
+            missed.append(name)
+    print(f"target per case: <= {TARGET_SECONDS} s and <= {TARGET_MB} MB")
+    print("targets met" if not missed else f"TARGETS MISSED: {', '.join(missed)}")
+
+
+if __name__ == "__main__":
+    main()
