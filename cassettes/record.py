@@ -579,7 +579,9 @@ def recipe_args_in_context(data: dict[str, Any]) -> str:
 
 def fail_recipe_missing_arg(data: dict[str, Any]) -> str:
     """3: the merged recipe really lacks a major arg of the launch (`--kv-cache-dtype fp8`)."""
-    text = RECIPE_DOC.replace("  --kv-cache-dtype fp8 \\\n", "").replace(" --kv-cache-dtype fp8", "")
+    text = RECIPE_DOC.replace("  --kv-cache-dtype fp8 \\\n", "").replace(
+        " --kv-cache-dtype fp8", ""
+    )
     assert "kv-cache-dtype" not in text
     set_recipe(data, text)
     return pass_conversation(data)
