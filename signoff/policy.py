@@ -145,6 +145,23 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
+class AuditEra(Strict):
+    id: str
+    start: str  # UTC instant (ISO 8601, "Z") from which the era's verifier was in force
+
+
+class AuditPolicy(Strict):
+    """How `signoff audit` reads past merges: who published verdicts, what a gated PR touches."""
+
+    verifier_logins: tuple[str, ...] = ()  # accounts whose verdict comments count as published
+    gated_paths: tuple[str, ...] = ()  # globs: a merged PR touching one of these needed a sign-off
+    verdict_pass: str = "Verdict: PASS"  # header text of a published PASS
+    verdict_rejected: str = "REJECTED"  # header text of a published rejection
+    # Published row name (as printed inside "Check N (...)", any case/spacing) -> check id.
+    verdict_rows: dict[str, str] = Field(default_factory=dict)
+    eras: tuple[AuditEra, ...] = ()  # oldest first; the era of an instant is the last started
+
+
 class Policy(Strict):
     schema_version: int
     name: str
@@ -160,6 +177,7 @@ class Policy(Strict):
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
     publish: PublishPolicy = PublishPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
+    audit: AuditPolicy = AuditPolicy()
 
     @field_validator("schema_version")
     @classmethod

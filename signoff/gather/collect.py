@@ -28,19 +28,23 @@ def gather_evidence(
     pinned_head: str | None = None,
     pull_json: Mapping[str, object] | None = None,
     deadline: Deadline | None = None,
+    policy_refs: Mapping[str, str] | None = None,
 ) -> Evidence:
     """Everything the judge needs for one sign-off, judged at `pinned_head` (default: head now).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
+    `policy_refs` reads a policy file (template, CODEOWNERS, thresholds; by path) at the given
+    commit instead of the default branch: an audit judges with the files of an earlier instant.
     """
     api = Api(gh, deadline)
+    refs = dict(policy_refs or {})
     try:
-        evidence = _gather(api, ref, policy, pinned_head, pull_json)
+        evidence = _gather(api, ref, policy, pinned_head, pull_json, refs)
         if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
             # The files list answers for the PR's head at the time of the request, which has
             # moved since the pin: gather again, reading the PR's diff at the pinned commit.
             pin = evidence.pull_request.head_sha
-            evidence = _gather(api, ref, policy, pin, None)
+            evidence = _gather(api, ref, policy, pin, None, refs)
         return evidence
     except GithubException as exc:  # anything a step did not turn into evidence
         raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
@@ -60,6 +64,7 @@ def _gather(
     policy: Policy,
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
+    policy_refs: Mapping[str, str],
 ) -> Evidence:
     repo = ref.full_name
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
@@ -68,7 +73,10 @@ def _gather(
     paths = policy.paths
     default_branch = fields["repository"].default_branch
     policy_files = [paths.codeowners, paths.template, paths.thresholds]
-    reads = files.read_all(api, repo, policy_files, default_branch, "default")
+    reads = [
+        files.read_file(api, repo, path, policy_refs.get(path, default_branch), "default")
+        for path in policy_files
+    ]
 
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
     masters = ctx.changed_master_files
