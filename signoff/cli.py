@@ -99,6 +99,7 @@ def _audit_command(args: argparse.Namespace) -> int:
         api_url=args.api_url,
         token_env=args.token_env,
         profile=args.profile,
+        replay=args.replay,
     )
 
 
@@ -185,6 +186,7 @@ def _add_audit_parser(
     audit_p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
     audit_p.add_argument("--api-url", help="GitHub API base URL (default $GITHUB_API_URL)")
     audit_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
+    audit_p.add_argument("--replay", help="play a recorded vcrpy cassette instead of the network")
     audit_p.set_defaults(run=_audit_command)
 
 

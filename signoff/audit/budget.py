@@ -1,8 +1,10 @@
 """Request accounting for an audit: what each PR cost against the rate limit, and what is left.
 
 A request counts against GitHub's primary rate limit unless it was answered 304 Not Modified
-(a conditional request) or never left the machine (a cache hit). Costs are kept per owner (one
-PR, or "run" for the listing), so a PR's cost does not depend on which PRs ran beside it.
+(a conditional request), never left the machine (a cache hit), or did not go to the API (an
+artifact download from blob storage: its answers carry no `X-RateLimit-*` headers). Costs are
+kept per owner (one PR, or "run" for the listing), so a PR's cost does not depend on which PRs
+ran beside it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ class Meter:
         return self.spends.setdefault(owner, Spend())
 
     def sent(self, status: int, attempts: int, headers: Mapping[str, str]) -> None:
+        lower = {k.lower() for k in headers}
+        if "x-ratelimit-limit" not in lower:
+            return  # not an API answer (blob storage), so not on the rate limit
         with self._lock:
             spend = self._spend(current_owner.get())
             if status == 304:

@@ -126,13 +126,13 @@ class HttpCache:
 
     def load(self, owner: str, key: str) -> Entry | None:
         """The entry on disk, unless another owner wrote it during this run."""
-        with self._lock:
-            writer = self._written.get(key)
-        if writer is not None and writer != owner:
+        if not self._readable_by(owner, key):
             return None
         try:
             raw = self._path(key).read_bytes()
         except OSError:
+            return None
+        if not self._readable_by(owner, key):  # written by another owner while we read it
             return None
         head, _, body = raw.partition(b"\n")
         try:
@@ -141,7 +141,16 @@ class HttpCache:
         except (ValueError, KeyError, TypeError):
             return None  # a torn or foreign file is a miss, never an answer
 
+    def _readable_by(self, owner: str, key: str) -> bool:
+        with self._lock:
+            writer = self._written.get(key)
+        return writer is None or writer == owner
+
     def store(self, owner: str, key: str, entry: Entry) -> None:
+        # Mark the key first: another owner must never see the file between the write and the
+        # mark and take it for an entry of an earlier run.
+        with self._lock:
+            self._written[key] = owner
         path = self._path(key)
         path.parent.mkdir(exist_ok=True, mode=0o700)
         head = json.dumps({"status": entry.status, "headers": entry.headers}, sort_keys=True)
@@ -149,16 +158,19 @@ class HttpCache:
         with os.fdopen(handle, "wb") as out:
             out.write(head.encode() + b"\n" + entry.body)
         os.replace(temporary, path)
-        with self._lock:
-            self._written[key] = owner
 
 
 class CachingAdapter(HTTPAdapter):
     """PyGithub's transport with the audit cache and request accounting in front of it."""
 
-    def __init__(self, cache: HttpCache, meter: Meter, **kwargs: Any) -> None:
+    def __init__(
+        self, cache: HttpCache, meter: Meter, *, serial: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.cache, self.meter = cache, meter
+        # Replaying a recording: vcrpy's bookkeeping of played answers is not thread-safe, so
+        # one request at a time (the audit's own work still runs on --jobs workers).
+        self._serial = threading.Lock() if serial else None
 
     def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:  # type: ignore[override]
         if request.method != "GET" or kwargs.get("stream"):
@@ -203,7 +215,11 @@ class CachingAdapter(HTTPAdapter):
         return response
 
     def _network(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
-        response = super().send(request, **kwargs)
+        if self._serial is not None:
+            with self._serial:
+                response = super().send(request, **kwargs)
+        else:
+            response = super().send(request, **kwargs)
         retries = getattr(getattr(response.raw, "retries", None), "history", ()) or ()
         self.meter.sent(response.status_code, 1 + len(retries), response.headers)
         return response

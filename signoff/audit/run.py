@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,9 @@ from signoff.evidence import Evidence, dump_evidence
 from signoff.gather.api import Api, error_status
 from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
+from signoff.replay import REPLAY_API_URL
+from signoff.replay import replay as play
+from signoff.verify import REPLAY_TOKEN
 
 MAX_JOBS = 16
 _REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$")
@@ -243,10 +247,16 @@ def default_cache_dir(api_url: str | None) -> Path:
 
 def make_adapter(cache: HttpCache, meter: Meter, jobs: int, mode: Mode) -> CachingAdapter:
     """The transport every client of the run shares: the cache, accounting and PyGithub's
-    retry policy from `signoff.client` (the same as `verify` uses)."""
+    retry policy from `signoff.client` (the same as `verify` uses). Test mode replays a
+    recording, one request at a time."""
     pool = jobs + 2
     return CachingAdapter(
-        cache, meter, max_retries=make_retry(mode), pool_connections=pool, pool_maxsize=pool
+        cache,
+        meter,
+        serial=mode == "test",
+        max_retries=make_retry(mode),
+        pool_connections=pool,
+        pool_maxsize=pool,
     )
 
 
@@ -283,7 +293,9 @@ def run_audit_command(
     api_url: str | None = None,
     token_env: str = "GITHUB_TOKEN",
     profile: str | None = None,
+    replay: str | None = None,
 ) -> int:
+    """`signoff audit OWNER/REPO ...`; `replay` plays a recorded cassette instead of GitHub."""
     try:
         policy = load_policy(profile)
         request = build_request(
@@ -298,13 +310,14 @@ def run_audit_command(
             max_requests=max_requests,
             policy=policy,
         )
-        token = os.environ.get(token_env, "").strip()
+        token = os.environ.get(token_env, "").strip() or (REPLAY_TOKEN if replay else "")
         if not token:
             raise InputError(f"{token_env} is not set (a token that can read {repository})")
         cache = HttpCache(Path(cache_dir) if cache_dir else default_cache_dir(api_url))
         meter = Meter()
-        with installed(make_adapter(cache, meter, jobs, "production")):
-            gh = connect(token, api_url, mode="production")
+        mode: Mode = "test" if replay else "production"
+        with _replaying(replay), installed(make_adapter(cache, meter, jobs, mode)):
+            gh = connect(token, REPLAY_API_URL if replay else api_url, mode=mode)
             result = run_audit(gh, request, policy, meter, cache=cache, progress=progress)
         write_outputs(result, fmt, out, evidence_dir)
     except SignoffError as exc:
@@ -313,6 +326,10 @@ def run_audit_command(
     if result.report.stopped is not None:
         print(f"signoff: partial report: {log_line(result.report.stopped.reason)}", file=sys.stderr)
     return exit_code(result.report)
+
+
+def _replaying(cassette: str | None) -> AbstractContextManager[object]:
+    return nullcontext() if cassette is None else play(cassette)
 
 
 def run_merge_command(paths: Sequence[str], *, fmt: str = "json", out: str | None = None) -> int:

@@ -107,6 +107,10 @@ def signoff_notes(
             f"the sign-off was edited after the merge (last edit {iso(chosen.updated)}); GitHub "
             "returns only the latest text, and that text was judged"
         )
+    skipped = [c for c in candidates if c.at <= merged_at and (chosen is None or c.at > chosen.at)]
+    if skipped:
+        names = ", ".join(sorted({c.author for c in skipped}))
+        notes.append(f"sign-off(s) by {names} skipped: not a possible CODEOWNER then")
     late = [c for c in candidates if c.at > merged_at]
     if late:
         names = ", ".join(sorted({c.author for c in late}))
