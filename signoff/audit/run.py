@@ -40,7 +40,7 @@ from signoff.evidence import Evidence, dump_evidence
 from signoff.gather.api import Api, error_status
 from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
-from signoff.replay import REPLAY_API_URL
+from signoff.replay import MATCH_URI, REPLAY_API_URL
 from signoff.replay import replay as play
 from signoff.verify import REPLAY_TOKEN
 
@@ -152,8 +152,12 @@ def run_audit(
             if on_pr is not None:
                 on_pr()
 
-        with ThreadPoolExecutor(max_workers=request.jobs) as pool:
-            list(pool.map(work, pulls))
+        if request.jobs == 1:
+            for pr in pulls:
+                work(pr)
+        else:
+            with ThreadPoolExecutor(max_workers=request.jobs) as pool:
+                list(pool.map(work, pulls))
     return _result(request, base, pulls, done, stopped, meter)
 
 
@@ -329,7 +333,7 @@ def run_audit_command(
 
 
 def _replaying(cassette: str | None) -> AbstractContextManager[object]:
-    return nullcontext() if cassette is None else play(cassette)
+    return nullcontext() if cassette is None else play(cassette, MATCH_URI)
 
 
 def run_merge_command(paths: Sequence[str], *, fmt: str = "json", out: str | None = None) -> int:
