@@ -43,8 +43,14 @@ DOCS = [FIRST + n for n in (3, 11, 19, 27, 35)]
 
 
 @pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> RunResult:
-    result, _, recorded = replay_audit("history", tmp_path_factory.mktemp("cache"))
+def first_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def history(first_cache: Path) -> RunResult:
+    """The first run, on an empty cache (which it leaves filled in `first_cache`)."""
+    result, _, recorded = replay_audit("history", first_cache)
     assert recorded.all_played
     return result
 
@@ -253,20 +259,19 @@ def test_merged_shard_reports_are_byte_identical_to_one_whole_run(
     report: AuditReport, tmp_path: Path
 ) -> None:
     shards = []
-    for index in (1, 2, 3):
-        result, _, _ = replay_audit("history", tmp_path / str(index), shard=f"{index}/3")
-        assert result.report.shard == f"{index}/3"
-        assert all(p.pr % 3 == index - 1 for p in result.report.prs)
+    for index in (1, 2):
+        result, _, _ = replay_audit("history", tmp_path / str(index), shard=f"{index}/2")
+        assert result.report.shard == f"{index}/2"
+        assert all(p.pr % 2 == index - 1 for p in result.report.prs)
         shards.append((f"shard-{index}.json", result.report))
     merged = merge_reports(list(reversed(shards)))
     assert render_json(merged) == render_json(report)
 
 
 def test_a_second_run_on_the_cache_spends_almost_nothing_and_reports_the_same(
-    report: AuditReport, tmp_path: Path
+    report: AuditReport, first_cache: Path
 ) -> None:
-    replay_audit("history", tmp_path)  # fills the cache as the first run did
-    again, meter, recorded = replay_audit("history_rerun", tmp_path)
+    again, meter, recorded = replay_audit("history_rerun", first_cache)
     assert recorded.all_played
     spend = meter.total()
     assert spend.counted == audit_info("history_rerun")["counted_requests"] <= 50

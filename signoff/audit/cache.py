@@ -39,6 +39,7 @@ from github.Requester import (
 from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
+from vcr.errors import CannotOverwriteExistingCassetteException
 
 from signoff.audit.budget import Meter, current_owner
 
@@ -217,12 +218,22 @@ class CachingAdapter(HTTPAdapter):
     def _network(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
         if self._serial is not None:
             with self._serial:
-                response = super().send(request, **kwargs)
+                response = self._replayed(request, **kwargs)
         else:
             response = super().send(request, **kwargs)
         retries = getattr(getattr(response.raw, "retries", None), "history", ()) or ()
         self.meter.sent(response.status_code, 1 + len(retries), response.headers)
         return response
+
+    def _replayed(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        """A recorded answer; one the recording lacks is a request GitHub never answered (a
+        recording of a lost connection holds nothing for it)."""
+        try:
+            return super().send(request, **kwargs)
+        except CannotOverwriteExistingCassetteException:
+            raise requests.ConnectionError(
+                f"the recording has no answer for GET {request.url}"
+            ) from None
 
 
 def _response(request: requests.PreparedRequest, entry: Entry) -> requests.Response:
