@@ -38,7 +38,6 @@ from ghemu import Emulator  # noqa: E402
 
 from signoff.audit.budget import Meter  # noqa: E402
 from signoff.audit.cache import HttpCache, installed  # noqa: E402
-from signoff.audit.render_json import render_json  # noqa: E402
 from signoff.audit.run import build_request, make_adapter, run_audit  # noqa: E402
 from signoff.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
@@ -138,7 +137,6 @@ def record_variant(variant: Variant) -> None:
         "counted_requests": total.counted,
         "not_modified": total.not_modified,
         "cache_hits": total.cache_hits,
-        "report_sha256": __import__("hashlib").sha256(render_json(report).encode()).hexdigest(),
         "recorded_by": "cassettes/record_audit.py: signoff.audit.run.run_audit against ghemu (audit_history.py)",
     }
     (OUT / f"{variant.name}.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")

@@ -23,7 +23,7 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,8 +173,19 @@ class CachingAdapter(HTTPAdapter):
         # one request at a time (the audit's own work still runs on --jobs workers).
         self._serial = threading.Lock() if serial else None
 
-    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:  # type: ignore[override]
-        if request.method != "GET" or kwargs.get("stream"):
+    def send(
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        verify: bool | str = True,
+        cert: Any = None,
+        proxies: Mapping[str, str] | None = None,
+    ) -> requests.Response:
+        kwargs = {"stream": stream, "timeout": timeout, "verify": verify, "cert": cert}
+        kwargs["proxies"] = proxies
+        if request.method != "GET" or stream:
+            # Writes, and downloads (artifact zips): never cached, always counted.
             return self._network(request, **kwargs)
         owner, key = current_owner.get(), self.cache.key(request)
         entry = self.cache.recall(owner, key)

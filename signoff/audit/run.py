@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -25,7 +25,7 @@ from signoff.audit.cache import CachingAdapter, HttpCache, installed
 from signoff.audit.history import load_history
 from signoff.audit.merge import merge_reports
 from signoff.audit.model import AuditedPull, AuditReport, Stopped, summarize
-from signoff.audit.progress import reporter
+from signoff.audit.progress import Reporter, reporter
 from signoff.audit.pull import AuditSettings, PullAudit, audit_pull
 from signoff.audit.reads import read_repository
 from signoff.audit.rejudge import PolicyHistory, parse_standard
@@ -115,7 +115,6 @@ def run_audit(
     *,
     cache: HttpCache | None = None,
     progress: bool = False,
-    on_pr: Callable[[], None] | None = None,
 ) -> RunResult:
     """The whole audit through one configured client (the caller installs the cache)."""
     token = current_owner.set(RUN)
@@ -127,38 +126,48 @@ def run_audit(
         for pr in pulls:  # a merged PR's files and commits never change again
             prefix = f"/repos/{request.repository}/pulls/{pr.number}"
             cache.freeze(f"{prefix}/files", f"{prefix}/commits")
-    done: dict[int, PullAudit] = {}
-    stopped: list[str] = []
     with reporter(len(pulls), meter, enabled=progress) as shown:
         budget = Budget(meter, request.max_requests, on_wait=shown.waiting)
-
-        def work(pr: MergedPull) -> None:
-            if stopped:
-                return
-            why = budget.exhausted()
-            if why:
-                stopped.append(why)
-                return
-            budget.wait_if_low()
-            try:
-                done[pr.number] = _audit_one(gh, pr, settings, meter)
-            except GatherError as exc:
-                stopped.append(f"GitHub could not be read for #{pr.number}: {exc}")
-            except GithubException as exc:
-                stopped.append(f"GitHub could not be read for #{pr.number}: {error_status(exc)}")
-            if cache is not None:
-                cache.forget(f"pr-{pr.number}")
-            shown.advance()
-            if on_pr is not None:
-                on_pr()
-
+        worker = _Worker(gh, settings, meter, budget, cache, shown)
         if request.jobs == 1:
             for pr in pulls:
-                work(pr)
+                worker(pr)
         else:
             with ThreadPoolExecutor(max_workers=request.jobs) as pool:
-                list(pool.map(work, pulls))
-    return _result(request, base, pulls, done, stopped, meter)
+                list(pool.map(worker, pulls))
+    return _result(request, base, pulls, worker.done, worker.stopped, meter)
+
+
+@dataclass
+class _Worker:
+    """Audits one PR at a time on any thread; after the first stop, starts no further PR."""
+
+    gh: Github
+    settings: AuditSettings
+    meter: Meter
+    budget: Budget
+    cache: HttpCache | None
+    shown: Reporter
+    done: dict[int, PullAudit] = field(default_factory=dict)
+    stopped: list[str] = field(default_factory=list)
+
+    def __call__(self, pr: MergedPull) -> None:
+        if self.stopped:
+            return
+        why = self.budget.exhausted()
+        if why:
+            self.stopped.append(why)
+            return
+        self.budget.wait_if_low()
+        try:
+            self.done[pr.number] = _audit_one(self.gh, pr, self.settings, self.meter)
+        except GatherError as exc:
+            self.stopped.append(f"GitHub could not be read for #{pr.number}: {exc}")
+        except GithubException as exc:
+            self.stopped.append(f"GitHub could not be read for #{pr.number}: {error_status(exc)}")
+        if self.cache is not None:
+            self.cache.forget(f"pr-{pr.number}")
+        self.shown.advance()
 
 
 def _select(
