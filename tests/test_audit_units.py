@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from builders import build, passing_parts
@@ -114,6 +115,12 @@ def test_rows_are_keyed_on_their_names_even_with_parentheses_and_formatting() ->
 def test_a_rejected_header_quoting_verdict_pass_stays_rejected() -> None:
     body = "## ❌❌❌ **REJECTED** ❌❌❌\n@x see `**Verdict: PASS**` is not enough\n\n✅ Check 0 (CODEOWNER): PASS — ok\n"
     assert parse_verdict(body, POLICY).verdict == "REJECTED"
+
+
+def test_rows_in_a_table_and_a_header_without_a_heading_are_read_too() -> None:
+    body = (Path(__file__).parent / "data" / "markdown" / "verdict_comment.md").read_text()
+    parsed = parse_verdict(body, POLICY)
+    assert parsed.verdict == "PASS" and parsed.checks["codeowner"] == "PASS"
 
 
 def test_an_unknown_row_name_is_listed_not_guessed_from_its_number() -> None:

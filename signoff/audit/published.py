@@ -25,8 +25,9 @@ from signoff.policy import Policy
 _MD = MarkdownIt("commonmark")
 Verdict = Literal["PASS", "REJECTED"]
 # "<emoji> Check 3 (recipe linked, MERGED, complete (single-node only)): PASS — reason": the name
-# is everything up to the last "):" before the status, so names may hold parentheses.
-_ROW = re.compile(r"^\W*Check\s+(\d+)\s*\((?P<name>.+)\)\s*:\s*(?P<status>PASS|FAIL|N/A)\b")
+# is everything up to the last "):" before the status, so names may hold parentheses. Some
+# verdicts put the rows in a table, "| Check 0 (CODEOWNER) | PASS |": "|" separates there.
+_ROW = re.compile(r"^\W*Check\s+(\d+)\s*\((?P<name>.+)\)\s*[:|]\s*(?P<status>PASS|FAIL|N/A)\b")
 _COMMENT_ID = re.compile(r"#issuecomment-(\d+)")
 _STATES: dict[str, StatusState] = {s: s for s in ("success", "failure", "error", "pending")}
 _ROW_STATUS: dict[str, PublishedStatus] = {"PASS": "PASS", "FAIL": "FAIL", "N/A": "N/A"}
