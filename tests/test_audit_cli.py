@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from cassette_helpers import AUDIT_CASSETTES, audit_info
+from cassette_helpers import AUDIT_CASSETTES, audit_info, replay_audit
 from github.GithubException import UnknownObjectException
 
 from signoff.audit.reads import read_repository
@@ -160,3 +160,42 @@ def test_merging_something_that_is_not_a_report_exits_2(
     assert main(["audit", "merge", str(bogus)]) == 2
     assert "bogus.json: not an audit JSON report" in capsys.readouterr().err
     assert main(["audit", "merge", str(tmp_path / "missing.json")]) == 2
+
+
+def test_max_requests_stops_with_a_partial_report_that_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.json"
+    code = audit(
+        tmp_path,
+        "history",
+        "--max-requests",
+        "40",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        "--out",
+        str(out),
+    )
+    report = json.loads(out.read_text())
+    assert code == 3
+    assert report["stopped"]["reason"].endswith("requests (--max-requests 40)")
+    done = [p["pr"] for p in report["prs"]]
+    # 4 run-level requests + 18 for each of the first two PRs: 40 spent, no third PR starts.
+    assert done == [2101, 2102] and report["requests"] == 40
+    assert report["stopped"]["not_audited"] == list(range(2103, 2149))
+    assert "partial report: stopped after" in capsys.readouterr().err
+
+
+def test_a_run_that_was_cut_short_leaves_a_cache_that_makes_the_next_run_cheaper(
+    tmp_path: Path,
+) -> None:
+    cold, _, _ = replay_audit("unreachable", tmp_path / "cold", until="2026-07-09")
+    cut, _, _ = replay_audit("unreachable", tmp_path / "cache")
+    assert cut.report.stopped is not None
+    resumed, _, _ = replay_audit("unreachable", tmp_path / "cache", until="2026-07-09")
+    before = {p.pr: p.requests for p in cold.report.prs}
+    after = {p.pr: p.requests for p in resumed.report.prs}
+    # Contents at a SHA and merged PRs' file and commit lists come from the cache now.
+    assert all(after[n] < before[n] for n in before if before[n] > 1)

@@ -468,3 +468,22 @@ def test_the_json_report_keeps_the_documented_field_order() -> None:
         "stopped",
         "shard",
     ]
+
+
+def test_the_progress_line_shows_prs_requests_rate_limit_and_the_reset_countdown() -> None:
+    from rich.console import Console
+
+    from signoff.audit.budget import Meter
+    from signoff.audit.progress import Bar, Silent, reporter
+
+    screen = io.StringIO()
+    meter = Meter(remaining=4321)
+    bar = Bar(3, meter, Console(file=screen, force_terminal=True, width=120))
+    with bar:
+        bar.advance()
+        bar.waiting(75)
+        bar._progress.refresh()
+        shown = screen.getvalue()
+    assert "1/3" in shown and "rate limit 4321" in shown and "resuming in 1:15" in shown
+    assert isinstance(reporter(3, meter, enabled=False), Silent)
+    assert isinstance(reporter(3, meter, enabled=True), Silent)  # pytest's stderr is no TTY

@@ -55,7 +55,7 @@ class Silent:
 class Bar:
     """A rich progress bar on stderr."""
 
-    def __init__(self, total: int, meter: Meter) -> None:
+    def __init__(self, total: int, meter: Meter, console: Console | None = None) -> None:
         self.meter = meter
         self._progress = Progress(
             TextColumn("{task.description}"),
@@ -63,7 +63,7 @@ class Bar:
             MofNCompleteColumn(),
             TextColumn("PRs · {task.fields[spent]} requests · rate limit {task.fields[left]}"),
             TimeRemainingColumn(),
-            console=Console(stderr=True),
+            console=console or Console(stderr=True),
             transient=True,
         )
         self._task: TaskID = self._progress.add_task("auditing", total=total, spent=0, left="?")

@@ -47,8 +47,8 @@ class PullAudit:
 
 def audit_pull(gh: Github, pr: MergedPull, settings: AuditSettings) -> PullAudit:
     """One row of the report. Raises GatherError when GitHub cannot be read."""
-    api, repo = Api(gh), settings.repo
-    base = AuditedPull(
+    api = Api(gh)
+    row = AuditedPull(
         pr=pr.number,
         url=pr.url,
         title=pr.title,
@@ -57,26 +57,14 @@ def audit_pull(gh: Github, pr: MergedPull, settings: AuditSettings) -> PullAudit
         gated=False,
         outcome="NOT_GATED",
     )
-    paths = changed_paths(reads.list_files(api, repo, pr.number))
+    paths = changed_paths(reads.list_files(api, settings.repo, pr.number))
     if not is_gated(paths, settings.policy):
-        return PullAudit(base, None)  # listed, never judged
-    merged = parse_instant(pr.merged_at)
-    comments = reads.list_comments(api, repo, pr.number)
-    sources: tuple[tuple[SignoffKind, list[JsonObject]], ...] = (
-        ("conversation comment", comments),
-        ("review summary", reads.list_reviews(api, repo, pr.number)),
-        ("inline review comment", reads.list_review_comments(api, repo, pr.number)),
-    )
-    candidates = signoff_candidates(repo, pr.number, sources, settings.policy)
-    chosen = signoff_that_merged(candidates, merged, lambda c: _could_own(api, pr, c, settings))
-    statuses = reads.list_statuses(api, repo, pr.head_sha)
-    published, published_notes = read_published(
-        comments, statuses, pr.head_sha, merged, settings.policy
-    )
-    notes = signoff_notes(chosen, candidates, merged) + published_notes
-    row = base.model_copy(update={"gated": True, "published": published})
-    if chosen is None:
-        return PullAudit(_finish(row, "NO_SIGNOFF", (), published, notes), None)
+        return PullAudit(row, None)  # listed, never judged
+    found = _find_signoff(api, pr, settings)
+    row = row.model_copy(update={"gated": True, "published": found.published})
+    if found.chosen is None:
+        return PullAudit(_finish(row, "NO_SIGNOFF", (), found.published, found.notes), None)
+    chosen = found.chosen
     judged = rejudge(
         gh,
         pr,
@@ -87,10 +75,32 @@ def audit_pull(gh: Github, pr: MergedPull, settings: AuditSettings) -> PullAudit
         history=settings.history,
     )
     row = row.model_copy(update={"era": judged.era, "signoff": _used(chosen)})
-    return PullAudit(
-        _finish(row, outcome_of(judged.checks), judged.checks, published, notes + judged.notes),
-        judged.evidence,
+    notes = found.notes + judged.notes
+    outcome = outcome_of(judged.checks)
+    return PullAudit(_finish(row, outcome, judged.checks, found.published, notes), judged.evidence)
+
+
+@dataclass(frozen=True)
+class _Found:
+    chosen: Candidate | None
+    published: Published
+    notes: tuple[str, ...]
+
+
+def _find_signoff(api: Api, pr: MergedPull, settings: AuditSettings) -> _Found:
+    """The sign-off that let the PR merge and what was published for its head at the merge."""
+    repo, merged = settings.repo, parse_instant(pr.merged_at)
+    comments = reads.list_comments(api, repo, pr.number)
+    sources: tuple[tuple[SignoffKind, list[JsonObject]], ...] = (
+        ("conversation comment", comments),
+        ("review summary", reads.list_reviews(api, repo, pr.number)),
+        ("inline review comment", reads.list_review_comments(api, repo, pr.number)),
     )
+    candidates = signoff_candidates(repo, pr.number, sources, settings.policy)
+    chosen = signoff_that_merged(candidates, merged, lambda c: _could_own(api, pr, c, settings))
+    statuses = reads.list_statuses(api, repo, pr.head_sha)
+    published, notes = read_published(comments, statuses, pr.head_sha, merged, settings.policy)
+    return _Found(chosen, published, signoff_notes(chosen, candidates, merged) + notes)
 
 
 def _finish(
