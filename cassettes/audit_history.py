@@ -103,6 +103,21 @@ wait_for_server_ready "$PORT"
 run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" --conc "$CONC"
 """
 
+# The upstream recipe page as merged by vllm-project/recipes#412 (the recipe check reads the page
+# at the PR's merge commit and compares launches as structures).
+RECIPE_DOC = """# DeepSeek-V4
+
+## B200
+
+Serve DeepSeek-V4-Pro FP4 on 8x B200.
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V4-Pro \\
+  --tensor-parallel-size 8 \\
+  --kv-cache-dtype fp8
+```
+"""
+
 CHANGELOG_ENTRY = """\
 - config-keys:
     - dsv4-fp4-b200-vllm
@@ -834,7 +849,7 @@ def history(count: int = 48, *, mix: bool = False) -> dict[str, Any]:
         },
         "vllm-project/recipes": {
             "default_branch": "main",
-            "files": {"README.md": "# vLLM recipes\n"},
+            "files": {"README.md": "# vLLM recipes\n", "DeepSeek/DeepSeek-V4.md": RECIPE_DOC},
             "pulls": [
                 {
                     "number": 412,
@@ -901,14 +916,20 @@ def _outsiders(count: int) -> list[dict[str, Any]]:
 
 
 def fill_heads(data: dict[str, Any]) -> dict[str, Any]:
-    """Replace `@@HEAD:n@@` with the SHA the emulator gives PR n's head (SHAs follow content)."""
+    """Replace `@@HEAD:n@@` with the SHA the emulator gives PR n's head (SHAs follow content),
+    and pin the upstream recipe PR's merge commit."""
     import sys
 
     sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
     from ghemu import State
 
-    repo = State(copy.deepcopy(data)).repo(*REPO.split("/"))
+    state = State(copy.deepcopy(data))
+    repo = state.repo(*REPO.split("/"))
     heads = {n: str(issue["head"]["sha"]) for n, issue in repo.issues.items() if issue.get("pull")}
+    # The merged recipe PR's merge commit is the recipes repo's main head (ghemu keeps the
+    # merge_commit_sha it is given).
+    recipes = data["repos"]["vllm-project/recipes"]
+    recipes["pulls"][0]["merge_commit_sha"] = state.repo("vllm-project", "recipes").heads["main"]
     for pull in data["repos"][REPO]["pulls"]:
         for comment in pull.get("comments") or []:
             comment["body"] = re.sub(r"@@HEAD:(\d+)@@", lambda m: heads[int(m[1])], comment["body"])

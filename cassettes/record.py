@@ -96,6 +96,34 @@ CHANGELOG_ENTRY = """
   pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/XXX
 """
 
+# The upstream recipe as merged (vllm-project/recipes#412 added the "FP4 with MTP" block to an
+# existing page): the launch args sit partly in lines the PR did not touch.
+RECIPE_DOC = """# DeepSeek-V4
+
+## Hopper
+
+Serve DeepSeek-V4-Pro FP8 on 8x H200.
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V4-Pro --tensor-parallel-size 8
+```
+
+## B200
+
+Serve DeepSeek-V4-Pro FP4 on 8x B200.
+
+### FP4 with MTP
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V4-Pro \\
+  --tensor-parallel-size 8 \\
+  --kv-cache-dtype fp8 \\
+  --speculative-config '{"method": "mtp", "num_speculative_tokens": 3}'
+```
+
+Benchmarks through the chat template.
+"""
+
 DETAIL = """### Additional detail section:
 - PR validation: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/15000002701
 - Evals: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/15000002701 (gsm8k 0.95 / 0.95)
@@ -220,7 +248,22 @@ def base_scenario() -> dict[str, Any]:
             "body": signoff_body(checklist, "kedarpotdar-nv"),
         },
     ]
+    set_recipe(data, RECIPE_DOC)
     return data
+
+
+def set_recipe(data: dict[str, Any], text: str) -> None:
+    """The recipe page as merged: on the recipes repo's main branch (see pin_merge_commit)."""
+    data["repos"]["vllm-project/recipes"]["files"]["DeepSeek/DeepSeek-V4.md"] = text
+
+
+def pin_merge_commit(data: dict[str, Any]) -> None:
+    """The merged recipe PR's merge commit is the recipes repo's main head. ghemu keeps
+    `merge_commit_sha` as given and derives commit SHAs from the whole scenario, so this runs
+    last, on the final scenario."""
+    recipes = data["repos"]["vllm-project/recipes"]
+    head = State(copy.deepcopy(data)).repo("vllm-project", "recipes").heads["main"]
+    recipes["pulls"][0]["merge_commit_sha"] = head
 
 
 # --- variants ------------------------------------------------------------------------------
@@ -508,6 +551,29 @@ def fail_recipe(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def recipe_args_in_context(data: dict[str, Any]) -> str:
+    """3: the upstream PR edited an existing page: it only added the MTP line, so TP and the
+    kv-cache dtype sit in unchanged context lines of its patch; the merged file has them."""
+    recipe = data["repos"]["vllm-project/recipes"]["pulls"][0]
+    recipe["files"][0]["patch"] = (
+        "@@ -16,6 +16,7 @@ ### FP4 with MTP\n"
+        " ```bash\n"
+        " vllm serve deepseek-ai/DeepSeek-V4-Pro \\\n"
+        "   --tensor-parallel-size 8 \\\n"
+        "-  --kv-cache-dtype fp8\n"
+        "+  --kv-cache-dtype fp8 \\\n"
+        '+  --speculative-config \'{"method": "mtp", "num_speculative_tokens": 3}\'\n'
+        " ```\n"
+    )
+    return pass_conversation(data)
+
+
+def fail_recipe_missing_arg(data: dict[str, Any]) -> str:
+    """3: the merged recipe really lacks a major arg of the launch (`--kv-cache-dtype fp8`)."""
+    set_recipe(data, RECIPE_DOC.replace("  --kv-cache-dtype fp8 \\\n", ""))
+    return pass_conversation(data)
+
+
 def fail_reuse_command(data: dict[str, Any]) -> str:
     """4: nobody posted /reuse-sweep-run."""
     comments = _pull(data)["comments"]
@@ -561,6 +627,115 @@ def fail_spec_chat_template(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+LOOKALIKE_RUN = 15000002799
+LOOKALIKE_WORKFLOW = ".github/workflows/pr-smoke.yml"
+LOOKALIKE_YAML = """name: PR smoke
+on: pull_request
+jobs:
+  smoke:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo ok
+"""
+
+
+def _lookalike_run(data: dict[str, Any], runs: list[dict[str, Any]]) -> None:
+    """The PR adds its own `pull_request` workflow; its run on p2 prints `runs` (green jobs
+    named like the sweep's) and uploads an eval_results_all artifact with perfect scores."""
+    repo = data["repos"][REPO]
+    _pull(data)["commits"][0]["files"][LOOKALIKE_WORKFLOW] = LOOKALIKE_YAML
+    files = {"agg_eval_all.json": AGG_ROWS}
+    artifact = {"id": 3000002799, "name": "eval_results_all", "files": files}
+    repo["workflow_runs"].append(
+        {
+            "id": LOOKALIKE_RUN,
+            "name": "PR smoke",
+            "path": LOOKALIKE_WORKFLOW,
+            "head_sha": "p2",
+            "event": "pull_request",
+            "created_at": "2026-08-18T10:21:30Z",
+            "run_number": 3,
+            "actor": "nv-perf-dev",
+            "artifacts": [artifact],
+        }
+    )
+    repo["check_runs"]["p2"] = [*repo["check_runs"].get("p2", []), *runs]
+
+
+def fail_sweep_lookalike(data: dict[str, Any]) -> str:
+    """1, 2: no sweep ran; a PR-added workflow printed green jobs with the sweep's names."""
+    repo = data["repos"][REPO]
+    repo["workflow_runs"] = []  # the sweep workflow never ran (no sweep label, say)
+    repo["check_runs"]["p2"] = []
+    _lookalike_run(data, check_runs(LOOKALIKE_RUN))
+    return pass_conversation(data)
+
+
+def fail_sweep_forged_details(data: dict[str, Any]) -> str:
+    """1, 2: the sweep's evals were skipped; the PR's own workflow prints green `eval /` jobs
+    whose details_url names the sweep run's jobs (free text for any App)."""
+    repo = data["repos"][REPO]
+    repo["check_runs"]["p2"] = [
+        {**item, "conclusion": "skipped"} if item["name"].startswith("eval /") else item
+        for item in check_runs(15000002701)
+    ]
+    fakes = [
+        {
+            **item,
+            "run": LOOKALIKE_RUN,
+            "id": 40000027950 + index,
+            "details_url": f"https://github.com/{REPO}/actions/runs/15000002701/job/"
+            f"{40000027950 + index}",
+        }
+        for index, item in enumerate(check_runs(LOOKALIKE_RUN))
+        if item["name"].startswith("eval /")
+    ]
+    _lookalike_run(data, fakes)
+    return pass_conversation(data)
+
+
+def fail_sweep_shadowed_job(data: dict[str, Any]) -> str:
+    """1, 2: a sweep eval job failed; the PR's own workflow later prints a green job with that
+    exact name, which hides the failed one in the commit's check-run list (filter=latest)."""
+    repo = data["repos"][REPO]
+    real = check_runs(15000002701)
+    failed = next(item for item in real if item["name"].startswith("eval /"))
+    failed["conclusion"] = "failure"
+    repo["check_runs"]["p2"] = real
+    shadow = {
+        **failed,
+        "conclusion": "success",
+        "run": LOOKALIKE_RUN,
+        "id": 40000027990,
+        "completed_at": "2026-08-18T13:55:00Z",
+    }
+    _lookalike_run(data, [shadow])
+    return pass_conversation(data)
+
+
+RUN_SWEEP = ".github/workflows/run-sweep.yml"
+RUN_SWEEP_YAML = """name: "Run Sweep"
+on:
+  pull_request:
+    branches: [main]
+    paths: ["perf-changelog.yaml"]
+jobs:
+  sweep-evals:
+    uses: ./.github/workflows/benchmark-tmpl.yml
+    with: {eval-only: true}
+"""
+
+
+def fail_sweep_definition(data: dict[str, Any]) -> str:
+    """1, 2: the PR edits run-sweep.yml, so the green run executed the PR's own definition."""
+    main = data["repos"][REPO]["commits"][0]["files"]
+    main[RUN_SWEEP] = RUN_SWEEP_YAML
+    _pull(data)["commits"][0]["files"][RUN_SWEEP] = RUN_SWEEP_YAML.replace(
+        "    with: {eval-only: true}\n", "    with: {eval-only: true, min-score: 0.0}\n"
+    )
+    return pass_conversation(data)
+
+
 def forged_verdict(data: dict[str, Any]) -> str:
     """A user posted our marker for the head with **Verdict: PASS**; it must be left alone."""
     marker = f"<!-- {MARKER} sha={_head_of(data)} -->"
@@ -573,6 +748,100 @@ def forged_verdict(data: dict[str, Any]) -> str:
             "created_at": "2026-08-18T13:50:00Z",
             "body": f"{marker}\n## ✅✅✅ **Verdict: PASS** ✅✅✅\n\nAll checks passed.\n",
         },
+    )
+    return pass_conversation(data)
+
+
+def edited_by_collaborator(data: dict[str, Any]) -> str:
+    """0: the PR's author (a write collaborator) ticked the owner's unticked box by editing the
+    owner's comment; REST shows the owner as author and the ticked text."""
+    comment = _pull(data)["comments"][-1]
+    ticked = comment["body"]
+    comment["body"] = ticked.replace(
+        "- [x] Copied the latest version", "- [ ] Copied the latest version"
+    )
+    assert comment["body"] != ticked
+    comment["edits"] = [{"editor": "nv-perf-dev", "at": "2026-08-18T14:05:00Z", "body": ticked}]
+    return pass_conversation(data)
+
+
+MALLORY_ID = 2400027201
+
+
+def _verdict_of_ours(data: dict[str, Any], verdict: str = "PASS") -> int:
+    """Our earlier verdict comment for the head (posted by the workflow's token), and its id."""
+    marker = f"<!-- {MARKER} sha={_head_of(data)} -->"
+    header = (
+        "## ✅✅✅ **Verdict: PASS** ✅✅✅"
+        if verdict == "PASS"
+        else "## ❌❌❌ **REJECTED** ❌❌❌"
+    )
+    _pull(data)["comments"].append(
+        {
+            "id": 2400027100,
+            "user": BOT,
+            "user_type": "Bot",
+            "author_association": "NONE",
+            "created_at": "2026-08-18T14:02:00Z",
+            "body": f"{marker}\n{header}\n\nverified earlier\n",
+        }
+    )
+    return 2400027100
+
+
+def nonowner_after_pass(data: dict[str, Any]) -> str:
+    """After the owner's PASS, an account with no association posts a copy of the sign-off."""
+    _verdict_of_ours(data)
+    owner = _pull(data)["comments"][2]
+    _pull(data)["comments"].append(
+        {
+            "id": MALLORY_ID,
+            "user": "mallory-x",
+            "author_association": "NONE",
+            "created_at": "2026-08-18T15:00:00Z",
+            "body": owner["body"].replace("`kedarpotdar-nv`", "`mallory-x`"),
+        }
+    )
+    return _url(f"issuecomment-{MALLORY_ID}")
+
+
+def not_signoff_our_verdict(data: dict[str, Any]) -> str:
+    """`verify --publish` on our own verdict comment (it quotes no opener, carries the marker)."""
+    return _url(f"issuecomment-{_verdict_of_ours(data)}")
+
+
+def not_signoff_bot(data: dict[str, Any]) -> str:
+    """`verify --publish` on a bot's comment (the recipe reminder)."""
+    _verdict_of_ours(data)
+    return _url("issuecomment-2400027001")
+
+
+def not_signoff_remark(data: dict[str, Any]) -> str:
+    """`verify --publish` on a plain remark by an owner (no opener)."""
+    _verdict_of_ours(data)
+    _pull(data)["comments"].append(
+        {
+            "id": 2400027202,
+            "user": "ankur-singh",
+            "author_association": "MEMBER",
+            "created_at": "2026-08-18T15:10:00Z",
+            "body": "Looks good to me; the MTP numbers match what we saw internally.",
+        }
+    )
+    return _url("issuecomment-2400027202")
+
+
+def superseded_signoff(data: dict[str, Any]) -> str:
+    """Two owners signed off; the older sign-off's verification must not overwrite the newer's."""
+    owner = _pull(data)["comments"][2]
+    _pull(data)["comments"].append(
+        {
+            "id": 2400027203,
+            "user": "ankur-singh",
+            "author_association": "MEMBER",
+            "created_at": "2026-08-18T14:30:00Z",
+            "body": owner["body"].replace("`kedarpotdar-nv`", "`ankur-singh`"),
+        }
     )
     return pass_conversation(data)
 
@@ -677,9 +946,9 @@ VARIANTS = [
     Variant("sweep_older_merge", "green sweep on p2; p3 merges main only", sweep_older_merge),
     Variant(
         "sweep_older_recipe_change",
-        "green sweep on p2; p3 changes the script",
+        "green sweep on p2; p3 changes the script: the evals are of another recipe",
         sweep_older_recipe_change,
-        expect=("REJECTED", (1,)),
+        expect=("REJECTED", (1, 2)),
     ),
     Variant(
         "fail_codeowner",
@@ -694,6 +963,30 @@ VARIANTS = [
         expect=("REJECTED", (1, 2)),
     ),
     Variant(
+        "fail_sweep_lookalike",
+        "checks 1, 2: a PR-added workflow prints green jobs with the sweep's names",
+        fail_sweep_lookalike,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "fail_sweep_forged_details",
+        "checks 1, 2: evals skipped; lookalike green eval jobs point details_url at the sweep",
+        fail_sweep_forged_details,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "fail_sweep_shadowed_job",
+        "checks 1, 2: a later green lookalike with a failed sweep job's name hides it",
+        fail_sweep_shadowed_job,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "fail_sweep_definition",
+        "checks 1, 2: the PR changes run-sweep.yml, so the sweep ran the PR's own definition",
+        fail_sweep_definition,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
         "fail_evals",
         "check 2: gsm8k 0.905 below the dsv4 bar 0.91",
         fail_evals,
@@ -703,6 +996,17 @@ VARIANTS = [
         "fail_recipe",
         "check 3: upstream recipe PR still open",
         fail_recipe,
+        expect=("REJECTED", (3,)),
+    ),
+    Variant(
+        "recipe_args_in_context",
+        "check 3: upstream PR edits an existing recipe; args in unchanged context lines",
+        recipe_args_in_context,
+    ),
+    Variant(
+        "fail_recipe_missing_arg",
+        "check 3: the merged recipe lacks --kv-cache-dtype fp8",
+        fail_recipe_missing_arg,
         expect=("REJECTED", (3,)),
     ),
     Variant(
@@ -736,16 +1040,57 @@ VARIANTS = [
         expect=("REJECTED", (8,)),
     ),
     Variant(
+        "edited_by_collaborator",
+        "check 0: a collaborator edited (ticked) the owner's sign-off",
+        edited_by_collaborator,
+        expect=("REJECTED", (0,)),
+    ),
+    Variant(
         "forged_verdict",
         "a user's comment carries our marker and Verdict: PASS; ours is created, theirs untouched",
         forged_verdict,
         publish=True,
     ),
     Variant(
+        "nonowner_after_pass",
+        "--publish: after a PASS, a NONE account's sign-off copy is skipped, nothing written",
+        nonowner_after_pass,
+        publish=True,
+        expect=("SKIPPED", (0,)),
+    ),
+    Variant(
+        "not_signoff_our_verdict",
+        "--publish on our own verdict comment: not a sign-off, exit 2, nothing written",
+        not_signoff_our_verdict,
+        publish=True,
+        expect=("ERROR", (0, 3, 5)),
+    ),
+    Variant(
+        "not_signoff_bot",
+        "--publish on a bot's comment: not a sign-off, exit 2, nothing written",
+        not_signoff_bot,
+        publish=True,
+        expect=("ERROR", (0, 3, 5)),
+    ),
+    Variant(
+        "not_signoff_remark",
+        "--publish on a plain remark: not a sign-off, exit 2, nothing written",
+        not_signoff_remark,
+        publish=True,
+        expect=("ERROR", (0, 3, 5)),
+    ),
+    Variant(
+        "superseded_signoff",
+        "--publish on the older of two owners' sign-offs: skipped, the newer one's run writes",
+        superseded_signoff,
+        publish=True,
+        expect=("SKIPPED", ()),
+    ),
+    Variant(
         "large_pr",
         "3,000 files, 250 commits, 1,000 comments (GitHub's list caps)",
         large_pr,
-        expect=("REJECTED", (0,)),
+        expect=("REJECTED", (0, 1, 2)),
     ),
 ]
 
@@ -758,6 +1103,7 @@ def record(variant: Variant) -> None:
     signoff_url = variant.patch(data) if variant.patch else ""
     if variant.publish:
         data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: GET /user is 403, comments by BOT
+    pin_merge_commit(data)
     policy = load_policy()
     ref = parse_signoff_url(signoff_url)
     original_pin, original_now = signoff.verify.pin_pull, ghemu.util.now
@@ -797,7 +1143,7 @@ def record(variant: Variant) -> None:
     writes = [
         f"{i['request']['method']} {i['request']['uri'].removeprefix(GITHUB_API)}"
         for i in interactions
-        if i["request"]["method"] != "GET"
+        if i["request"]["method"] != "GET" and not i["request"]["uri"].endswith("/graphql")
     ]
     info = {
         "name": variant.name,
@@ -809,6 +1155,8 @@ def record(variant: Variant) -> None:
         "command": f'signoff verify "{signoff_url}" --replay cassettes/{variant.name}.yaml'
         + (" --publish" if variant.publish else ""),
         "verdict": outcome.result,
+        "exit_code": int(outcome.exit_code),
+        "refused": outcome.not_signoff or outcome.skipped,
         "failed_checks": list(failing),
         "head_moved_to": verdict.head_moved_to if verdict else None,
         "comment_action": outcome.comment_action,

@@ -206,6 +206,30 @@ E2E: dict[str, tuple[str, Callable[[dict[str, Any]], None] | None, list[Step]]] 
             )
         ],
     ),
+    "edited_by_collaborator": (
+        "edited_by_collaborator",
+        None,
+        [
+            Step(
+                "edited_by_collaborator",
+                "issue_comment",
+                "issue_comment.edited.by_collaborator",
+            )
+        ],
+    ),
+    "nonowner": (
+        "nonowner_after_pass",
+        None,
+        [
+            Step("nonowner_skipped", "issue_comment", "issue_comment.created.by_nonowner"),
+            Step(
+                "dispatch_not_signoff",
+                "workflow_dispatch",
+                "workflow_dispatch",
+                SIGNOFF_COMMENT_URL=f"https://github.com/{REPO_E2E}/pull/2700#issuecomment-2400027100",
+            ),
+        ],
+    ),
     "comment_forbidden": (
         "pass_conversation",
         lambda data: data.update(
@@ -253,6 +277,7 @@ def record_e2e(group: str) -> list[Path]:
     data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: comments are by github-actions[bot]
     if extra:
         extra(data)
+    gather.pin_merge_commit(data)  # last: commit SHAs derive from the final scenario
     written = []
     with Emulator(data) as base_url, tempfile.TemporaryDirectory() as tmp:
         for step in steps:

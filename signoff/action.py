@@ -45,7 +45,24 @@ def run_action(env: Mapping[str, str]) -> int:
         _log(f"::error title=signoff::{log_line(str(exc))}")
         _outputs(env, verdict="ERROR")
         return int(exc.exit_code)
-    return _finish(env, outcome, policy)
+    refused = _refused(env, outcome, decision)
+    return refused if refused is not None else _finish(env, outcome, policy)
+
+
+def _refused(env: Mapping[str, str], outcome: VerifyOutcome, decision: GateDecision) -> int | None:
+    """Nothing was written: say why in one line. A dispatch on a comment that is no sign-off is
+    bad input (exit 2); an event whose comment stopped being one, or a sign-off that may not
+    replace the verdict (not a possible CODEOWNER, superseded), is a skip (exit 0)."""
+    if outcome.not_signoff and decision.dispatched:
+        _log(f"::error title=signoff::{log_line(outcome.not_signoff)}")
+        _outputs(env, verdict="ERROR")
+        return int(ExitCode.BAD_INPUT)
+    why = outcome.not_signoff or outcome.skipped
+    if not why:
+        return None
+    _log(f"signoff: skipped: {log_line(why)}")
+    _outputs(env, verdict="SKIPPED")
+    return int(ExitCode.PASS)
 
 
 def _gate(env: Mapping[str, str], policy: Policy) -> GateDecision:
@@ -98,6 +115,7 @@ def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> i
         if outcome.error:
             parts.append(f"**signoff:** {failure_line(outcome.error)}\n")
         write_step_summary(summary_path, "\n".join(parts))
+    _warn_foreign_edits(outcome)
     if outcome.error:
         _log(f"::error title=signoff::{failure_line(outcome.error)}")
     else:
@@ -106,6 +124,22 @@ def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> i
         env, verdict=outcome.result, comment_url=outcome.comment_url, evidence_path=evidence_path
     )
     return int(outcome.exit_code)
+
+
+def _warn_foreign_edits(outcome: VerifyOutcome) -> None:
+    """Say in the job log when someone other than the author edited the sign-off (Check 0)."""
+    evidence = outcome.evidence
+    edits = evidence.signoff_edits if evidence is not None else None
+    if evidence is None or edits is None:
+        return
+    author = evidence.signoff.author
+    others = ", ".join(login or "a deleted account" for login in edits.others(author))
+    if others:
+        message = (
+            f"the sign-off was edited by {others}, not only by its author {author}: "
+            "it is not the author's own sign-off (Check 0 fails)"
+        )
+        _log(f"::warning title=signoff::{log_line(message)}")
 
 
 def _outputs(

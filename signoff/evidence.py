@@ -72,6 +72,26 @@ class SignOff(Frozen):
     body: str
     created_at: str = ""
     updated_at: str = ""
+    node_id: str = ""  # GitHub's global id (GraphQL), for reading who edited it
+
+
+class SignoffEdits(Frozen):
+    """Who wrote the sign-off's current text, as GitHub's GraphQL API tells (REST cannot)."""
+
+    readable: bool
+    reason: str = ""  # why it could not be read
+    author: str = ""  # the node's author, as GraphQL names it
+    last_editor: str | None = None  # `editor` of the last edit; None: never edited
+    last_edited_at: str | None = None
+    # Every `userContentEdits` entry's editor, newest first (GitHub lists the creation last,
+    # by the author, once a comment was edited); "" for an account GitHub no longer names.
+    editors: tuple[str, ...] = ()
+    complete: bool = False  # the whole edit history was read
+
+    def others(self, author: str) -> tuple[str, ...]:
+        """Accounts other than `author` that edited the text, sorted ("" = a deleted account)."""
+        logins = [*self.editors, *([self.last_editor] if self.last_editor is not None else [])]
+        return tuple(sorted({login for login in logins if login.lower() != author.lower()}))
 
 
 class Comment(Frozen):
@@ -86,12 +106,29 @@ class Comment(Frozen):
     url: str = ""
 
 
+class PostedSignoff(Frozen):
+    """A comment of any sign-off kind on the PR, read right before publishing (not in a bundle):
+    which sign-off is the newest decides which run may write the verdict."""
+
+    kind: SignoffKind
+    id: int
+    author: str
+    author_type: AccountType = "User"
+    author_association: str = "NONE"
+    body: str
+    created_at: str = ""
+    url: str = ""
+
+
 class CheckRun(Frozen):
     name: str
     status: str  # queued, in_progress, completed
     conclusion: str | None = None  # success, failure, skipped, cancelled, neutral, ...
-    run_id: int | None = None  # workflow run id parsed from details_url
+    # The workflow run named by details_url: free text any App may set, so only a hint of which
+    # run to read; the judge counts the jobs of that run as GitHub lists them (see WorkflowRun).
+    run_id: int | None = None
     details_url: str = ""
+    id: int | None = None  # the check run id; for a GitHub Actions job it equals the job id
 
 
 class CommitChecks(Frozen):
@@ -100,6 +137,39 @@ class CommitChecks(Frozen):
     sha: str
     check_runs: tuple[CheckRun, ...] = ()
     complete: bool = True  # False when the list could not be read in full
+
+
+class WorkflowJob(Frozen):
+    """One job of a workflow run (its check run has the same id and name)."""
+
+    id: int
+    name: str
+    status: str
+    conclusion: str | None = None
+
+
+class WorkflowRun(Frozen):
+    """A workflow run that green check runs of an in-PR commit claim to come from.
+
+    `jobs` are the run's own jobs (`GET actions/runs/{id}/jobs`, latest attempt): only the
+    Actions runner creates them, so they are the sweep's results whatever other check runs on the
+    commit are named. The commit's check-run list cannot stand in for them: another workflow's
+    check run with the same name and a later completion hides a sweep job there (filter=latest),
+    and a check run created through the API with a workflow's token can land in any workflow's
+    check suite on that commit.
+    """
+
+    id: int
+    readable: bool = True
+    reason: str = ""  # why the run (or its jobs) could not be read
+    path: str = ""  # the workflow file, e.g. .github/workflows/run-sweep.yml
+    event: str = ""  # pull_request, push, workflow_dispatch, ...
+    head_sha: str = ""
+    check_suite_id: int | None = None
+    status: str = ""
+    conclusion: str | None = None
+    jobs: tuple[WorkflowJob, ...] = ()
+    jobs_complete: bool = False  # every job of the run's latest attempt was listed
 
 
 class PrDiffAt(Frozen):
@@ -181,8 +251,13 @@ class TeamMembership(Frozen):
 
 
 class UpstreamFile(Frozen):
+    """A file an upstream recipe PR changed, read whole at `sha` (its merge commit when merged)."""
+
     path: str
-    text: str | None = None
+    text: str | None = None  # the whole file at `sha`; None when it was not read (see state)
+    sha: str = ""  # the commit the text was read at
+    state: FileState | Literal["skipped"] = "ok"  # skipped: not a recipe document, or over a bound
+    reason: str = ""  # why the text is absent: "404 Not Found", "over the 8-file bound", ...
 
 
 class UpstreamLink(Frozen):
@@ -192,7 +267,9 @@ class UpstreamLink(Frozen):
     repo: str = ""
     number: int | None = None
     merged_at: str | None = None
+    read_at: str = ""  # the commit the PR's files were read at (merge commit, else the PR head)
     files: tuple[UpstreamFile, ...] = ()
+    files_complete: bool = True  # False: the PR lists more files than were read
     page_text: str | None = None
     reason: str = ""
 
@@ -207,9 +284,11 @@ class Evidence(Frozen):
     commits: tuple[str, ...] = ()  # in-PR commit SHAs, oldest first
     commits_truncated: bool = False  # GitHub lists at most 250 commits
     signoff: SignOff
+    signoff_edits: SignoffEdits | None = None  # None: not read (old bundles): Check 0 fails
     comments: tuple[Comment, ...] = ()
     commit_checks: tuple[CommitChecks, ...] = ()  # newest first, as far as gathering went
     commit_checks_truncated: bool = False  # older in-PR commits were not examined
+    workflow_runs: tuple[WorkflowRun, ...] = ()  # runs named by green sweep check runs, by id
     sweep_diff: PrDiffAt | None = None  # PR diff at the sweep commit, when it is not the head
     evals: tuple[EvalResults, ...] = ()
     files: tuple[FileRead, ...] = ()

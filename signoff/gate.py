@@ -132,13 +132,23 @@ def _decide_event(event_name: str, payload: Mapping[str, object], policy: Policy
 
 def _body_problem(body: str, user: Mapping[str, object], policy: Policy) -> str:
     """Why this body/author cannot be a sign-off, or "" when it can."""
-    login = _text(user.get("login"))
-    if _text(user.get("type")) == "Bot" or login.lower().endswith("[bot]"):
+    return signoff_problem(_text(user.get("login")), _text(user.get("type")), body, policy)
+
+
+def signoff_problem(
+    login: str, account_type: str, body: str, policy: Policy, *, opener: bool | None = None
+) -> str:
+    """Why a comment is not a sign-off ("" when it is): the one reading shared by the gate,
+    `verify --publish` (and dispatch) before anything is written, and Check 0.
+
+    `opener` is the Markdown reading of the body when the caller already has it.
+    """
+    if account_type == "Bot" or login.lower().endswith("[bot]"):
         return f"author {login or '(unknown)'} is a bot"
     # Our own verdict comment quotes the opener; it must never re-trigger (no self-trigger).
     if f"<!-- {policy.publish.marker}".lower() in body.lower():
         return "comment is a signoff verdict (carries the verdict marker)"
-    if not has_opener(body, policy):
+    if not (has_opener(body, policy) if opener is None else opener):
         return f"body does not contain the sign-off opener {policy.signoff.opener!r}"
     return ""
 
@@ -166,12 +176,13 @@ def _proceed(
         raise InputError("event payload lacks repository, pull request number or comment id")
     ref = SignoffRef(owner=owner, repo=name, pr=number, kind=kind, id=item_id)
     author = _text(_mapping(item.get("user")).get("login"))
-    return GateDecision(
-        proceed=True,
-        reason=f"{kind} {item_id} by {author} on {ref.full_name}#{number} contains the opener",
-        ref=ref,
-        body_in_payload=True,
-    )
+    reason = f"{kind} {item_id} by {author} on {ref.full_name}#{number} contains the opener"
+    sender = _text(_mapping(payload.get("sender")).get("login"))
+    if _text(payload.get("action")) == "edited" and sender and sender.lower() != author.lower():
+        # Anyone with write access can edit anyone's comment; Check 0 reads the whole edit
+        # history (GraphQL) and fails such a sign-off, naming who edited it.
+        reason += f"; edited by {sender}, not by its author"
+    return GateDecision(proceed=True, reason=reason, ref=ref, body_in_payload=True)
 
 
 def _mapping(value: object) -> Mapping[str, object]:

@@ -57,8 +57,20 @@ class SweepScope(Strict):
     families: tuple[CheckRunFamily, ...] = Field(min_length=1)
 
 
+class SweepProvenance(Strict):
+    """Which workflow runs may stand for the sweep, and what the PR must not change for it."""
+
+    workflow: str  # the sweep workflow's file, e.g. .github/workflows/run-sweep.yml
+    events: tuple[str, ...] = Field(default=("pull_request",), min_length=1)
+    # The sweep workflow, its reusable templates and what they execute: a PR changing any of
+    # these had its own definition run (pull_request runs use the PR's merge ref), so its
+    # green jobs prove nothing. Globs as in affecting_paths.
+    definition_paths: tuple[str, ...] = Field(min_length=1)
+
+
 class SweepPolicy(Strict):
     scopes: dict[str, SweepScope]
+    provenance: SweepProvenance
     default_scope: str
     ignored_check_runs: tuple[str, ...] = ()  # globs never counted (collect-evals ...)
     affecting_paths: tuple[str, ...]  # PR changes here after the sweep invalidate it
@@ -91,14 +103,61 @@ class RecipeSource(Strict):
     host: str
     repo: str = ""  # owner/name for kind pull
     path_prefix: str = ""  # for pages: the URL path must start with this
+    engine: str = ""  # the engine its recipes are for ("vllm", "sglang")
+
+
+class MajorArg(Strict):
+    """A server argument that must agree with the recipe; for a JSON value, only `keys` (all keys
+    when empty) are compared, and the recipe's settings must be present with equal values."""
+
+    flag: str
+    keys: tuple[str, ...] = ()
+
+
+class Equivalence(Strict):
+    """Arguments a maintainer decided are the same as others (or as absence, `same_as: []`)."""
+
+    engine: str
+    args: tuple[str, ...] = Field(min_length=1)  # "--flag value" / "--flag"
+    same_as: tuple[str, ...] = ()
+    decision: str = Field(min_length=1)  # the maintainer decision it rests on (PR, comment)
+
+
+class RecipeEngineRules(Strict):
+    """How one engine's launch is compared with a recipe."""
+
+    major: tuple[MajorArg | str, ...]
+    defaults: dict[str, str] = Field(default_factory=dict)  # value equal to leaving the flag out
+    informational: tuple[str, ...] = ()  # reported, never judged (InferenceX tuning)
+
+    def major_args(self) -> tuple[MajorArg, ...]:
+        return tuple(m if isinstance(m, MajorArg) else MajorArg(flag=m) for m in self.major)
+
+
+class Hardware(Strict):
+    """A GPU SKU as recipes name it: its brand and generation words, and one node's size."""
+
+    brand: str  # "nvidia", "amd"
+    generation: str  # "hopper", "blackwell", "amd" (the vLLM recipes' generation keys)
+    gpus: int = 8
+    vram_gb: int = 0  # the whole node's
+    aliases: tuple[str, ...] = ()  # other words that name exactly this SKU ("mi35x")
+
+
+class RecipeStrategy(Strict):
+    """A vLLM recipes single-node serving strategy: the parallel flag it sets and its extra args."""
+
+    parallel_flag: str
+    args: tuple[str, ...] = ()
 
 
 class RecipePolicy(Strict):
     sources: tuple[RecipeSource, ...]
     merged_cue: str = "MERGED"  # when the template's recipe sub-item says this, PRs must be merged
-    major_args: tuple[str, ...]
-    informational_args: tuple[str, ...] = ()
-    arg_aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one server argument
+    engines: dict[str, RecipeEngineRules] = Field(default_factory=dict)  # "vllm", "sglang"
+    equivalences: tuple[Equivalence, ...] = ()
+    hardware: dict[str, Hardware] = Field(default_factory=dict)  # SKU id -> how recipes name it
+    strategies: dict[str, RecipeStrategy] = Field(default_factory=dict)  # vLLM recipes YAML
     disagg_frameworks: tuple[str, ...] = ()
 
 
@@ -139,6 +198,9 @@ class SpecDecodePolicy(Strict):
 
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
+    # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
+    # sign-off may replace a head's verdict; anyone else's is skipped, nothing written.
+    trusted_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
     status_context: str = "codeowner-signoff-verify"
     status_pass: str = "CODEOWNER sign-off independently verified"
     status_fail: str = "Sign-off verification rejected - see verdict comment"

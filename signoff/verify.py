@@ -1,5 +1,9 @@
 """The one place gather, judge and publish meet: pin the head, gather, judge, then write.
 
+Writing is refused (nothing written, one line why) for a comment that is not a sign-off (exit 2)
+and for a sign-off that may not replace the head's verdict (not a possible CODEOWNER, or a newer
+sign-off exists: exit 0); see signoff/judge/eligibility.py.
+
 `verify()` never raises GatherError/PublishError: it returns them in the outcome, so the action
 can still write its outputs and an `error` status. `run_verify_command()` is `signoff verify`.
 """
@@ -12,25 +16,29 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Literal
 
-from github import Github
+from github import Github, GithubException
 from pydantic import BaseModel, ConfigDict
 from vcr.errors import CannotOverwriteExistingCassetteException
 
 from signoff.client import connect
 from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
-from signoff.gather import gather_evidence, pin_pull
+from signoff.gate import signoff_problem
+from signoff.gather import fetch_signoff, gather_evidence, pin_pull
+from signoff.gather.signoffs import PostedNow, read_posted
 from signoff.judge import judge
+from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
 from signoff.policy import Policy, load_policy
-from signoff.publish.comment import publish_comment, resolve_identity
+from signoff.publish.comment import describe_github_error, publish_comment, resolve_identity
 from signoff.publish.render import render_json, render_markdown
 from signoff.publish.sanitize import log_line
-from signoff.publish.status import Result, StatusState, plan_status, publish_status
+from signoff.publish.status import StatusState, plan_status, publish_status
 from signoff.refs import SignoffRef, parse_signoff_url
 from signoff.replay import replay
 
 OutputFormat = Literal["markdown", "json"]
+OutcomeResult = Literal["PASS", "REJECTED", "ERROR", "SKIPPED"]
 REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
 
 
@@ -47,18 +55,27 @@ class VerifyOutcome(BaseModel):
     comment_action: str = ""  # created / updated / unchanged / "" (not posted)
     status_state: StatusState | None = None  # the state we POSTed, None when no status was written
     error: str = ""
+    not_signoff: str = ""  # publishing asked, but the comment is no sign-off: nothing written
+    skipped: str = ""  # publishing asked, but this verification may not write: nothing written
 
     @property
-    def result(self) -> Result:
+    def result(self) -> OutcomeResult:
+        if self.not_signoff:
+            return "ERROR"  # bad input (exit 2)
+        if self.skipped:
+            return "SKIPPED"
         if self.error or self.verdict is None:
             return "ERROR"
         return self.verdict.outcome
 
     @property
     def exit_code(self) -> ExitCode:
+        if self.not_signoff:
+            return ExitCode.BAD_INPUT
         return {
             "PASS": ExitCode.PASS,
             "REJECTED": ExitCode.REJECTED,
+            "SKIPPED": ExitCode.PASS,
             "ERROR": ExitCode.COULD_NOT_VERIFY,
         }[self.result]
 
@@ -99,12 +116,43 @@ def verify(
         )
     verdict = judge(evidence, policy)
     outcome = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
-    if not publish:
-        return outcome
+    return publish_outcome(gh, outcome, policy, identity, opts) if publish else outcome
+
+
+def publish_outcome(
+    gh: Github,
+    outcome: VerifyOutcome,
+    policy: Policy,
+    identity: str | None,
+    options: PublishOptions | None = None,
+) -> VerifyOutcome:
+    """Write the judged verdict (comment, status) unless this comment may not replace it."""
+    evidence, verdict = outcome.evidence, outcome.verdict
+    if evidence is None or verdict is None:
+        raise ValueError("publish_outcome needs a judged outcome")
+    refusal = _refusal(evidence, policy)
+    if refusal:
+        return outcome.model_copy(update=refusal)
     try:
+        opts = options or PublishOptions()
         return _publish_verdict(gh, outcome, evidence, verdict, policy, identity, opts)
-    except PublishError as exc:
+    except (PublishError, GatherError) as exc:
         return outcome.model_copy(update={"error": str(exc)})
+
+
+def _refusal(evidence: Evidence, policy: Policy) -> dict[str, str]:
+    """Why nothing may be written for this comment (empty when it may publish).
+
+    Not a sign-off (the gate's reading: a verdict, a bot's comment, no opener): bad input.
+    A sign-off by someone who cannot be a CODEOWNER: skipped; it could only overwrite an owner's
+    verdict with a REJECTED.
+    """
+    signoff = evidence.signoff
+    problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
+    if problem:
+        return {"not_signoff": f"{signoff.url} is not a sign-off: {problem}; nothing written"}
+    blocker = publish_blocker(evidence, policy)
+    return {"skipped": blocker} if blocker else {}
 
 
 def _publish_verdict(
@@ -116,39 +164,71 @@ def _publish_verdict(
     identity: str | None,
     opts: PublishOptions,
 ) -> VerifyOutcome:
-    repository, sha = evidence.repository.full_name, verdict.head_sha
+    # Right before writing: only the newest sign-off's verification writes, and only if the
+    # sign-off is still the text that was judged (concurrent runs converge on its verdict).
+    posted = _read_posted(gh, outcome.ref)
+    why_not = superseded(posted.signoffs, evidence, policy)
+    if why_not:
+        return outcome.model_copy(update={"skipped": why_not})
     update: dict[str, object] = {}
     if opts.post_comment:
-        try:
-            written = publish_comment(
-                gh,
-                repository,
-                verdict.pr,
-                render_markdown(verdict, policy),
-                marker=policy.publish.marker,
-                sha=sha,
-                identity=resolve_identity(gh, identity),
-                known=evidence.comments,
-                pr_url=evidence.pull_request.url,
-            )
-            update = {"comment_url": written.url, "comment_action": written.action}
-        except PublishError as exc:
-            # Still publish the status: it is what branch protection reads. The run fails (3).
-            update = {"error": str(exc)}
+        update = _write_comment(gh, evidence, verdict, policy, identity, posted)
     target = str(update.get("comment_url") or "") or opts.run_url or evidence.pull_request.url
     plan = plan_status(
-        verdict.outcome, policy, sha=sha, context=opts.status_context, target_url=target
+        verdict.outcome,
+        policy,
+        sha=verdict.head_sha,
+        context=opts.status_context,
+        target_url=target,
     )
-    publish_status(gh, repository, plan)
+    publish_status(gh, evidence.repository.full_name, plan)
     update["status_state"] = plan.state
     return outcome.model_copy(update=update)
+
+
+def _write_comment(
+    gh: Github,
+    evidence: Evidence,
+    verdict: Verdict,
+    policy: Policy,
+    identity: str | None,
+    posted: PostedNow,
+) -> dict[str, object]:
+    """The verdict comment's outcome fields; a refused write is an error, not an exception:
+    the status is still published (it is what branch protection reads) and the run fails (3)."""
+    try:
+        written = publish_comment(
+            gh,
+            evidence.repository.full_name,
+            verdict.pr,
+            render_markdown(verdict, policy),
+            marker=policy.publish.marker,
+            sha=verdict.head_sha,
+            identity=resolve_identity(gh, identity),
+            known=posted.comments,
+            pr_url=evidence.pull_request.url,
+        )
+    except PublishError as exc:
+        return {"error": str(exc)}
+    return {"comment_url": written.url, "comment_action": written.action}
+
+
+def _read_posted(gh: Github, ref: SignoffRef) -> PostedNow:
+    try:
+        return read_posted(gh, ref)
+    except GithubException as exc:
+        raise PublishError(
+            f"could not read the PR's sign-offs before writing: {describe_github_error(exc)}"
+        ) from None
 
 
 def _publish_error(
     gh: Github, outcome: VerifyOutcome, policy: Policy, publish: bool, opts: PublishOptions
 ) -> VerifyOutcome:
-    """Could not verify: mark the pinned SHA `error` (when we know it) so the PR shows why."""
-    if not publish or not outcome.head_sha:
+    """Could not verify: mark the pinned SHA `error` (when we know it) so the PR shows why, but
+    only for a sign-off that may publish at all (else an outage would let anyone clobber a PASS).
+    """
+    if not publish or not outcome.head_sha or not _may_write_error(gh, outcome.ref, policy):
         return outcome
     plan = plan_status(
         "ERROR",
@@ -162,6 +242,18 @@ def _publish_error(
     except PublishError as exc:
         return outcome.model_copy(update={"error": f"{outcome.error}; also {exc}"})
     return outcome.model_copy(update={"status_state": plan.state})
+
+
+def _may_write_error(gh: Github, ref: SignoffRef, policy: Policy) -> bool:
+    """One read of the sign-off itself: a sign-off by an OWNER/MEMBER/COLLABORATOR may set the
+    `error` status; anything unreadable, no sign-off, or anyone else's writes nothing."""
+    try:
+        signoff = fetch_signoff(gh, ref)
+    except (GatherError, GithubException):
+        return False
+    trusted = signoff.author_association.upper() in policy.publish.trusted_associations
+    problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
+    return trusted and not problem
 
 
 def run_verify_command(
@@ -206,6 +298,12 @@ def _verify_online(
 def _report(
     outcome: VerifyOutcome, policy: Policy, fmt: OutputFormat, evidence_out: str | None
 ) -> int:
+    refused = outcome.not_signoff or outcome.skipped
+    if refused:
+        # Nothing was written; one line says why (exit 2 for no sign-off, 0 for a skip).
+        label = "not published" if outcome.skipped else "bad input"
+        print(f"signoff: {label}: {log_line(refused)}", file=sys.stderr)
+        return int(outcome.exit_code)
     if evidence_out and outcome.evidence is not None:
         Path(evidence_out).write_text(dump_evidence(outcome.evidence), encoding="utf-8")
     if outcome.verdict is not None:

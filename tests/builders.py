@@ -8,6 +8,7 @@ by a named owner of configs/nvidia-master.yaml. Tests copy the parts, break one 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -157,31 +158,72 @@ def _patch_for_added(text: str) -> str:
     return f"@@ -0,0 +1,{len(lines)} @@\n" + "\n".join("+" + line for line in lines)
 
 
-def _run(
+SWEEP_WORKFLOW = ".github/workflows/run-sweep.yml"
+
+
+def suite_of(run_id: int) -> int:
+    """The check suite GitHub made for one workflow run (one suite per run)."""
+    return 30_000_000_000 + run_id % 1_000_000
+
+
+def job_id(run_id: int, job: int) -> int:
+    """A job (and its check run) id unique across the builder's runs."""
+    return run_id * 1000 + job
+
+
+def check_run(
     name: str, conclusion: str | None = "success", run_id: int = RUN_ID, job: int = 1
 ) -> dict[str, Any]:
     status = "completed" if conclusion is not None else "in_progress"
+    ident = job_id(run_id, job)
     return {
         "name": name,
         "status": status,
         "conclusion": conclusion,
         "run_id": run_id,
-        "details_url": f"https://github.com/{REPO}/actions/runs/{run_id}/job/{job}",
+        "details_url": f"https://github.com/{REPO}/actions/runs/{run_id}/job/{ident}",
+        "id": ident,
+    }
+
+
+def sweep_run(
+    run_id: int = RUN_ID,
+    head_sha: str = HEAD_SHA,
+    runs: list[dict[str, Any]] | None = None,
+    **overrides: Any,
+) -> dict[str, Any]:
+    """The workflow run of the sweep workflow whose jobs are `runs` (default: `green_runs`)."""
+    jobs = runs if runs is not None else green_runs(run_id)
+    return {
+        "id": run_id,
+        "path": SWEEP_WORKFLOW,
+        "event": "pull_request",
+        "head_sha": head_sha,
+        "check_suite_id": suite_of(run_id),
+        "status": "completed",
+        "conclusion": "success",
+        "jobs": [
+            {k: job[k] for k in ("id", "name", "status", "conclusion")}
+            for job in sorted(jobs, key=lambda r: r["id"])
+            if job.get("run_id") == run_id
+        ],
+        "jobs_complete": True,
+        **overrides,
     }
 
 
 def green_runs(run_id: int = RUN_ID) -> list[dict[str, Any]]:
     prefix = "p1 | dsv4 fp4 b200 vllm TP8/EP8/DPA mtp"
     runs = [
-        _run(f"single-node 8k1k / {prefix} c{c}", run_id=run_id, job=10 + i)
+        check_run(f"single-node 8k1k / {prefix} c{c}", run_id=run_id, job=10 + i)
         for i, c in enumerate((4, 8, 16, 32, 64, 128))
     ]
     runs += [
-        _run(f"eval / {prefix} c{c} | eval-only", run_id=run_id, job=30 + i)
+        check_run(f"eval / {prefix} c{c} | eval-only", run_id=run_id, job=30 + i)
         for i, c in enumerate((16, 128))
     ]
-    runs.append(_run("collect-evals / collect", run_id=run_id, job=40))
-    runs.append(_run("single-node 1k1k / none", "skipped", run_id=run_id, job=41))
+    runs.append(check_run("collect-evals / collect", run_id=run_id, job=40))
+    runs.append(check_run("single-node 1k1k / none", "skipped", run_id=run_id, job=41))
     return runs
 
 
@@ -210,6 +252,24 @@ def eval_rows(strict: float = 0.953, flexible: float = 0.958) -> list[dict[str, 
         }
         for conc in (16, 128)
     ]
+
+
+def never_edited(author: str = SIGNER) -> dict[str, Any]:
+    """GraphQL's answer for a comment nobody edited: no editor, no edit history."""
+    return {"readable": True, "author": author, "editors": [], "complete": True}
+
+
+def edited_by(*editors: str, author: str = SIGNER) -> dict[str, Any]:
+    """The edit history of a comment `author` wrote and `editors` edited (oldest edit first)."""
+    newest_first = [*reversed(editors), author]  # GitHub lists the creation last
+    return {
+        "readable": True,
+        "author": author,
+        "last_editor": editors[-1],
+        "last_edited_at": "2026-11-20T11:00:00Z",
+        "editors": newest_first,
+        "complete": True,
+    }
 
 
 def file_read(
@@ -262,7 +322,9 @@ def passing_parts() -> dict[str, Any]:
             "body": signoff_body(),
             "created_at": "2026-11-20T10:00:00Z",
             "updated_at": "2026-11-20T10:00:00Z",
+            "node_id": "IC_kwDOSignoff3100000001",
         },
+        "signoff_edits": never_edited(),
         "comments": [
             {
                 "id": 3_100_000_000,
@@ -290,6 +352,7 @@ def passing_parts() -> dict[str, Any]:
             },
         ],
         "commit_checks": [{"sha": HEAD_SHA, "check_runs": green_runs()}],
+        "workflow_runs": [sweep_run()],
         "evals": [{"run_id": RUN_ID, "head_sha": HEAD_SHA, "available": True, "rows": eval_rows()}],
         "files": [
             file_read(".github/CODEOWNERS", "default", CODEOWNERS, "main"),
@@ -326,6 +389,32 @@ def replace_file(
             read["text"], read["state"] = text, state
             return
     parts["files"].append(file_read(path, role, text, state=state))
+
+
+def set_head_sweep(parts: dict[str, Any], runs: list[dict[str, Any]]) -> None:
+    """The head's check runs are `runs`, and the sweep run's jobs are those of them it ran."""
+    parts["commit_checks"] = [{"sha": HEAD_SHA, "check_runs": runs}]
+    parts["workflow_runs"] = [sweep_run(runs=runs)]
+
+
+def swept_older_commit(
+    parts: dict[str, Any], later_edit: Callable[[list[dict[str, Any]]], None] | None = None
+) -> dict[str, Any]:
+    """Move the sweep to OLD_SHA (the head has none); `later_edit` changes the head's files."""
+    parts["commit_checks"] = [
+        {"sha": HEAD_SHA, "check_runs": []},
+        {"sha": OLD_SHA, "check_runs": green_runs()},
+    ]
+    parts["workflow_runs"] = [sweep_run(head_sha=OLD_SHA)]
+    then = copy.deepcopy(parts["changed_files"])
+    if later_edit is not None:
+        later_edit(parts["changed_files"])
+    parts["sweep_diff"] = {"sha": OLD_SHA, "files": then}
+    parts["evals"][0]["head_sha"] = OLD_SHA
+    for read in list(parts["files"]):
+        if read["role"] == "head" and read["path"].startswith("configs/"):
+            parts["files"].append({**read, "role": "eval", "sha": OLD_SHA})
+    return parts
 
 
 def set_signoff_body(parts: dict[str, Any], body: str) -> None:

@@ -14,7 +14,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from builders import (
-    HEAD_SHA,
     NEW_ENTRY,
     RUN_ID,
     SCRIPT,
@@ -23,6 +22,7 @@ from builders import (
     green_runs,
     passing_parts,
     replace_file,
+    set_head_sweep,
     set_signoff_body,
     signoff_body,
 )
@@ -45,7 +45,7 @@ def stale_sweep(parts: Parts) -> None:
     for run in runs:
         if run["name"].startswith("eval /"):
             run["conclusion"] = "skipped"
-    parts["commit_checks"] = [{"sha": HEAD_SHA, "check_runs": runs}]
+    set_head_sweep(parts, runs)
     parts["evals"] = [
         {
             "run_id": RUN_ID,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cassette_helpers import is_write
 from github import Github
 
 import signoff.action as action
@@ -71,7 +72,7 @@ def writes(cassette: Any) -> list[tuple[str, str, dict[str, Any]]]:
     return [
         (request.method, request.path, json.loads(request.body))
         for index, request in enumerate(cassette.requests)
-        if request.method != "GET" and cassette.play_counts[index]
+        if is_write(request.method, request.path) and cassette.play_counts[index]
     ]
 
 
@@ -146,6 +147,51 @@ def test_a_rejected_sign_off_updates_our_stale_verdict_and_ignores_a_forged_pass
     )
     assert outputs(tmp_path)["verdict"] == "REJECTED"
     assert "**REJECTED**" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+def test_an_edit_by_a_collaborator_fails_check_0_naming_the_editor_and_the_log_says_so(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.edited.by_collaborator")
+    code, cassette = run_replayed("edited_by_collaborator", env, played_in_full)
+    assert code == 1
+    (comment, status) = writes(cassette)
+    row = next(line for line in comment[2]["body"].splitlines() if "Check 0 (CODEOWNER):" in line)
+    assert (
+        "): FAIL" in row and "edited by nv-perf-dev, not only by its author kedarpotdar-nv" in row
+    )
+    assert status[2]["state"] == "failure"
+    graphql = [r for r in cassette.requests if r.path.endswith("/graphql")]
+    assert len(graphql) == 1  # one query per verdict
+    log = capsys.readouterr().out
+    assert "::warning title=signoff::the sign-off was edited by nv-perf-dev" in log
+
+
+def test_a_sign_off_by_someone_who_cannot_be_a_codeowner_is_skipped_and_writes_nothing(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.by_nonowner")
+    code, cassette = run_replayed("nonowner_skipped", env, played_in_full)
+    assert code == 0 and writes(cassette) == []
+    assert outputs(tmp_path)["verdict"] == "SKIPPED"
+    skipped = [line for line in capsys.readouterr().out.splitlines() if "skipped" in line]
+    assert len(skipped) == 1 and "mallory-x (NONE) cannot be a CODEOWNER" in skipped[0]
+
+
+def test_a_dispatch_on_our_own_verdict_comment_is_bad_input_and_writes_nothing(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(
+        tmp_path,
+        "workflow_dispatch",
+        "workflow_dispatch",
+        SIGNOFF_COMMENT_URL=f"{PR_URL}#issuecomment-2400027100",
+    )
+    code, cassette = run_replayed("dispatch_not_signoff", env, played_in_full)
+    assert code == 2 and writes(cassette) == []
+    assert outputs(tmp_path)["verdict"] == "ERROR"
+    errors = [line for line in capsys.readouterr().out.splitlines() if "::error" in line]
+    assert len(errors) == 1 and "#issuecomment-2400027100 is not a sign-off" in errors[0]
 
 
 def test_a_dispatch_for_a_review_with_comments_off_only_sets_the_status(

@@ -141,8 +141,9 @@ def test_the_inputs_have_the_documented_defaults() -> None:
 def test_the_example_workflow_asks_for_least_privilege_and_serialises_per_pr() -> None:
     workflow = load(WORKFLOW)
     assert workflow["permissions"] == {}
-    (job,) = workflow["jobs"].values()
-    assert job["permissions"] == {
+    naming, verify = workflow["jobs"]["pull-request"], workflow["jobs"]["verify"]
+    assert naming["permissions"] == {} and verify["needs"] == "pull-request"
+    assert verify["permissions"] == {
         "contents": "read",
         "pull-requests": "write",
         "issues": "write",
@@ -150,9 +151,45 @@ def test_the_example_workflow_asks_for_least_privilege_and_serialises_per_pr() -
         "statuses": "write",
         "checks": "read",
     }
-    assert workflow["concurrency"]["cancel-in-progress"] is False
-    assert "github.event.issue.number" in workflow["concurrency"]["group"]
+    # Every trigger, dispatch included, queues on the PR's own group.
+    assert "concurrency" not in workflow
+    assert verify["concurrency"] == {
+        "group": "codeowner-signoff-verify-${{ needs.pull-request.outputs.number }}",
+        "cancel-in-progress": False,
+    }
     assert not any("actions/checkout" in step.get("uses", "") for step in steps(WORKFLOW))
+
+
+@pytest.mark.parametrize(
+    ("event_pr", "url", "number"),
+    [
+        ("2700", "", "2700"),
+        ("", "https://github.com/SemiAnalysisAI/InferenceX/pull/2700#issuecomment-9", "2700"),
+        ("", "https://ghe.example.com/o/r/pull/12#pullrequestreview-3", "12"),
+        ("", "https://github.com/o/r/pull/12/files#discussion_r5", "12"),
+        ("", "https://github.com/o/r/pull/12x#issuecomment-9", None),
+        ("", "https://github.com/o/r/issues/12#issuecomment-9", None),
+        ("", "", None),
+    ],
+)
+def test_the_naming_job_finds_the_pr_of_every_trigger_or_fails(
+    tmp_path: Path, event_pr: str, url: str, number: str | None
+) -> None:
+    (step,) = load(WORKFLOW)["jobs"]["pull-request"]["steps"]
+    output = tmp_path / "output"
+    env = {
+        "EVENT_PR": event_pr,
+        "COMMENT_URL": url,
+        "GITHUB_OUTPUT": str(output),
+        "PATH": "/usr/bin:/bin",
+    }
+    result = subprocess.run(
+        ["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True
+    )
+    if number is None:
+        assert result.returncode != 0 and "::error::" in result.stdout
+    else:
+        assert result.returncode == 0 and output.read_text() == f"number={number}\n"
 
 
 def test_the_example_workflow_listens_to_exactly_the_sign_off_events() -> None:

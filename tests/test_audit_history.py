@@ -243,7 +243,7 @@ def test_each_judged_pr_records_what_it_cost_and_the_total_adds_up(report: Audit
     run_level = report.requests - sum(p.requests for p in report.prs)
     assert 0 < run_level <= 6  # the repository, one page of closed PRs, two file histories
     judged = [p for p in report.prs if p.checks]
-    assert max(p.requests for p in judged) <= 20
+    assert max(p.requests for p in judged) <= 24  # REST only: the GraphQL query is not counted
 
 
 def test_parallel_workers_give_the_byte_identical_report(

@@ -107,7 +107,7 @@ def test_comment_without_the_opener_fails(check):
     set_signoff_body(parts, "LGTM, ship it\n- [x] looks good\n")
     result = check(parts, "codeowner")
     assert result.status == "FAIL"
-    assert "does not open with" in result.reason
+    assert "does not contain the sign-off opener" in result.reason
 
 
 def test_unreadable_codeowners_fails_closed(check):

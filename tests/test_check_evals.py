@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from builders import HEAD_SHA, OLD_SHA, RUN_ID, eval_rows, green_runs, passing_parts, replace_file
+from builders import (
+    HEAD_SHA,
+    RUN_ID,
+    eval_rows,
+    passing_parts,
+    replace_file,
+    swept_older_commit,
+)
 
 from signoff.evidence import Evidence
 
@@ -72,12 +79,7 @@ def test_results_for_another_model_only_fail(check):
 
 
 def test_eval_run_on_a_different_image_than_the_head_fails(check):
-    parts = passing_parts()
-    parts["commit_checks"] = [
-        {"sha": HEAD_SHA, "check_runs": []},
-        {"sha": OLD_SHA, "check_runs": green_runs()},
-    ]
-    parts["sweep_diff"] = {"sha": OLD_SHA, "files": parts["changed_files"]}
+    parts = swept_older_commit(passing_parts())
     head = next(
         r for r in parts["files"] if r["role"] == "head" and r["path"].startswith("configs")
     )

@@ -115,7 +115,7 @@ def test_recipe_for_another_model_fails(check):
     parts["upstream"][0]["files"][0]["text"] = doc
     result = check(parts, "recipe")
     assert result.status == "FAIL"
-    assert "model deepseek-ai/DeepSeek-V4-Pro" in result.reason
+    assert "no recipe command for `deepseek-ai/DeepSeek-V4-Pro` (vllm) on b200" in result.reason
 
 
 def test_exclusively_multi_node_changes_are_not_applicable(check):

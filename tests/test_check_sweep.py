@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import copy
-
-from builders import HEAD_SHA, OLD_SHA, RUN_ID, green_runs, passing_parts
+from builders import (
+    HEAD_SHA,
+    RUN_ID,
+    check_run,
+    green_runs,
+    passing_parts,
+    set_head_sweep,
+    swept_older_commit,
+)
 
 
 def _runs_with(conclusion: str, family: str) -> list[dict]:
@@ -13,23 +19,6 @@ def _runs_with(conclusion: str, family: str) -> list[dict]:
         if run["name"].startswith(family):
             run["conclusion"] = conclusion
     return runs
-
-
-def _swept_older_commit(parts: dict, later_patch_edit=None) -> dict:
-    """The sweep ran on OLD_SHA; the head only carries whatever `later_patch_edit` changes."""
-    parts["commit_checks"] = [
-        {"sha": HEAD_SHA, "check_runs": []},
-        {"sha": OLD_SHA, "check_runs": green_runs()},
-    ]
-    then = copy.deepcopy(parts["changed_files"])
-    if later_patch_edit is not None:
-        later_patch_edit(parts["changed_files"])
-    parts["sweep_diff"] = {"sha": OLD_SHA, "files": then}
-    parts["evals"][0]["head_sha"] = OLD_SHA
-    for read in list(parts["files"]):
-        if read["role"] == "head" and read["path"].startswith("configs/"):
-            parts["files"].append({**read, "role": "eval", "sha": OLD_SHA})
-    return parts
 
 
 def test_green_single_node_and_eval_families_on_the_head_pass(check):
@@ -41,7 +30,7 @@ def test_green_single_node_and_eval_families_on_the_head_pass(check):
 
 def test_skipped_eval_runs_do_not_count_as_green(check):
     parts = passing_parts()
-    parts["commit_checks"][0]["check_runs"] = _runs_with("skipped", "eval /")
+    set_head_sweep(parts, _runs_with("skipped", "eval /"))
     result = check(parts, "sweep")
     assert result.status == "FAIL"
     assert "no executed `eval /` check runs (all 2 skipped)" in result.reason
@@ -53,7 +42,7 @@ def test_reuse_noop_run_with_everything_skipped_fails(check):
     for run in runs:
         if not run["name"].startswith("collect-evals"):
             run["conclusion"] = "skipped"
-    parts["commit_checks"][0]["check_runs"] = runs
+    set_head_sweep(parts, runs)
     assert check(parts, "sweep").status == "FAIL"
 
 
@@ -61,7 +50,7 @@ def test_one_failed_job_in_a_family_fails_the_commit(check):
     parts = passing_parts()
     runs = green_runs()
     runs[2]["conclusion"] = "failure"
-    parts["commit_checks"][0]["check_runs"] = runs
+    set_head_sweep(parts, runs)
     result = check(parts, "sweep")
     assert result.status == "FAIL"
     assert "(failure)" in result.reason
@@ -71,7 +60,7 @@ def test_runs_still_in_progress_do_not_qualify(check):
     parts = passing_parts()
     runs = green_runs()
     runs[0]["conclusion"], runs[0]["status"] = None, "in_progress"
-    parts["commit_checks"][0]["check_runs"] = runs
+    set_head_sweep(parts, runs)
     assert check(parts, "sweep").status == "FAIL"
 
 
@@ -88,7 +77,7 @@ def test_green_sweep_on_a_commit_no_longer_in_the_pr_never_counts(check):
 
 
 def test_sweep_on_an_older_commit_followed_by_a_main_merge_passes(check):
-    parts = _swept_older_commit(passing_parts())
+    parts = swept_older_commit(passing_parts())
     result = check(parts, "sweep")
     assert result.status == "PASS"
     assert "later commits leave the recipe unchanged" in result.reason
@@ -103,7 +92,7 @@ def test_pr_link_only_changelog_edit_after_the_sweep_is_fine(check):
                     "pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/2650",
                 )
 
-    parts = _swept_older_commit(passing_parts(), fix_link)
+    parts = swept_older_commit(passing_parts(), fix_link)
     assert check(parts, "sweep").status == "PASS"
 
 
@@ -113,7 +102,7 @@ def test_recipe_change_after_the_sweep_fails(check):
             if f["path"].endswith(".sh"):
                 f["patch"] = f["patch"].replace("--kv-cache-dtype fp8", "--kv-cache-dtype auto")
 
-    parts = _swept_older_commit(passing_parts(), bump)
+    parts = swept_older_commit(passing_parts(), bump)
     result = check(parts, "sweep")
     assert result.status == "FAIL"
     assert "changed after the swept commit" in result.reason
@@ -121,7 +110,7 @@ def test_recipe_change_after_the_sweep_fails(check):
 
 
 def test_older_sweep_without_its_diff_cannot_be_trusted(check):
-    parts = _swept_older_commit(passing_parts())
+    parts = swept_older_commit(passing_parts())
     parts["sweep_diff"] = None
     result = check(parts, "sweep")
     assert result.status == "FAIL"
@@ -130,9 +119,7 @@ def test_older_sweep_without_its_diff_cannot_be_trusted(check):
 
 def test_collect_evals_green_over_zero_evals_does_not_satisfy_the_eval_family(check):
     parts = passing_parts()
-    parts["commit_checks"][0]["check_runs"] = [
-        r for r in green_runs() if not r["name"].startswith("eval /")
-    ]
+    set_head_sweep(parts, [r for r in green_runs() if not r["name"].startswith("eval /")])
     result = check(parts, "sweep")
     assert result.status == "FAIL"
     assert "`eval /`" in result.reason
@@ -140,15 +127,13 @@ def test_collect_evals_green_over_zero_evals_does_not_satisfy_the_eval_family(ch
 
 def test_canary_only_coverage_still_needs_evals(check):
     parts = passing_parts()
-    parts["commit_checks"][0]["check_runs"] = [
-        {
-            "name": "canary / p1 | dsv4 fp4 b200 vllm TP8 c4",
-            "status": "completed",
-            "conclusion": "success",
-            "run_id": RUN_ID,
-        },
-        {"name": "single-node 8k1k / none", "status": "completed", "conclusion": "skipped"},
-    ]
+    set_head_sweep(
+        parts,
+        [
+            check_run("canary / p1 | dsv4 fp4 b200 vllm TP8 c4", job=1),
+            check_run("single-node 8k1k / none", "skipped", job=2),
+        ],
+    )
     assert check(parts, "sweep").status == "FAIL"
 
 
@@ -171,22 +156,12 @@ def test_multi_node_entries_need_multi_node_families(check):
     assert result.status == "FAIL"
     assert "multi-node" in result.reason
     runs = [
-        {
-            "name": "multi-node 8k1k / dsv4 fp4 gb200 1P x 1D c256",
-            "status": "completed",
-            "conclusion": "success",
-            "run_id": RUN_ID,
-        },
-        {
-            "name": "multi-node eval / dsv4 fp4 gb200 c256",
-            "status": "completed",
-            "conclusion": "success",
-            "run_id": RUN_ID,
-        },
-        {"name": "single-node 8k1k / none", "status": "completed", "conclusion": "skipped"},
-        {"name": "eval / none", "status": "completed", "conclusion": "skipped"},
+        check_run("multi-node 8k1k / dsv4 fp4 gb200 1P x 1D c256", job=1),
+        check_run("multi-node eval / dsv4 fp4 gb200 c256", job=2),
+        check_run("single-node 8k1k / none", "skipped", job=3),
+        check_run("eval / none", "skipped", job=4),
     ]
-    parts["commit_checks"][0]["check_runs"] = runs
+    set_head_sweep(parts, runs)
     assert check(parts, "sweep").status == "PASS"
 
 

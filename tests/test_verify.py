@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from cassette_helpers import is_write
 
 from signoff.client import connect
 from signoff.policy import Policy
@@ -33,8 +34,8 @@ def test_verify_without_publishing_pins_the_head_and_writes_nothing(policy: Poli
         outcome = verify(gh, parse_signoff_url(URL), policy, publish=False, identity=None)
     assert (outcome.result, outcome.head_sha, outcome.status_state) == ("PASS", HEAD, None)
     assert outcome.evidence is not None and outcome.evidence.pull_request.head_sha == HEAD
-    replayed = [r.method for i, r in enumerate(cassette.requests) if cassette.play_counts[i]]
-    assert set(replayed) == {"GET"}
+    replayed = [r for i, r in enumerate(cassette.requests) if cassette.play_counts[i]]
+    assert replayed and not any(is_write(r.method, r.path) for r in replayed)
 
 
 def test_a_gather_failure_is_returned_not_raised(policy: Policy) -> None:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from cassette_helpers import CASSETTES, Replayed, cassette, info, replay_verify
+from cassette_helpers import CASSETTES, Replayed, cassette, info, is_write, replay_verify
 
 import signoff.verify as verify_module
 from signoff.replay import replay as real_replay
@@ -69,7 +69,15 @@ def failing(document: dict[str, Any]) -> dict[int, str]:
     return {c["number"]: c["reason"] for c in document["checks"] if c["status"] == "FAIL"}
 
 
-@pytest.mark.parametrize("name", NAMES)
+NAMES_PUBLISHED = [n for n in NAMES if not info(n)["refused"]]
+NAMES_REFUSED = [n for n in NAMES if info(n)["refused"]]
+
+
+def recorded_writes(recorded: Any) -> list[str]:
+    return [f"{r.method} {r.path}" for r in recorded.requests if is_write(r.method, r.path)]
+
+
+@pytest.mark.parametrize("name", NAMES_PUBLISHED)
 def test_the_command_replays_every_cassette_exactly(
     name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
 ) -> None:
@@ -77,13 +85,57 @@ def test_the_command_replays_every_cassette_exactly(
     code, document, recorded = run_json(name, capsys, played)
     assert recorded.all_played, f"{name}: {recorded.play_count}/{len(recorded)} played"
     assert recorded.play_count == len(recorded) == described["requests"]
-    assert code == {"PASS": 0, "REJECTED": 1}[described["verdict"]]
+    assert code == {"PASS": 0, "REJECTED": 1}[described["verdict"]] == described["exit_code"]
     assert document["verdict"] == described["verdict"]
     assert document["head_sha"] == described["pinned_head"]
     assert sorted(failing(document)) == described["failed_checks"]
-    writes = [f"{r.method} {r.path}" for r in recorded.requests if r.method != "GET"]
+    writes = recorded_writes(recorded)
     assert writes == described["writes"]
     assert bool(writes) is described["publish"]
+
+
+@pytest.mark.parametrize("name", NAMES_REFUSED)
+def test_a_refused_publish_replays_exactly_writes_nothing_and_says_why_in_one_line(
+    name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    described = info(name)
+    code = run_verify_command(described["signoff_url"], replay=str(cassette(name)), publish=True)
+    captured = capsys.readouterr()
+    (recorded,) = played
+    assert recorded.all_played and recorded.play_count == described["requests"]
+    assert code == described["exit_code"] and recorded_writes(recorded) == [] == described["writes"]
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and described["refused"][:60] in captured.err
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "why"),
+    [
+        ("not_signoff_our_verdict", 2, "is not a sign-off: author github-actions[bot] is a bot"),
+        ("not_signoff_bot", 2, "is not a sign-off: author github-actions[bot] is a bot"),
+        ("not_signoff_remark", 2, "is not a sign-off: body does not contain the sign-off opener"),
+        ("nonowner_after_pass", 0, "mallory-x (NONE) cannot be a CODEOWNER of this PR"),
+        (
+            "superseded_signoff",
+            0,
+            "a newer sign-off (https://github.com/SemiAnalysisAI/InferenceX/pull/2700#issuecomment-2400027203 by ankur-singh) supersedes this one",
+        ),
+    ],
+)
+def test_no_sign_off_or_a_sign_off_that_may_not_replace_the_verdict_writes_nothing(
+    name: str, code: int, why: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    described = info(name)
+    assert described["exit_code"] == code and why in described["refused"]
+    assert (
+        run_verify_command(described["signoff_url"], replay=str(cassette(name)), publish=True)
+        == code
+    )
+    (recorded,) = played
+    # Gathered and judged, then refused before any write.
+    assert not recorded_writes(recorded)
+    assert any(r.path.endswith("/issues/2700/comments") for r in recorded.requests)
+    assert why in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -120,6 +172,27 @@ def test_each_check_fails_on_its_own_cassette(
     assert all(c["status"] in {"PASS", "N/A"} for c in others)
 
 
+@pytest.mark.parametrize(
+    ("name", "evidence"),
+    [
+        ("fail_sweep_lookalike", "run 15000002799 of `.github/workflows/pr-smoke.yml`"),
+        ("fail_sweep_forged_details", "naming run 15000002701 are not its jobs"),
+        ("fail_sweep_shadowed_job", "`eval /` has a non-green run"),
+        ("fail_sweep_definition", "the PR changes `.github/workflows/run-sweep.yml`"),
+        ("sweep_older_recipe_change", "changed after the swept commit"),
+    ],
+)
+def test_a_sweep_that_is_not_the_heads_real_sweep_fails_checks_1_and_2(
+    name: str, evidence: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, document, recorded = run_json(name, capsys, played)
+    assert recorded.all_played and code == 1
+    failures = failing(document)
+    assert set(failures) == {1, 2}
+    assert evidence in failures[1]
+    assert "no workflow run evaluated the head's recipe" in failures[2]
+
+
 def test_the_readme_demo_passes_and_publishes_from_the_cassette(
     capsys: pytest.CaptureFixture[str], played: list[Any]
 ) -> None:
@@ -128,12 +201,15 @@ def test_the_readme_demo_passes_and_publishes_from_the_cassette(
     out = capsys.readouterr().out
     (recorded,) = played
     assert code == 0 and recorded.all_played
-    assert len(recorded) <= 20
+    # 19 before: + the sweep run and its jobs (2), the GraphQL edit history (1), the sign-offs of
+    # all three kinds right before writing (3), the re-read that converges after creating (1),
+    # and the upstream recipe file read whole at its merge commit (1).
+    assert len(recorded) <= 27
     head = info("demo")["pinned_head"]
     assert out.startswith(f"<!-- codeowner-signoff-verify sha={head} -->\n")
     assert "**Verdict: PASS**" in out and "FAIL" not in out
     assert out.count("): PASS") + out.count("): N/A") == 9
-    writes = [(r.method, r.path) for r in recorded.requests if r.method != "GET"]
+    writes = [(r.method, r.path) for r in recorded.requests if is_write(r.method, r.path)]
     assert writes == [
         ("POST", f"/repos/{REPO}/issues/2700/comments"),
         ("POST", f"/repos/{REPO}/statuses/{head}"),
@@ -195,6 +271,7 @@ def test_a_pr_at_githubs_list_caps_is_read_in_full_pages(large: Replayed) -> Non
     assert sum("/pulls/2700/commits" in uri for uri in large.requests) == 3
     assert sum("/issues/2700/comments" in uri for uri in large.requests) == 10
     assert len(large.requests) == info("large_pr")["requests"] <= 60
-    # Exactly 3,000 listed files may be a cut list: ownership fails closed, nothing else does.
+    # Exactly 3,000 listed files may be a cut list: ownership fails closed, and so does the
+    # sweep (a change to the sweep's own definition cannot be ruled out), taking Check 2 along.
     assert large.outcome.verdict is not None
-    assert [c.number for c in large.outcome.verdict.failures] == [0]
+    assert [c.number for c in large.outcome.verdict.failures] == [0, 1, 2]

@@ -1,10 +1,11 @@
 """Request accounting for an audit: what each PR cost against the rate limit, and what is left.
 
-A request counts against GitHub's primary rate limit unless it was answered 304 Not Modified
-(a conditional request), never left the machine (a cache hit), or did not go to the API (an
-artifact download from blob storage: its answers carry no `X-RateLimit-*` headers). Costs are
-kept per owner (one PR, or "run" for the listing), so a PR's cost does not depend on which PRs
-ran beside it.
+A REST request counts against GitHub's primary rate limit unless it was answered 304 Not
+Modified (a conditional request), never left the machine (a cache hit), or did not go to the API
+(an artifact download from blob storage: its answers carry no `X-RateLimit-*` headers). GraphQL
+queries (gather's read of the sign-off's edit history) draw on GitHub's separate GraphQL budget
+and are tallied apart. Costs are kept per owner (one PR, or "run" for the listing), so a PR's cost
+does not depend on which PRs ran beside it.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ current_owner: ContextVar[str] = ContextVar("signoff_audit_owner", default=RUN)
 
 @dataclass
 class Spend:
-    counted: int = 0  # sent and not answered 304: these use up the rate limit
+    counted: int = 0  # REST requests sent and not answered 304: these use up the rate limit
     not_modified: int = 0  # conditional requests answered 304 (free)
     cache_hits: int = 0  # answered from the cache without asking GitHub
+    graphql: int = 0  # GraphQL queries (their own budget, not the REST rate limit)
 
 
 @dataclass
@@ -41,12 +43,14 @@ class Meter:
         return self.spends.setdefault(owner, Spend())
 
     def sent(self, status: int, attempts: int, headers: Mapping[str, str]) -> None:
-        lower = {k.lower() for k in headers}
+        lower = {k.lower(): v for k, v in headers.items()}
         if "x-ratelimit-limit" not in lower:
             return  # not an API answer (blob storage), so not on the rate limit
         with self._lock:
             spend = self._spend(current_owner.get())
-            if status == 304:
+            if lower.get("x-ratelimit-resource") == "graphql":
+                spend.graphql += attempts
+            elif status == 304:
                 spend.not_modified += 1
                 spend.counted += attempts - 1
             else:
@@ -78,6 +82,7 @@ class Meter:
                 out.counted += spend.counted
                 out.not_modified += spend.not_modified
                 out.cache_hits += spend.cache_hits
+                out.graphql += spend.graphql
             return out
 
 

@@ -24,7 +24,7 @@ from signoff.audit.signoffs import (
 from signoff.audit.window import iso, parse_instant
 from signoff.evidence import Evidence, MembershipState, SignoffKind
 from signoff.gather.api import Api, JsonObject
-from signoff.gather.teams import read_memberships
+from signoff.gather.teams import MAX_TEAMS, read_memberships
 from signoff.parse.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 
@@ -137,15 +137,18 @@ def _could_own(api: Api, pr: MergedPull, candidate: Candidate, settings: AuditSe
         text = api.file_text(settings.repo, policy.paths.codeowners, sha)
     except GithubException:
         text = None
-    if could_be_codeowner(candidate.author, candidate.association, text, {}):
+    trusted = policy.publish.trusted_associations
+    if could_be_codeowner(candidate.author, candidate.association, text, {}, trusted=trusted):
         return True
-    teams = _teams(text)
+    teams = _teams(text)[:MAX_TEAMS]
     if not teams:
         return False
     memberships: dict[str, MembershipState] = {
         m.team: m.state for m in read_memberships(api, teams, candidate.author)
     }
-    return could_be_codeowner(candidate.author, candidate.association, text, memberships)
+    return could_be_codeowner(
+        candidate.author, candidate.association, text, memberships, trusted=trusted
+    )
 
 
 def _teams(text: str | None) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ standards-by-era and who-may-publish APIs when they land.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -109,13 +109,19 @@ def could_be_codeowner(
     association: str,
     codeowners_text: str | None,
     team_memberships: Mapping[str, MembershipState],
+    *,
+    trusted: Collection[str] = OWNER_ASSOCIATIONS,
 ) -> bool:
     """Whether the live gate accepts this signer: named in CODEOWNERS, a member of a team named
-    there (`team_memberships`: "org/slug" -> state), or OWNER/MEMBER/COLLABORATOR. Bots never."""
+    there (`team_memberships`: "org/slug" -> state; unknown never counts), or one of the
+    `trusted` associations (the profile's `publish.trusted_associations`). Bots never.
+
+    The same rule as `signoff.judge.eligibility.is_possible_codeowner`, on raw CODEOWNERS text of
+    an instant rather than on a gathered bundle."""
     login = signer.lower()
     if not login or login.endswith("[bot]"):
         return False
-    if association.upper() in OWNER_ASSOCIATIONS:
+    if association.upper() in trusted:
         return True
     if codeowners_text is None:
         return False

@@ -11,9 +11,10 @@ from github.GithubException import GithubException
 from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import Evidence, FileRead, TeamMembership, UpstreamLink
-from signoff.gather import checks, evals, files, pull, teams, upstream
+from signoff.gather import check_runs, evals, files, pull, teams, upstream
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
+from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.judge.context import JudgeContext
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
@@ -45,7 +46,8 @@ def gather_evidence(
             # moved since the pin: gather again, reading the PR's diff at the pinned commit.
             pin = evidence.pull_request.head_sha
             evidence = _gather(api, ref, policy, pin, None, refs)
-        return evidence
+        edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
+        return evidence.model_copy(update={"signoff_edits": edits})
     except GithubException as exc:  # anything a step did not turn into evidence
         raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
 
@@ -88,14 +90,15 @@ def _gather(
     reads += _read_scripts(api, repo, ctx, pinned)
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
 
-    order = checks.scan_order(fields["commits"], pinned)
-    examined, sweep_sha, run_id = checks.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
-    fields["commit_checks"] = tuple(examined)
-    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(examined)
+    order = check_runs.scan_order(fields["commits"], pinned)
+    found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
+    sweep_sha, run_id = found.sha, found.run_id
+    fields["commit_checks"], fields["workflow_runs"] = found.examined, found.workflow_runs
+    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
     if sweep_sha == pinned:
         reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif sweep_sha is not None:
-        fields["sweep_diff"] = checks.read_diff_at(api, repo, base_sha, sweep_sha)
+        fields["sweep_diff"] = check_runs.read_diff_at(api, repo, base_sha, sweep_sha)
         reads += files.read_all(api, repo, masters, sweep_sha, "eval")
     if sweep_sha is not None and run_id is not None:
         fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
@@ -116,7 +119,7 @@ def _pull_fields(
         # The head moved after the gate pinned it: judge the PR's files as of the pinned commit
         # (one compare against the base instead of the files list; compare lists <= 300 files).
         base_sha = pull.to_pull_request(raw_pull, pinned).base_sha
-        at_pin = checks.read_diff_at(api, ref.full_name, base_sha, pinned)
+        at_pin = check_runs.read_diff_at(api, ref.full_name, base_sha, pinned)
         changed, files_truncated = at_pin.files, not at_pin.complete
     commits, commits_truncated = pull.list_commits(api, ref, raw_pull)
     raw_comments = pull.list_comments(api, ref)

@@ -69,4 +69,5 @@ def to_signoff(ref: SignoffRef, raw: JsonObject) -> SignOff:
         body=str(raw.get("body") or ""),  # an approval without text has body null
         created_at=str(created),
         updated_at=str(raw.get("updated_at") or raw.get("submitted_at") or ""),
+        node_id=str(raw.get("node_id") or ""),
     )

@@ -1,7 +1,11 @@
-"""Upstream recipe links named in the sign-off: PR state and patches, or published pages.
+"""Upstream recipe links named in the sign-off: PR state and recipe files, or published pages.
 
-Upstream PRs are read through PyGithub's requester (`pulls/{n}` and its files); each file's
-`text` is the PR's patch for it: full-text reads of upstream files are skipped to save requests.
+Upstream PRs are read through PyGithub's requester: `pulls/{n}`, its files list, then each changed
+recipe document (Markdown, MDX, YAML, a cookbook's JSX config) whole, through the contents API at
+the merge commit (`merge_commit_sha`; an unmerged PR at its head, which Check 3 rejects anyway).
+A PR that edits an existing recipe keeps most of its arguments in unchanged lines, so its patch is
+not the recipe. An MDX page that imports a cookbook config it did not change gets that config read
+too. Cost per PR: 1 + up to MAX_FILE_PAGES list pages + up to MAX_RECIPE_FILES contents reads.
 Published pages (recipes.vllm.ai, docs.sglang.io) are not GitHub hosts, which PyGithub's
 requester refuses to contact, so they are fetched with `requests` directly: GET, 10 s timeout,
 2 MB cap, no credentials sent.
@@ -17,6 +21,8 @@ from github.GithubException import GithubException
 from signoff.evidence import LinkState, UpstreamFile, UpstreamLink
 from signoff.gather.api import Api, JsonObject, error_status
 from signoff.parse.links import RecipeLinkRef, classify_recipe_link
+from signoff.parse.recipe_doc import is_recipe_document
+from signoff.parse.recipe_jsx import imported_configs
 from signoff.policy import RecipePolicy
 
 MAX_LINKS = 5
@@ -24,6 +30,8 @@ PAGE_TIMEOUT = 10
 PAGE_MAX_BYTES = 2 * 1024 * 1024
 MAX_FILE_PAGES = 3
 MAX_REDIRECTS = 3
+MAX_RECIPE_FILES = 8  # recipe documents read whole per upstream PR (contents API requests)
+MAX_RECIPE_BYTES = 512 * 1024  # a longer recipe document is not read (judged as unavailable)
 
 
 def read_link(api: Api, ref: RecipeLinkRef, policy: RecipePolicy) -> UpstreamLink:
@@ -37,7 +45,7 @@ def read_link(api: Api, ref: RecipeLinkRef, policy: RecipePolicy) -> UpstreamLin
 def _read_pull(api: Api, ref: RecipeLinkRef, number: int) -> UpstreamLink:
     try:
         pull = api.get_object(f"/repos/{ref.repo}/pulls/{number}")
-        files = api.pages(f"/repos/{ref.repo}/pulls/{number}/files", max_pages=MAX_FILE_PAGES)
+        listed = api.pages(f"/repos/{ref.repo}/pulls/{number}/files", max_pages=MAX_FILE_PAGES)
     except GithubException as exc:
         return UpstreamLink(
             url=ref.url,
@@ -47,14 +55,19 @@ def _read_pull(api: Api, ref: RecipeLinkRef, number: int) -> UpstreamLink:
             number=number,
             reason=error_status(exc),
         )
+    state = pull_state(pull)
+    read_at = _read_commit(pull, state)
+    files = _read_files(api, ref.repo, listed, read_at)
     return UpstreamLink(
         url=ref.url,
         kind="pull",
-        state=pull_state(pull),
+        state=state,
         repo=ref.repo,
         number=number,
         merged_at=pull.get("merged_at"),
-        files=tuple(_to_file(item) for item in files),
+        read_at=read_at,
+        files=files,
+        files_complete=len(listed) < MAX_FILE_PAGES * 100,
     )
 
 
@@ -66,11 +79,55 @@ def pull_state(pull: JsonObject) -> LinkState:
     return "draft" if pull.get("draft") else "open"
 
 
-def _to_file(item: JsonObject) -> UpstreamFile:
-    patch = item.get("patch")
-    return UpstreamFile(
-        path=str(item.get("filename") or ""), text=patch if isinstance(patch, str) else None
-    )
+def _read_commit(pull: JsonObject, state: LinkState) -> str:
+    """Where the recipe is read: the merge commit of a merged PR, else the PR's head."""
+    merge = pull.get("merge_commit_sha")
+    if state == "merged" and isinstance(merge, str) and merge:
+        return merge
+    head = pull.get("head")
+    sha = head.get("sha") if isinstance(head, dict) else None
+    return sha if isinstance(sha, str) else ""
+
+
+def _read_files(
+    api: Api, repo: str, listed: list[JsonObject], sha: str
+) -> tuple[UpstreamFile, ...]:
+    """Every changed recipe document read whole at `sha`, plus cookbook configs a page imports."""
+    wanted = [
+        str(item.get("filename") or "")
+        for item in listed
+        if item.get("status") != "removed" and is_recipe_document(str(item.get("filename") or ""))
+    ]
+    out: list[UpstreamFile] = []
+    budget = MAX_RECIPE_FILES
+    queue = sorted(set(wanted))
+    seen = set(queue)
+    while queue:
+        path = queue.pop(0)
+        if budget <= 0 or not sha:
+            why = "no commit to read at" if not sha else f"over the {MAX_RECIPE_FILES}-file bound"
+            out.append(UpstreamFile(path=path, sha=sha, state="skipped", reason=why))
+            continue
+        budget -= 1
+        read = _read_file(api, repo, path, sha)
+        out.append(read)
+        for extra in imported_configs(path, read.text or ""):
+            if extra not in seen:
+                seen.add(extra)
+                queue.append(extra)
+    return tuple(sorted(out, key=lambda f: f.path))
+
+
+def _read_file(api: Api, repo: str, path: str, sha: str) -> UpstreamFile:
+    try:
+        text = api.file_text(repo, path, sha)
+    except GithubException as exc:
+        return UpstreamFile(path=path, sha=sha, state="unavailable", reason=error_status(exc))
+    if text is None:
+        return UpstreamFile(path=path, sha=sha, state="missing", reason="404 Not Found")
+    if len(text.encode("utf-8")) > MAX_RECIPE_BYTES:
+        return UpstreamFile(path=path, sha=sha, state="unavailable", reason="larger than 512 KB")
+    return UpstreamFile(path=path, sha=sha, text=text)
 
 
 def read_page(url: str, policy: RecipePolicy) -> UpstreamLink:

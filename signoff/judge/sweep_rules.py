@@ -1,4 +1,12 @@
-"""Whether one commit's check runs show a green executed sweep for the scopes a PR needs."""
+"""Whether one commit shows a green executed sweep, run by the sweep workflow, for a PR's scopes.
+
+A check run's name proves nothing: any workflow (one the PR adds, say) can print green jobs named
+like the sweep's, and a later one with a sweep job's exact name hides that job in the commit's
+check-run list. So a commit qualifies only through one workflow run of the profile's sweep
+workflow, triggered by a `pull_request` event on that commit, whose own jobs (as GitHub lists
+them for the run) make up every family the scopes need. The commit's check runs only point at
+which runs to look at.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +17,12 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.evidence import CheckRun, CommitChecks
+from signoff.evidence import CheckRun, CommitChecks, WorkflowJob, WorkflowRun
 from signoff.policy import CheckRunFamily, Policy
+
+# A commit whose green check runs claim more workflow runs than this is judged on the newest few;
+# one sweep run per commit is the norm (a re-labelled PR may add a second).
+MAX_CANDIDATE_RUNS = 3
 
 
 class FamilyTally(BaseModel):
@@ -29,7 +41,7 @@ class CommitAssessment(BaseModel):
 
     sha: str
     qualifies: bool
-    run_id: int | None  # the workflow run whose green families qualified the commit
+    run_id: int | None  # the sweep workflow run whose jobs qualified the commit
     tallies: tuple[FamilyTally, ...]
     problem: str  # why it does not qualify ("" when it does)
 
@@ -40,15 +52,41 @@ def glob_regex(globs: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)")
 
 
-def is_ignored(run: CheckRun, policy: Policy) -> bool:
+def is_ignored(run: CheckRun | WorkflowJob, policy: Policy) -> bool:
     return glob_regex(policy.sweep.ignored_check_runs).match(run.name) is not None
 
 
-def _is_green(run: CheckRun) -> bool:
+def _is_green(run: CheckRun | WorkflowJob) -> bool:
     return run.status == "completed" and run.conclusion == "success"
 
 
-def _tally(runs: Sequence[CheckRun], scope: str, family: CheckRunFamily) -> FamilyTally:
+def _families(scopes: Sequence[str], policy: Policy) -> list[tuple[str, CheckRunFamily]]:
+    return [(scope, family) for scope in scopes for family in policy.sweep.scopes[scope].families]
+
+
+def _in_family(run: CheckRun, scopes: Sequence[str], policy: Policy) -> bool:
+    return any(glob_regex(f.patterns).match(run.name) for _, f in _families(scopes, policy))
+
+
+def candidate_run_ids(checks: CommitChecks, scopes: Sequence[str], policy: Policy) -> list[int]:
+    """Workflow runs (newest first) that green sweep-family check runs of the commit name.
+
+    details_url is only a hint of where to look; the judge binds check runs by job id.
+    """
+    ids = {
+        run.run_id
+        for run in checks.check_runs
+        if run.run_id is not None
+        and _is_green(run)
+        and not is_ignored(run, policy)
+        and _in_family(run, scopes, policy)
+    }
+    return sorted((i for i in ids if i is not None), reverse=True)[:MAX_CANDIDATE_RUNS]
+
+
+def _tally(
+    runs: Sequence[CheckRun | WorkflowJob], scope: str, family: CheckRunFamily
+) -> FamilyTally:
     pattern = glob_regex(family.patterns)
     members = [r for r in runs if pattern.match(r.name)]
     # `skipped` (reuse no-op runs, canary-trimmed jobs) never counts as executed.
@@ -68,28 +106,107 @@ def _tally(runs: Sequence[CheckRun], scope: str, family: CheckRunFamily) -> Fami
     )
 
 
-def assess_commit(checks: CommitChecks, scopes: Sequence[str], policy: Policy) -> CommitAssessment:
-    """A commit qualifies when, for every needed scope, each required family has executed runs
-    and every executed run of every family is `success` (real verdicts judged whole families)."""
-    runs = [r for r in checks.check_runs if not is_ignored(r, policy)]
-    tallies = [
-        _tally(runs, scope, family)
-        for scope in scopes
-        for family in policy.sweep.scopes[scope].families
+def assess_commit(
+    checks: CommitChecks,
+    scopes: Sequence[str],
+    policy: Policy,
+    workflow_runs: Sequence[WorkflowRun] = (),
+) -> CommitAssessment:
+    """A commit qualifies when one sweep workflow run on it passes `assess_run`; without any
+    green candidate the reason comes from the check runs' names alone (nothing ran, skipped...)."""
+    if not checks.complete:
+        return _verdict(checks.sha, None, [], "its check runs could not be read in full")
+    candidates = candidate_run_ids(checks, scopes, policy)
+    if not candidates:
+        runs = [r for r in checks.check_runs if not is_ignored(r, policy)]
+        tallies = [_tally(runs, scope, family) for scope, family in _families(scopes, policy)]
+        return _verdict(checks.sha, None, tallies, _tally_problem(tallies) or _NO_CLAIM)
+    known = {run.id: run for run in workflow_runs}
+    assessments = [
+        assess_run(checks, run_id, known.get(run_id), scopes, policy) for run_id in candidates
     ]
-    problem = _first_problem(tallies, checks)
-    return CommitAssessment(
-        sha=checks.sha,
-        qualifies=not problem,
-        run_id=_run_id(runs, policy, scopes) if not problem else None,
-        tallies=tuple(tallies),
-        problem=problem,
+    qualifying = [a for a in assessments if a.qualifies]
+    # Otherwise say why the sweep's own run fails (it has tallies: its provenance held) rather
+    # than that a lookalike run is no sweep.
+    of_sweep = [a for a in assessments if a.tallies]
+    return (qualifying or of_sweep or assessments)[0]
+
+
+_NO_CLAIM = "no green check run names the workflow run it belongs to"
+
+
+def assess_run(
+    checks: CommitChecks,
+    run_id: int,
+    run: WorkflowRun | None,
+    scopes: Sequence[str],
+    policy: Policy,
+) -> CommitAssessment:
+    """The run's own jobs, judged family by family, once the run is shown to be the sweep
+    workflow's `pull_request` run on this very commit."""
+    problem = provenance_problem(run_id, run, checks.sha, policy)
+    if problem or run is None:
+        return _verdict(checks.sha, None, [], problem)
+    jobs = [job for job in run.jobs if not is_ignored(job, policy)]
+    tallies = [_tally(jobs, scope, family) for scope, family in _families(scopes, policy)]
+    problem = _tally_problem(tallies)
+    if problem:
+        unbound = _unbound_count(checks, run, scopes, policy)
+        if unbound:
+            problem += (
+                f"; {unbound} green check run(s) naming run {run_id} are not its jobs and "
+                "do not count"
+            )
+    return _verdict(checks.sha, None if problem else run_id, tallies, problem)
+
+
+def provenance_problem(run_id: int, run: WorkflowRun | None, sha: str, policy: Policy) -> str:
+    """Why `run` cannot stand for the sweep on `sha` ("" when it can)."""
+    wanted = policy.sweep.provenance
+    if run is None:
+        return f"workflow run {run_id}, which its green check runs name, was not read"
+    if not run.readable:
+        return f"workflow run {run_id} could not be read ({run.reason or 'unknown reason'})"
+    if not is_workflow_path(run.path, wanted.workflow):
+        return (
+            f"the green check runs belong to run {run_id} of `{run.path or 'an unknown workflow'}`,"
+            f" not of the sweep workflow `{wanted.workflow}`"
+        )
+    if run.event not in wanted.events:
+        allowed = " or ".join(f"`{event}`" for event in wanted.events)
+        event = run.event or "an unknown event"
+        return f"run {run_id} of `{wanted.workflow}` was triggered by `{event}`, not by {allowed}"
+    if run.head_sha != sha:
+        return f"run {run_id} ran on {run.head_sha[:7] or 'an unknown commit'}, not on {sha[:7]}"
+    if not run.jobs_complete:
+        return f"the jobs of run {run_id} could not be read in full, so its check runs are unbound"
+    return ""
+
+
+def is_workflow_path(path: str, wanted: str) -> bool:
+    """GitHub gives `.github/workflows/x.yml` (some answers append `@ref`); nothing else counts."""
+    return path.split("@", 1)[0] == wanted
+
+
+def _unbound_count(
+    checks: CommitChecks, run: WorkflowRun, scopes: Sequence[str], policy: Policy
+) -> int:
+    """Green sweep-family check runs whose details_url names `run` but that are not its jobs."""
+    jobs = {job.id for job in run.jobs}
+    return sum(
+        1
+        for r in checks.check_runs
+        if r.run_id == run.id
+        and r.id not in jobs
+        and _is_green(r)
+        and _in_family(r, scopes, policy)
+        and not is_ignored(r, policy)
     )
 
 
-def _first_problem(tallies: Sequence[FamilyTally], checks: CommitChecks) -> str:
-    if not checks.complete:
-        return "its check runs could not be read in full"
+def _tally_problem(tallies: Sequence[FamilyTally]) -> str:
+    """Every executed run of every family is `success` and each required family executed
+    (real verdicts judged whole families)."""
     for tally in tallies:
         if tally.not_green:
             extra = f" and {len(tally.not_green) - 1} more" if len(tally.not_green) > 1 else ""
@@ -100,15 +217,13 @@ def _first_problem(tallies: Sequence[FamilyTally], checks: CommitChecks) -> str:
     return ""
 
 
-def _run_id(runs: Sequence[CheckRun], policy: Policy, scopes: Sequence[str]) -> int | None:
-    """The workflow run of the green eval family (else of any green family run)."""
-    green_ids: list[int] = []
-    for scope in scopes:
-        families = policy.sweep.scopes[scope].families
-        for family in sorted(families, key=lambda f: "eval" not in f.name):
-            for run in runs:
-                if run.conclusion != "success" or run.run_id is None:
-                    continue
-                if glob_regex(family.patterns).match(run.name):
-                    green_ids.append(run.run_id)
-    return green_ids[0] if green_ids else None
+def _verdict(
+    sha: str, run_id: int | None, tallies: Sequence[FamilyTally], problem: str
+) -> CommitAssessment:
+    return CommitAssessment(
+        sha=sha,
+        qualifies=not problem,
+        run_id=run_id,
+        tallies=tuple(tallies),
+        problem=problem,
+    )

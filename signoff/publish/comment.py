@@ -5,11 +5,12 @@ author is our identity (case-insensitive). Anyone else's comment carrying the ma
 or a quote and is ignored (facts §6.22). Same text -> no write; different text -> PATCH in place
 (never delete and re-create, so links to the verdict stay valid); none -> POST.
 
-Race: the comment list comes from the Evidence gathered moments earlier in the same run. The
-workflow's concurrency group (one per PR, cancel-in-progress false) serialises runs, so a previous
-run's comment is always in that list. Runs outside the group (a manual `signoff verify --publish`
-at the same instant) could still both POST; pass `relist=True` to re-read the list right before
-writing when that matters. A duplicate is harmless for the status, which we also publish.
+Races: two runs that both found no verdict comment both POST. So a run that created one re-reads
+the PR's comments and converges: the oldest of our comments for the SHA is kept (it gets this
+run's text if it differs), every other one is deleted. Whatever the interleaving, the last run to
+create a comment sees all the others and leaves exactly one. Runs that update in place update the
+oldest, the one every run keeps. Which run may write at all (the newest sign-off's) is decided
+before, in signoff/judge/eligibility.py.
 """
 
 from __future__ import annotations
@@ -49,17 +50,25 @@ def is_verdict_for(body: str, *, marker: str, sha: str) -> bool:
     return body.lstrip().startswith(marker_line(marker, sha))
 
 
-def find_verdict_comment(
+def verdict_comments(
     comments: Sequence[Comment], *, marker: str, sha: str, identity: str
-) -> Comment | None:
-    """Our verdict comment for `sha`: the latest (in API order) one `identity` wrote, or None."""
+) -> list[Comment]:
+    """Our verdict comments for `sha`, oldest first (created time, then id)."""
     ours = [
         comment
         for comment in comments
         if comment.author.lower() == identity.lower()
         and is_verdict_for(comment.body, marker=marker, sha=sha)
     ]
-    return ours[-1] if ours else None
+    return sorted(ours, key=lambda c: (c.created_at, c.id))
+
+
+def find_verdict_comment(
+    comments: Sequence[Comment], *, marker: str, sha: str, identity: str
+) -> Comment | None:
+    """Our verdict comment for `sha`: the oldest one `identity` wrote (the one every run keeps)."""
+    ours = verdict_comments(comments, marker=marker, sha=sha, identity=identity)
+    return ours[0] if ours else None
 
 
 def resolve_identity(gh: Github, configured: str | None) -> str:
@@ -93,6 +102,9 @@ def list_pr_comments(gh: Github, repository: str, pr: int) -> tuple[Comment, ...
                 id=item.id,
                 author=item.user.login if item.user else "",
                 body=item.body or "",
+                created_at=item.created_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+                if item.created_at
+                else "",
                 url=item.html_url or "",
             )
             for item in listing
@@ -128,14 +140,63 @@ def publish_comment(
     if len(body) > MAX_BODY:
         raise PublishError(f"verdict comment is {len(body)} characters; GitHub allows {MAX_BODY}")
     comments = list_pr_comments(gh, repository, pr) if known is None or relist else known
-    existing = find_verdict_comment(comments, marker=marker, sha=sha, identity=identity)
-    if existing is None:
-        return _write(gh, "POST", f"/repos/{repository}/issues/{pr}/comments", body, "created")
+    ours = verdict_comments(comments, marker=marker, sha=sha, identity=identity)
+    if not ours:
+        created = _write(gh, "POST", f"/repos/{repository}/issues/{pr}/comments", body, "created")
+        return converge(
+            gh, repository, pr, body, created, marker=marker, sha=sha, identity=identity
+        )
+    for extra in ours[1:]:  # left by an earlier race: the list just read shows them, no re-read
+        _delete(gh, f"/repos/{repository}/issues/comments/{extra.id}")
+    return _update(gh, repository, ours[0], body, pr_url)
+
+
+def _update(
+    gh: Github, repository: str, existing: Comment, body: str, pr_url: str = ""
+) -> CommentResult:
     if existing.body.rstrip() == body.rstrip():
         url = existing.url or (f"{pr_url}#issuecomment-{existing.id}" if pr_url else "")
         return CommentResult(action="unchanged", id=existing.id, url=url)
     path = f"/repos/{repository}/issues/comments/{existing.id}"
     return _write(gh, "PATCH", path, body, "updated")
+
+
+def converge(
+    gh: Github,
+    repository: str,
+    pr: int,
+    body: str,
+    created: CommentResult,
+    *,
+    marker: str,
+    sha: str,
+    identity: str,
+) -> CommentResult:
+    """After a POST: keep the oldest of our verdict comments for `sha`, delete the others."""
+    ours = verdict_comments(
+        list_pr_comments(gh, repository, pr), marker=marker, sha=sha, identity=identity
+    )
+    if not ours:
+        return created  # not listed yet: the run that lists it converges
+    for extra in ours[1:]:
+        _delete(gh, f"/repos/{repository}/issues/comments/{extra.id}")
+    keep = ours[0]
+    if keep.id == created.id:
+        return created
+    kept = _update(gh, repository, keep, body)
+    return kept.model_copy(update={"url": kept.url or keep.url})
+
+
+def _delete(gh: Github, path: str) -> None:
+    """DELETE one duplicate; 404 means a concurrent run deleted it first."""
+    try:
+        gh.requester.requestJsonAndCheck("DELETE", path)
+    except GithubException as exc:
+        if exc.status != 404:
+            raise PublishError(
+                f"could not delete a duplicate verdict comment ({path}): "
+                f"{describe_github_error(exc)}"
+            ) from None
 
 
 def _write(gh: Github, verb: str, path: str, body: str, action: CommentAction) -> CommentResult:

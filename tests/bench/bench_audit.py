@@ -8,6 +8,10 @@ starts ghemu in-process, and runs the real audit twice through the real HTTP tra
 2. a second run of the same window on the cache the first left (conditional requests: ghemu
    answers If-None-Match with 304, which, as on GitHub, does not count against the rate limit).
 
+"Requests" are REST requests against the primary rate limit; the GraphQL queries gather makes
+(one per judged sign-off: its edit history) use GitHub's separate GraphQL budget and are printed
+apart.
+
 For each run it prints the requests counted against the rate limit (by signoff's meter, and by
 ghemu's own request log as a cross-check), 304s, cache hits, wall time and the summary; then
 checks that both runs give the same report apart from request counts. Exits 1 when a target is
@@ -59,9 +63,13 @@ def audit_once(url: str, cache_dir: Path, jobs: int) -> tuple[RunResult, Meter, 
 
 
 def rate_limited(log: list[dict[str, Any]]) -> int:
-    """Requests ghemu counted against the core limit: API routes, not 304, not its blob host."""
+    """REST requests ghemu counted against the core limit: not 304, not its blob host, not
+    GraphQL (which has its own budget)."""
     return sum(
-        1 for r in log if not r["path"].startswith("/_ghemu/") and r["status"] not in (304, 0)
+        1
+        for r in log
+        if not r["path"].startswith(("/_ghemu/", "/graphql", "/api/graphql"))
+        and r["status"] not in (304, 0)
     )
 
 
@@ -87,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"{label}: {spend.counted} requests counted against the rate limit "
                     f"(ghemu counted {emulator_counted}), {spend.not_modified} answered 304, "
+                    f"{spend.graphql} GraphQL queries (their own budget), "
                     f"{spend.cache_hits} cache hits, {seconds:.1f} s wall, --jobs {args.jobs}; "
                     f"{summary.merged} PRs: {summary.PASS} PASS, {summary.REJECTED} REJECTED, "
                     f"{summary.UNVERIFIABLE} UNVERIFIABLE, {summary.NO_SIGNOFF} NO_SIGNOFF, "

@@ -16,7 +16,9 @@ environment unchanged.
 
     python tests/bench/bench_verify.py [--runs 5] [--as-is]
 
-Targets (wall time: the median of the runs; the max is printed too): demo <= 20 requests and
+Targets (wall time: the median of the runs; the max is printed too): demo <= 26 requests (19
+before the 7 integrity reads: the sweep run and its jobs, the sign-off's GraphQL edit history,
+the three sign-off lists read right before writing, the re-read that converges after a creation) and
 <= 1.5 s; large PR <= 5 s. Every recorded request must be played, and the exit code must match
 the recorded verdict.
 """
@@ -50,7 +52,7 @@ class Case:
         return [*args, "--publish"] if self.info.get("publish") else args
 
 
-CASES = [Case("demo", 20, 1.5), Case("large_pr", None, 5.0)]
+CASES = [Case("demo", 26, 1.5), Case("large_pr", None, 5.0)]
 
 
 CHILD_ENV: dict[str, str] = {}
@@ -111,13 +113,14 @@ def counting_child(name: str) -> int:
             args[0], replay=args[2], publish="--publish" in args
         )
     (cassette,) = kept
-    methods = [r.method for i, r in enumerate(cassette.requests) if cassette.play_counts[i]]
+    played = [r for i, r in enumerate(cassette.requests) if cassette.play_counts[i]]
     report = {
         "exit": code,
         "recorded": len(cassette),
         "played": cassette.play_count,
         "all_played": bool(cassette.all_played),
-        "writes": sum(m != "GET" for m in methods),
+        # A GraphQL POST is a query (a read), not a write.
+        "writes": sum(r.method != "GET" and not r.path.endswith("/graphql") for r in played),
     }
     print(json.dumps(report))
     return 0

@@ -6,14 +6,17 @@ branch names its owners. A path owned only by the catch-all `*` is satisfied by 
 CODEOWNER (listed anywhere, directly or through a team); a path with a specific line needs the
 signer listed on that line or a member of a team listed there. Logins compare case-insensitively.
 A team whose membership the token cannot read is not held against a signer who qualifies another
-way. Comments by bots and verdict comments are never sign-offs. To satisfy it: have an owner of
-every specifically-owned path post the sign-off.
+way. Comments by bots and verdict comments are never sign-offs, and neither is a text someone
+other than its author edited (GitHub's GraphQL edit history: `editor`, `userContentEdits`); a
+history that cannot be read in full fails. To satisfy it: have an owner of every
+specifically-owned path post the sign-off, and edit it only themselves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from signoff.gate import signoff_problem
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.parse.codeowners import CodeOwners, Rule, owner_is_team
@@ -34,7 +37,7 @@ class _Coverage:
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
-    not_signoff = _not_a_signoff(ctx)
+    not_signoff = _not_a_signoff(ctx) or not_the_authors_text(ctx)
     if not_signoff:
         return failed(not_signoff)
     owners = ctx.codeowners
@@ -52,14 +55,41 @@ def evaluate(ctx: JudgeContext) -> Finding:
 
 
 def _not_a_signoff(ctx: JudgeContext) -> str:
+    """The gate's reading (bots, our verdicts, no opener in the comment's own text)."""
     signoff = ctx.evidence.signoff
-    if signoff.author_type == "Bot" or signoff.author.lower().endswith("[bot]"):
-        return f"{signoff.author} is a bot account; a bot's comment is never a CODEOWNER sign-off"
-    if f"<!-- {ctx.policy.publish.marker}" in signoff.body:
-        return "the comment is a verification verdict, not a sign-off"
-    if not ctx.signoff.has_opener:
-        return f'the comment does not open with "{ctx.policy.signoff.opener}"'
-    return ""
+    problem = signoff_problem(
+        signoff.author,
+        signoff.author_type,
+        signoff.body,
+        ctx.policy,
+        opener=ctx.signoff.has_opener,
+    )
+    return f"not a CODEOWNER sign-off: {problem}" if problem else ""
+
+
+def not_the_authors_text(ctx: JudgeContext) -> str:
+    """Why the sign-off's current text is not shown to be its author's alone ("" when it is).
+
+    A collaborator can edit anyone's comment (tick its boxes, say); an edit by someone else makes
+    the text theirs too, whoever triggered the verification and whatever was edited later.
+    """
+    signoff, edits = ctx.evidence.signoff, ctx.evidence.signoff_edits
+    if edits is None:
+        return "who edited the sign-off was not read, so it is not shown to be its author's text"
+    if not edits.readable:
+        return f"who edited the sign-off could not be read ({edits.reason})"
+    if not edits.complete:
+        return "the sign-off's edit history could not be read in full"
+    if edits.last_edited_at and not edits.editors:
+        return "GitHub reports an edit of the sign-off but lists no edit history"
+    others = edits.others(signoff.author)
+    if not others:
+        return ""
+    names = ", ".join(login or "an account GitHub no longer names" for login in others)
+    return (
+        f"the sign-off was edited by {names}, not only by its author {signoff.author}: "
+        "it is not the author's own sign-off (post a fresh one)"
+    )
 
 
 def _judge_coverage(ctx: JudgeContext, owners: CodeOwners) -> Finding:

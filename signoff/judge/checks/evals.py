@@ -1,13 +1,15 @@
 """Check 2 (evals pass): the swept run's evals clear the accuracy bar on the head's image.
 
 Why: throughput numbers only count when the served model is still accurate. How it is judged:
-the eval results of the workflow run that qualified Check 1 (the `agg_eval_all.json` rows, or the
-per-job lm-eval results) must put every `exact_match,*` metric at or above the bar for the model
-prefix in the thresholds file on the default branch (per-model, else default, else the fallback);
-zero metrics is a FAIL, and so are failed or missing batched concurrencies. Eval artifacts carry no
-image, so the image of each changed config at the eval run's commit must equal its image at the
-pinned head. Unavailable results (expired, missing, malformed) FAIL and say so. To satisfy it:
-run evals on the recipe's current image and keep the artifact until merge.
+only the eval results of the workflow run that satisfies Check 1 count (provenance included, and
+the head's recipe unchanged since that run); without such a run nothing evaluated the head's
+recipe and Check 2 fails. Those results (the `agg_eval_all.json` rows, or the per-job lm-eval
+results) must put every `exact_match,*` metric at or above the bar for the model prefix in the
+thresholds file on the default branch (per-model, else default, else the fallback); zero metrics
+is a FAIL, and so are failed or missing batched concurrencies. Eval artifacts carry no image, so
+the image of each changed config at the eval run's commit must equal its image at the pinned
+head. Unavailable results (expired, missing, malformed) FAIL and say so. To satisfy it: run evals
+on the recipe's current image and keep the artifact until merge.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from signoff.evidence import EvalResults
-from signoff.judge.checks.sweep import select_sweep
+from signoff.judge.checks.sweep import sweep_outcome
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.yamlload import load_yaml
@@ -36,16 +38,24 @@ class Score:
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
-    selected, _ = select_sweep(ctx)
-    if selected is None:
-        return failed("no qualifying sweep run (Check 1), so there are no eval results to judge")
-    if selected.run_id is None:
-        return failed(f"the green check runs on {selected.sha[:7]} name no workflow run")
+    # Eval results count only from the run that satisfies Check 1 in full (provenance, and the
+    # head's recipe unchanged since): an older run's scores describe another recipe.
+    selected = sweep_outcome(ctx).swept
+    if selected is None or selected.run_id is None:
+        return failed(
+            "no workflow run evaluated the head's recipe (Check 1 is not satisfied), "
+            "so there are no eval results to judge"
+        )
     results = _results_for(ctx, selected.run_id)
     if results is None:
         return failed(f"eval results of run {selected.run_id} were not gathered")
     if not results.available:
         return failed(f"eval results of run {selected.run_id} are unavailable: {results.reason}")
+    if results.head_sha and results.head_sha != selected.sha:
+        return failed(
+            f"eval artifacts of run {selected.run_id} are from {results.head_sha[:7]}, "
+            f"not from the swept commit {selected.sha[:7]}"
+        )
     thresholds = _thresholds(ctx)
     if isinstance(thresholds, str):
         return failed(thresholds)

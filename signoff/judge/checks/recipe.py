@@ -6,35 +6,43 @@ single-node vLLM/SGLang recipe. Otherwise the Additional detail section must lin
 recipe: a PR in vllm-project/recipes or sgl-project/sglang (cookbook under docs_new), or a
 published recipes.vllm.ai / docs.sglang.io cookbook page. When the template's recipe sub-item
 demands MERGED, an open, draft or closed-unmerged PR (or a bare branch or commit) does not count;
-an unreachable link cannot be verified. The major server arguments of the PR's launch command
-(model, parallelism, quantization, kv-cache dtype, kernel backends; listed in the profile) must
-appear in the recipe; other InferenceX tuning is informational. To satisfy it: get the recipe
-merged upstream first and link it.
+an unreachable link cannot be verified. The recipe is read whole (the PR's files at its merge
+commit) and as a structure: each server launch of the benchmark script, per swept configuration,
+is compared with the recipe command for the same model and hardware; the major server arguments
+(model, parallelism, DP attention, quantization, kv-cache dtype, kernel backends, fusion passes,
+speculative decoding; listed per engine in the profile) must agree, other InferenceX tuning is
+informational. To satisfy it: get the recipe merged upstream first and link it.
 """
 
 from __future__ import annotations
 
-import re
-
-from signoff.evidence import FileRead, UpstreamLink
-from signoff.judge.context import JudgeContext, path_matches
+from signoff.evidence import UpstreamLink
+from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.launch import Arg, ServerLaunch
+from signoff.judge.recipe_compare import LaunchComparison, compare_launch
+from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
+from signoff.judge.recipe_runs import Target, script_runs, targets
+from signoff.parse.launch import ScriptRun, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, link_key
+from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine
+from signoff.parse.recipes import read_recipe_file, read_recipe_page
 
 NUMBER = 3
 ID = "recipe"
 NAME = "recipe"
 
 _ACCEPTED = {"merged", "published"}
+_COMPARED_ENGINES = frozenset({"vllm", "sglang"})
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
     if ctx.master_problems:
         return failed(f"recipe scope cannot be determined: {ctx.master_problems[0]}")
-    scripts, scope_note = _single_node_scripts(ctx)
-    if not scripts:
-        return not_applicable(scope_note)
+    scope, multi_node = targets(ctx)
+    if not scope:
+        if multi_node:
+            return not_applicable("benchmark changes are exclusively multi-node/disaggregated")
+        return not_applicable("no single-node vLLM/SGLang recipe is added or changed")
     links = ctx.recipe_links
     if not links:
         return failed(
@@ -44,89 +52,84 @@ def evaluate(ctx: JudgeContext) -> Finding:
     chosen, rejected = _accepted_links(ctx, links)
     if not chosen:
         return failed(rejected[0] if rejected else "no upstream recipe link could be verified")
-    launches, unread = _launches(ctx, scripts)
-    if unread:
-        return failed(unread)
-    recipe_text = _recipe_text(chosen)
-    missing = _missing_major_args(ctx, launches, recipe_text)
-    missing += [f"model {m}" for m in _models(ctx) if not _mentions_model(m, recipe_text)]
+    docs, labels = _recipe_docs(ctx, chosen)
+    compared, problem = _compare_all(ctx, scope, docs)
+    if problem:
+        return failed(problem)
     label = ", ".join(_label(link) for link in chosen)
-    if missing:
-        return failed(
-            f"{label} linked, but the recipe lacks major server args: {', '.join(missing)}"
-        )
-    checked = sorted({a.flag for launch in launches for a in _major(ctx, launch)})
-    args = f"major args match ({', '.join(checked)})" if checked else "no major args to compare"
-    return passed(f"{label} linked; {args}{_informational(ctx, launches, recipe_text)}")
+    missing = unread_files(chosen)
+    reason = fail_reason(compared, labels, label, missing, docs)
+    if reason:
+        return failed(reason)
+    return passed(pass_reason(compared, labels, label))
 
 
-def _informational(ctx: JudgeContext, launches: list[ServerLaunch], recipe: str) -> str:
-    """Other launch flags the recipe does not mention: InferenceX tuning, reported not judged."""
-    major = set(ctx.policy.recipe.major_args)
-    extra = sorted(
-        {
-            arg.flag
-            for launch in launches
-            for arg in launch.args
-            if arg.flag not in major and _normalise(arg.flag.lstrip("-")) not in recipe
-        }
-    )
-    if not extra:
-        return ""
-    shown = ", ".join(extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
-    return f". Informational (InferenceX-specific tuning, not in the recipe): {shown}"
+def _compare_all(
+    ctx: JudgeContext, scope: tuple[Target, ...], docs: list[RecipeDoc]
+) -> tuple[list[Compared], str]:
+    """Every reached launch of every configuration run compared; or why a script cannot be."""
+    out: list[Compared] = []
+    for target in scope:
+        if target.read is None:
+            return [], f"{target.path} could not be read at the pinned head"
+        runs = script_runs(ctx, target)
+        if not runs:
+            return [], f"{target.path} could not be read at the pinned head"
+        for run in runs:
+            if not run.complete:
+                why = run.problems[0] if run.problems else "unread"
+                return [], f"{target.path} could not be fully read ({why})"
+            launches = [x for x in run.launches if x.engine in _COMPARED_ENGINES]
+            if not launches:
+                return [], f"{target.path}: no vLLM/SGLang server launch found to compare"
+            for launch in launches:
+                out.append(Compared(target, run, launch, _compare(ctx, target, run, launch, docs)))
+    return out, ""
 
 
-def _single_node_scripts(ctx: JudgeContext) -> tuple[list[FileRead | str], str]:
-    """Head scripts of single-node vLLM/SGLang recipes this PR touches (a str: unread path)."""
-    policy = ctx.policy
-    engines = set(policy.images.engine_first_frameworks)
-    wanted: dict[str, FileRead | str] = {}
-    multi_node = False
-    for entry in ctx.changed_entries:
-        if entry.multinode or entry.disagg or entry.framework in policy.recipe.disagg_frameworks:
-            multi_node = True
-            continue
-        if entry.framework in engines:
-            read = ctx.script_for(entry)
-            wanted[entry.key] = read if read is not None else f"the benchmark script of {entry.key}"
-    if any(
-        path_matches(f.path, policy.paths.multi_node_scripts) for f in ctx.evidence.changed_files
-    ):
-        multi_node = True
-    for changed in ctx.changed_scripts:
-        if path_matches(changed.path, policy.paths.single_node_scripts):
-            read = ctx.evidence.file(changed.path, "head")
-            if read is None or read.state != "ok":
-                wanted[changed.path] = changed.path
-            elif _engine_of(ctx, read) in engines:
-                wanted[changed.path] = read
-    if wanted:
-        return [wanted[k] for k in sorted(wanted)], ""
-    if multi_node:
-        return [], "benchmark changes are exclusively multi-node/disaggregated"
-    return [], "no single-node vLLM/SGLang recipe is added or changed"
+def _compare(
+    ctx: JudgeContext, target: Target, run: ScriptRun, launch: ServerLaunch, docs: list[RecipeDoc]
+) -> LaunchComparison:
+    entry = target.entry
+    model = entry.model if entry is not None else (launch.model or "")
+    sku = entry.sku if entry is not None else _sku_of_path(ctx, target.path)
+    return compare_launch(launch, dict(run.config), docs, model=model, sku=sku, policy=ctx.policy)
 
 
-def _models(ctx: JudgeContext) -> list[str]:
-    """Models of the single-node vLLM/SGLang entries in scope (what the sweep actually serves)."""
-    policy = ctx.policy
-    return sorted(
-        {
-            entry.model
-            for entry in ctx.changed_entries
-            if not (entry.multinode or entry.disagg)
-            and entry.framework in policy.images.engine_first_frameworks
-        }
-    )
+def _sku_of_path(ctx: JudgeContext, path: str) -> str | None:
+    """`<prefix>_<precision>_<sku>_...sh`: the SKU a script-only change runs on."""
+    parts = path.rsplit("/", 1)[-1].removesuffix(".sh").split("_")
+    return parts[2] if len(parts) > 2 and parts[2] in ctx.policy.recipe.hardware else None
 
 
-def _engine_of(ctx: JudgeContext, read: FileRead) -> str:
-    facts = ctx.script_facts(read.path)
-    if facts is None:
-        return "other"
-    engines = {launch.engine for launch in facts.launches}
-    return sorted(engines)[0] if len(engines) == 1 else ("vllm" if "vllm" in engines else "other")
+def _recipe_docs(
+    ctx: JudgeContext, links: list[UpstreamLink]
+) -> tuple[list[RecipeDoc], dict[str, str]]:
+    """Every accepted link's recipe documents, and each document's link label."""
+    docs: list[RecipeDoc] = []
+    labels: dict[str, str] = {}
+    recipe_policy = ctx.policy.recipe
+    for link in links:
+        engine = _engine_of(ctx, link)
+        if link.kind == "page" and link.page_text is not None:
+            docs.append(read_recipe_page(link.url, link.page_text))
+            labels.setdefault(link.url, _label(link, state=False))
+        for file in link.files:
+            if file.text is None or file.state != "ok":
+                continue
+            docs.append(read_recipe_file(file.path, file.text, engine, recipe_policy))
+            labels.setdefault(file.path, _label(link, state=False))
+    return docs, labels
+
+
+def _engine_of(ctx: JudgeContext, link: UpstreamLink) -> RecipeEngine:
+    """The engine a link's recipes are for (a flat YAML file does not say)."""
+    for source in ctx.policy.recipe.sources:
+        named = link.repo and source.repo.lower() == link.repo.lower()
+        hosted = source.kind == "page" and source.host in link.url
+        if source.engine == "sglang" and (named or hosted):
+            return "sglang"
+    return "vllm"
 
 
 def _accepted_links(
@@ -167,77 +170,3 @@ def _label(link: UpstreamLink, *, state: bool = True) -> str:
     if link.kind == "pull" and link.repo and link.number is not None:
         name = f"{link.repo}#{link.number}"
     return f"{name} ({link.state})" if state else name
-
-
-def _launches(ctx: JudgeContext, scripts: list[FileRead | str]) -> tuple[list[ServerLaunch], str]:
-    launches: list[ServerLaunch] = []
-    for script in scripts:
-        if isinstance(script, str):
-            return [], f"{script} could not be read at the pinned head"
-        facts = ctx.script_facts(script.path)
-        if facts is None or not facts.complete:
-            why = facts.problems[0] if facts is not None and facts.problems else "unread"
-            return [], f"{script.path} could not be fully read ({why})"
-        if not facts.launches:
-            return [], f"{script.path}: no server launch command found to compare with the recipe"
-        launches.extend(facts.launches)
-    return launches, ""
-
-
-def _major(ctx: JudgeContext, launch: ServerLaunch) -> list[Arg]:
-    major = set(ctx.policy.recipe.major_args)
-    return [arg for arg in launch.args if arg.flag in major]
-
-
-def _recipe_text(links: list[UpstreamLink]) -> str:
-    texts = [f.text or "" for link in links for f in link.files]
-    texts.extend(link.page_text or "" for link in links)
-    return _normalise("\n".join(texts))
-
-
-def _normalise(text: str) -> str:
-    """Lower-case with `_`, `=`, `:` and whitespace folded to `-`, so CLI and YAML forms compare."""
-    return re.sub(r"[\s_:=\"']+", "-", text.lower())
-
-
-def _missing_major_args(ctx: JudgeContext, launches: list[ServerLaunch], recipe: str) -> list[str]:
-    """Major flags (with literal values) of the launch commands that the recipe never mentions."""
-    missing: set[str] = set()
-    for launch in launches:
-        if launch.model and not _mentions_model(launch.model, recipe):
-            missing.add(f"model {launch.model}")
-        for arg in _major(ctx, launch):
-            gap = _arg_gap(ctx, arg, recipe)
-            if gap:
-                missing.add(gap)
-    return sorted(missing)
-
-
-def _mentions_model(model: str, recipe: str) -> bool:
-    if "$" in model:
-        return True  # filled from the matrix at run time; the config's model is what is swept
-    name = model.strip("'\"").rstrip("/").rsplit("/", 1)[-1]
-    return _normalise(name) in recipe
-
-
-def _arg_gap(ctx: JudgeContext, arg: Arg, recipe: str) -> str:
-    """ "--flag value" when the recipe lacks the flag (any alias) or its literal value."""
-    if arg.flag in ("--model", "--model-path"):
-        return (
-            "" if arg.value is None or _mentions_model(arg.value, recipe) else f"model {arg.value}"
-        )
-    names = _aliases(ctx, arg.flag)
-    if not any(_normalise(name.lstrip("-")) in recipe for name in names):
-        return arg.flag if arg.value is None else f"{arg.flag} {arg.value}"
-    value = (arg.value or "").strip("'\"")
-    if not value or "$" in value:
-        return ""  # boolean flag, or a value the sweep matrix fills in
-    pairs = (_normalise(f"{name.lstrip('-')} {value}") for name in names)
-    return "" if any(pair in recipe for pair in pairs) else f"{arg.flag} {value}"
-
-
-def _aliases(ctx: JudgeContext, flag: str) -> tuple[str, ...]:
-    for group in ctx.policy.recipe.arg_aliases:
-        if flag in group:
-            return group
-    return (flag,)

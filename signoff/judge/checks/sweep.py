@@ -1,19 +1,25 @@
-"""Check 1 (sweep on in-PR commit): the head's recipe was swept green.
+"""Check 1 (sweep on in-PR commit): the head's recipe was swept green, by the sweep workflow.
 
-Why: a sign-off vouches for measured numbers; they must come from this PR's recipe. How it is
-judged: a commit currently in the PR must have executed check runs, all `success`, for every
-check-run family its scope needs (single-node fixed-seq: `single-node */` + `eval /`; agentic,
-multi-node and multi-node agentic have their own families in the profile). `skipped` runs never
-count, `collect-evals` is ignored, and a green run on a commit no longer in the PR never counts.
-That commit must be the pinned head, or the PR's own changes to benchmark-affecting paths must be
-identical there and at the head (merging the default branch or fixing a changelog pr-link after
-the sweep is fine; changing the recipe is not). To satisfy it: run the sweep on the final recipe.
+Why: a sign-off vouches for measured numbers; they must come from this PR's recipe, measured by
+the repository's own sweep. How it is judged: a commit currently in the PR must have a run of the
+sweep workflow named in the profile (`.github/workflows/run-sweep.yml`), by GitHub Actions, for a
+`pull_request` event on that very commit, whose own jobs (bound by job id, never by name or
+details_url) are executed and all `success` for every check-run family its scope needs
+(single-node fixed-seq: `single-node */` + `eval /`; agentic, multi-node and multi-node agentic
+have their own families in the profile). `skipped` runs never count, `collect-evals` is ignored,
+green runs of any other workflow never count, and neither does a commit no longer in the PR. If
+the PR changes the sweep workflow or what it runs (the profile's definition paths), the run
+executed the PR's own definition and proves nothing. The swept commit must be the pinned head, or
+the PR's own changes to benchmark-affecting paths must be identical there and at the head
+(merging the default branch or fixing a changelog pr-link after the sweep is fine; changing the
+recipe is not). To satisfy it: run the unchanged sweep workflow on the final recipe.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext, path_matches
@@ -25,32 +31,53 @@ ID = "sweep"
 NAME = "sweep on in-PR commit"
 
 MEMO_KEY = "sweep.selected"
+OUTCOME_KEY = "sweep.outcome"
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    """Check 1's finding and the commit and run that satisfy it (None unless Check 1 passes)."""
+
+    finding: Finding
+    swept: CommitAssessment | None
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
+    return sweep_outcome(ctx).finding
+
+
+def sweep_outcome(ctx: JudgeContext) -> SweepOutcome:
+    """Check 1 in full, memoised: Check 2 judges eval results of `swept.run_id` only."""
+    if OUTCOME_KEY not in ctx.memo:
+        ctx.memo[OUTCOME_KEY] = _judge_sweep(ctx)
+    return ctx.memo[OUTCOME_KEY]  # type: ignore[return-value]
+
+
+def _judge_sweep(ctx: JudgeContext) -> SweepOutcome:
     evidence = ctx.evidence
     if not evidence.commit_checks:
-        return failed("no check runs could be read for any commit in this PR")
+        return SweepOutcome(failed("no check runs could be read for any commit in this PR"), None)
     selected, notes = select_sweep(ctx)
     if selected is None:
-        return failed(_no_sweep_reason(ctx, notes))
+        return SweepOutcome(failed(_no_sweep_reason(ctx, notes)), None)
     head = evidence.pull_request.head_sha
-    if selected.sha != head:
-        drift = recipe_drift(ctx, selected.sha)
-        if drift:
-            return failed(drift)
-    return passed(_pass_reason(ctx, selected))
+    problem = recipe_drift(ctx, selected.sha) if selected.sha != head else ""
+    problem = problem or definition_changed(ctx, selected)
+    if problem:
+        return SweepOutcome(failed(problem), None)
+    return SweepOutcome(passed(_pass_reason(ctx, selected)), selected)
 
 
 def select_sweep(ctx: JudgeContext) -> tuple[CommitAssessment | None, list[str]]:
-    """The newest in-PR commit with a qualifying sweep (memoised for Check 2), and notes."""
+    """The newest in-PR commit with a qualifying sweep run, and notes on the commits before it."""
     if MEMO_KEY in ctx.memo:
         return ctx.memo[MEMO_KEY]  # type: ignore[return-value]
     in_pr = set(ctx.evidence.commits) | {ctx.evidence.pull_request.head_sha}
+    runs = ctx.evidence.workflow_runs
     notes: list[str] = []
     chosen: CommitAssessment | None = None
     for checks in ctx.evidence.commit_checks:
-        assessment = assess_commit(checks, ctx.sweep_scopes, ctx.policy)
+        assessment = assess_commit(checks, ctx.sweep_scopes, ctx.policy, runs)
         if checks.sha not in in_pr:
             if assessment.qualifies:
                 notes.append(
@@ -78,9 +105,37 @@ def _no_sweep_reason(ctx: JudgeContext, notes: list[str]) -> str:
 def _pass_reason(ctx: JudgeContext, selected: CommitAssessment) -> str:
     counts = ", ".join(f"{t.green} green `{t.family}`" for t in selected.tallies if t.green)
     where = "head" if selected.sha == ctx.evidence.pull_request.head_sha else "in-PR commit"
-    run = f" in run {selected.run_id}" if selected.run_id is not None else ""
+    workflow = ctx.policy.sweep.provenance.workflow
+    run = f" in run {selected.run_id} of `{workflow}`" if selected.run_id is not None else ""
     later = "" if where == "head" else "; later commits leave the recipe unchanged"
-    return f"{where} {selected.sha[:7]} has {counts} executed check runs{run}{later}"
+    return f"{where} {selected.sha[:7]} has {counts} executed jobs{run}{later}"
+
+
+def definition_changed(ctx: JudgeContext, selected: CommitAssessment) -> str:
+    """Why the swept run executed the PR's own sweep definition ("" when it did not).
+
+    A `pull_request` run uses the workflow files (and the scripts they run) of the PR's merge
+    ref, so a PR that edits them at the swept commit measured itself with its own rules.
+    """
+    evidence = ctx.evidence
+    at_head = selected.sha == evidence.pull_request.head_sha
+    diff = evidence.sweep_diff
+    if at_head and evidence.files_truncated:
+        return (
+            "the PR has more than 3,000 files; changes to the sweep's own definition "
+            "cannot be ruled out"
+        )
+    files = evidence.changed_files if at_head or diff is None else diff.files
+    patterns = ctx.policy.sweep.provenance.definition_paths
+    for changed in sorted(files, key=lambda f: f.path):
+        for path in (changed.path, changed.previous_path):
+            if path and any(path_matches(path, pattern) for pattern in patterns):
+                return (
+                    f"the PR changes `{path}`, part of the sweep's own definition: run "
+                    f"{selected.run_id} executed the PR's version (pull_request runs use the "
+                    "PR's merge ref), so its green jobs prove nothing"
+                )
+    return ""
 
 
 def recipe_drift(ctx: JudgeContext, sweep_sha: str) -> str:

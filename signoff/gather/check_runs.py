@@ -1,16 +1,23 @@
-"""Check runs of in-PR commits, newest first, until one commit shows a qualifying sweep."""
+"""Check runs of in-PR commits, newest first, until one commit shows a qualifying sweep.
+
+A commit's green sweep-family check runs name candidate workflow runs (details_url, a hint);
+each candidate is read once with its jobs (gather/workflow_runs.py), and the judge counts only
+the jobs of a run that is the sweep workflow's `pull_request` run on that commit.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from github.GithubException import GithubException
 
-from signoff.evidence import CheckRun, CommitChecks, PrDiffAt
+from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
 from signoff.gather.api import Api, JsonObject
 from signoff.gather.pull import to_changed_file
-from signoff.judge.sweep_rules import assess_commit
+from signoff.gather.workflow_runs import read_workflow_run
+from signoff.judge.sweep_rules import assess_commit, candidate_run_ids
 from signoff.policy import Policy
 
 _RUN_ID = re.compile(r"/actions/runs/(\d+)/job/")
@@ -50,21 +57,48 @@ def to_check_run(item: JsonObject) -> CheckRun:
         conclusion=item.get("conclusion"),
         run_id=int(match.group(1)) if match else None,
         details_url=details,
+        id=_int_or_none(item.get("id")),
     )
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class SweepSearch:
+    """What the scan read: commits examined (newest first), candidate runs, and the result."""
+
+    examined: tuple[CommitChecks, ...]
+    workflow_runs: tuple[WorkflowRun, ...]  # by id
+    sha: str | None  # the qualifying commit (None: none found)
+    run_id: int | None  # its sweep workflow run
 
 
 def find_sweep(
     api: Api, repo: str, order: Sequence[str], scopes: Sequence[str], policy: Policy
-) -> tuple[list[CommitChecks], str | None, int | None]:
-    """Examined commits (newest first), the qualifying commit and its run id (None: none found)."""
+) -> SweepSearch:
+    """Scan commits newest first; read each candidate run once; stop at the first commit whose
+    sweep run (provenance included) qualifies."""
     examined: list[CommitChecks] = []
+    runs: dict[int, WorkflowRun] = {}
     for sha in order[:MAX_COMMITS_EXAMINED]:
         checks = read_commit_checks(api, repo, sha)
         examined.append(checks)
-        assessment = assess_commit(checks, scopes, policy)
+        for run_id in candidate_run_ids(checks, scopes, policy):
+            if run_id not in runs:
+                runs[run_id] = read_workflow_run(api, repo, run_id)
+        assessment = assess_commit(checks, scopes, policy, tuple(runs.values()))
         if assessment.qualifies:
-            return examined, sha, assessment.run_id
-    return examined, None, None
+            return _search(examined, runs, sha, assessment.run_id)
+    return _search(examined, runs, None, None)
+
+
+def _search(
+    examined: list[CommitChecks], runs: dict[int, WorkflowRun], sha: str | None, run: int | None
+) -> SweepSearch:
+    ordered = tuple(runs[key] for key in sorted(runs))
+    return SweepSearch(tuple(examined), ordered, sha, run)
 
 
 def read_diff_at(api: Api, repo: str, base_sha: str, sha: str) -> PrDiffAt:
