@@ -76,6 +76,38 @@ models:
   dsv4: {{gsm8k: {dsv4}}}
 """
 
+# Until 2026-07-17 the bars lived in thresholds.json (#1947 moved them to thresholds.yaml).
+THRESHOLDS_JSON = """\
+{
+  "default": {"gsm8k": 0.90, "gpqa_diamond_cot_n_shot": 0.30},
+  "models": {"dsr1": {"gsm8k": 0.91}, "dsv4": {"gsm8k": 0.91}}
+}
+"""
+
+MODELS_MD = """\
+# Models
+
+## Scenarios
+
+| Scenario | ISL/OSL | Status |
+|---|---|---|
+| Agentic coding | trace replay | Active. |
+| Single-turn 8k1k | 8192 / 1024 | Active. |
+
+## Model support matrix
+
+| Model architecture class | Prefix | Date added | Active scenarios | Deprecated scenarios |
+|---|---|---|---|---|
+| DeepSeek-V4-Pro | `dsv4` | 2026-04-24 | Single-turn 8k1k, Agentic coding | None |
+"""
+
+BENCHMARK_LIB = """\
+#!/usr/bin/env bash
+# Shared helpers of the benchmark scripts.
+wait_for_server_ready() { until curl -sf "http://localhost:$1/health" > /dev/null; do sleep 5; done; }
+run_benchmark_serving() { python3 -m utils.bench_serving "$@"; }
+"""
+
 MASTER = """\
 dsv4-fp4-b200-vllm:
   image: vllm/vllm-openai:{tag}
@@ -127,7 +159,7 @@ CHANGELOG_ENTRY = """\
 """
 
 # (instant, files) changes of the default branch that are not PR merges.
-MAIN_EVENTS: list[tuple[str, str, dict[str, str]]] = [
+MAIN_EVENTS: list[tuple[str, str, dict[str, str | None]]] = [
     (
         "2026-07-04T06:38:56Z",
         "checklist: link the blob page (V13)",
@@ -142,6 +174,14 @@ MAIN_EVENTS: list[tuple[str, str, dict[str, str]]] = [
         "2026-07-16T15:00:00Z",
         "CODEOWNERS: nvidia-master owned by core",
         {".github/CODEOWNERS": CODEOWNERS_0716},
+    ),
+    (
+        "2026-07-17T00:40:44Z",
+        "evals: thresholds.json -> thresholds.yaml",
+        {
+            "utils/evals/thresholds.json": None,
+            "utils/evals/thresholds.yaml": THRESHOLDS.format(dsv4="0.91"),
+        },
     ),
     (
         "2026-08-01T12:00:00Z",
@@ -306,8 +346,9 @@ def _z(instant: datetime) -> str:
 def template_at(instant: datetime) -> str:
     text = V9
     for when, _, files in MAIN_EVENTS:
-        if _t(when) <= instant and "docs/PR_REVIEW_CHECKLIST.md" in files:
-            text = files["docs/PR_REVIEW_CHECKLIST.md"]
+        page = files.get("docs/PR_REVIEW_CHECKLIST.md")
+        if _t(when) <= instant and page is not None:
+            text = page
     return text
 
 
@@ -375,7 +416,9 @@ class History:
         self.main: dict[str, str] = {
             ".github/CODEOWNERS": CODEOWNERS_E4,
             "docs/PR_REVIEW_CHECKLIST.md": V9,
-            "utils/evals/thresholds.yaml": THRESHOLDS.format(dsv4="0.91"),
+            "utils/evals/thresholds.json": THRESHOLDS_JSON,
+            "MODELS.md": MODELS_MD,
+            "benchmarks/benchmark_lib.sh": BENCHMARK_LIB,
             "configs/nvidia-master.yaml": MASTER.format(tag="v0.10.0"),
             "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm.sh": SCRIPT,
             "perf-changelog.yaml": CHANGELOG_ENTRY.format(tag="v0.10.0", number=2000),
@@ -390,7 +433,9 @@ class History:
                 "files": dict(self.main),
             }
         ]
-        self.events = [(_t(w), m, f) for w, m, f in MAIN_EVENTS]
+        self.events: list[tuple[datetime, str, dict[str, str | None]]] = [
+            (_t(w), m, f) for w, m, f in MAIN_EVENTS
+        ]
         self.pulls: list[dict[str, Any]] = []
         self.runs: list[dict[str, Any]] = []
         self.check_runs: dict[str, list[dict[str, Any]]] = {}
@@ -401,7 +446,11 @@ class History:
         """Apply the default branch's own changes dated at or before `instant`."""
         while self.events and self.events[0][0] <= instant:
             when, message, files = self.events.pop(0)
-            self.main.update(files)
+            for path, text in files.items():  # None deletes the file
+                if text is None:
+                    self.main.pop(path, None)
+                else:
+                    self.main[path] = text
             self.commits.append(
                 {
                     "id": f"m{len(self.commits)}",
@@ -739,6 +788,9 @@ SPECIAL: dict[int, tuple[str, dict[str, Any]]] = {
     7: ("no_signoff", {}),
     9: ("review", {}),
     11: ("docs", {}),
+    # Signed before thresholds.json became thresholds.yaml (2026-07-17 00:40): a head that
+    # predates that move and a sign-off after it would look for a file the head lacks.
+    12: ("pass", {"at": "2026-07-16T18:00:00Z"}),
     13: ("several", {}),
     14: (
         "pass",

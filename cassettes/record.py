@@ -44,6 +44,7 @@ import signoff.verify  # noqa: E402
 from signoff.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 from signoff.refs import parse_signoff_url  # noqa: E402
+from signoff.standards import resolve_standard  # noqa: E402
 from signoff.verify import verify  # noqa: E402
 
 REPO = "SemiAnalysisAI/InferenceX"
@@ -278,6 +279,8 @@ class Variant:
     `publish`: run verify with publish=True (records GET /user, the comment write and the status).
     `after_pin`: called with the live emulator right after verify pinned the head (head moves).
     `expect`: (verdict, failing check numbers); recording stops if the run disagrees.
+    `standard`: the standard to verify under (None: the profile's default, Checks 0-8); the
+    numbers in `expect` are that standard's.
     """
 
     def __init__(
@@ -289,9 +292,11 @@ class Variant:
         publish: bool = False,
         after_pin: Callable[[Emulator], None] | None = None,
         expect: tuple[str, tuple[int, ...]] = ("PASS", ()),
+        standard: str | None = None,
     ) -> None:
         self.name, self.note, self.patch = name, note, patch
         self.publish, self.after_pin, self.expect = publish, after_pin, expect
+        self.standard = standard
 
 
 def _pull(data: dict[str, Any]) -> dict[str, Any]:
@@ -888,6 +893,165 @@ def large_pr(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# Checks of later eras (recorded under --standard E8): each breaks one of the E8-only rules.
+# The default branch gains what those checks read (MODELS.md, golden curves); these variants
+# therefore have their own SHAs and never disturb the 0-8 recordings.
+
+MODELS_MD = """# Models
+
+## Deprecation Notice
+
+### Monday, August 3, 2026
+
+**Monday, August 3, 2026** is the final day for the items below.
+
+| Model | Deprecated | Remains |
+|---|---|---|
+| MiniMax-M3 (`minimaxm3`) | Single-turn 8k1k | Agentic coding |
+
+## Scenarios
+
+| Scenario | ISL/OSL | Status |
+|---|---|---|
+| Agentic coding | trace replay | Active. |
+| Single-turn 8k1k | 8192 / 1024 | Active. |
+| Single-turn 1k1k | 1024 / 1024 | **Deprecated for all models** since 2026-07-17. |
+
+## Model support matrix
+
+| Model architecture class | Prefix | Date added | Active scenarios | Deprecated scenarios |
+|---|---|---|---|---|
+| DeepSeek-V4-Pro | `dsv4` | 2026-04-24 | Single-turn 8k1k, Agentic coding | Single-turn 1k1k |
+| DeepSeek-R1 | `dsr1` | 2025-08-13 | Single-turn 8k1k | Single-turn 1k1k |
+"""
+
+GOLDEN_DSV4 = """# Source GitHub Actions run: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/15000000001
+# key = num_speculative_tokens; value = golden acceptance length
+deepseek-v4-pro:
+  thinking_on: {1: 1.71, 2: 2.14, 3: 2.49, 4: 2.77}
+  thinking_off: {1: 1.69, 2: 2.10, 3: 2.41, 4: 2.66}
+"""
+
+AGENTIC_ENTRY = """
+dsv4-fp4-b200-vllm-agentic-mtp:
+  image: vllm/vllm-openai:v0.11.2
+  model: deepseek-ai/DeepSeek-V4-Pro
+  model-prefix: dsv4
+  precision: fp4
+  framework: vllm
+  runner: cluster:b200-dgxc
+  multinode: false
+  scenarios:
+    agentic-coding:
+      - search-space:
+          - {tp: 8, ep: 1, spec-decoding: mtp, kv-offloading: none, conc-list: [4, 8]}
+"""
+
+AGENTIC_SCRIPT = """#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "$0")/../../benchmark_lib.sh"
+NUM_SPEC_TOKENS=3
+SYNTHETIC_ACCEPT_LEN=2.60
+if [ "${EVAL_ONLY:-false}" = "true" ]; then
+  SPEC_CONFIG='{"method": "mtp", "num_speculative_tokens": 3}'
+else
+  SPEC_CONFIG=$(printf '{"method": "mtp", "num_speculative_tokens": %d, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": %.2f}' \\
+    "$NUM_SPEC_TOKENS" "$SYNTHETIC_ACCEPT_LEN")
+fi
+vllm serve "$MODEL" --tensor-parallel-size "$TP" --kv-cache-dtype fp8 \\
+  --speculative-config "$SPEC_CONFIG" --port "$PORT" > "$SERVER_LOG" 2>&1 &
+wait_for_server_ready "$PORT"
+run_agentic_replay_and_write_outputs "$RESULT_DIR"
+"""
+
+
+def _main_files(data: dict[str, Any]) -> dict[str, str]:
+    return data["repos"][REPO]["commits"][0]["files"]
+
+
+def _with_models_md(data: dict[str, Any]) -> None:
+    _main_files(data)["MODELS.md"] = MODELS_MD
+
+
+def fail_deprecated_models(data: dict[str, Any]) -> str:
+    """7 (E8): the new MTP config sweeps single-turn 1k1k, deprecated for all since 2026-07-17."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        "configs/nvidia-master.yaml",
+        "      - isl: 8192\n        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+        "      - isl: 1024\n        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+    )
+    return pass_conversation(data)
+
+
+def fail_engine_patches(data: dict[str, Any]) -> str:
+    """10 (E8): the script patches the installed vLLM with git apply, and no waiver is filed."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'git -C /usr/local/lib/python3.12/dist-packages apply "$(dirname "$0")/mtp-fix.patch"\n',
+    )
+    return pass_conversation(data)
+
+
+def fail_agentic_golden_al(data: dict[str, Any]) -> str:
+    """11 (E8): a new agentic MTP config pins AL 2.60; the golden curve says 2.49 at 3 drafts."""
+    _with_models_md(data)
+    main = _main_files(data)
+    main["golden_al_distribution/README.md"] = "# Golden acceptance-length curves\n"
+    main["golden_al_distribution/dsv4_mtp.yaml"] = GOLDEN_DSV4
+    p1 = _pull(data)["commits"][0]["files"]
+    p1["configs/nvidia-master.yaml"] += AGENTIC_ENTRY
+    p1["benchmarks/single_node/agentic/dsv4_fp4_b200_vllm_mtp.sh"] = AGENTIC_SCRIPT
+    runs = data["repos"][REPO]["check_runs"]["p2"]
+    for offset, conc in enumerate((4, 8)):
+        runs.append(
+            {
+                "name": f"agentic / p1 | dsv4 fp4 b200 vllm TP8 mtp c{conc}",
+                "conclusion": "success",
+                "run": 15000002701,
+                "id": 40000027900 + offset,
+                "started_at": "2026-08-18T10:25:00Z",
+                "completed_at": "2026-08-18T13:30:00Z",
+            }
+        )
+    return pass_conversation(data)
+
+
+def fail_append_only(data: dict[str, Any]) -> str:
+    """12 (E8): an append-only entry adds concurrency 256 to the existing dsv4 curve but also
+    switches its expert parallelism, so published points would be re-measured differently."""
+    _with_models_md(data)
+    main = _main_files(data)
+    pull = _pull(data)
+    p1, p2 = pull["commits"]
+    p1["message"] = "dsv4 fp4 b200 vllm: concurrency 256"
+    p1["files"] = {
+        "configs/nvidia-master.yaml": main["configs/nvidia-master.yaml"].replace(
+            "      - {tp: 8, ep: 1, conc-start: 4, conc-end: 128}",
+            "      - {tp: 8, ep: 8, conc-start: 4, conc-end: 256}",
+        )
+    }
+    # The recipe page documents the plain FP4 launch too, so Check 3 has the non-MTP command.
+    recipes = data["repos"]["vllm-project/recipes"]["files"]
+    recipes["DeepSeek/DeepSeek-V4.md"] = recipes["DeepSeek/DeepSeek-V4.md"].replace(
+        "### FP4 with MTP",
+        "### FP4\n\n```bash\nvllm serve deepseek-ai/DeepSeek-V4-Pro \\\n"
+        "  --tensor-parallel-size 8 --kv-cache-dtype fp8\n```\n\n### FP4 with MTP",
+    )
+    p2["files"]["perf-changelog.yaml"] = main["perf-changelog.yaml"] + (
+        "\n- config-keys:\n    - dsv4-fp4-b200-vllm\n  description:\n"
+        "    - Append concurrency 256 to the DeepSeek-V4 FP4 B200 vLLM curve\n"
+        "  pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/XXX\n"
+        "  append-only: true\n"
+    )
+    return pass_conversation(data)
+
+
 VARIANTS = [
     Variant(
         "pass_conversation",
@@ -1087,6 +1251,34 @@ VARIANTS = [
         expect=("SKIPPED", ()),
     ),
     Variant(
+        "fail_deprecated_models",
+        "check 7 (E8): the new config sweeps single-turn 1k1k, deprecated for all models",
+        fail_deprecated_models,
+        expect=("REJECTED", (7,)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_engine_patches",
+        "check 10 (E8): the script git-applies a patch to installed vLLM without a waiver",
+        fail_engine_patches,
+        expect=("REJECTED", (10,)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_agentic_golden_al",
+        "check 11 (E8): an agentic MTP config pins AL 2.60 instead of the golden 2.49",
+        fail_agentic_golden_al,
+        expect=("REJECTED", (11,)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_append_only",
+        "check 12 (E8): an append-only entry also changes the existing curve's ep",
+        fail_append_only,
+        expect=("REJECTED", (12,)),
+        standard="E8",
+    ),
+    Variant(
         "large_pr",
         "3,000 files, 250 commits, 1,000 comments (GitHub's list caps)",
         large_pr,
@@ -1105,6 +1297,7 @@ def record(variant: Variant) -> None:
         data["viewer"] = BOT  # the workflow's GITHUB_TOKEN: GET /user is 403, comments by BOT
     pin_merge_commit(data)
     policy = load_policy()
+    standard = resolve_standard(variant.standard, policy)
     ref = parse_signoff_url(signoff_url)
     original_pin, original_now = signoff.verify.pin_pull, ghemu.util.now
     ghemu.util.now = lambda: FROZEN_NOW  # deterministic created_at/updated_at on writes
@@ -1127,7 +1320,15 @@ def record(variant: Variant) -> None:
             )
             with recorder.use_cassette(str(raw)):
                 gh = connect("ghemu-test-token", url, mode="test")
-                outcome = verify(gh, ref, policy, publish=variant.publish, identity=None)
+                outcome = verify(
+                    gh,
+                    ref,
+                    policy,
+                    publish=variant.publish,
+                    identity=None,
+                    standard=standard,
+                    reviewed_at=FROZEN_NOW,
+                )
         finally:
             vars(signoff.verify)["pin_pull"] = original_pin
             ghemu.util.now = original_now
@@ -1137,7 +1338,10 @@ def record(variant: Variant) -> None:
     failing = tuple(c.number for c in verdict.failures) if verdict else ()
     got = (outcome.result, failing)
     if outcome.error or got != variant.expect:
-        raise SystemExit(f"{variant.name}: expected {variant.expect}, got {got} {outcome.error}")
+        reasons = [f"{c.number}: {c.reason}" for c in verdict.failures] if verdict else []
+        raise SystemExit(
+            f"{variant.name}: expected {variant.expect}, got {got} {outcome.error} {reasons}"
+        )
     (HERE / f"{variant.name}.yaml").write_text(text, encoding="utf-8")
     interactions = yaml.load(text, Loader=yaml.CSafeLoader)["interactions"]
     writes = [
@@ -1153,7 +1357,8 @@ def record(variant: Variant) -> None:
         "api_url": GITHUB_API,
         "publish": variant.publish,
         "command": f'signoff verify "{signoff_url}" --replay cassettes/{variant.name}.yaml'
-        + (" --publish" if variant.publish else ""),
+        + (" --publish" if variant.publish else "")
+        + (f" --standard {variant.standard}" if variant.standard else ""),
         "verdict": outcome.result,
         "exit_code": int(outcome.exit_code),
         "refused": outcome.not_signoff or outcome.skipped,
@@ -1166,6 +1371,8 @@ def record(variant: Variant) -> None:
         "recorded_by": "cassettes/record.py: signoff.verify.verify against ghemu "
         "(scenarios/base.yaml + variant)",
     }
+    if variant.standard:  # only then: the 0-8 sidecars stay as they were
+        info["standard"] = variant.standard
     (HERE / f"{variant.name}.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     size = (HERE / f"{variant.name}.yaml").stat().st_size
     print(

@@ -24,6 +24,7 @@ from signoff.publish.summary import (
     write_outputs,
     write_step_summary,
 )
+from signoff.standards import Standard, resolve_standard
 from signoff.verify import PublishOptions, VerifyOutcome, failure_line, verify
 
 _TRUE = {"true", "yes", "1", "on"}
@@ -34,13 +35,14 @@ def run_action(env: Mapping[str, str]) -> int:
     """Run the action for the event described by `env` (normally os.environ)."""
     try:
         policy = load_policy(env.get("SIGNOFF_PROFILE", "").strip() or None)
+        standard = resolve_standard(env.get("SIGNOFF_STANDARD", "").strip() or None, policy)
         decision = _gate(env, policy)
         if not decision.proceed or decision.ref is None:
             _log(f"signoff: skipped: {log_line(decision.reason)}")
             _outputs(env, verdict="SKIPPED")
             return int(ExitCode.PASS)
         _log(f"signoff: verifying: {log_line(decision.reason)}")
-        outcome = _verify(env, decision, policy)
+        outcome = _verify(env, decision, policy, standard)
     except SignoffError as exc:
         _log(f"::error title=signoff::{log_line(str(exc))}")
         _outputs(env, verdict="ERROR")
@@ -85,7 +87,9 @@ def _gate(env: Mapping[str, str], policy: Policy) -> GateDecision:
     )
 
 
-def _verify(env: Mapping[str, str], decision: GateDecision, policy: Policy) -> VerifyOutcome:
+def _verify(
+    env: Mapping[str, str], decision: GateDecision, policy: Policy, standard: Standard
+) -> VerifyOutcome:
     assert decision.ref is not None
     token = env.get("SIGNOFF_TOKEN", "").strip()
     if not token:
@@ -97,7 +101,10 @@ def _verify(env: Mapping[str, str], decision: GateDecision, policy: Policy) -> V
         run_url=run_url(env),
     )
     identity = env.get("SIGNOFF_BOT_LOGIN", "").strip() or None
-    return verify(gh, decision.ref, policy, publish=True, identity=identity, options=options)
+    return verify(
+        gh, decision.ref, policy, publish=True, identity=identity, options=options,
+        standard=standard,
+    )  # fmt: skip
 
 
 def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> int:

@@ -15,15 +15,22 @@ from typing import Any
 from signoff import __version__
 from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.evidence import load_evidence
-from signoff.judge import judge
-from signoff.judge.registry import CHECKS
+from signoff.judge import check_modules, judge, judging_standard
 from signoff.policy import load_policy
 from signoff.publish.render import render_json, render_markdown
+from signoff.standards import resolve_standard
+
+STANDARD_HELP = (
+    "which rules: 0-8 (default), current (the newest era), an era (E1..E8) or "
+    "at:YYYY-MM-DDTHH:MM:SSZ (whatever was in force then)"
+)
 
 
 def _judge_command(args: argparse.Namespace) -> int:
     policy = load_policy(args.profile)
-    verdict = judge(load_evidence(args.bundle), policy)
+    evidence = load_evidence(args.bundle)
+    # Without --standard a bundle is re-judged under the standard it records.
+    verdict = judge(evidence, policy, judging_standard(evidence, policy, args.standard))
     text = render_json(verdict) if args.format == "json" else render_markdown(verdict, policy)
     sys.stdout.write(text)
     return ExitCode.PASS if verdict.outcome == "PASS" else ExitCode.REJECTED
@@ -50,13 +57,32 @@ def _parse_command(args: argparse.Namespace) -> int:
 
 
 def _checks_command(args: argparse.Namespace) -> int:
-    for module in CHECKS:
-        doc = (module.__doc__ or "").strip()
-        sys.stdout.write(f"Check {module.NUMBER} ({module.NAME}) [{module.ID}]\n")
-        for paragraph in doc.split("\n\n"):
-            sys.stdout.write("    " + " ".join(paragraph.split()) + "\n")
-        sys.stdout.write("\n")
+    policy = load_policy(args.profile)
+    standard = resolve_standard(args.standard, policy)
+    checks = [
+        {"number": slot.number, "id": slot.id, "name": slot.name, "rule": _rule(module.__doc__)}
+        for slot, module in check_modules(standard)
+    ]
+    if args.format == "json":
+        document = {"standard": standard.spec, "era": standard.era, "checks": checks}
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        return ExitCode.PASS
+    sys.stdout.write(f"Standard {standard.label}: {len(checks)} checks\n")
+    for line in standard.applied:
+        sys.stdout.write(f"  rule in force: {line}\n")
+    for off in standard.disabled:
+        sys.stdout.write(f"  disabled by the profile: {off}\n")
+    for check in checks:
+        sys.stdout.write(f"\nCheck {check['number']} ({check['name']}) [{check['id']}]\n")
+        for paragraph in str(check["rule"]).split("\n\n"):
+            sys.stdout.write(f"    {paragraph}\n")
     return ExitCode.PASS
+
+
+def _rule(doc: str | None) -> str:
+    """A check's docstring as paragraphs of single-spaced text."""
+    paragraphs = (doc or "").strip().split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
 
 
 def _verify_command(args: argparse.Namespace) -> int:
@@ -71,6 +97,7 @@ def _verify_command(args: argparse.Namespace) -> int:
         replay=args.replay,
         token_env=args.token_env,
         profile=args.profile,
+        standard=args.standard,
     )
 
 
@@ -127,6 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     judge_p.add_argument("bundle", help="evidence bundle JSON")
     judge_p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    judge_p.add_argument(
+        "--standard", help=STANDARD_HELP + "; default: the standard the bundle records"
+    )
     judge_p.set_defaults(run=_judge_command)
 
     parse_p = sub.add_parser(
@@ -140,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     checks_p = sub.add_parser(
         "checks", parents=[common], help="list the checks and what each one verifies"
     )
+    checks_p.add_argument("--standard", help=STANDARD_HELP)
+    checks_p.add_argument("--format", choices=("text", "json"), default="text")
     checks_p.set_defaults(run=_checks_command)
 
     verify_p = sub.add_parser(
@@ -152,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify_p.add_argument("--evidence-out", help="write the evidence bundle JSON here")
     verify_p.add_argument("--replay", help="play a recorded vcrpy cassette instead of the network")
     verify_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
+    verify_p.add_argument("--standard", help=STANDARD_HELP)
     verify_p.set_defaults(run=_verify_command)
 
     _add_audit_parser(sub, common)

@@ -6,12 +6,14 @@ JSON round-trippable, so a verdict can be re-derived later from the audit trail 
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from signoff.errors import InputError
+from signoff.standards import StandardRecord
 
 SCHEMA_VERSION = 1
 
@@ -51,6 +53,7 @@ class PullRequest(Frozen):
     head_ref: str
     head_sha: str  # the pinned head: every check is judged at this SHA
     url: str = ""
+    labels: tuple[str, ...] = ()  # label names on the PR when it was read
 
 
 class ChangedFile(Frozen):
@@ -243,6 +246,17 @@ class FileRead(Frozen):
     reason: str = ""
 
 
+class DirListing(Frozen):
+    """The names in one repository directory at a named ref (files and subdirectories)."""
+
+    path: str
+    role: RefRole
+    sha: str = ""
+    state: FileState = "ok"
+    entries: tuple[str, ...] = ()  # names relative to `path`, sorted; directories end with "/"
+    reason: str = ""
+
+
 class TeamMembership(Frozen):
     team: str  # "org/slug"
     login: str
@@ -294,6 +308,12 @@ class Evidence(Frozen):
     files: tuple[FileRead, ...] = ()
     memberships: tuple[TeamMembership, ...] = ()
     upstream: tuple[UpstreamLink, ...] = ()
+    listings: tuple[DirListing, ...] = ()
+    # The standard the evidence was gathered for, and the instant it is judged as of (UTC,
+    # ISO-8601): gather records its clock; an audit records the sign-off's instant. The judge
+    # reads both from here and never from a clock.
+    standard: StandardRecord | None = None
+    reviewed_at: str = ""
 
     @field_validator("schema_version")
     @classmethod
@@ -306,13 +326,29 @@ class Evidence(Frozen):
 
     def file(self, path: str, role: RefRole) -> FileRead | None:
         """The read of `path` at `role`, or None when it was never read."""
+        files, index = self._file_index
+        if files is not self.files:  # a model_copy(update=...) carried the cache along: rebuild
+            del self.__dict__["_file_index"]
+            files, index = self._file_index
+        return index.get((path, role))
+
+    @cached_property
+    def _file_index(self) -> tuple[tuple[FileRead, ...], dict[tuple[str, str], FileRead]]:
+        """(path, role) -> the first read of it; checks look files up thousands of times."""
+        index: dict[tuple[str, str], FileRead] = {}
         for read in self.files:
-            if read.path == path and read.role == role:
-                return read
-        return None
+            index.setdefault((read.path, read.role), read)
+        return self.files, index
 
     def files_at(self, role: RefRole) -> tuple[FileRead, ...]:
         return tuple(read for read in self.files if read.role == role)
+
+    def listing(self, path: str, role: RefRole) -> DirListing | None:
+        """The listing of directory `path` at `role`, or None when it was never listed."""
+        for listing in self.listings:
+            if listing.path == path and listing.role == role:
+                return listing
+        return None
 
 
 def load_evidence(path: str | Path) -> Evidence:

@@ -7,12 +7,15 @@ decides: item cues, check-run families, SKUs, image orgs, flags, paths and names
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from signoff.errors import PolicyError
+from signoff.standards import StandardsBook, load_standards
 from signoff.yamlload import line_of, load_yaml_with_lines
 
 PROFILE_SCHEMA_VERSION = 1
@@ -44,7 +47,7 @@ class SignoffSyntax(Strict):
 class TemplateItemSpec(Strict):
     id: str
     cues: tuple[str, ...] = Field(min_length=1)  # lower-case phrases that identify the item
-    check: str | None = None  # the check id this item feeds (None: not machine-verified)
+    # Which check verifies an item depends on the standard: see the standards file's `items`.
 
 
 class CheckRunFamily(Strict):
@@ -196,6 +199,89 @@ class SpecDecodePolicy(Strict):
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
 
 
+class PatchPattern(Strict):
+    id: str
+    regex: str  # searched in each command line (continuations joined, comments dropped)
+    what: str  # how a reason describes a hit: "applies a patch with git apply"
+    engine_path: bool = False  # also needs an installed-engine location on the same line
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        re.compile(value)
+        return value
+
+
+class PatchPolicy(Strict):
+    """What counts as patching the serving stack, and what a waiver must look like."""
+
+    waiver_dir: str = "docs/waiver"
+    patterns: tuple[PatchPattern, ...] = ()
+    engine_paths: tuple[str, ...] = ()  # regexes of installed-engine locations
+    harness_cues: tuple[str, ...] = ()  # lines naming these are client/eval tooling: allowed
+    external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
+    launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
+    recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
+    shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
+    waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
+
+
+class AcceptanceKnob(Strict):
+    """One engine's synthetic-acceptance setting, as text to find in a script or recipe."""
+
+    engine: str  # vllm, sglang, trtllm, atom (the standard's switch lists those in force)
+    name: str
+    regex: str  # group `v` is the value: a number, a $VARIABLE or a printf conversion
+    offset: float = 0  # added to the value to get the AL (TRT-LLM counts draft tokens: +1)
+    rate: bool = False  # the value is (AL - 1) / draft length (ATOM's rate spelling)
+
+    @field_validator("regex")
+    @classmethod
+    def _has_value_group(cls, value: str) -> str:
+        if "v" not in re.compile(value).groupindex:
+            raise ValueError("regex needs a (?P<v>...) group")
+        return value
+
+
+class DraftSetting(Strict):
+    regex: str  # group `v`: the draft length (a number or a $VARIABLE)
+    offset: int = 0  # `--speculative-num-draft-tokens` is steps + 1: offset -1
+
+    @field_validator("regex")
+    @classmethod
+    def _has_value_group(cls, value: str) -> str:
+        if "v" not in re.compile(value).groupindex:
+            raise ValueError("regex needs a (?P<v>...) group")
+        return value
+
+
+class GoldenAlPolicy(Strict):
+    """Agentic spec-decode acceptance: where the golden curves are and how configs pin them."""
+
+    directory: str = "golden_al_distribution"
+    model_keys: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # prefix -> model ids
+    default_mode: str = "thinking_on"
+    thinking_off: tuple[str, ...] = ()  # regexes that mark a config as thinking off
+    knobs: tuple[AcceptanceKnob, ...] = ()
+    drafts: tuple[DraftSetting, ...] = ()
+    spec_config: str = "speculative[-_]config"  # a spec config; without `synthetic` = real AL
+    synthetic_marker: str = "synthetic"
+    eval_only_guard: str = "EVAL_ONLY"  # scripts keep real acceptance for eval-only runs
+    opt_in: str = "SYNTHETIC_ACCEPTANCE=true"  # master-config setting the runners inject from
+    opt_in_length: str = "SYNTHETIC_ACCEPTANCE_LENGTH"
+    recipe_dirs: dict[str, str] = Field(default_factory=dict)  # recipe directory -> prefix
+    recipe_roots: dict[str, str] = Field(default_factory=dict)  # CONFIG_FILE prefix -> repo dir
+    master_vendors: tuple[str, ...] = ("nvidia", "amd")  # fill the master-config glob's `*`
+    source_cues: tuple[str, ...] = ()  # detail phrases stating where an AL came from
+    exception_cues: tuple[str, ...] = ()  # detail phrases of a sanctioned exception
+    tolerance: float = 0.005  # golden values have two decimals
+
+
+class AppendOnlyPolicy(Strict):
+    changelog: str = "perf-changelog.yaml"
+    forbidden_labels: tuple[str, ...] = ("all-evals", "evals-only")  # cannot mix with append-only
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
@@ -207,11 +293,6 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
-class AuditEra(Strict):
-    id: str
-    start: str  # UTC instant (ISO 8601, "Z") from which the era's verifier was in force
-
-
 class AuditPolicy(Strict):
     """How `signoff audit` reads past merges: who published verdicts, what a gated PR touches."""
 
@@ -219,14 +300,22 @@ class AuditPolicy(Strict):
     gated_paths: tuple[str, ...] = ()  # globs: a merged PR touching one of these needed a sign-off
     verdict_pass: str = "Verdict: PASS"  # header text of a published PASS
     verdict_rejected: str = "REJECTED"  # header text of a published rejection
-    # Published row name (as printed inside "Check N (...)", any case/spacing) -> check id.
+    # Published row names the era's standard does not list (names and aliases come from the
+    # standards file first): row name as printed inside "Check N (...)" -> check id.
     verdict_rows: dict[str, str] = Field(default_factory=dict)
-    eras: tuple[AuditEra, ...] = ()  # oldest first; the era of an instant is the last started
+
+
+class RuleConfig(Strict):
+    """Per-profile settings of one check (like zizmor's per-rule config)."""
+
+    disable: bool = False  # a disabled check is left out of every standard
 
 
 class Policy(Strict):
     schema_version: int
     name: str
+    standards: StandardsBook  # the profile names a file beside it; loaded in load_policy
+    rules: dict[str, RuleConfig] = Field(default_factory=dict)  # check id -> settings
     paths: Paths = Paths()
     signoff: SignoffSyntax
     template_items: tuple[TemplateItemSpec, ...] = Field(min_length=1)
@@ -238,6 +327,9 @@ class Policy(Strict):
     arch: ArchPolicy
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
     publish: PublishPolicy = PublishPolicy()
+    patches: PatchPolicy = PatchPolicy()
+    golden_al: GoldenAlPolicy = GoldenAlPolicy()
+    append_only: AppendOnlyPolicy = AppendOnlyPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
     audit: AuditPolicy = AuditPolicy()
 
@@ -247,6 +339,10 @@ class Policy(Strict):
         if value != PROFILE_SCHEMA_VERSION:
             raise ValueError(f"unsupported profile schema_version {value}")
         return value
+
+    @property
+    def disabled_checks(self) -> tuple[str, ...]:
+        return tuple(sorted(check for check, rule in self.rules.items() if rule.disable))
 
 
 def default_profile_path() -> Path:
@@ -284,6 +380,7 @@ def _load_policy_cached(source: str) -> Policy:
         raise PolicyError(f"{source}:{line}: profile is not valid YAML") from None
     if not isinstance(data, dict):
         raise PolicyError(f"{source}:1: profile must be a mapping")
+    data = _with_standards(data, Path(source), lines)
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
@@ -292,3 +389,15 @@ def _load_policy_cached(source: str) -> Policy:
         where = ".".join(str(part) for part in loc) or "(top level)"
         line = line_of(lines, loc)
         raise PolicyError(f"{source}:{line}: {where}: {first['msg']}") from None
+
+
+def _with_standards(
+    data: dict[str, object], source: Path, lines: dict[Any, int]
+) -> dict[str, object]:
+    """The profile with its `standards:` file name replaced by the loaded standards book."""
+    name = data.get("standards")
+    if not isinstance(name, str) or not name.strip():
+        line = line_of(lines, ("standards",))
+        raise PolicyError(f"{source}:{line}: standards: name the standards file beside the profile")
+    book: StandardsBook = load_standards(source.parent / name.strip())
+    return {**data, "standards": book}

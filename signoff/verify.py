@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -36,6 +37,7 @@ from signoff.publish.sanitize import log_line
 from signoff.publish.status import StatusState, plan_status, publish_status
 from signoff.refs import SignoffRef, parse_signoff_url
 from signoff.replay import replay
+from signoff.standards import Standard, resolve_standard
 
 OutputFormat = Literal["markdown", "json"]
 OutcomeResult = Literal["PASS", "REJECTED", "ERROR", "SKIPPED"]
@@ -99,9 +101,13 @@ def verify(
     identity: str | None,
     pinned_head: str | None = None,
     options: PublishOptions | None = None,
+    standard: Standard | None = None,
+    reviewed_at: datetime | None = None,
 ) -> VerifyOutcome:
-    """Pin the head SHA, gather, judge and (when `publish`) write the comment and status."""
+    """Pin the head SHA, gather, judge under `standard` (default: the profile's) as of
+    `reviewed_at` (default: now) and (when `publish`) write the comment and status."""
     opts = options or PublishOptions()
+    chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
@@ -109,12 +115,15 @@ def verify(
         pinned = pin_pull(gh, ref)
         sha = pinned_head or pinned.head_sha
         outcome = outcome.model_copy(update={"head_sha": sha})
-        evidence = gather_evidence(gh, ref, policy, pinned_head=sha, pull_json=pinned.raw)
+        evidence = gather_evidence(
+            gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
+            reviewed_at=reviewed_at,
+        )  # fmt: skip
     except GatherError as exc:
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
         )
-    verdict = judge(evidence, policy)
+    verdict = judge(evidence, policy, chosen)
     outcome = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
     return publish_outcome(gh, outcome, policy, identity, opts) if publish else outcome
 
@@ -266,16 +275,20 @@ def run_verify_command(
     replay: str | None = None,
     token_env: str = "GITHUB_TOKEN",
     profile: str | None = None,
+    standard: str | None = None,
 ) -> int:
     """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error"""
     try:
         ref = parse_signoff_url(url)
         policy = load_policy(profile)
+        chosen = resolve_standard(standard, policy)
         token = os.environ.get(token_env, "").strip() or (REPLAY_TOKEN if replay else "")
         if not token:
             raise InputError(f"{token_env} is not set")
         with _replaying(replay):
-            outcome = _verify_online(ref, policy, token, api_url, publish, replay is not None)
+            outcome = _verify_online(
+                ref, policy, chosen, token, api_url, publish, replay is not None
+            )
     except SignoffError as exc:
         print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
@@ -288,11 +301,17 @@ def run_verify_command(
 
 
 def _verify_online(
-    ref: SignoffRef, policy: Policy, token: str, api_url: str | None, publish: bool, test: bool
+    ref: SignoffRef,
+    policy: Policy,
+    standard: Standard,
+    token: str,
+    api_url: str | None,
+    publish: bool,
+    test: bool,
 ) -> VerifyOutcome:
     gh = connect(token, api_url, mode="test" if test else "production")
     identity = os.environ.get("SIGNOFF_BOT_LOGIN", "").strip() or None
-    return verify(gh, ref, policy, publish=publish, identity=identity)
+    return verify(gh, ref, policy, publish=publish, identity=identity, standard=standard)
 
 
 def _report(

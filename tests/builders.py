@@ -363,6 +363,7 @@ def passing_parts() -> dict[str, Any]:
             file_read(SCRIPT_PATH, "head", SCRIPT, HEAD_SHA),
         ],
         "memberships": [],
+        "reviewed_at": "2026-11-20T10:05:00Z",
         "upstream": [
             {
                 "url": RECIPE_URL,
@@ -422,3 +423,242 @@ def set_signoff_body(parts: dict[str, Any], body: str) -> None:
     for comment in parts["comments"]:
         if comment["id"] == parts["signoff"]["id"]:
             comment["body"] = body
+
+
+def unified_patch(old: str, new: str) -> str:
+    """GitHub's `patch` for a file changed from `old` to `new` (hunks only, no file headers)."""
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3)
+    return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
+
+
+def add_changed_file(
+    parts: dict[str, Any], path: str, text: str, *, base: str | None = None, read: bool = True
+) -> None:
+    """The PR adds `path` (or, with `base`, changes it from `base`); its head text is read."""
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != path]
+    if base is None:
+        parts["changed_files"].append(
+            {"path": path, "status": "added", "patch": _patch_for_added(text)}
+        )
+    else:
+        patch = unified_patch(base, text)
+        parts["changed_files"].append({"path": path, "status": "modified", "patch": patch})
+    if read:
+        replace_file(parts, path, "head", text)
+
+
+def add_listing(parts: dict[str, Any], path: str, role: str, entries: list[str]) -> None:
+    parts.setdefault("listings", []).append(
+        {"path": path, "role": role, "entries": sorted(entries)}
+    )
+
+
+def set_detail(parts: dict[str, Any], extra: str) -> None:
+    """Append a bullet to the sign-off's Additional detail section."""
+    detail = (
+        f"- Validation and eval run: https://github.com/{REPO}/actions/runs/{RUN_ID}\n"
+        f"- Upstream recipe (merged): {RECIPE_URL}\n{extra}"
+    )
+    set_signoff_body(parts, signoff_body(detail=detail))
+
+
+# An agentic spec-decode PR: a new SGLang MTP agentic entry and its script (Qwen3.5 FP8 H200).
+AGENTIC_ENTRY = """\
+qwen3.5-fp8-h200-sglang-agentic-mtp:
+  image: lmsysorg/sglang:v0.5.9-cu129
+  model: Qwen/Qwen3.5-397B-A17B-FP8
+  model-prefix: qwen3.5
+  precision: fp8
+  framework: sglang
+  runner: cluster:h200-cw
+  multinode: false
+  scenarios:
+    agentic-coding:
+      - search-space:
+          - { tp: 8, ep: 1, spec-decoding: mtp, kv-offloading: none, conc-list: [4, 8] }
+"""
+AGENTIC_SCRIPT = "benchmarks/single_node/agentic/qwen3.5_fp8_h200_sglang_mtp.sh"
+AGENTIC_SGLANG = """\
+#!/usr/bin/env bash
+source "$(dirname "$0")/../../benchmark_lib.sh"
+if [ "${EVAL_ONLY:-false}" != "true" ]; then
+    export SGLANG_SIMULATE_ACC_LEN=3.39
+    export SGLANG_SIMULATE_ACC_METHOD=match-expected
+fi
+python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" \\
+    --speculative-algorithm EAGLE --speculative-num-steps 3 \\
+    --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 &
+run_agentic_replay_and_write_outputs "$RESULT_DIR"
+"""
+GOLDEN_QWEN = "golden_al_distribution/qwen3.5_mtp.yaml"
+GOLDEN_QWEN_CURVE = """\
+# Source GitHub Actions run: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/1
+qwen3.5-397b-a17b-nvfp4:
+  thinking_on: {1: 1.93, 2: 2.73, 3: 3.39, 4: 3.97}
+  thinking_off: {1: 1.92, 2: 2.70, 3: 3.33, 4: 3.83}
+"""
+
+
+AGENTIC_RECIPE_URL = "https://docs.sglang.io/cookbook/qwen3.5"
+AGENTIC_RECIPE_PAGE = """\
+<html><body>
+<h1>Qwen3.5</h1>
+<h2>Qwen3.5-397B-A17B-FP8 with MTP on H200</h2>
+<pre><code>python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B-FP8 --tp 8 \\
+  --speculative-algorithm EAGLE --speculative-num-steps 3 \\
+  --speculative-eagle-topk 1 --speculative-num-draft-tokens 4
+</code></pre>
+</body></html>
+"""
+
+
+def agentic_parts(
+    script: str = AGENTIC_SGLANG, entry: str = AGENTIC_ENTRY, golden: bool = True
+) -> dict[str, Any]:
+    """The passing PR plus an agentic MTP entry, its script, its green agentic runs and evals,
+    its SGLang cookbook page; the golden curves are on the default branch."""
+    parts = passing_parts()
+    master = next(f for f in parts["files"] if f["path"] == "configs/nvidia-master.yaml"
+                  and f["role"] == "head")  # fmt: skip
+    base = next(f["text"] for f in parts["files"] if f["path"] == master["path"]
+                and f["role"] == "base")  # fmt: skip
+    head = master["text"] + "\n" + entry
+    master["text"] = head
+    changed = next(f for f in parts["changed_files"] if f["path"] == master["path"])
+    changed["patch"] = unified_patch(base, head)
+    add_changed_file(parts, AGENTIC_SCRIPT, script)
+    runs = parts["commit_checks"][0]["check_runs"]
+    runs += [
+        check_run(f"agentic / p1 | qwen3.5 fp8 h200 sgl TP8 mtp c{c}", job=60 + i)
+        for i, c in enumerate((4, 8))
+    ]
+    set_head_sweep(parts, runs)
+    rows = parts["evals"][0]["rows"]
+    rows += [dict(rows[0], model_prefix="qwen3.5", model="Qwen/Qwen3.5-397B-A17B-FP8", hw="H200",
+                  framework="sglang", precision="fp8", em_strict=0.951, em_flexible=0.955)]  # fmt: skip
+    parts["upstream"].append(
+        {
+            "url": AGENTIC_RECIPE_URL,
+            "kind": "page",
+            "state": "published",
+            "page_text": AGENTIC_RECIPE_PAGE,
+        }
+    )
+    set_signoff_body(
+        parts,
+        signoff_body(
+            detail=f"- Validation and eval run: https://github.com/{REPO}/actions/runs/{RUN_ID}\n"
+            f"- Upstream recipe (merged): {RECIPE_URL}\n- SGLang cookbook: {AGENTIC_RECIPE_URL}"
+        ),
+    )
+    if golden:
+        add_listing(parts, "golden_al_distribution", "default", ["README.md", "qwen3.5_mtp.yaml"])
+        replace_file(parts, GOLDEN_QWEN, "default", GOLDEN_QWEN_CURVE)
+    return parts
+
+
+# MODELS.md in the shape InferenceX uses (facts from its history; our own sentences).
+MODELS_MD = """\
+# Models
+
+## Deprecation Notice
+
+### Monday, August 3, 2026
+
+**Monday, August 3, 2026** is the final day for the items below.
+
+| Model | Deprecated | Remains |
+|---|---|---|
+| MiniMax-M3 (`minimaxm3`) | Single-turn 8k1k | Agentic coding |
+| Kimi-K2.5 (`kimik2.5`) | Agentic coding | Single-turn 8k1k until August 6 |
+| Qwen3.5 (`qwen3.5`) | All **bf16** recipes, in every scenario | fp8 and fp4 |
+
+Spec-decode A/B pairs keep only the spec-decode arm:
+
+| Model | Deprecated arm | Published arm |
+|---|---|---|
+| DeepSeek-V4-Pro (`dsv4`) | Agentic coding, non-MTP | Agentic coding, MTP |
+| Kimi-K3 (`kimik3`) | Agentic coding, non-DSpark | Agentic coding, DSpark |
+
+**Status: not yet enacted.** The non-spec arms keep running for now.
+
+## Scenarios
+
+| Scenario | ISL/OSL | Status |
+|---|---|---|
+| Agentic coding | trace replay | Active. |
+| Single-turn 8k1k | 8192 / 1024 | Active. |
+| Single-turn 1k1k | 1024 / 1024 | **Deprecated for all models** since 2026-07-17 ([#2263](https://github.com/SemiAnalysisAI/InferenceX/pull/2263)). |
+
+## Model support matrix
+
+| Model architecture class | Prefix | Date added | Active scenarios | Deprecated scenarios |
+|---|---|---|---|---|
+| DeepSeek-V4-Pro | `dsv4` | 2026-04-24 | Single-turn 8k1k, Agentic coding | Single-turn 1k1k |
+| Kimi-K2.5 | `kimik2.5` | 2026-02-17 | None (fully retired 2026-08-07, [#2527](https://github.com/SemiAnalysisAI/InferenceX/pull/2527)) | Single-turn 1k1k, Agentic coding (removed 2026-08-04) |
+| GLM-5 / GLM-5.1 | `glm5`, `glm5.1` | 2026-03-06 | None (retired 2026-07-18, [#2276](https://github.com/SemiAnalysisAI/InferenceX/pull/2276)) | Single-turn 8k1k |
+| Qwen3.5 | `qwen3.5` | 2026-02-16 | Single-turn 8k1k (fp8/fp4) | all bf16 recipes (removed 2026-08-04) |
+"""
+
+
+def with_models_md(parts: dict[str, Any], text: str = MODELS_MD) -> dict[str, Any]:
+    replace_file(parts, "MODELS.md", "default", text)
+    return parts
+
+
+# An append-only PR: two more concurrency points on the existing dsv4 vLLM curve.
+APPEND_ENTRY = EXISTING_ENTRY.replace("conc-end: 256", "conc-end: 1024")
+BASE_SCRIPT_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm.sh"
+APPEND_CHANGELOG = """\
+- config-keys:
+    - dsv4-fp4-b200-vllm
+  description:
+    - Append concurrency 512 and 1024 to the DeepSeek-V4 FP4 B200 vLLM curve
+  pr-link: XXX
+  append-only: true
+"""
+
+
+def changelog_patch(added: str, at: int = 120) -> str:
+    lines = added.rstrip("\n").split("\n")
+    return f"@@ -{at},1 +{at},{len(lines) + 1} @@\n context line\n" + "\n".join(
+        "+" + line for line in lines
+    )
+
+
+def append_only_parts(
+    head_entry: str = APPEND_ENTRY, changelog: str = APPEND_CHANGELOG
+) -> dict[str, Any]:
+    """The passing PR turned into an append-only one: the existing config gains points."""
+    parts = passing_parts()
+    master = "configs/nvidia-master.yaml"
+    parts["changed_files"] = [
+        {"path": master, "status": "modified", "patch": unified_patch(EXISTING_ENTRY, head_entry)},
+        {"path": "perf-changelog.yaml", "status": "modified", "patch": changelog_patch(changelog)},
+    ]
+    replace_file(parts, master, "base", EXISTING_ENTRY)
+    replace_file(parts, master, "head", head_entry)
+    parts["files"] = [f for f in parts["files"] if f["path"] != SCRIPT_PATH]
+    plain = SCRIPT.replace(
+        '  --speculative-config \'{"method": "mtp", "num_speculative_tokens": 3}\' \\\n', ""
+    )
+    replace_file(parts, BASE_SCRIPT_PATH, "head", plain)
+    # The recipe page documents the plain (no MTP) launch too: Check 3 compares with that one.
+    upstream_file = parts["upstream"][0]["files"][0]
+    upstream_file["text"] += PLAIN_RECIPE_SECTION
+    return with_models_md(parts)
+
+
+PLAIN_RECIPE_SECTION = """
+## Without speculative decoding
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V4-Pro \\
+  --tensor-parallel-size 8 \\
+  --enable-expert-parallel \\
+  --kv-cache-dtype fp8 \\
+  --attention-backend FLASHMLA
+```
+"""

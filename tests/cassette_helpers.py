@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,13 @@ from signoff.evidence import Evidence
 from signoff.policy import load_policy
 from signoff.refs import parse_signoff_url
 from signoff.replay import MATCH_URI, cassette_info, replay
+from signoff.standards import resolve_standard
 from signoff.verify import VerifyOutcome, verify
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
+# The emulator's clock when the cassettes were recorded (cassettes/record.py FROZEN_NOW): replays
+# judge as of it, so two replays give the same evidence whatever the wall clock says.
+RECORDED_AT = datetime(2026, 8, 18, 14, 10, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,12 @@ def replay_verify(name: str) -> Replayed:
     with replay(path) as recorded:
         gh = connect("replay-token", described["api_url"], mode="test")
         ref = parse_signoff_url(described["signoff_url"])
+        policy = load_policy()
+        standard = resolve_standard(described.get("standard"), policy)
         outcome = verify(
-            gh, ref, load_policy(), publish=bool(described.get("publish")), identity=None
-        )
+            gh, ref, policy, publish=bool(described.get("publish")), identity=None,
+            standard=standard, reviewed_at=RECORDED_AT,
+        )  # fmt: skip
         uris = tuple(f"{r.method} {r.uri}" for r in recorded.requests)
         writes = tuple(
             (r.method, r.path, json.loads(r.body))

@@ -17,6 +17,7 @@ from builders import build
 from signoff.judge import judge
 from signoff.judge.model import CheckResult
 from signoff.policy import Policy, load_policy
+from signoff.standards import resolve_standard
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,11 +33,15 @@ def policy() -> Policy:
 
 
 @pytest.fixture
-def check(policy: Policy) -> Callable[[dict[str, Any], str], CheckResult]:
-    """Judge the parts and return the result of one check by id."""
+def check(policy: Policy) -> Callable[..., CheckResult]:
+    """Judge the parts and return the result of one check by id, under `standard` (default:
+    the profile's default standard when it has the check, else the newest era)."""
 
-    def run(parts: dict[str, Any], check_id: str) -> CheckResult:
-        verdict = judge(build(parts), policy)
+    def run(parts: dict[str, Any], check_id: str, standard: str | None = None) -> CheckResult:
+        chosen = resolve_standard(standard, policy)
+        if standard is None and chosen.slot(check_id) is None:
+            chosen = resolve_standard("current", policy)
+        verdict = judge(build(parts), policy, chosen)
         return next(c for c in verdict.checks if c.id == check_id)
 
     return run

@@ -1,7 +1,9 @@
 """Write the example evidence bundles shipped in signoff/examples/ (run from the repo root).
 
-Each bundle is one realistic InferenceX sign-off; together they make every check fail at least
-once. `tests/test_examples.py` checks the files are current and judge as their names say.
+Each bundle is one realistic InferenceX sign-off judged under the standard it records; together
+they make every registered check fail at least once. `tests/test_examples.py` checks the files
+are current and judge as declared here. Adding a check adds one example; the others stay as they
+are, because each records its own standard.
 """
 
 from __future__ import annotations
@@ -9,15 +11,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from builders import (
+    AGENTIC_SGLANG,
+    APPEND_ENTRY,
     NEW_ENTRY,
     RUN_ID,
     SCRIPT,
     SCRIPT_PATH,
+    add_changed_file,
+    agentic_parts,
+    append_only_parts,
     build,
     green_runs,
     passing_parts,
@@ -25,10 +32,12 @@ from builders import (
     set_head_sweep,
     set_signoff_body,
     signoff_body,
+    with_models_md,
 )
 
 from signoff.evidence import dump_evidence
 
+MASTER = "configs/nvidia-master.yaml"
 OUT = Path(__file__).resolve().parent.parent / "signoff" / "examples"
 Parts = dict[str, Any]
 
@@ -83,22 +92,80 @@ def fork_image_overrides(parts: Parts) -> None:
     replace_file(parts, SCRIPT_PATH, "head", script)
 
 
-EXAMPLES: dict[str, Callable[[Parts], None] | None] = {
-    "pass.json": None,
-    "fail-codeowner.json": wrong_owner,
-    "fail-sweep-evals.json": stale_sweep,
-    "fail-recipe-open-pr.json": open_recipe_pr,
-    "fail-template-reuse.json": stale_template_no_reuse,
-    "fail-image-arch-spec.json": fork_image_overrides,
+def engine_patch_e5(parts: Parts) -> None:
+    """An E5-era sign-off (thresholds.json then): the script edits the installed vLLM package
+    before serving and no waiver was filed (engine-patches)."""
+    patched = SCRIPT.replace(
+        'hf download "$MODEL"\n',
+        'hf download "$MODEL"\n'
+        "sed -i 's/max_batch = 64/max_batch = 512/' "
+        "/usr/local/lib/python3.12/dist-packages/vllm/config.py\n",
+    )
+    add_changed_file(parts, SCRIPT_PATH, patched)
+    json_bars = '{"default": {"gsm8k": 0.90}, "models": {"dsv4": {"gsm8k": 0.91}}}'
+    replace_file(parts, "utils/evals/thresholds.json", "default", json_bars)
+
+
+def agentic_wrong_al(parts: Parts) -> None:
+    """An agentic Qwen3.5 MTP config pins an acceptance length of its own instead of the
+    golden 3.39 for three draft tokens (agentic-golden-al)."""
+    parts.clear()
+    parts.update(agentic_parts(AGENTIC_SGLANG.replace("=3.39", "=3.80")))
+
+
+def deprecated_scenario(parts: Parts) -> None:
+    """The new MTP config sweeps single-turn 1k1k, deprecated for every model since 2026-07-17
+    (deprecated-models)."""
+    with_models_md(parts)
+    head = next(r for r in parts["files"] if r["role"] == "head" and r["path"] == MASTER)
+    short = NEW_ENTRY.replace("isl: 8192", "isl: 1024")
+    head["text"] = head["text"].replace(NEW_ENTRY, short)
+    changed = next(f for f in parts["changed_files"] if f["path"] == MASTER)
+    changed["patch"] = changed["patch"].replace("isl: 8192", "isl: 1024")
+
+
+def append_only_rerun(parts: Parts) -> None:
+    """An append-only entry whose config also changes an existing point's expert parallelism:
+    a published point would be re-measured under another recipe (append-only)."""
+    parts.clear()
+    parts.update(append_only_parts(APPEND_ENTRY.replace("tp: 8, ep: 8", "tp: 8, ep: 4")))
+
+
+class Example(NamedTuple):
+    change: Callable[[Parts], None] | None
+    standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
+    fails: frozenset[str]  # ids of the checks that must FAIL (the rest PASS or are N/A)
+
+
+EXAMPLES: dict[str, Example] = {
+    "pass.json": Example(None, "0-8", frozenset()),
+    "fail-codeowner.json": Example(wrong_owner, "0-8", frozenset({"codeowner"})),
+    "fail-sweep-evals.json": Example(stale_sweep, "0-8", frozenset({"sweep", "evals"})),
+    "fail-recipe-open-pr.json": Example(open_recipe_pr, "0-8", frozenset({"recipe"})),
+    "fail-template-reuse.json": Example(
+        stale_template_no_reuse, "0-8", frozenset({"reuse-command", "latest-template"})
+    ),
+    "fail-image-arch-spec.json": Example(
+        fork_image_overrides,
+        "0-8",
+        frozenset({"upstream-image", "no-arch-hacks", "spec-chat-template"}),
+    ),
+    "fail-engine-patch.json": Example(engine_patch_e5, "E5", frozenset({"engine-patches"})),
+    "fail-agentic-al.json": Example(agentic_wrong_al, "E6", frozenset({"agentic-golden-al"})),
+    "fail-deprecated-model.json": Example(
+        deprecated_scenario, "E7", frozenset({"deprecated-models"})
+    ),
+    "fail-append-only.json": Example(append_only_rerun, "E8", frozenset({"append-only"})),
 }
 
 
 def render_examples() -> dict[str, str]:
     texts = {}
-    for name, change in EXAMPLES.items():
+    for name, example in EXAMPLES.items():
         parts = passing_parts()
-        if change is not None:
-            change(parts)
+        if example.change is not None:
+            example.change(parts)
+        parts["standard"] = {"spec": example.standard}
         texts[name] = dump_evidence(build(parts))
     return texts
 

@@ -318,3 +318,14 @@ def test_a_refused_comment_still_sets_the_status_and_fails_the_run(
     assert status and status[0]["state"] == "success" and status[0]["target_url"] == RUN_URL
     assert outputs(tmp_path)["verdict"] == "ERROR"
     assert "could not write the verdict comment" in capsys.readouterr().out
+
+
+def test_an_unknown_standard_input_is_bad_input_before_any_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(
+        tmp_path, "issue_comment", "issue_comment.created.pull_request", SIGNOFF_STANDARD="E0"
+    )
+    assert run_action(env) == 2
+    assert outputs(tmp_path)["verdict"] == "ERROR"
+    assert "unknown standard 'E0'" in capsys.readouterr().out

@@ -37,6 +37,7 @@ INPUT_ENV = {
     "status-context": "SIGNOFF_STATUS_CONTEXT",
     "post-comment": "SIGNOFF_POST_COMMENT",
     "profile": "SIGNOFF_PROFILE",
+    "standard": "SIGNOFF_STANDARD",
     "bot-login": "SIGNOFF_BOT_LOGIN",
     "evidence-path": "SIGNOFF_EVIDENCE_PATH",
 }

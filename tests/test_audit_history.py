@@ -98,19 +98,35 @@ def test_rows_span_five_eras_and_the_e5_window_is_found(report: AuditReport) -> 
     assert row(report, SPECIAL["e5"]).era == "E5"
 
 
-def test_the_template_is_read_as_it_was_on_the_default_branch_at_each_sign_off(
+def test_the_default_branch_is_read_as_it_was_at_each_sign_off(history: RunResult) -> None:
+    template = "docs/PR_REVIEW_CHECKLIST.md"
+    texts: dict[int, str] = {}
+    for number, evidence in history.evidence.items():
+        read = evidence.file(template, "default")
+        assert read is not None and read.state == "ok" and read.text is not None
+        assert len(read.sha) == 40  # at a commit, never at the branch name
+        texts[number] = read.text
+    assert len(set(texts.values())) == 4  # V13, V18, V19 and V21 were each in force for some PR
+    assert "append-only: true" not in texts[FIRST + 41] and "append-only: true" in texts[FIRST + 42]
+    # Before 2026-07-17 the bars lived in thresholds.json; the era's switch names the file.
+    early, late = history.evidence[FIRST], history.evidence[FIRST + 45]
+    assert early.file("utils/evals/thresholds.json", "default") is not None
+    assert late.file("utils/evals/thresholds.yaml", "default") is not None
+
+
+def test_each_row_is_judged_under_the_standard_in_force_at_its_sign_off(
     history: RunResult,
 ) -> None:
-    template = "docs/PR_REVIEW_CHECKLIST.md"
-    shas = {
-        number: read.sha
-        for number, evidence in history.evidence.items()
-        for read in evidence.files
-        if read.path == template and read.role == "default"
-    }
-    assert len(set(shas.values())) == 4  # V13, V18, V19 and V21 were each in force for some PR
-    # Every judged PR read it at a commit, never at the branch name.
-    assert all(len(sha) == 40 for sha in shas.values())
+    e4, e8 = row(history.report, FIRST), row(history.report, FIRST + 47)
+    assert (e4.era, [c.id for c in e4.checks][-1], len(e4.checks)) == (
+        "E4",
+        "spec-chat-template",
+        9,
+    )
+    assert e8.era == "E8" and len(e8.checks) == 13
+    assert [c.id for c in e8.checks if c.number == 7] == ["deprecated-models"]
+    assert history.evidence[FIRST + 47].standard is not None
+    assert history.evidence[FIRST + 47].reviewed_at == e8.signoff.at if e8.signoff else False
 
 
 def test_codeowners_is_read_as_it_was_so_a_removed_owner_passes_before_and_fails_after(
@@ -208,7 +224,8 @@ def test_a_published_pass_wrong_by_its_eras_rules_is_named_check_by_check(
     assert pr.outcome == "REJECTED" and pr.disagreements == ("latest-template",)
     names = {c.id: f"Check {c.number} ({c.name})" for c in pr.checks}
     line = disagreement_line(pr.outcome, pr.published, pr.disagreements, names)
-    assert line == "published PASS; re-judged REJECTED on Check 5 (latest template)"
+    # Named as E6, the era of the sign-off, printed it.
+    assert line == "published PASS; re-judged REJECTED on Check 5 (latest checklist template)"
 
 
 def test_a_published_rejection_the_audit_does_not_share_is_a_disagreement_too(

@@ -28,7 +28,7 @@ from signoff.audit.published import (
     status_at_merge,
     verdict_comment,
 )
-from signoff.audit.rejudge import could_be_codeowner, era_of, parse_standard
+from signoff.audit.rejudge import could_be_codeowner, parse_standard, standard_for
 from signoff.audit.render_csv import render_csv
 from signoff.audit.render_json import render_json
 from signoff.audit.render_markdown import code, render_markdown
@@ -40,6 +40,7 @@ from signoff.evidence import Evidence
 from signoff.judge import judge
 from signoff.judge.model import Verdict
 from signoff.policy import load_policy
+from signoff.standards import resolve_standard
 
 POLICY = load_policy()
 SHA = "a" * 40
@@ -102,7 +103,7 @@ E7_BODY = f"""<!-- codeowner-signoff-verify sha={SHA} -->
 
 
 def test_rows_are_keyed_on_their_names_even_with_parentheses_and_formatting() -> None:
-    parsed = parse_verdict(E7_BODY, POLICY)
+    parsed = parse_verdict(E7_BODY, POLICY, resolve_standard("E7", POLICY))
     assert parsed.checks == {
         "codeowner": "PASS",
         "recipe": "PASS",
@@ -114,23 +115,28 @@ def test_rows_are_keyed_on_their_names_even_with_parentheses_and_formatting() ->
 
 def test_a_rejected_header_quoting_verdict_pass_stays_rejected() -> None:
     body = "## ❌❌❌ **REJECTED** ❌❌❌\n@x see `**Verdict: PASS**` is not enough\n\n✅ Check 0 (CODEOWNER): PASS — ok\n"
-    assert parse_verdict(body, POLICY).verdict == "REJECTED"
+    assert parse_verdict(body, POLICY, resolve_standard("E4", POLICY)).verdict == "REJECTED"
 
 
 def test_rows_in_a_table_and_a_header_without_a_heading_are_read_too() -> None:
     body = (Path(__file__).parent / "data" / "markdown" / "verdict_comment.md").read_text()
-    parsed = parse_verdict(body, POLICY)
+    parsed = parse_verdict(body, POLICY, resolve_standard("E4", POLICY))
     assert parsed.verdict == "PASS" and parsed.checks["codeowner"] == "PASS"
 
 
 def test_an_unknown_row_name_is_listed_not_guessed_from_its_number() -> None:
     body = "## ✅✅✅ **Verdict: PASS** ✅✅✅\n\n✅ Check 7 (pareto frontier): PASS — ok\n"
-    parsed = parse_verdict(body, POLICY)
+    parsed = parse_verdict(body, POLICY, resolve_standard("E8", POLICY))
     assert parsed.checks == {} and parsed.unknown_rows == ("pareto frontier",)
 
 
 def test_without_a_header_a_failing_row_means_rejected_and_no_rows_mean_unknown() -> None:
-    assert parse_verdict("Check 2 (evals pass): FAIL — low\n", POLICY).verdict == "REJECTED"
+    assert (
+        parse_verdict(
+            "Check 2 (evals pass): FAIL — low\n", POLICY, resolve_standard("E4", POLICY)
+        ).verdict
+        == "REJECTED"
+    )
     assert parse_verdict("Looks fine to me.\n", POLICY).verdict is None
 
 
@@ -341,14 +347,27 @@ def test_a_live_verdict_is_unchanged_by_the_audit_reading() -> None:
 # --- standards --------------------------------------------------------------------------------------
 
 
-def test_the_era_is_the_one_in_force_at_the_sign_off() -> None:
-    assert era_of("at-the-time", datetime(2026, 7, 10, 19, 0, tzinfo=UTC), POLICY) == "E5"
-    assert era_of("at-the-time", datetime(2026, 7, 4, 1, 29, 21, tzinfo=UTC), POLICY) == "E3"
-    assert era_of("current", MERGED, POLICY) == "E8"
-    assert era_of("0-8", MERGED, POLICY) == "E4"
-    assert parse_standard("E6", POLICY) == "E6"
-    with pytest.raises(InputError, match="--standard 'E9'"):
+def test_at_the_time_judges_under_the_standard_in_force_at_the_sign_off() -> None:
+    e5, notes = standard_for("at-the-time", datetime(2026, 7, 10, 19, 0, tzinfo=UTC), POLICY)
+    assert e5.era == "E5" and [c.id for c in e5.checks][-1] == "engine-patches" and notes == ()
+    e3, _ = standard_for("at-the-time", datetime(2026, 7, 4, 1, 29, 21, tzinfo=UTC), POLICY)
+    assert e3.era == "E3"
+    early, notes = standard_for("at-the-time", datetime(2026, 6, 1, tzinfo=UTC), POLICY)
+    assert early.era == "E1" and notes == (
+        "no verifier standard was in force at 2026-06-01T00:00:00Z; judged under E1",
+    )
+    current, _ = standard_for("current", MERGED, POLICY)
+    assert current.era == "E8" and len(current.checks) == 13
+    named, _ = standard_for("0-8", MERGED, POLICY)
+    assert named.era is None and len(named.checks) == 9
+    assert parse_standard("E6", POLICY) == "E6" and parse_standard("at-the-time", POLICY)
+    with pytest.raises(InputError, match="unknown standard 'E9'"):
         parse_standard("E9", POLICY)
+
+
+def test_rows_are_read_with_the_names_of_the_era_they_were_published_in() -> None:
+    body = "## ✅✅✅ **Verdict: PASS** ✅✅✅\n\n✅ Check 1 (sweep + evals on in-PR commit): PASS — ok\n"
+    assert parse_verdict(body, POLICY, resolve_standard("E2", POLICY)).checks == {"sweep": "PASS"}
 
 
 # --- renderers and merge ----------------------------------------------------------------------------

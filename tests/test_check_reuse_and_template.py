@@ -125,3 +125,30 @@ def test_signoff_pasted_with_its_template_fence_still_counts(check):
     parts = passing_parts()
     set_signoff_body(parts, "```\n" + signoff_body() + "```\n")
     assert check(parts, "latest-template").status == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("standard", "item", "drop", "feeds"),
+    [
+        ("E8", "APPEND_ONLY", "append-only: true", "verified by Check 12 (append-only additive)"),
+        ("E7", "DEPRECATED", "MODELS.md", "verified by Check 7 (deprecated models/scenarios)"),
+        ("E6", "AGENTIC_AL", "For agentic workloads", "verified by Check 10 (agentic golden"),
+        ("E4", "UPSTREAM_IMG", "hub.docker.com/u/vllm", "verified by Check 6 (upstream image"),
+    ],
+)
+def test_a_missing_item_is_named_with_the_check_that_verifies_it_in_that_era(
+    check, standard, item, drop, feeds
+):
+    parts = passing_parts()
+    set_signoff_body(parts, signoff_body(drop=(drop,)))
+    result = check(parts, "latest-template", standard)
+    assert result.status == "FAIL" and item in result.reason and feeds in result.reason
+
+
+@pytest.mark.parametrize("standard", ["0-8", "E4"])
+def test_an_item_no_check_of_the_era_verifies_is_still_required_by_the_template(check, standard):
+    parts = passing_parts()
+    set_signoff_body(parts, signoff_body(drop=("MODELS.md",)))
+    result = check(parts, "latest-template", standard)
+    assert result.status == "FAIL" and "DEPRECATED" in result.reason
+    assert "verified by" not in result.reason

@@ -18,7 +18,9 @@ import pytest
 from cassette_helpers import CASSETTES, Replayed, cassette, info, is_write, replay_verify
 
 import signoff.verify as verify_module
+from signoff.policy import load_policy
 from signoff.replay import replay as real_replay
+from signoff.standards import resolve_standard
 from signoff.verify import run_verify_command
 
 NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
@@ -59,6 +61,7 @@ def run_json(
         replay=str(cassette(name)),
         publish=bool(described["publish"]),
         fmt="json",
+        standard=described.get("standard"),
     )
     out = capsys.readouterr().out
     (recorded,) = played
@@ -150,6 +153,11 @@ def test_no_sign_off_or_a_sign_off_that_may_not_replace_the_verdict_writes_nothi
         ("fail_upstream_image", 6, "rocm/vllm-dev"),
         ("fail_no_arch_hacks", 7, "--hf-overrides"),
         ("fail_spec_chat_template", 8, "--use-chat-template"),
+        # later eras, recorded and replayed under --standard E8 (their own numbering)
+        ("fail_deprecated_models", 7, "Single-turn 1k1k"),
+        ("fail_engine_patches", 10, "applies a patch with git"),
+        ("fail_agentic_golden_al", 11, "not the golden 2.49 (draft 3)"),
+        ("fail_append_only", 12, "`ep` was 1, now 8"),
     ],
 )
 def test_each_check_fails_on_its_own_cassette(
@@ -208,7 +216,8 @@ def test_the_readme_demo_passes_and_publishes_from_the_cassette(
     head = info("demo")["pinned_head"]
     assert out.startswith(f"<!-- codeowner-signoff-verify sha={head} -->\n")
     assert "**Verdict: PASS**" in out and "FAIL" not in out
-    assert out.count("): PASS") + out.count("): N/A") == 9
+    default = resolve_standard(None, load_policy())
+    assert out.count("): PASS") + out.count("): N/A") == len(default.checks)
     writes = [(r.method, r.path) for r in recorded.requests if is_write(r.method, r.path)]
     assert writes == [
         ("POST", f"/repos/{REPO}/issues/2700/comments"),
@@ -275,3 +284,18 @@ def test_a_pr_at_githubs_list_caps_is_read_in_full_pages(large: Replayed) -> Non
     # sweep (a change to the sweep's own definition cannot be ruled out), taking Check 2 along.
     assert large.outcome.verdict is not None
     assert [c.number for c in large.outcome.verdict.failures] == [0, 1, 2]
+
+
+def test_later_era_checks_gather_what_they_ask_for_and_0_8_runs_read_none_of_it() -> None:
+    agentic = replay_verify("fail_agentic_golden_al")
+    assert agentic.all_played
+    reads = [uri.split("?")[0] for uri in agentic.requests]
+    base = f"GET https://api.github.com/repos/{REPO}/contents/"
+    assert f"{base}MODELS.md" in reads
+    assert f"{base}golden_al_distribution" in reads
+    assert f"{base}golden_al_distribution/dsv4_mtp.yaml" in reads
+    assert agentic.evidence.standard is not None and agentic.evidence.standard.spec == "E8"
+    assert agentic.evidence.reviewed_at.endswith("Z")
+    default = replay_verify("pass_conversation")
+    assert not any("MODELS.md" in uri or "golden_al" in uri for uri in default.requests)
+    assert default.evidence.standard is not None and default.evidence.standard.spec == "0-8"

@@ -19,8 +19,10 @@ from markdown_it.token import Token
 
 from signoff.audit.model import Published, PublishedStatus, StatusState
 from signoff.audit.window import parse_instant
+from signoff.errors import InputError
 from signoff.gather.api import JsonObject
 from signoff.policy import Policy
+from signoff.standards import Standard, standard_at
 
 _MD = MarkdownIt("commonmark")
 Verdict = Literal["PASS", "REJECTED"]
@@ -63,8 +65,11 @@ def row_key(name: str) -> str:
     return " ".join(name.lower().replace("`", "").split())
 
 
-def parse_verdict(body: str, policy: Policy) -> ParsedVerdict:
-    """The published verdict and {check id: status}; unknown row names are listed, not guessed."""
+def parse_verdict(body: str, policy: Policy, standard: Standard | None = None) -> ParsedVerdict:
+    """The published verdict and {check id: status}; unknown row names are listed, not guessed.
+
+    A row's name is looked up in the standard the verdict was published under (its names and
+    the aliases seen in that era's verdicts), then in the profile's `audit.verdict_rows`."""
     table = {row_key(name): check for name, check in policy.audit.verdict_rows.items()}
     checks: dict[str, PublishedStatus] = {}
     unknown: list[str] = []
@@ -73,7 +78,8 @@ def parse_verdict(body: str, policy: Policy) -> ParsedVerdict:
         match = _ROW.match(line)
         if match is None:
             continue
-        check = table.get(row_key(match["name"]))
+        by_era = standard.check_for_row(match["name"]) if standard is not None else None
+        check = by_era or table.get(row_key(match["name"]))
         if check is None:
             unknown.append(match["name"])
         else:
@@ -130,7 +136,10 @@ def read_published(
     """The published record for the merged head, and notes (forged statuses, unknown rows)."""
     notes: list[str] = []
     comment = verdict_comment(comments, head_sha, merged_at, policy)
-    parsed = parse_verdict(str(comment.get("body") or ""), policy) if comment else None
+    parsed = None
+    if comment is not None:
+        era = _standard_then(str(comment.get("created_at") or ""), policy)
+        parsed = parse_verdict(str(comment.get("body") or ""), policy, era)
     if parsed is not None and parsed.unknown_rows:
         notes.append(f"published rows not recognised: {', '.join(parsed.unknown_rows)}")
     status = status_at_merge(statuses, merged_at, policy)
@@ -164,6 +173,14 @@ def _status_source(status: JsonObject, comments: list[JsonObject], policy: Polic
                     f"{author}, who is not a verifier identity"
                 ]
     return []
+
+
+def _standard_then(stamp: str, policy: Policy) -> Standard | None:
+    """The standard in force when a verdict was posted (None: before the first era, or no time)."""
+    try:
+        return standard_at(parse_instant(stamp), policy)
+    except (InputError, ValueError):
+        return None
 
 
 def _created_by(item: JsonObject, instant: datetime) -> bool:

@@ -81,9 +81,20 @@ def list_statuses(api: Api, repo: str, sha: str) -> list[JsonObject]:
     return api.pages(f"/repos/{repo}/commits/{sha}/statuses")
 
 
-def path_history(api: Api, repo: str, branch: str, path: str) -> list[JsonObject]:
-    """Commits on `branch` that changed `path`, newest first."""
-    return api.pages(f"/repos/{repo}/commits?sha={branch}&path={path}")
+def history(
+    api: Api, repo: str, branch: str, path: str | None, since: str | None
+) -> list[JsonObject]:
+    """Commits on `branch` (that changed `path`; since `since`), newest first."""
+    query = (
+        f"sha={branch}" + (f"&path={path}" if path else "") + (f"&since={since}" if since else "")
+    )
+    return api.pages(f"/repos/{repo}/commits?{query}", max_pages=100)
+
+
+def commit_at(api: Api, repo: str, branch: str, until: str) -> str | None:
+    """The newest commit on `branch` at or before `until` (one request)."""
+    items = _list(api, f"/repos/{repo}/commits", {"sha": branch, "until": until, "per_page": 1})
+    return str(items[0].get("sha") or "") or None if items else None
 
 
 def _list(api: Api, path: str, params: dict[str, Any]) -> list[JsonObject]:

@@ -1,11 +1,12 @@
-"""The one place the audit meets today's gather, judge and standards: switch these to the
-standards-by-era and who-may-publish APIs when they land.
+"""The one place the audit meets gather, judge, the standards by era and the signer rule.
 
-- `rejudge`: gather the evidence for a merged PR's sign-off, with the template, CODEOWNERS and
-  thresholds as they were then, and judge it (today: Checks 0-8 for every standard asked).
-- `could_be_codeowner`: the signer test the live gate will use.
-- `era_of` / `parse_standard`: which era's rules an audit row is judged under (today: recorded
-  only; the checks are the Check 0-8 set whatever the era).
+- `rejudge`: gather the evidence for a merged PR's sign-off as of the sign-off's instant (the
+  default branch's files as they were then, CODEOWNERS from the base branch as it was then, the
+  thresholds and configs at the head) and judge it under the standard asked for: the one in
+  force at that instant (`at-the-time`), or a named one (`current`, `0-8`, `E4` ...).
+- `could_be_codeowner`: the signer test the live gate uses (judge/eligibility.py's rule, on
+  CODEOWNERS text of an instant).
+- `standard_for` / `parse_standard`: which standard a row is judged under.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import datetime
 from github import Github
 from pydantic import BaseModel, ConfigDict
 
+from signoff.audit import reads
 from signoff.audit.history import FileHistory
 from signoff.audit.model import AuditedCheck
 from signoff.audit.selection import MergedPull
@@ -25,16 +27,18 @@ from signoff.audit.window import iso, parse_instant
 from signoff.errors import InputError
 from signoff.evidence import Evidence, MembershipState
 from signoff.gather import gather_evidence
+from signoff.gather.api import Api
 from signoff.judge import judge
 from signoff.parse.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
+from signoff.standards import Standard, resolve_standard, standard_at
 
 # Associations GitHub gives to people with a standing in the repository: the live gate accepts
 # them as possible CODEOWNERs even when CODEOWNERS names them only through an unreadable team.
 OWNER_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
-STANDARDS = ("at-the-time", "current", "0-8")
-CHECK_0_8_ERA = "E4"  # the era whose numbering is the Check 0-8 standard
+AT_THE_TIME = "at-the-time"
+ALL_OTHER_FILES = "*"  # gather's policy_refs key for every other default-branch read
 
 
 class AuditedChecks(BaseModel):
@@ -50,10 +54,10 @@ class AuditedChecks(BaseModel):
 
 @dataclass(frozen=True)
 class PolicyHistory:
-    """Histories of the files an audit reads as of an instant (loaded once per run)."""
+    """Histories an audit reads files as of an instant with (loaded once per run)."""
 
-    template: FileHistory  # on the default branch
-    codeowners: FileHistory  # on the base branch
+    default: FileHistory  # every commit of the default branch since some date
+    codeowners: FileHistory  # the CODEOWNERS file's commits on the base branch
 
 
 def rejudge(
@@ -66,42 +70,70 @@ def rejudge(
     policy: Policy,
     history: PolicyHistory,
 ) -> AuditedChecks:
-    """Gather at the merged head with the template (default branch) and CODEOWNERS (base branch)
-    as of `instant` and the thresholds at the head, judge, and mark vanished evidence.
+    """Gather at the merged head as of `instant` (the sign-off's creation), judge under the
+    standard asked for, and mark vanished evidence UNVERIFIABLE.
 
     The judge sees the conversation as it was at the merge: a `/reuse-sweep-run` posted after the
     merge did not let it merge. Raises GatherError when GitHub cannot be read.
     """
-    refs, notes = policy_refs(pr, instant, policy, history)
-    evidence = gather_evidence(gh, signoff_ref, policy, pinned_head=pr.head_sha, policy_refs=refs)
+    standard, notes = standard_for(standard_spec, instant, policy)
+    refs, more = policy_refs(Api(gh), signoff_ref.full_name, pr, instant, policy, standard, history)
+    evidence = gather_evidence(
+        gh, signoff_ref, policy, pinned_head=pr.head_sha, standard=standard,
+        reviewed_at=instant, policy_refs=refs,
+    )  # fmt: skip
     merged = parse_instant(pr.merged_at)
     before = tuple(c for c in evidence.comments if _at_or_before(c.created_at, merged))
     evidence = evidence.model_copy(update={"comments": before})
-    verdict = judge(evidence, policy)
+    verdict = judge(evidence, policy, standard)
     checks = audited_checks(verdict.checks, evidence)
-    return AuditedChecks(
-        evidence=evidence, checks=checks, era=era_of(standard_spec, instant, policy), notes=notes
-    )
+    return AuditedChecks(evidence=evidence, checks=checks, era=standard.era, notes=notes + more)
+
+
+def standard_for(spec: str, instant: datetime, policy: Policy) -> tuple[Standard, tuple[str, ...]]:
+    """The standard in force at `instant` for `at-the-time`, else the one `spec` names."""
+    if spec != AT_THE_TIME:
+        return resolve_standard(spec, policy), ()
+    try:
+        return standard_at(instant, policy), ()
+    except InputError:  # before the first era: no verifier ran yet; its first rules apply
+        first = policy.standards.eras[0].id
+        note = f"no verifier standard was in force at {iso(instant)}; judged under {first}"
+        return resolve_standard(first, policy), (note,)
 
 
 def policy_refs(
-    pr: MergedPull, instant: datetime, policy: Policy, history: PolicyHistory
+    api: Api,
+    repo: str,
+    pr: MergedPull,
+    instant: datetime,
+    policy: Policy,
+    standard: Standard,
+    history: PolicyHistory,
 ) -> tuple[dict[str, str], tuple[str, ...]]:
-    """path -> commit to read it at, and notes where a file's past could not be resolved."""
-    refs = {policy.paths.thresholds: pr.head_sha}
+    """gather's `policy_refs`: the default branch's files at its commit as of `instant`,
+    CODEOWNERS at the base branch's as of `instant`, the thresholds at the head."""
     notes: list[str] = []
-    for path, past in (
-        (policy.paths.template, history.template),
-        (policy.paths.codeowners, history.codeowners),
-    ):
-        sha = past.at(instant)
-        if sha is None:
-            # Never today's file: the PR's base commit is the closest state we know of.
-            sha = str(_dig(pr.raw, "base", "sha") or pr.head_sha)
-            why = past.problem or f"no commit on {past.branch} changed it before {iso(instant)}"
-            notes.append(f"{path} read at the PR's base commit {sha[:7]} ({why})")
-        refs[path] = sha
+    default = history.default.at(instant)
+    if default is None and not history.default.problem:
+        # Older than the run's listing of the branch: one request for this instant.
+        default = reads.commit_at(api, repo, history.default.branch, iso(instant))
+    codeowners = history.codeowners.at(instant)
+    if codeowners is None:
+        # Never today's file: the PR's base commit is the closest state we know of.
+        codeowners = _base_sha(pr)
+        why = history.codeowners.problem or f"no commit changed it before {iso(instant)}"
+        notes.append(f"{policy.paths.codeowners} read at the PR's base commit ({why})")
+    thresholds = standard.switches.thresholds or policy.paths.thresholds
+    refs = {ALL_OTHER_FILES: default or _base_sha(pr), policy.paths.codeowners: codeowners}
+    if default is None:
+        notes.append(f"the default branch as of {iso(instant)} is unknown; read at the PR's base")
+    refs[thresholds] = pr.head_sha
     return refs, tuple(notes)
+
+
+def _base_sha(pr: MergedPull) -> str:
+    return str(_dig(pr.raw, "base", "sha") or pr.head_sha)
 
 
 def could_be_codeowner(
@@ -137,25 +169,10 @@ def could_be_codeowner(
 
 
 def parse_standard(spec: str, policy: Policy) -> str:
-    """`at-the-time`, `current`, `0-8` or an era id of the profile; anything else is bad input."""
-    eras = [era.id for era in policy.audit.eras]
-    if spec in STANDARDS or spec in eras:
-        return spec
-    raise InputError(f"--standard {spec!r}: expected one of {', '.join([*STANDARDS, *eras])}")
-
-
-def era_of(standard_spec: str, instant: datetime, policy: Policy) -> str | None:
-    """The era whose rules a row is judged under: the one in force at the sign-off for
-    `at-the-time`, the newest for `current`, E4 for `0-8`, or the era named."""
-    eras = policy.audit.eras
-    if standard_spec == "at-the-time":
-        started = [era.id for era in eras if parse_instant(era.start) <= instant]
-        return started[-1] if started else None
-    if standard_spec == "current":
-        return eras[-1].id if eras else None
-    if standard_spec == "0-8":
-        return CHECK_0_8_ERA
-    return standard_spec
+    """`at-the-time` or any standard the profile knows (`current`, `0-8`, `E4`, `at:...`)."""
+    if spec != AT_THE_TIME:
+        resolve_standard(spec, policy)  # InputError naming the spec and the choices
+    return spec
 
 
 def _at_or_before(stamp: str, instant: datetime) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from github import Github
@@ -10,15 +11,17 @@ from github.GithubException import GithubException
 
 from signoff.client import Deadline
 from signoff.errors import GatherError
-from signoff.evidence import Evidence, FileRead, TeamMembership, UpstreamLink
-from signoff.gather import check_runs, evals, files, pull, teams, upstream
+from signoff.evidence import DirListing, Evidence, FileRead, TeamMembership, UpstreamLink
+from signoff.gather import check_runs, evals, files, pull, teams, upstream, wants
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.judge.context import JudgeContext
+from signoff.judge.model import WantRole
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
+from signoff.standards import Standard, iso, resolve_standard
 
 
 def gather_evidence(
@@ -29,25 +32,32 @@ def gather_evidence(
     pinned_head: str | None = None,
     pull_json: Mapping[str, object] | None = None,
     deadline: Deadline | None = None,
+    standard: Standard | None = None,
+    reviewed_at: datetime | None = None,
     policy_refs: Mapping[str, str] | None = None,
 ) -> Evidence:
-    """Everything the judge needs for one sign-off, judged at `pinned_head` (default: head now).
+    """Everything the standard's checks need for one sign-off, judged at `pinned_head` (default:
+    head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
-    `policy_refs` reads a policy file (template, CODEOWNERS, thresholds; by path) at the given
-    commit instead of the default branch: an audit judges with the files of an earlier instant.
+    `policy_refs` reads the default-branch files at other commits (an audit judges with the
+    files of an earlier instant): a path maps to the commit to read that file at, and the key
+    "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
     """
     api = Api(gh, deadline)
+    chosen = standard if standard is not None else resolve_standard(None, policy)
+    when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
     refs = dict(policy_refs or {})
     try:
-        evidence = _gather(api, ref, policy, pinned_head, pull_json, refs)
+        evidence = _gather(api, ref, policy, chosen, pinned_head, pull_json, refs)
         if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
             # The files list answers for the PR's head at the time of the request, which has
             # moved since the pin: gather again, reading the PR's diff at the pinned commit.
             pin = evidence.pull_request.head_sha
-            evidence = _gather(api, ref, policy, pin, None, refs)
+            evidence = _gather(api, ref, policy, chosen, pin, None, refs)
         edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
-        return evidence.model_copy(update={"signoff_edits": edits})
+        update = {"signoff_edits": edits, "standard": chosen.record(), "reviewed_at": when}
+        return evidence.model_copy(update=update)
     except GithubException as exc:  # anything a step did not turn into evidence
         raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
 
@@ -64,6 +74,7 @@ def _gather(
     api: Api,
     ref: SignoffRef,
     policy: Policy,
+    standard: Standard,
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
     policy_refs: Mapping[str, str],
@@ -74,21 +85,23 @@ def _gather(
     fields = _pull_fields(api, ref, raw_pull, pinned)
     paths = policy.paths
     default_branch = fields["repository"].default_branch
-    policy_files = [paths.codeowners, paths.template, paths.thresholds]
+    thresholds = standard.switches.thresholds or paths.thresholds
+    policy_files = [paths.codeowners, paths.template, thresholds]
+    default_ref = policy_refs.get("*", default_branch)
     reads = [
-        files.read_file(api, repo, path, policy_refs.get(path, default_branch), "default")
+        files.read_file(api, repo, path, policy_refs.get(path, default_ref), "default")
         for path in policy_files
     ]
 
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
     masters = ctx.changed_master_files
     base_sha = fields["pull_request"].base_sha
     head_reads = files.read_all(api, repo, masters, pinned, "head")
     reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
 
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
     reads += _read_scripts(api, repo, ctx, pinned)
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
 
     order = check_runs.scan_order(fields["commits"], pinned)
     found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
@@ -105,6 +118,9 @@ def _gather(
 
     fields["memberships"] = _read_memberships(api, ctx, fields["signoff"].author)
     fields["upstream"] = _read_upstream(api, ctx, policy)
+    refs: dict[WantRole, str] = {"default": default_ref, "base": base_sha, "head": pinned}
+    wanted, fields["listings"] = _read_wanted(api, repo, policy, standard, fields, reads, refs)
+    reads += wanted
     now = pull.head_sha(pull.read_pull(api, ref))
     fields["head_moved_to"] = now if now != pinned else None
     return Evidence(**fields, files=tuple(reads))
@@ -151,6 +167,26 @@ def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[F
             if reads[candidate].state == "ok":
                 break
     return [reads[path] for path in sorted(reads)]
+
+
+def _read_wanted(
+    api: Api,
+    repo: str,
+    policy: Policy,
+    standard: Standard,
+    fields: dict[str, Any],
+    reads: list[FileRead],
+    refs: dict[WantRole, str],
+) -> tuple[list[FileRead], tuple[DirListing, ...]]:
+    """The extra reads the standard's checks ask for (none for checks without `wants`)."""
+    base = Evidence(**fields, files=tuple(reads))
+
+    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> JudgeContext:
+        evidence = base.model_copy(update={"files": (*base.files, *more), "listings": listings})
+        return JudgeContext(evidence, policy, standard)
+
+    wanted, listings = wants.read_wanted(api, repo, build, refs, base)
+    return wanted, tuple(listings)
 
 
 def _read_memberships(api: Api, ctx: JudgeContext, signer: str) -> tuple[TeamMembership, ...]:

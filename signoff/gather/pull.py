@@ -51,7 +51,15 @@ def to_pull_request(raw: JsonObject, pinned: str) -> PullRequest:
         head_ref=str(_dig(raw, "head", "ref") or ""),
         head_sha=pinned,
         url=str(raw.get("html_url") or ""),
+        labels=tuple(sorted(_label_names(raw.get("labels")))),
     )
+
+
+def _label_names(labels: Any) -> list[str]:
+    """Label names from the PR JSON (already in the answer: no extra request)."""
+    if not isinstance(labels, list):
+        return []
+    return [str(item["name"]) for item in labels if isinstance(item, dict) and item.get("name")]
 
 
 def list_files(

@@ -1,19 +1,22 @@
-"""The judge: evidence + policy in, verdict out; no network, clock, environment or randomness."""
+"""The judge: evidence + policy + standard in, verdict out; no network, clock, environment or
+randomness."""
 
 from __future__ import annotations
 
 from types import ModuleType
 
+from signoff.errors import PolicyError
 from signoff.evidence import Evidence
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import CheckResult, Finding, Outcome, Verdict, failed
 from signoff.judge.registry import CHECKS
 from signoff.policy import Policy
+from signoff.standards import CheckSlot, Standard, resolve_standard
 
-__all__ = ["judge", "run_check"]
+__all__ = ["check_modules", "judge", "judging_standard", "run_check"]
 
 
-def run_check(module: ModuleType, ctx: JudgeContext) -> CheckResult:
+def run_check(module: ModuleType, ctx: JudgeContext, slot: CheckSlot) -> CheckResult:
     """Run one check; a crash inside it is a FAIL naming the check, never a PASS."""
     try:
         finding = module.evaluate(ctx)
@@ -21,22 +24,36 @@ def run_check(module: ModuleType, ctx: JudgeContext) -> CheckResult:
             raise TypeError("check returned no Finding")
     except Exception as exc:  # fail closed on any bug or unexpected evidence shape
         finding = failed(
-            f"internal error in check {module.NUMBER} ({module.NAME}): "
+            f"internal error in check {slot.number} ({slot.name}): "
             f"{type(exc).__name__}; the evidence could not be judged"
         )
     return CheckResult(
-        number=module.NUMBER,
-        id=module.ID,
-        name=module.NAME,
-        status=finding.status,
+        number=slot.number, id=slot.id, name=slot.name, status=finding.status,
         reason=finding.reason,
-    )
+    )  # fmt: skip
 
 
-def judge(evidence: Evidence, policy: Policy) -> Verdict:
-    """Judge every registered check; the verdict is PASS iff no check FAILs (N/A passes)."""
-    ctx = JudgeContext(evidence, policy)
-    results = tuple(run_check(module, ctx) for module in CHECKS)
+def check_modules(standard: Standard) -> tuple[tuple[CheckSlot, ModuleType], ...]:
+    """The standard's checks with their modules, in order; an id no module implements is a
+    profile error (never silently skipped)."""
+    unknown = [slot.id for slot in standard.checks if slot.id not in CHECKS]
+    if unknown:
+        raise PolicyError(f"standard {standard.label} names unknown check(s): {', '.join(unknown)}")
+    return tuple((slot, CHECKS[slot.id]) for slot in standard.checks)
+
+
+def judging_standard(evidence: Evidence, policy: Policy, spec: str | None = None) -> Standard:
+    """`spec` when given, else the standard the bundle records, else the profile's default."""
+    if spec is None and evidence.standard is not None:
+        spec = evidence.standard.spec
+    return resolve_standard(spec, policy)
+
+
+def judge(evidence: Evidence, policy: Policy, standard: Standard | None = None) -> Verdict:
+    """Judge the standard's checks; the verdict is PASS iff no check FAILs (N/A passes)."""
+    chosen = standard if standard is not None else judging_standard(evidence, policy)
+    ctx = JudgeContext(evidence, policy, chosen)
+    results = tuple(run_check(module, ctx, slot) for slot, module in check_modules(chosen))
     outcome: Outcome = "REJECTED" if any(r.status == "FAIL" for r in results) else "PASS"
     return Verdict(
         outcome=outcome,
@@ -47,5 +64,8 @@ def judge(evidence: Evidence, policy: Policy) -> Verdict:
         signoff_author=evidence.signoff.author,
         signoff_kind=evidence.signoff.kind,
         signoff_url=evidence.signoff.url,
+        standard=chosen.record(),
+        standard_label=chosen.label,
+        default_standard=chosen.spec == policy.standards.default,
         checks=results,
     )

@@ -22,6 +22,7 @@ from signoff.parse.matching import MatchReport, match_items
 from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
+from signoff.standards import Standard, Switches
 
 
 @lru_cache(maxsize=256)
@@ -56,10 +57,34 @@ def path_matches(path: str, pattern: str) -> bool:
 class JudgeContext:
     """Lazy, memoised views of one evidence bundle under one policy; pure and network-free."""
 
-    def __init__(self, evidence: Evidence, policy: Policy) -> None:
+    def __init__(self, evidence: Evidence, policy: Policy, standard: Standard) -> None:
         self.evidence = evidence
         self.policy = policy
+        self.standard = standard
         self.memo: dict[str, object] = {}  # results one check computes for another (Check 1 -> 2)
+
+    # --- the standard ------------------------------------------------------------------------
+    @property
+    def switches(self) -> Switches:
+        """The rule switches of the standard being judged (checks read theirs from here)."""
+        return self.standard.switches
+
+    @property
+    def master_configs_glob(self) -> str:
+        return self.switches.master_configs or self.policy.paths.master_configs
+
+    @property
+    def thresholds_path(self) -> str:
+        return self.switches.thresholds or self.policy.paths.thresholds
+
+    def unread(self, read: FileRead | None) -> str:
+        """Why a file's text is not in the evidence, for a fail-closed reason."""
+        if read is not None:
+            return read.reason or read.state
+        gathered = self.evidence.standard
+        if gathered is not None and gathered.spec != self.standard.spec:
+            return f"not in the bundle, which was gathered under standard {gathered.spec}"
+        return "not read"
 
     # --- the sign-off and the template -------------------------------------------------------
     @cached_property
@@ -121,7 +146,7 @@ class JudgeContext:
 
     @cached_property
     def changed_master_files(self) -> tuple[str, ...]:
-        pattern = self.policy.paths.master_configs
+        pattern = self.master_configs_glob
         return tuple(
             sorted({f.path for f in self.changed_matching(pattern) if f.status != "removed"})
         )

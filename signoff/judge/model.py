@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.standards import StandardRecord
+
 Status = Literal["PASS", "FAIL", "N/A"]
 Outcome = Literal["PASS", "REJECTED"]
 
@@ -52,8 +54,33 @@ class Verdict(BaseModel):
     signoff_author: str
     signoff_kind: str
     signoff_url: str
+    standard: StandardRecord | None = None  # the standard the checks were judged under
+    standard_label: str = ""  # how to print it: "0-8", "E8", "E5 at 2026-07-10T19:00:00Z"
+    default_standard: bool = True  # judged under the profile's default standard
     checks: tuple[CheckResult, ...]
 
     @property
     def failures(self) -> tuple[CheckResult, ...]:
         return tuple(check for check in self.checks if check.status == "FAIL")
+
+
+WantRole = Literal["default", "base", "head"]
+
+
+class Want(BaseModel):
+    """A read a check asks gather for: a file's text, or a directory's names, at a named ref
+    (`default`: the default branch; `base`: the PR's base commit; `head`: the pinned head)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["file", "dir"]
+    path: str
+    role: WantRole
+
+
+def want_file(path: str, role: WantRole) -> Want:
+    return Want(kind="file", path=path, role=role)
+
+
+def want_dir(path: str, role: WantRole) -> Want:
+    return Want(kind="dir", path=path, role=role)

@@ -78,8 +78,13 @@ def compare_launch(
     model: str,
     sku: str | None,
     policy: Policy,
+    every_flag: bool = False,
 ) -> LaunchComparison:
-    """The recipe command closest to the launch for its model and SKU, with what differs."""
+    """The recipe command closest to the launch for its model and SKU, with what differs.
+
+    `every_flag`: every flag of the launch must agree, not only the major ones (the rule before
+    InferenceX#1908).
+    """
     engine = launch.engine
     served = _served_model(launch, config) or model
     looked_for = f"`{served}` ({engine})" + (f" on {sku}" if sku else "")
@@ -88,6 +93,10 @@ def compare_launch(
     if rules is None or not candidates:
         return LaunchComparison(looked_for=looked_for, best=None)
     script = _read_side(launch.args, engine, policy, rules, config)
+    if every_flag:
+        listed = {m.flag for m in rules.major_args()}
+        extra = tuple(sorted(flag for flag in script.values if flag not in listed))
+        rules = rules.model_copy(update={"major": (*rules.major, *extra)})
     mentions = _mentions(docs, engine, policy, rules)
     results = [_compare(script, c, engine, policy, rules, mentions) for c in candidates]
     best = min(

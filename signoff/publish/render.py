@@ -50,10 +50,14 @@ def render_markdown(verdict: Verdict, policy: Policy) -> str:
             "the new head.",
         ]
     kind = verdict.signoff_kind
+    # The default standard (Checks 0-8) goes unnamed, so its verdicts read as they always have;
+    # any other standard is named, since its numbers mean other checks.
+    standard = "" if verdict.default_standard else f", standard `{verdict.standard_label}`"
     lines += [
         "",
-        f"<sub>Verified deterministically by signoff {__version__} (profile `{policy.name}`) "
-        f"against the {kind} {inline(verdict.signoff_url)} at `{verdict.head_sha[:12]}`.</sub>",
+        f"<sub>Verified deterministically by signoff {__version__} (profile `{policy.name}`"
+        f"{standard}) against the {kind} {inline(verdict.signoff_url)} at "
+        f"`{verdict.head_sha[:12]}`.</sub>",
     ]
     return "\n".join(lines) + "\n"
 
@@ -65,6 +69,8 @@ def verdict_document(verdict: Verdict) -> dict[str, object]:
         "pr": verdict.pr,
         "head_sha": verdict.head_sha,
         "head_moved_to": verdict.head_moved_to,
+        "standard": verdict.standard.spec if verdict.standard is not None else None,
+        "era": verdict.standard.era if verdict.standard is not None else None,
         "signoff": {
             "author": verdict.signoff_author,
             "kind": verdict.signoff_kind,

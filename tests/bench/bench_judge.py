@@ -2,9 +2,11 @@
 
 The bundle: 3,000 changed files, 250 commits x 60 check runs (only the oldest commit is green,
 so every commit is assessed), 1,000 comments, two ~320 KB master configs at base and head, and
-the PR's diff at the swept commit. Targets: judge <= 1.0 s and <= 300 MB peak on one core.
+the PR's diff at the swept commit; for the later eras' checks also MODELS.md on the default
+branch and the head text of every changed script (1,000 of them, scanned for engine patches and
+deprecated models). Targets: judge <= 1.0 s and <= 300 MB peak on one core.
 
-    python tests/bench/bench_judge.py
+    python tests/bench/bench_judge.py [--standard current]   (default: current)
 """
 
 from __future__ import annotations
@@ -18,11 +20,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from builders import EXISTING_ENTRY, NEW_ENTRY, SCRIPT_PATH, build, green_runs, passing_parts
+import argparse
+
+from builders import (
+    EXISTING_ENTRY,
+    MODELS_MD,
+    NEW_ENTRY,
+    SCRIPT_PATH,
+    build,
+    green_runs,
+    passing_parts,
+)
 
 from signoff.judge import judge
 from signoff.policy import load_policy
 from signoff.publish.render import render_markdown
+from signoff.standards import resolve_standard
 
 TARGET_SECONDS = 1.0
 TARGET_MB = 300
@@ -96,19 +109,29 @@ def large_parts() -> dict:
         for i in range(999)
     ] + [{"id": 5000, "author": "lead", "author_association": "MEMBER", "body": "/reuse-sweep-run"}]
     parts["files"].append({"path": SCRIPT_PATH, "role": "head", "text": parts["files"][5]["text"]})
+    parts["files"].append({"path": "MODELS.md", "role": "default", "text": MODELS_MD})
+    parts["files"] += [
+        {"path": f["path"], "role": "head", "text": f"#!/usr/bin/env bash\nvllm serve m --tp {i}\n"}
+        for i, f in enumerate(files)
+        if f["path"].endswith(".sh")
+    ]
     return parts
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="judge benchmark")
+    parser.add_argument("--standard", default="current", help="standard to judge under")
+    args = parser.parse_args()
     policy = load_policy()
+    standard = resolve_standard(args.standard, policy)
     evidence = build(large_parts())
     start = time.perf_counter()
-    verdict = judge(evidence, policy)
+    verdict = judge(evidence, policy, standard)
     text = render_markdown(verdict, policy)
     elapsed = time.perf_counter() - start
     # Memory in a second run: tracemalloc slows Python several-fold, so it never shares the timing.
     tracemalloc.start()
-    judge(evidence, policy)
+    judge(evidence, policy, standard)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -118,7 +141,8 @@ def main() -> None:
         f"master configs {[len(f.text or '') for f in evidence.files_at('head') if 'master' in f.path]} bytes"
     )
     print(
-        f"verdict: {verdict.outcome} ({', '.join(c.status for c in verdict.checks)}), {len(text)} chars"
+        f"standard {standard.label}: {verdict.outcome} "
+        f"({', '.join(f'{c.number}:{c.status}' for c in verdict.checks)}), {len(text)} chars"
     )
     print(f"judge wall time: {elapsed:.3f} s (target <= {TARGET_SECONDS} s)")
     print(

@@ -1,4 +1,4 @@
-"""Check 0 (CODEOWNER): the sign-off's author owns what the PR changes.
+"""The sign-off's author owns what the PR changes.
 
 Why: only a CODEOWNER's sign-off can vouch for a partner's recipe. How it is judged: for every
 changed path (both paths of a rename) the last matching line of `.github/CODEOWNERS` on the default
@@ -21,7 +21,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.parse.codeowners import CodeOwners, Rule, owner_is_team
 
-NUMBER = 0
 ID = "codeowner"
 NAME = "CODEOWNER"
 
@@ -99,7 +98,7 @@ def _judge_coverage(ctx: JudgeContext, owners: CodeOwners) -> Finding:
         rule = owners.match(path)
         if rule is None or not rule.owners:
             coverage.unowned += 1  # GitHub requires no owner's review for an un-owned path
-        elif rule.is_catch_all:
+        elif rule.is_catch_all and ctx.switches.codeowner_catch_all:
             coverage.catch_all += 1
         else:
             owns, unknown = _owns(ctx, rule.owners, signer)

@@ -1,4 +1,4 @@
-"""Check 2 (evals pass): the swept run's evals clear the accuracy bar on the head's image.
+"""The swept run's evals clear the accuracy bar on the head's image.
 
 Why: throughput numbers only count when the served model is still accurate. How it is judged:
 only the eval results of the workflow run that satisfies Check 1 count (provenance included, and
@@ -22,7 +22,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.yamlload import load_yaml
 
-NUMBER = 2
 ID = "evals"
 NAME = "evals pass"
 
@@ -80,11 +79,10 @@ Thresholds = dict[str, dict[str, dict[str, float]]]
 
 def _thresholds(ctx: JudgeContext) -> Thresholds | str:
     """{"default": {task: bar}, "models": {prefix: {task: bar}}} or a failure reason."""
-    path = ctx.policy.paths.thresholds
+    path = ctx.thresholds_path
     read = ctx.evidence.file(path, "default")
     if read is None or read.state != "ok" or read.text is None:
-        why = read.reason or read.state if read is not None else "not read"
-        return f"{path} on the default branch is unreadable ({why})"
+        return f"{path} on the default branch is unreadable ({ctx.unread(read)})"
     try:
         data = load_yaml(read.text)
     except Exception:

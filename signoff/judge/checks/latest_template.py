@@ -1,10 +1,12 @@
-"""Check 5 (latest template): the sign-off copies every item of the current checklist.
+"""The sign-off copies every item of the current checklist.
 
 Why: the checklist grows (21 versions so far); a stale copy silently skips new rules. How it is
 judged: the template is the fenced block of `docs/PR_REVIEW_CHECKLIST.md` on the default branch at
 verification time. Every template item must have a matching, checked item in the sign-off
 (tolerant of whitespace, case, typos and appended run links, not of outdated wording). An
-unchecked item passes only when the Additional detail section explains it. To satisfy it: copy
+unchecked item passes only when the Additional detail section explains it. A missing or
+unexplained item is named with the check that verifies it under the standard being judged
+(items later eras added map to their checks only from those eras on). To satisfy it: copy
 the template afresh from the default branch and check or explain every item.
 """
 
@@ -14,7 +16,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.parse.matching import ItemMatch
 
-NUMBER = 5
 ID = "latest-template"
 NAME = "latest template"
 
@@ -29,11 +30,11 @@ def evaluate(ctx: JudgeContext) -> Finding:
         return failed(f"{path} on the default branch has no checklist items to compare against")
     report = ctx.matches
     if report.missing:
-        names = ", ".join(_name(m) for m in report.missing)
+        names = ", ".join(_name(ctx, m) for m in report.missing)
         return failed(f"sign-off lacks {len(report.missing)} current {path} item(s): {names}")
     unexplained = [m for m in report.unchecked if not _explained(ctx, m)]
     if unexplained:
-        names = ", ".join(_name(m) for m in unexplained)
+        names = ", ".join(_name(ctx, m) for m in unexplained)
         return failed(
             f"unchecked item(s) with no explanation in the Additional detail section: {names}"
         )
@@ -46,11 +47,15 @@ def evaluate(ctx: JudgeContext) -> Finding:
     return passed(f"all {total} current {path} items present and checked")
 
 
-def _name(match: ItemMatch) -> str:
+def _name(ctx: JudgeContext, match: ItemMatch) -> str:
+    """The item, and the check that verifies it under the standard being judged (the mapping
+    is per era: DEPRECATED feeds Check 7 in E7+, and no check before)."""
     words = match.template_text.split()
     snippet = " ".join(words[:8]) + (" …" if len(words) > 8 else "")
     label = match.catalog_id or f"item {match.template_index + 1}"
-    return f'{label} ("{snippet}")'
+    slot = ctx.standard.check_for_item(match.catalog_id) if match.catalog_id else None
+    feeds = f"; verified by Check {slot.number} ({slot.name})" if slot is not None else ""
+    return f'{label} ("{snippet}"{feeds})'
 
 
 def _explained(ctx: JudgeContext, match: ItemMatch) -> bool:

@@ -1,4 +1,4 @@
-"""Check 7 (no architecture hacks): benchmarks run the model's real architecture.
+"""Benchmarks run the model's real architecture.
 
 Why: cutting model FLOPs (skipping indexer layers, trimming experts) makes numbers incomparable;
 making the same computation faster is fair. How it is judged: the benchmark scripts the PR adds or
@@ -17,7 +17,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.parse.bench_script import ScriptFacts, find_args
 
-NUMBER = 7
 ID = "no-arch-hacks"
 NAME = "no architecture hacks"
 

@@ -1,4 +1,4 @@
-"""Check 3 (recipe): single-node vLLM/SGLang recipes are documented upstream.
+"""Single-node vLLM/SGLang recipes are documented upstream.
 
 Why: InferenceX numbers must be reproducible from the engines' own documentation. How it is
 judged: N/A when the PR's benchmark changes are exclusively multi-node/disaggregated or touch no
@@ -27,21 +27,21 @@ from signoff.parse.links import RecipeLinkRef, link_key
 from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine
 from signoff.parse.recipes import read_recipe_file, read_recipe_page
 
-NUMBER = 3
 ID = "recipe"
 NAME = "recipe"
 
 _ACCEPTED = {"merged", "published"}
 _COMPARED_ENGINES = frozenset({"vllm", "sglang"})
+_MULTI_NODE_ONLY = "benchmark changes are exclusively multi-node/disaggregated"
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
     if ctx.master_problems:
         return failed(f"recipe scope cannot be determined: {ctx.master_problems[0]}")
     scope, multi_node = targets(ctx)
-    if not scope:
+    if not scope and not (multi_node and not ctx.switches.recipe_multinode_na):
         if multi_node:
-            return not_applicable("benchmark changes are exclusively multi-node/disaggregated")
+            return not_applicable(_MULTI_NODE_ONLY)
         return not_applicable("no single-node vLLM/SGLang recipe is added or changed")
     links = ctx.recipe_links
     if not links:
@@ -52,11 +52,13 @@ def evaluate(ctx: JudgeContext) -> Finding:
     chosen, rejected = _accepted_links(ctx, links)
     if not chosen:
         return failed(rejected[0] if rejected else "no upstream recipe link could be verified")
+    label = ", ".join(_label(link) for link in chosen)
+    if not scope:  # multi-node before the N/A rule (#2030): a verified link is all it asked
+        return passed(f"{label} linked ({_MULTI_NODE_ONLY})")
     docs, labels = _recipe_docs(ctx, chosen)
     compared, problem = _compare_all(ctx, scope, docs)
     if problem:
         return failed(problem)
-    label = ", ".join(_label(link) for link in chosen)
     missing = unread_files(chosen)
     reason = fail_reason(compared, labels, label, missing, docs)
     if reason:
@@ -93,7 +95,15 @@ def _compare(
     entry = target.entry
     model = entry.model if entry is not None else (launch.model or "")
     sku = entry.sku if entry is not None else _sku_of_path(ctx, target.path)
-    return compare_launch(launch, dict(run.config), docs, model=model, sku=sku, policy=ctx.policy)
+    return compare_launch(
+        launch,
+        dict(run.config),
+        docs,
+        model=model,
+        sku=sku,
+        policy=ctx.policy,
+        every_flag=not ctx.switches.recipe_major_args_only,  # before #1908 every flag counted
+    )
 
 
 def _sku_of_path(ctx: JudgeContext, path: str) -> str | None:
@@ -155,7 +165,10 @@ def _accepted_links(
 
 
 def _merge_required(ctx: JudgeContext) -> bool:
-    """Whether the current template's recipe sub-item demands MERGED (unknown: assume it does)."""
+    """Whether linked PRs must be merged: the standard's switch, else what the current
+    template's recipe sub-item says (unknown: assume it does)."""
+    if ctx.switches.recipe_must_be_merged is not None:
+        return ctx.switches.recipe_must_be_merged
     template = ctx.template
     if template is None:
         return True

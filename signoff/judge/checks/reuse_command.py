@@ -1,4 +1,4 @@
-"""Check 4 (reuse command): an authorised `/reuse-sweep-run` is on record.
+"""An authorised `/reuse-sweep-run` is on record.
 
 Why: InferenceX merges by reusing the PR's sweep instead of re-running it, and the merge tooling
 only honours the command from trusted accounts. How it is judged: some PR conversation comment
@@ -14,7 +14,6 @@ import re
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 
-NUMBER = 4
 ID = "reuse-command"
 NAME = "reuse command"
 

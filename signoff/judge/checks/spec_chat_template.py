@@ -1,4 +1,4 @@
-"""Check 8 (spec-decode chat template): speculative decoding is benchmarked through a chat template.
+"""Speculative decoding is benchmarked through a chat template.
 
 Why: draft acceptance depends on the prompt format; raw completions inflate acceptance length
 far beyond real-world use. How it is judged: every spec-decode config the PR adds or changes
@@ -15,7 +15,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.parse.bench_script import find_args
 
-NUMBER = 8
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
 

@@ -1,4 +1,4 @@
-"""Check 1 (sweep on in-PR commit): the head's recipe was swept green, by the sweep workflow.
+"""The head's recipe was swept green, by the sweep workflow.
 
 Why: a sign-off vouches for measured numbers; they must come from this PR's recipe, measured by
 the repository's own sweep. How it is judged: a commit currently in the PR must have a run of the
@@ -26,7 +26,6 @@ from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, passed
 from signoff.judge.sweep_rules import CommitAssessment, assess_commit
 
-NUMBER = 1
 ID = "sweep"
 NAME = "sweep on in-PR commit"
 

@@ -1,4 +1,4 @@
-"""Check 6 (upstream image / engine-first): vLLM/SGLang run from upstream images, and come first.
+"""vLLM and SGLang run from upstream images, and come before other engines.
 
 Why: a vendor that claims first-class vLLM/SGLang support must show it with the engines' own
 images, and must not publish other engines ahead of them. How it is judged, per master-config
@@ -16,7 +16,6 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.parse.master_config import MasterEntry
 
-NUMBER = 6
 ID = "upstream-image"
 NAME = "upstream image / engine-first"
 

@@ -1,0 +1,97 @@
+"""Read what the standard's checks ask for: files and directory listings at named refs.
+
+A check module may define `wants(ctx) -> Iterable[Want]` (signoff/judge/model.py). Gather asks
+every check of the standard, reads what is new, and asks again with the new reads in the context
+(a directory listing can lead to file reads), for at most MAX_ROUNDS rounds. So a new check gets
+its evidence without any change to gather, and a standard without that check reads nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from github.GithubException import GithubException
+
+from signoff.evidence import DirListing, Evidence, FileRead, FileState
+from signoff.gather import files
+from signoff.gather.api import Api, error_status
+from signoff.judge import check_modules
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import Want, WantRole
+
+MAX_ROUNDS = 3
+MAX_WANTS = 200  # extra reads per verification; beyond it checks see "not read" and fail closed
+
+Build = Callable[[tuple[FileRead, ...], tuple[DirListing, ...]], JudgeContext]
+
+
+def read_wanted(
+    api: Api, repo: str, build: Build, refs: Mapping[WantRole, str], base: Evidence
+) -> tuple[list[FileRead], list[DirListing]]:
+    """Every read the standard's checks want beyond `base`'s, in the order first asked."""
+    reads: list[FileRead] = []
+    listings: list[DirListing] = []
+    done: set[Want] = _already(base)
+    budget = MAX_WANTS
+    for _ in range(MAX_ROUNDS):
+        ctx = build(tuple(reads), tuple(listings))
+        new = [want for want in _asked(ctx) if want not in done][:budget]
+        budget -= len(new)
+        if not new:
+            break
+        for want in new:
+            done.add(want)
+            if want.kind == "dir":
+                listings.append(list_dir(api, repo, want.path, refs[want.role], want.role))
+            else:
+                reads.append(_read(api, repo, want, refs[want.role], ctx))
+    return reads, listings
+
+
+def _already(evidence: Evidence) -> set[Want]:
+    have: set[Want] = set()
+    for read in evidence.files:
+        if read.role != "eval":
+            have.add(Want(kind="file", path=read.path, role=read.role))
+    for listing in evidence.listings:
+        if listing.role != "eval":
+            have.add(Want(kind="dir", path=listing.path, role=listing.role))
+    return have
+
+
+def _asked(ctx: JudgeContext) -> list[Want]:
+    """The wants of every check in the standard, deduplicated, in check order."""
+    seen: dict[Want, None] = {}
+    for _, module in check_modules(ctx.standard):
+        wants = getattr(module, "wants", None)
+        if wants is not None:
+            seen.update(dict.fromkeys(wants(ctx)))
+    return list(seen)
+
+
+def _read(api: Api, repo: str, want: Want, ref: str, ctx: JudgeContext) -> FileRead:
+    if want.role == "head":
+        added = next((f for f in ctx.evidence.changed_files if f.path == want.path), None)
+        text = files.text_of_added(added) if added is not None else None
+        if text is not None:  # a file the PR adds is rebuilt from its patch (no request)
+            return FileRead(path=want.path, role="head", sha=ref, text=text)
+    return files.read_file(api, repo, want.path, ref, want.role)
+
+
+def list_dir(api: Api, repo: str, path: str, ref: str, role: WantRole) -> DirListing:
+    """One directory listing (contents API): ok, missing (404), or unavailable with the reason."""
+    try:
+        data = api.get(f"/repos/{repo}/contents/{path}", {"ref": ref})
+    except GithubException as exc:
+        state: FileState = "missing" if exc.status == 404 else "unavailable"
+        return DirListing(path=path, role=role, sha=ref, state=state, reason=error_status(exc))
+    if not isinstance(data, list):
+        return DirListing(
+            path=path, role=role, sha=ref, state="unavailable", reason=f"{path} is not a directory"
+        )
+    names = sorted(
+        str(item.get("name", "")) + ("/" if item.get("type") == "dir" else "")
+        for item in data
+        if isinstance(item, dict) and item.get("name")
+    )
+    return DirListing(path=path, role=role, sha=ref, entries=tuple(names))

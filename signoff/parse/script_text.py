@@ -1,0 +1,45 @@
+"""A shell script as text to match rules against: its commands' source spans, $VARS expanded."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+
+from signoff.parse.shell_scan import scan_commands
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+MAX_LINE = 4000  # longer command texts are truncated before matching (bounded regex work)
+
+
+@lru_cache(maxsize=4096)
+def command_spans(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(first line, last line, source text) of every command; comment lines inside are dropped.
+
+    The shell scanner decides where a command ends (quoted newlines, continuations); the text is
+    the physical lines it spans, so redirects the scanner sets aside are still there to read.
+    """
+    lines = text.splitlines()
+    try:
+        scanned = scan_commands(text)
+        spans = sorted(
+            {
+                (c.line, max(w.line + w.raw.count("\n") for w in c.words))
+                for c in scanned.commands
+                if c.words
+            }
+        )
+    except Exception:  # a scanner bug must not hide a patch: fall back to physical lines
+        spans = [(n, n) for n in range(1, len(lines) + 1)]
+    out = []
+    for first, last in spans:
+        kept = [ln.strip() for ln in lines[first - 1 : last] if not ln.lstrip().startswith("#")]
+        joined = " ".join(part.removesuffix("\\").strip() for part in kept).strip()
+        if joined:
+            out.append((first, last, joined[:MAX_LINE]))
+    return tuple(out)
+
+
+def expand(line: str, variables: Mapping[str, str]) -> str:
+    """`$NAME`/`${NAME}` replaced by a known value (unknown names stay as written)."""
+    return _VAR.sub(lambda m: variables.get(m[1] or m[2], m[0]), line)

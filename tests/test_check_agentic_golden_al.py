@@ -1,0 +1,226 @@
+"""Agentic spec-decode uses the golden synthetic acceptance length (E6+)."""
+
+from __future__ import annotations
+
+from builders import (
+    AGENTIC_ENTRY,
+    AGENTIC_SCRIPT,
+    AGENTIC_SGLANG,
+    GOLDEN_QWEN,
+    add_changed_file,
+    add_listing,
+    agentic_parts,
+    build,
+    passing_parts,
+    set_detail,
+)
+
+from signoff.judge.checks import agentic_golden_al
+from signoff.judge.context import JudgeContext
+from signoff.standards import resolve_standard
+
+
+def test_the_golden_al_for_model_mode_and_draft_length_passes(check):
+    result = check(agentic_parts(), "agentic-golden-al")
+    assert result.status == "PASS"
+    assert "AL 3.39 = qwen3.5_mtp.yaml thinking_on[3]" in result.reason
+
+
+def test_an_acceptance_target_other_than_the_golden_fails_naming_both(check):
+    result = check(agentic_parts(AGENTIC_SGLANG.replace("=3.39", "=3.60")), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert (
+        f"{AGENTIC_SCRIPT}:4 SGLANG_SIMULATE_ACC_LEN gives AL 3.6, not the golden 3.39 (draft 3)"
+        in (result.reason)
+    )
+
+
+def test_an_agentic_spec_config_without_a_synthetic_knob_fails(check):
+    script = AGENTIC_SGLANG.replace("    export SGLANG_SIMULATE_ACC_LEN=3.39\n", "")
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason
+
+
+def test_real_acceptance_outside_an_eval_only_branch_fails(check):
+    script = (
+        'vllm serve "$MODEL" --speculative-config '
+        '\'{"method": "mtp", "num_speculative_tokens": 3}\'\n'
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "runs real (unsimulated) acceptance" in result.reason
+
+
+def test_vllm_reads_the_value_through_a_variable_and_a_printf(check):
+    script = """\
+SYNTHETIC_ACCEPT_LEN=3.39
+NUM_SPEC_TOKENS=3
+if [ "${EVAL_ONLY}" = "true" ]; then
+  SPEC_CONFIG="{\\"method\\": \\"mtp\\", \\"num_speculative_tokens\\": $NUM_SPEC_TOKENS}"
+else
+  SPEC_CONFIG=$(printf '{"method":"mtp","num_speculative_tokens":%d,"rejection_sample_method":"synthetic","synthetic_acceptance_length":%.2f}' \\
+      "$NUM_SPEC_TOKENS" "$SYNTHETIC_ACCEPT_LEN")
+fi
+vllm serve "$MODEL" --speculative-config "$SPEC_CONFIG"
+"""
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "PASS" and "AL 3.39" in result.reason
+
+
+def test_tensorrt_llm_counts_draft_tokens_so_its_knob_is_the_golden_minus_one(check):
+    script = (
+        "export TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS=2.39\n"
+        "echo 'max_draft_len: 3' > extra.yaml\ntrtllm-serve \"$MODEL\" --extra_llm_api_options extra.yaml\n"
+    )
+    assert check(agentic_parts(script), "agentic-golden-al").status == "PASS"
+    wrong = script.replace("=2.39", "=3.39")  # the golden written unchanged: AL 4.39
+    result = check(agentic_parts(wrong), "agentic-golden-al")
+    assert result.status == "FAIL" and "gives AL 4.39" in result.reason
+
+
+def test_a_thinking_off_config_is_held_to_the_thinking_off_curve(check):
+    script = AGENTIC_SGLANG.replace("=3.39", "=3.33").replace(
+        '--tp "$TP"', '--tp "$TP" --default-chat-template-kwargs \'{"enable_thinking": false}\''
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "PASS" and "thinking_off[3]" in result.reason
+
+
+def test_no_agentic_spec_decode_change_is_not_applicable(check):
+    assert check(passing_parts(), "agentic-golden-al").status == "N/A"
+
+
+def test_golden_curves_that_were_not_listed_fail_closed(check):
+    result = check(agentic_parts(golden=False), "agentic-golden-al")
+    assert result.status == "FAIL" and "golden_al_distribution/ on the default branch" in (
+        result.reason
+    )
+
+
+def test_a_value_that_cannot_be_resolved_fails_closed(check):
+    script = AGENTIC_SGLANG.replace("=3.39", "=$(curl -s https://example.invalid/al)")
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "cannot be resolved to a number" in result.reason
+
+
+def test_a_model_without_a_curve_needs_the_al_source_in_the_detail_section(check):
+    entry = AGENTIC_ENTRY.replace("model-prefix: qwen3.5", "model-prefix: qwen3.8").replace(
+        "Qwen3.5-397B-A17B-FP8", "Qwen3.8-2T"
+    )
+    script_path = AGENTIC_SCRIPT.replace("qwen3.5", "qwen3.8")
+    parts = agentic_parts(entry=entry)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != AGENTIC_SCRIPT]
+    add_changed_file(parts, script_path, AGENTIC_SGLANG)
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "FAIL" and "does not state the AL source" in result.reason
+    set_detail(parts, "- AL source: pending golden AL collection run (speedbench-al.yml)")
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "PASS" and "AL source stated" in result.reason
+
+
+def test_synthetic_acceptance_on_a_non_agentic_script_fails(check):
+    parts = passing_parts()
+    script = parts["files"][5]["text"].replace(
+        "vllm serve", "export SGLANG_SIMULATE_ACC_LEN=3.0\nvllm serve", 1
+    )
+    add_changed_file(parts, parts["files"][5]["path"], script)
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "FAIL" and "on a non-agentic config" in result.reason
+
+
+def test_an_engine_knob_counts_only_from_the_standard_that_recognised_it(check):
+    script = (
+        'python -m atom.entrypoints.openai_server --model "$MODEL" --method mtp '
+        "--num-speculative-tokens 3 --spec-decode-acceptance-length 3.39\n"
+    )
+    parts = agentic_parts(script)
+    assert check(parts, "agentic-golden-al", "current").status == "PASS"
+    # ATOM's knob arrived on 2026-08-19 (#2667): E6 knew SGLang's, vLLM's and TRT-LLM's only
+    e6 = check(parts, "agentic-golden-al", "at:2026-08-01T00:00:00Z")
+    assert e6.status == "FAIL" and "no synthetic-acceptance knob" in e6.reason
+
+
+def test_a_multi_node_entry_opts_into_the_runners_golden_injection(check):
+    entry = AGENTIC_ENTRY.replace("multinode: false", "multinode: true").replace(
+        "runner: cluster:h200-cw", "runner: gb200"
+    )
+    parts = agentic_parts(entry=entry)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != AGENTIC_SCRIPT]
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "FAIL" and "SYNTHETIC_ACCEPTANCE=true" in result.reason
+    opted = entry + '  additional-settings:\n    - "SYNTHETIC_ACCEPTANCE=true"\n'
+    parts = agentic_parts(entry=opted)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != AGENTIC_SCRIPT]
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "PASS" and "the runner injects the golden AL" in result.reason
+
+
+def test_the_check_lists_the_curves_then_reads_only_its_models_files(policy):
+    parts = agentic_parts(golden=False)
+    current = resolve_standard("current", policy)
+    ctx = JudgeContext(build(parts), policy, current)
+    assert [(w.kind, w.path) for w in agentic_golden_al.wants(ctx)] == [
+        ("dir", "golden_al_distribution")
+    ]
+    add_listing(parts, "golden_al_distribution", "default", ["dsv4_mtp.yaml", "qwen3.5_mtp.yaml"])
+    ctx = JudgeContext(build(parts), policy, current)
+    assert [w.path for w in agentic_golden_al.wants(ctx)] == ["golden_al_distribution", GOLDEN_QWEN]
+
+
+RECIPE = "benchmarks/multi_node/srt-slurm-recipes/vllm/deepseek-v4/agentic/agg-gb200-tp8-mtp-agentic.yaml"
+RECIPE_TEXT = """\
+name: agg-gb200-tp8-mtp-agentic
+model:
+  path: deepseek-ai/DeepSeek-V4-Pro
+backend:
+  vllm_config:
+    aggregated:
+      speculative-config: '{"method": "mtp", "num_speculative_tokens": 3}'
+"""
+MN_ENTRY = (
+    AGENTIC_ENTRY.replace("qwen3.5-fp8-h200-sglang-agentic-mtp", "dsv4-fp4-gb200-vllm-agentic-mtp")
+    .replace("multinode: false", "multinode: true")
+    .replace("runner: cluster:h200-cw", "runner: gb200")
+)
+
+
+def recipe_parts(recipe_text: str, *, opt_in: bool = False) -> dict:
+    """A changed multi-node agentic recipe, run by an (unchanged) entry of the head master."""
+    parts = agentic_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != AGENTIC_SCRIPT]
+    add_changed_file(parts, RECIPE, recipe_text)
+    setting = '    - "SYNTHETIC_ACCEPTANCE=true"\n' if opt_in else ""
+    launched = RECIPE.replace("benchmarks/multi_node/srt-slurm-", "")
+    runner = MN_ENTRY + f'  additional-settings:\n    - "CONFIG_FILE={launched}"\n{setting}'
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["role"] in ("base", "head"):
+            read["text"] = runner + "\n" + read["text"]
+    return parts
+
+
+def test_a_recipe_without_a_knob_passes_when_the_entry_running_it_opts_into_injection(check):
+    result = check(recipe_parts(RECIPE_TEXT, opt_in=True), "agentic-golden-al")
+    assert result.status == "PASS" and "opts into golden injection" in result.reason
+    result = check(recipe_parts(RECIPE_TEXT), "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason
+
+
+def test_a_recipe_knob_is_held_to_the_golden_of_its_model_path(check):
+    pinned = RECIPE_TEXT.replace(
+        "3}", '3, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": 2.49}'
+    )
+    parts = recipe_parts(pinned)
+    add_listing(parts, "golden_al_distribution", "default", ["dsv4_mtp.yaml"])
+    from builders import replace_file
+
+    replace_file(parts, "golden_al_distribution/dsv4_mtp.yaml", "default",
+                 "deepseek-v4-pro:\n  thinking_on: {3: 2.49}\n")  # fmt: skip
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "PASS" and "dsv4_mtp.yaml thinking_on[3]" in result.reason
+
+
+def test_a_recipe_that_does_not_decode_speculatively_is_not_held_to_a_curve(check):
+    plain = RECIPE_TEXT.replace(
+        '      speculative-config: \'{"method": "mtp", "num_speculative_tokens": 3}\'\n', ""
+    )
+    result = check(recipe_parts(plain), "agentic-golden-al")
+    assert result.status == "PASS" and "does not decode speculatively" in result.reason

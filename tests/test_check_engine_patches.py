@@ -1,0 +1,262 @@
+"""No engine patches without a waiver (E5+): scripts reached, helpers, launchers, waivers."""
+
+from __future__ import annotations
+
+from builders import (
+    NEW_ENTRY,
+    SCRIPT,
+    SCRIPT_PATH,
+    add_changed_file,
+    add_listing,
+    build,
+    passing_parts,
+    replace_file,
+    set_detail,
+)
+
+from signoff.judge.checks import engine_patches
+from signoff.judge.context import JudgeContext
+from signoff.standards import resolve_standard
+
+PR = 2650
+WAIVER = f"docs/waiver/{PR}.md"
+PATCHING = SCRIPT.replace(
+    'hf download "$MODEL"\n',
+    'hf download "$MODEL"\ngit -C /sgl-workspace/sglang apply "$(dirname "$0")/fix-mla.patch"\n',
+)
+
+
+def waiver_text(names: str = "dsv4_fp4_b200_vllm_mtp.sh", pr: int = PR) -> str:
+    return (
+        f"# Inference-engine patch waiver — PR #{pr}\n\n## Config covered\n\n- Script: {names}\n\n"
+        "## What is patched\n\nMLA kernel fix.\n\n"
+        "## Why the unmodified upstream image cannot run this benchmark\n\nIt crashes.\n\n"
+        "## Upstream PR / issue links\n\n- https://github.com/vllm-project/vllm/pull/1\n\n"
+        "## Removal plan\n\nDrop it once the next image ships the fix.\n"
+    )
+
+
+def patching_parts(*, waiver: str | None = None, linked: bool = True) -> dict:
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, PATCHING)
+    if waiver is not None:
+        add_changed_file(parts, WAIVER, waiver)
+        if linked:
+            set_detail(parts, f"- Waiver: https://github.com/o/r/blob/main/{WAIVER}")
+    return parts
+
+
+def test_a_script_that_runs_the_image_as_shipped_passes(check):
+    result = check(passing_parts(), "engine-patches")
+    assert result.status == "PASS" and "no engine patching" in result.reason
+
+
+def test_no_script_launcher_recipe_or_config_change_is_not_applicable(check):
+    parts = passing_parts()
+    parts["changed_files"] = [
+        {"path": "README.md", "status": "modified", "patch": "@@ -1 +1 @@\n+x"}
+    ]
+    assert check(parts, "engine-patches").status == "N/A"
+
+
+def test_a_patch_the_pr_adds_without_a_waiver_fails_naming_line_and_missing_file(check):
+    result = check(patching_parts(), "engine-patches")
+    assert result.status == "FAIL"
+    assert f"{SCRIPT_PATH}:6 applies a patch with git" in result.reason
+    assert f"no {WAIVER} added in this PR" in result.reason
+
+
+def test_a_linked_waiver_added_in_this_pr_covers_its_patch(check):
+    result = check(patching_parts(waiver=waiver_text()), "engine-patches")
+    assert result.status == "PASS"
+    assert f"covered by {WAIVER}, linked in the Additional detail section" in result.reason
+
+
+def test_a_waiver_that_is_not_linked_in_the_detail_section_fails(check):
+    result = check(patching_parts(waiver=waiver_text(), linked=False), "engine-patches")
+    assert result.status == "FAIL" and "not linked" in result.reason
+
+
+def test_a_waiver_that_does_not_name_the_patched_script_fails(check):
+    result = check(patching_parts(waiver=waiver_text(names="other.sh")), "engine-patches")
+    assert result.status == "FAIL"
+    assert "names dsv4_fp4_b200_vllm_mtp.sh" in result.reason
+
+
+def test_a_waiver_without_a_removal_plan_fails(check):
+    text = waiver_text().replace(
+        "## Removal plan\n\nDrop it once the next image ships the fix.\n", ""
+    )
+    result = check(patching_parts(waiver=text), "engine-patches")
+    assert result.status == "FAIL" and "lacks the waiver section(s) removal plan" in result.reason
+
+
+def test_another_prs_waiver_number_does_not_cover_a_patch_this_pr_adds(check):
+    parts = patching_parts()
+    add_changed_file(parts, "docs/waiver/2508.md", waiver_text(pr=2508))
+    set_detail(parts, "- Waiver: docs/waiver/2508.md")
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"no {WAIVER} added in this PR" in result.reason
+
+
+def existing_patch_parts() -> dict:
+    """The PR only changes the config entry; its (unchanged) script already patches."""
+    parts = passing_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    replace_file(parts, SCRIPT_PATH, "head", PATCHING)
+    return parts
+
+
+def test_pre_existing_patching_needs_the_original_waiver_on_the_default_branch(check):
+    parts = existing_patch_parts()
+    add_listing(parts, "docs/waiver", "default", [".gitkeep"])
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert "no waiver on the default branch's docs/waiver/" in result.reason
+
+
+def test_pre_existing_patching_is_covered_by_the_original_prs_linked_waiver(check):
+    parts = existing_patch_parts()
+    add_listing(parts, "docs/waiver", "default", [".gitkeep", "2508.md"])
+    replace_file(parts, "docs/waiver/2508.md", "default", waiver_text(pr=2508))
+    set_detail(parts, "- Original waiver: docs/waiver/2508.md")
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS" and "covered by docs/waiver/2508.md" in result.reason
+
+
+def test_an_unlisted_waiver_directory_fails_closed(check):
+    result = check(existing_patch_parts(), "engine-patches")
+    assert result.status == "FAIL" and "could not be listed" in result.reason
+
+
+def test_a_patch_hidden_in_a_helper_script_the_benchmark_runs_is_found(check):
+    parts = passing_parts()
+    script = SCRIPT.replace(
+        'hf download "$MODEL"\n', 'hf download "$MODEL"\nbash "$(dirname "$0")/apply_fix.sh"\n'
+    )
+    add_changed_file(parts, SCRIPT_PATH, script)
+    helper = "benchmarks/single_node/fixed_seq_len/apply_fix.sh"
+    replace_file(parts, helper, "head", 'cd "$ROOT" && patch -p1 < fix.diff\n')
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{helper}:1 runs the patch tool" in result.reason
+
+
+def test_a_helper_script_that_could_not_be_read_fails_closed(check):
+    parts = passing_parts()
+    script = SCRIPT.replace('hf download "$MODEL"\n', 'source "$(dirname "$0")/env_fix.sh"\n')
+    add_changed_file(parts, SCRIPT_PATH, script)
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert "benchmarks/single_node/fixed_seq_len/env_fix.sh could not be read" in result.reason
+
+
+def test_an_engine_file_edited_through_a_variable_is_found(check):
+    parts = passing_parts()
+    script = SCRIPT.replace(
+        'hf download "$MODEL"\n',
+        "TARGET=/usr/lib/python3/dist-packages/vllm/model_executor/models/deepseek_v4.py\n"
+        "sed -i 's/topk = 8/topk = 4/' \\\n  \"$TARGET\"\n",
+    )
+    add_changed_file(parts, SCRIPT_PATH, script)
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "rewrites installed engine files" in result.reason
+
+
+def test_an_engine_wheel_installed_over_the_image_is_patching(check):
+    parts = passing_parts()
+    script = SCRIPT.replace(
+        'hf download "$MODEL"\n', "pip install https://example.invalid/vllm-fork.whl\n"
+    )
+    add_changed_file(parts, SCRIPT_PATH, script)
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "installs engine packages" in result.reason
+
+
+def test_installing_harness_tooling_and_commented_patch_commands_are_allowed(check):
+    parts = passing_parts()
+    script = SCRIPT.replace(
+        'hf download "$MODEL"\n',
+        "pip install aiperf==0.3.0\n# git apply fix.patch  (not needed any more)\n",
+    )
+    add_changed_file(parts, SCRIPT_PATH, script)
+    assert check(parts, "engine-patches").status == "PASS"
+
+
+def test_a_launcher_that_pins_external_recipe_code_fails_as_in_pr_2360(check):
+    parts = passing_parts()
+    base = 'if [[ "$IS_MULTINODE" == "true" ]]; then\n    cd "$SRT_REPO_DIR"\nfi\n'
+    head = base.replace(
+        '    cd "$SRT_REPO_DIR"\n',
+        '    cd "$SRT_REPO_DIR"\n    git fetch origin refs/pull/282/head\n'
+        "    git checkout d94c8505136b1e021ade99f1e7cd3359fc491cb9\n",
+    )
+    add_changed_file(parts, "runners/launch_b200-dgxc.sh", head, base=base, read=False)
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert "runners/launch_b200-dgxc.sh:3 fetches an unmerged pull request" in result.reason
+    assert "and 1 more" in result.reason
+
+
+def test_pre_existing_launcher_lines_are_not_held_against_a_pr(check):
+    parts = passing_parts()
+    base = "git apply srtctl-fix.patch\necho one\n"
+    add_changed_file(parts, "runners/launch_b300-nv.sh", base + "echo two\n", base=base, read=False)
+    assert check(parts, "engine-patches").status == "PASS"
+
+
+def test_a_launcher_change_without_a_patch_from_github_fails_closed(check):
+    parts = passing_parts()
+    parts["changed_files"].append({"path": "runners/launch_b200-nb.sh", "status": "modified"})
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "GitHub sent no patch" in result.reason
+
+
+def test_a_container_setup_script_added_to_a_multi_node_recipe_is_patching(check):
+    parts = passing_parts()
+    path = "benchmarks/multi_node/srt-slurm-recipes/vllm/dsv4/8k1k/disagg.yaml"
+    add_changed_file(parts, path, "name: x\nsetup_script: rebuild-engine.sh\n", read=False)
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{path}:2 runs a setup script" in result.reason
+
+
+def test_scripts_moved_into_deprecated_directories_are_not_scanned(check):
+    parts = passing_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    moved = "benchmarks/single_node/fixed_seq_len/deprecated/old_fp8_h100.sh"
+    add_changed_file(parts, moved, PATCHING)
+    assert check(parts, "engine-patches").status == "PASS"
+
+
+def test_the_check_asks_gather_for_helpers_then_for_the_default_waivers(policy):
+    current = resolve_standard("current", policy)
+    parts = passing_parts()
+    script = SCRIPT.replace('hf download "$MODEL"\n', 'bash "$(dirname "$0")/apply.sh"\n')
+    add_changed_file(parts, SCRIPT_PATH, script)
+    ctx = JudgeContext(build(parts), policy, current)
+    helper = "benchmarks/single_node/fixed_seq_len/apply.sh"
+    assert [(w.kind, w.path, w.role) for w in engine_patches.wants(ctx)] == [
+        ("file", helper, "head")
+    ]
+    replace_file(parts, helper, "head", "git apply x.patch\n")
+    ctx = JudgeContext(build(parts), policy, current)
+    # the helper is unchanged by the PR: its patching pre-exists, so the default's waivers
+    assert [(w.kind, w.path) for w in engine_patches.wants(ctx)] == [("dir", "docs/waiver")]
+
+
+def test_engine_patches_is_not_judged_before_e5(check, policy):
+    assert resolve_standard("E4", policy).slot("engine-patches") is None
+    assert resolve_standard("E5", policy).slot("engine-patches").number == 9
+    assert NEW_ENTRY  # the builders' config entry stays the scope of every case above
+
+
+def test_the_shared_benchmark_library_is_judged_on_the_lines_a_pr_adds(check):
+    lib = "benchmarks/benchmark_lib.sh"
+    base = "run_eval() {\n  cat > \"$dir/sitecustomize.py\" <<'PY'\nimport lm_eval\nPY\n}\n"
+    parts = passing_parts()
+    add_changed_file(parts, lib, base + "echo ready\n", base=base)
+    assert check(parts, "engine-patches").status == "PASS"  # its eval hook was already there
+    add_changed_file(parts, lib, base + "git apply /opt/fix.patch\n", base=base)
+    result = check(parts, "engine-patches")
+    assert (
+        result.status == "FAIL" and "benchmark_lib.sh:6 applies a patch with git" in result.reason
+    )
