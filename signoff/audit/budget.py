@@ -86,8 +86,9 @@ class Meter:
             return out
 
 
-# Keep this many requests in hand before starting another PR: a large PR costs ~60.
-RESERVE = 100
+# Keep this many requests in hand before starting another PR: a PR costs ~20 (a large one ~60),
+# and every worker may have one in flight.
+RESERVE_PER_WORKER = 60
 MAX_WAIT_SECONDS = 3900.0  # a primary limit resets within the hour
 
 
@@ -100,11 +101,13 @@ class Budget:
         meter: Meter,
         max_requests: int | None,
         *,
+        workers: int = 1,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
         on_wait: Callable[[float], None] | None = None,
     ) -> None:
         self.meter, self.max_requests = meter, max_requests
+        self.reserve = RESERVE_PER_WORKER * workers
         self._sleep, self._clock, self._on_wait = sleep, clock, on_wait
         self._lock = threading.Lock()
 
@@ -117,11 +120,11 @@ class Budget:
         return ""
 
     def wait_if_low(self) -> None:
-        """Block until the reset when fewer than RESERVE requests remain (one waiter at a time;
+        """Block until the reset when fewer than `reserve` requests remain (one waiter at a time;
         the countdown is shown through `on_wait`)."""
         with self._lock:
             remaining, reset = self.meter.remaining, self.meter.reset_at
-            if remaining is None or reset is None or remaining >= RESERVE:
+            if remaining is None or reset is None or remaining >= self.reserve:
                 return
             end = min(reset + 1, self._clock() + MAX_WAIT_SECONDS)
             while (left := end - self._clock()) > 0:

@@ -129,7 +129,7 @@ def run_audit(
             prefix = f"/repos/{request.repository}/pulls/{pr.number}"
             cache.freeze(f"{prefix}/files", f"{prefix}/commits")
     with reporter(len(pulls), meter, enabled=progress) as shown:
-        budget = Budget(meter, request.max_requests, on_wait=shown.waiting)
+        budget = Budget(meter, request.max_requests, workers=request.jobs, on_wait=shown.waiting)
         worker = _Worker(gh, settings, meter, budget, cache, shown)
         if request.jobs == 1:
             for pr in pulls:
