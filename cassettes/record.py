@@ -741,6 +741,31 @@ def fail_sweep_definition(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_spec_true_or(data: dict[str, Any]) -> str:
+    """8: `true || run_benchmark_serving --use-chat-template` beside the real call without it."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" \\\n'
+        '  --conc "$CONC" --use-chat-template\n',
+        'true || run_benchmark_serving --model "$MODEL" --use-chat-template\n'
+        'run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" \\\n'
+        '  --conc "$CONC"\n',
+    )
+    return pass_conversation(data)
+
+
+def fail_arch_underscore(data: dict[str, Any]) -> str:
+    """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 \\\n  --hf_overrides '{\"num_hidden_layers\": 40}' \\\n",
+    )
+    return pass_conversation(data)
+
+
 def forged_verdict(data: dict[str, Any]) -> str:
     """A user posted our marker for the head with **Verdict: PASS**; it must be left alone."""
     marker = f"<!-- {MARKER} sha={_head_of(data)} -->"
@@ -1208,6 +1233,18 @@ VARIANTS = [
         "check 0: a collaborator edited (ticked) the owner's sign-off",
         edited_by_collaborator,
         expect=("REJECTED", (0,)),
+    ),
+    Variant(
+        "fail_spec_true_or",
+        "check 8: `true || ... --use-chat-template` beside the real call without it",
+        fail_spec_true_or,
+        expect=("REJECTED", (8,)),
+    ),
+    Variant(
+        "fail_arch_underscore",
+        "check 7: `--hf_overrides`, read by vLLM as --hf-overrides",
+        fail_arch_underscore,
+        expect=("REJECTED", (7,)),
     ),
     Variant(
         "forged_verdict",

@@ -94,10 +94,14 @@ class EvalPolicy(Strict):
 
 
 class EngineFlags(Strict):
-    """How one engine's argument parser reads a long flag (so every check reads it the same way)."""
+    """How one engine's argument parser reads a long flag (so every check reads it the same way).
+
+    The defaults are the most permissive reading, used for an engine the profile does not list:
+    for a banned flag, a spelling that might reach it counts as reaching it."""
 
     underscores_as_dashes: bool = True  # `--hf_overrides` is `--hf-overrides`
     abbreviations: bool = True  # argparse's allow_abbrev: a unique prefix selects the flag
+    dotted_json: bool = True  # `--hf-overrides.key value` sets one key of `--hf-overrides`
     aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one flag; the first is canonical
 
 
@@ -179,10 +183,20 @@ class ImagePolicy(Strict):
 
 
 class ArchOverrideAllow(Strict):
+    """One override a maintainer decided is native support for one model, not a FLOP cut."""
+
     model_prefix: str
     flag: str
     contains: str = ""  # the override value must contain this text
     reason: str
+    decision: str = Field(min_length=1)  # the maintainer decision it rests on (a PR or comment URL)
+
+    @field_validator("decision")
+    @classmethod
+    def _cites_a_decision(cls, value: str) -> str:
+        if not value.strip().startswith("https://"):
+            raise ValueError("decision must be the URL of the maintainer decision it rests on")
+        return value.strip()
 
 
 class ArchPolicy(Strict):
@@ -195,6 +209,8 @@ class ArchPolicy(Strict):
 class SpecDecodePolicy(Strict):
     spec_values: tuple[str, ...] = ("mtp", "draft_model")
     script_flags: tuple[str, ...] = ()
+    # Flags of the benchmark client, a shell function that matches each argument exactly
+    # (`case $1 in --use-chat-template)`): no other spelling turns the chat template on.
     chat_template_flags: tuple[str, ...] = ("--use-chat-template",)
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
 
@@ -282,6 +298,38 @@ class AppendOnlyPolicy(Strict):
     forbidden_labels: tuple[str, ...] = ("all-evals", "evals-only")  # cannot mix with append-only
 
 
+class PointVariable(Strict):
+    """A search-space key and the variable the sweep exports for it."""
+
+    env: str
+    default: str | None = None  # exported when the search space omits the key (None: unset)
+    field: str = ""  # for a mapping value (`kv-offload-backend: {name: ...}`): the key exported
+    label: bool = False  # part of a configuration's name in reasons even when it never varies
+
+
+class MaxModelLen(Strict):
+    env: str = "MAX_MODEL_LEN"
+    pad: int = 256  # the sweep exports isl + osl + pad
+
+
+class SweepEnv(Strict):
+    """The environment the sweep gives a single-node benchmark script, per configuration point."""
+
+    entry: dict[str, str] = Field(default_factory=dict)  # variable -> master-config entry field
+    point: dict[str, PointVariable] = Field(default_factory=dict)  # search-space key -> variable
+    concurrency: str = "CONC"
+    isl: str = "ISL"
+    osl: str = "OSL"
+    max_model_len: MaxModelLen = MaxModelLen()
+    booleans: dict[str, str] = Field(default_factory=lambda: {"true": "true", "false": "false"})
+    constants: dict[str, str] = Field(default_factory=dict)  # the same for every job
+    scenarios: dict[str, dict[str, str]] = Field(default_factory=dict)  # per scenario
+    jobs: dict[str, dict[str, str]] = Field(default_factory=dict)  # per job kind
+    conc_step: int = Field(default=2, ge=2)  # conc-start..conc-end multiplies by this
+    max_points: int = Field(default=512, ge=1)  # configuration points read per entry
+    max_evaluations: int = Field(default=256, ge=1)  # distinct environments evaluated per entry
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
@@ -331,6 +379,7 @@ class Policy(Strict):
     golden_al: GoldenAlPolicy = GoldenAlPolicy()
     append_only: AppendOnlyPolicy = AppendOnlyPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
+    sweep_env: SweepEnv = SweepEnv()
     audit: AuditPolicy = AuditPolicy()
 
     @field_validator("schema_version")

@@ -1,4 +1,8 @@
-"""Benchmark-script reading: launches, client calls, variables, flags, with line numbers."""
+"""Reading the benchmark scripts under tests/data/scripts: launches, clients, flags, lines.
+
+These scripts are read both with nothing bound (every sweep variable unknown, as for a changed
+script no changed entry runs) and with one configuration bound (as for a changed entry).
+"""
 
 from __future__ import annotations
 
@@ -6,22 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from signoff.parse.bench_script import ScriptFacts, find_args, parse_script
-from signoff.parse.launch import Arg
-from signoff.policy import ArchPolicy, SpecDecodePolicy
+from signoff.parse.bench_script import ScriptFacts, evaluate, parse_script, read_script
+from signoff.parse.launch import Arg, ScriptRun
 
 DATA = Path(__file__).parent / "data" / "scripts"
-SPEC = SpecDecodePolicy(
-    script_flags=("--speculative-config", "--speculative-algorithm", "--speculative-num-steps",
-                  "--speculative-num-draft-tokens"),
-    chat_template_flags=("--use-chat-template", "--dsv4"),
-)  # fmt: skip
-ARCH = ArchPolicy(flags=("--hf-overrides", "--json-model-override-args"))
+CLIENTS = ("run_benchmark_serving",)
+CONFIG = {"MODEL": "org/model", "TP": "8", "EP_SIZE": "8", "CONC": "64", "ISL": "8192",
+          "OSL": "1024", "MAX_MODEL_LEN": "9472", "RUN_EVAL": "false"}  # fmt: skip
 
 
-def read(name: str) -> ScriptFacts:
+def read(name: str, env: dict[str, str] | None = None) -> ScriptRun:
     text = (DATA / name).read_text(encoding="utf-8")
-    return parse_script(text, f"benchmarks/single_node/fixed_seq_len/{name}", SPEC.client_commands)
+    return evaluate(read_script(text, f"benchmarks/single_node/fixed_seq_len/{name}"), env)
 
 
 def values(args: tuple[Arg, ...]) -> dict[str, str | None]:
@@ -29,48 +29,57 @@ def values(args: tuple[Arg, ...]) -> dict[str, str | None]:
 
 
 def test_vllm_serve_launch_is_read_across_continuation_lines() -> None:
-    facts = read("dsv4_fp4_b200_vllm_mtp.sh")
-    (launch,) = facts.launches
+    (launch,) = read("dsv4_fp4_b200_vllm_mtp.sh", CONFIG).launches
     assert (launch.engine, launch.command, launch.model, launch.line) == (
-        "vllm",
-        "vllm serve",
-        "$MODEL",
-        34,
-    )
+        "vllm", "vllm serve", "org/model", 34,
+    )  # fmt: skip
     assert values(launch.args)["--kv-cache-dtype"] == "fp8"
     assert [arg.line for arg in launch.args if arg.flag == "--disable-log-requests"] == [42]
 
 
-def test_case_arms_and_arrays_still_yield_launch_and_client() -> None:
-    facts = read("dsv4_fp4_mi355x_atom.sh")
-    (launch,) = facts.launches
+def test_case_arms_and_arrays_yield_one_launch_per_configuration() -> None:
+    (launch,) = read("dsv4_fp4_mi355x_atom.sh", {"TP": "8"}).launches
     assert (launch.engine, launch.command) == ("atom", "python3 -m atom.entrypoints.openai_server")
     assert launch.line == 20 and launch.model == "$MODEL"
-    assert [client.command for client in facts.clients] == ["run_benchmark_serving"]
+    assert [client.command for client in read("dsv4_fp4_mi355x_atom.sh").clients] == [
+        "run_benchmark_serving"
+    ]
 
 
 def test_python_module_launch_with_flag_equals_value_is_read() -> None:
-    facts = read("dsr1_fp8_mi355x_sglang_mtp.sh")
-    (launch,) = facts.launches
+    (launch,) = read("dsr1_fp8_mi355x_sglang_mtp.sh", CONFIG).launches
     assert (launch.engine, launch.command, launch.model) == (
-        "sglang", "python3 -m sglang.launch_server", "$MODEL",
+        "sglang", "python3 -m sglang.launch_server", "org/model",
     )  # fmt: skip
-    assert values(launch.args)["--host"] == "0.0.0.0"  # --flag=value
-    assert values(launch.args)["--trust-remote-code"] is None
+    args = {arg.flag: arg for arg in launch.args}
+    assert (args["--host"].value, args["--host"].joined) == ("0.0.0.0", True)  # --flag=value
+    assert args["--trust-remote-code"].value is None
 
 
 def test_variables_expand_into_several_args_and_flag_equals_value_is_split() -> None:
-    facts = read("dsv4_fp4_b200_vllm_mtp.sh")
-    args = values(facts.launches[0].args)
-    assert args["--tensor-parallel-size"] == "$TP"
+    (launch,) = read("dsv4_fp4_b200_vllm_mtp.sh", CONFIG).launches
+    args = values(launch.args)
+    assert args["--tensor-parallel-size"] == "8"
     assert "--enable-expert-parallel" in args and args["--enable-expert-parallel"] is None
-    assert args["--data-parallel-size"] == "$EP_SIZE"
-    assert args["--port"] == "8888"  # PORT=${PORT:-8888}
-    assert facts.variables["SERVER_LOG"] == "/workspace/server.log"
+    assert args["--data-parallel-size"] == "8"  # EP_SIZE=8 takes the `-gt 1` arm
+    assert args["--max-num-seqs"] == "128"  # $((CONC * 2))
+    # PORT=${PORT:-8888}: the runner may set PORT, so the reader does not assume 8888
+    assert args["--port"] == "${PORT:-8888}"
+
+
+def test_unbound_variables_keep_the_text_they_were_written_as() -> None:
+    (launch,) = [
+        launch
+        for launch in read("dsv4_fp4_b200_vllm_mtp.sh").launches
+        if "--data-parallel-size" not in values(launch.args)
+    ]
+    args = values(launch.args)
+    assert launch.model == "$MODEL" and args["--tensor-parallel-size"] == "$TP"
+    assert args["--max-model-len"] == "$MAX_MODEL_LEN" and args["--max-num-seqs"] == "$((CONC * 2))"
 
 
 def test_env_prefix_and_earlier_exports_become_the_launch_environment() -> None:
-    env = read("dsv4_fp4_b200_vllm_mtp.sh").launches[0].env
+    env = read("dsv4_fp4_b200_vllm_mtp.sh", CONFIG).launches[0].env
     assert env == {
         "VLLM_ALLREDUCE_USE_SYMM_MEM": "0",
         "VLLM_FLASHINFER_MOE_BACKEND": "latency",
@@ -79,15 +88,14 @@ def test_env_prefix_and_earlier_exports_become_the_launch_environment() -> None:
 
 
 def test_json_valued_flags_stay_one_value() -> None:
-    vllm = values(read("dsv4_fp4_b200_vllm_mtp.sh").launches[0].args)
+    vllm = values(read("dsv4_fp4_b200_vllm_mtp.sh", CONFIG).launches[0].args)
     assert vllm["--speculative-config"] == '{"method": "mtp", "num_speculative_tokens": 3}'
-    atom = values(read("dsv4_fp4_mi355x_atom.sh").launches[0].args)
+    atom = values(read("dsv4_fp4_mi355x_atom.sh", {"TP": "8"}).launches[0].args)
     assert atom["--hf-overrides"] == '{"use_index_cache": true, "index_topk_freq": 4}'
 
 
 def test_quoted_variables_holding_json_stay_one_value_inside_command_substitution() -> None:
-    facts = read("minimaxm3_fp4_h200_vllm.sh")
-    (launch,) = facts.launches
+    (launch,) = read("minimaxm3_fp4_h200_vllm.sh", CONFIG).launches
     assert launch.command == "python3 -m vllm.entrypoints.openai.api_server"
     assert launch.env == {"VLLM_ATTENTION_BACKEND": "FLASHINFER"}
     args = values(launch.args)
@@ -97,86 +105,95 @@ def test_quoted_variables_holding_json_stay_one_value_inside_command_substitutio
     assert (
         args["--hf-overrides"] == '{"text_config": {"use_index_cache": true, "index_topk_freq": 4}}'
     )
-    assert args["--max-num-batched-tokens"] == "16384"
-
-
-def test_unresolved_environment_variables_are_reported() -> None:
-    facts = read("dsv4_fp4_b200_vllm_mtp.sh")
-    assert {"CONC", "ISL", "OSL", "MODEL", "TP", "EP_SIZE", "RUN_EVAL"} <= set(facts.unresolved)
-    assert "PORT" not in facts.unresolved  # has a default
-    assert "PARALLEL_ARGS" not in facts.unresolved
+    # `${MAX_BATCHED_TOKENS:-16384}` inside an unquoted string: the known words still split
+    assert "--trust-remote-code" in args
+    assert args["--max-num-batched-tokens"] == "${MAX_BATCHED_TOKENS:-16384}"
 
 
 def test_spec_decode_flags_are_found_with_line_numbers() -> None:
-    found = find_args(read("dsr1_fp8_mi355x_sglang_mtp.sh"), SPEC.script_flags)
-    assert [(arg.flag, arg.value, arg.line) for arg in found] == [
+    (launch,) = read("dsr1_fp8_mi355x_sglang_mtp.sh", CONFIG).launches
+    found = [(a.flag, a.value, a.line) for a in launch.args if a.flag.startswith("--speculative-")]
+    assert found == [
         ("--speculative-algorithm", "NEXTN", 27),
         ("--speculative-num-steps", "3", 28),
+        ("--speculative-eagle-topk", "1", 29),
         ("--speculative-num-draft-tokens", "4", 30),
     ]
 
 
-def test_spec_flags_written_in_an_assignment_are_found_at_the_assignment_and_the_use() -> None:
-    found = find_args(read("minimaxm3_fp4_h200_vllm.sh"), ("--speculative-config",))
-    assert [arg.line for arg in found] == [12]
+def test_flags_written_in_an_assignment_are_read_where_they_are_used() -> None:
     text = 'SPEC="--speculative-config {\\"method\\":\\"mtp\\"}"\necho ok\nvllm serve m $SPEC\n'
-    lines = [arg.line for arg in find_args(parse_script(text, "s.sh"), ("--speculative-config",))]
-    assert lines == [1, 3]
+    (launch,) = evaluate(read_script(text, "s.sh"), {}).launches
+    assert [(a.flag, a.value, a.line) for a in launch.args] == [
+        ("--speculative-config", '{"method":"mtp"}', 3)
+    ]
 
 
 def test_hf_overrides_are_found_for_the_arch_check() -> None:
-    (found,) = find_args(read("dsv4_fp4_mi355x_atom.sh"), ARCH.flags)
-    assert (found.flag, found.line) == ("--hf-overrides", 25)
-    assert "use_index_cache" in (found.value or "")
+    (launch,) = read("dsv4_fp4_mi355x_atom.sh", {"TP": "8"}).launches
+    (found,) = [arg for arg in launch.args if arg.flag == "--hf-overrides"]
+    assert found.line == 25 and "use_index_cache" in (found.value or "")
 
 
 def test_chat_template_flags_on_client_calls_are_visible() -> None:
-    (client,) = read("dsv4_fp4_b200_vllm_mtp.sh").clients
-    assert client.line == 49
+    (client,) = read("dsv4_fp4_b200_vllm_mtp.sh", CONFIG).clients
+    assert (client.line, client.reach) == (49, "reached")
     assert "--dsv4" in values(client.args)
-    trt = read("dsr1_fp4_b200_trt_mtp.sh")
-    assert [arg.line for arg in find_args(trt, SPEC.chat_template_flags)] == [45]
+    (trt,) = read("dsr1_fp4_b200_trt_mtp.sh", CONFIG).clients
+    assert [arg.line for arg in trt.args if arg.flag == "--use-chat-template"] == [45]
 
 
 def test_trtllm_serve_behind_mpirun_and_its_heredoc_config_are_read() -> None:
-    facts = read("dsr1_fp4_b200_trt_mtp.sh")
-    (launch,) = facts.launches
+    run = read("dsr1_fp4_b200_trt_mtp.sh", CONFIG)
+    (launch,) = run.launches
     assert (launch.engine, launch.command, launch.model, launch.line) == (
-        "trtllm", "trtllm-serve", "$MODEL", 25,
+        "trtllm", "trtllm-serve", "org/model", 25,
     )  # fmt: skip
     args = values(launch.args)
-    assert args["--tp_size"] == "$TP" and args["--extra_llm_api_options"] == "dsr1-fp4-mtp.yml"
-    assert args["--max_seq_len"] == "$(( ISL + OSL + 256 ))"
+    assert args["--tp_size"] == "8" and args["--extra_llm_api_options"] == "dsr1-fp4-mtp.yml"
+    assert args["--max_seq_len"] == "9472"  # $(( ISL + OSL + 256 ))
     assert launch.env == {"PYTHONNOUSERSITE": "1"}
-    (heredoc,) = facts.heredocs
+    (heredoc,) = run.heredocs
     assert heredoc.line == 11 and "decoding_type: MTP" in heredoc.body
 
 
-def test_if_else_assignments_keep_the_first_branch_and_list_alternatives() -> None:
-    facts = read("dsr1_fp8_mi355x_sglang_mtp.sh")
-    assert facts.variables["CHUNKED_PREFILL"] == "16384"
-    assert facts.alternatives == {"CHUNKED_PREFILL": ("16384", "8192")}
+@pytest.mark.parametrize(("isl", "chunk"), [("8192", "16384"), ("1024", "8192")])
+def test_if_else_assignments_follow_the_bound_configuration(isl: str, chunk: str) -> None:
+    (launch,) = read("dsr1_fp8_mi355x_sglang_mtp.sh", {**CONFIG, "ISL": isl}).launches
+    assert launch.reach == "reached"
+    assert values(launch.args)["--chunked-prefill-size"] == chunk
 
 
-def test_case_arms_are_branches_in_the_fallback_scanner() -> None:
-    facts = read("dsv4_fp4_mi355x_atom.sh")
-    assert facts.alternatives["KV_ARGS"] == ("--kv_cache_dtype fp8", "--kv_cache_dtype bf16")
-    assert values(facts.launches[0].args)["--kv_cache_dtype"] == "fp8"
+def test_if_else_assignments_with_nothing_bound_give_one_undecided_launch_per_arm() -> None:
+    launches = read("dsr1_fp8_mi355x_sglang_mtp.sh").launches
+    assert sorted(values(launch.args)["--chunked-prefill-size"] or "" for launch in launches) == [
+        "16384", "8192",
+    ]  # fmt: skip
+    assert {launch.reach for launch in launches} == {"undecided"}
+    assert all("(line 11)" in launch.why or "line 11" in launch.why for launch in launches)
+
+
+def test_case_arms_pick_the_kv_cache_dtype_for_the_configuration() -> None:
+    fp8 = read("dsv4_fp4_mi355x_atom.sh", {"TP": "8"}).launches[0]
+    bf16 = read("dsv4_fp4_mi355x_atom.sh", {"TP": "4"}).launches[0]
+    assert values(fp8.args)["--kv_cache_dtype"] == "fp8"
+    assert values(bf16.args)["--kv_cache_dtype"] == "bf16"
+    neither = read("dsv4_fp4_mi355x_atom.sh", {"TP": "1"}).launches[0]
+    assert "--kv_cache_dtype" not in values(neither.args)
 
 
 def test_array_expansion_gives_one_arg_per_item() -> None:
-    args = values(read("dsv4_fp4_mi355x_atom.sh").launches[0].args)
+    args = values(read("dsv4_fp4_mi355x_atom.sh", {"TP": "8"}).launches[0].args)
     assert args["--block-size"] == "16" and args["--max-num-seqs"] == "256"
 
 
 def test_plain_reassignment_replaces_and_appending_accumulates() -> None:
     text = 'ARGS="--tp 8"\nARGS="$ARGS --ep 8"\nARGS+=" --enable-dp-attention"\nsglang serve --model-path m $ARGS\n'
-    facts = parse_script(text, "s.sh")
-    assert facts.alternatives == {}
-    assert values(facts.launches[0].args) == {
+    (launch,) = evaluate(read_script(text, "s.sh"), {}).launches
+    assert values(launch.args) == {
         "--model-path": "m", "--tp": "8", "--ep": "8", "--enable-dp-attention": None,
     }  # fmt: skip
-    assert facts.launches[0].model == "m"
+    assert launch.model == "m"
 
 
 VLLM_API = "-m vllm.entrypoints.openai.api_server"
@@ -207,6 +224,11 @@ def test_server_launch_recognisers(line: str, engine: str, command: str) -> None
     )
 
 
+def test_sglang_serve_with_a_model_flag_keeps_every_later_word_readable() -> None:
+    (launch,) = parse_script("sglang serve --model-path $MODEL_PATH $EXTRA\n", "s.sh").launches
+    assert launch.model == "$MODEL_PATH" and launch.opaque == ("$EXTRA",)
+
+
 def test_echoed_or_grepped_launch_text_is_not_a_launch() -> None:
     text = (
         "echo vllm serve m\n"
@@ -225,7 +247,7 @@ def test_client_command_names_come_from_the_parameter() -> None:
 def test_unterminated_quote_is_a_problem_not_a_crash() -> None:
     facts = parse_script('vllm serve m --speculative-config \'{"method": "mtp"\n', "s.sh")
     assert facts.problems == ("s.sh:1: unterminated '",)
-    assert facts.launches[0].engine == "vllm"
+    assert facts.complete is False
 
 
 def test_unclosed_heredoc_is_a_problem() -> None:
@@ -241,17 +263,32 @@ def test_functions_and_comments_do_not_confuse_the_reader() -> None:
         "}\n"
         "start_server org/m\n"
     )
-    facts = parse_script(text, "s.sh")
-    assert [(launch.model, values(launch.args)) for launch in facts.launches] == [
-        ("$1", {"--tp": "8"})
+    run = evaluate(read_script(text, "s.sh"), {})
+    assert [(launch.model, values(launch.args)) for launch in run.launches] == [
+        ("org/m", {"--tp": "${TP:-8}"})
     ]
-    assert facts.unresolved == ()
+    bound = evaluate(read_script(text, "s.sh"), {"TP": "4"})
+    assert values(bound.launches[0].args) == {"--tp": "4"}
 
 
 def test_deeply_nested_substitutions_stay_linear_and_mark_the_script_incomplete() -> None:
     facts = parse_script("A=" + "$(" * 5000 + ")" * 5000 + "\nvllm serve m\n", "s.sh")
     assert facts.complete is False
     assert any("nested too deeply" in problem for problem in facts.problems)
+
+
+def test_commands_nested_beyond_the_bound_mark_the_script_incomplete() -> None:
+    text = 'if [ "$TP" = 8 ]; then\n' * 150 + "vllm serve m\n" + "fi\n" * 150
+    run = evaluate(read_script(text, "s.sh"), {"TP": "8"})
+    assert run.complete is False
+    assert any("nested deeper than" in problem for problem in run.problems)
+
+
+def test_the_work_bound_stops_a_runaway_evaluation_and_says_so() -> None:
+    text = "f() { f a$1; f b$1; }\nf x\nvllm serve m\n"
+    run = evaluate(read_script(text, "s.sh"), {}, budget=500)
+    assert run.complete is False
+    assert any("work bound" in p or "nested deeper" in p for p in run.problems)
 
 
 def test_launch_through_a_computed_interpreter_held_in_an_array_is_found() -> None:
@@ -279,3 +316,16 @@ def test_a_shift_inside_arithmetic_is_not_a_heredoc() -> None:
 def test_any_tokenizing_problem_marks_the_script_incomplete() -> None:
     assert parse_script("echo 'open\nvllm serve m --hf-overrides x\n", "s.sh").complete is False
     assert parse_script("vllm serve m --tp 2\n", "s.sh").complete is True
+
+
+def test_the_compatibility_reading_lists_every_launch_that_may_run() -> None:
+    facts = parse_script((DATA / "dsr1_fp8_mi355x_sglang_mtp.sh").read_text(), "s.sh")
+    assert isinstance(facts, ScriptFacts) and len(facts.launches) == 2
+
+
+def test_a_script_is_parsed_once_and_evaluated_per_environment() -> None:
+    script = read_script((DATA / "dsv4_fp4_mi355x_atom.sh").read_text(), "s.sh")
+    readings = {tp: evaluate(script, {"TP": tp}).launches[0] for tp in ("8", "4")}
+    assert values(readings["8"].args)["--kv_cache_dtype"] == "fp8"
+    assert values(readings["4"].args)["--kv_cache_dtype"] == "bf16"
+    assert script.reads({"TP", "ISL", "NOT_USED"}) == {"TP", "ISL"}

@@ -128,7 +128,19 @@ def test_hf_overrides_fail_with_flag_value_and_line(check):
     assert f"{SCRIPT_PATH}:" in result.reason
 
 
-def test_allowlisted_native_override_passes_for_that_model_only(check):
+def test_allowlisted_native_override_passes_for_that_model_only(policy):
+    from builders import build
+
+    from signoff.judge import judge
+    from signoff.policy import ArchOverrideAllow
+
+    rule = ArchOverrideAllow(
+        model_prefix="minimaxm3", flag="--hf-overrides", contains="use_index_cache",
+        reason="native index cache", decision="https://github.com/SemiAnalysisAI/InferenceX/pull/1#c",
+    )  # fmt: skip
+    allowing = policy.model_copy(
+        update={"arch": policy.arch.model_copy(update={"allowlist": (rule,)})}
+    )
     script = SCRIPT.replace(
         "  --kv-cache-dtype fp8 \\\n",
         '  --kv-cache-dtype fp8 \\\n  --hf-overrides \'{"text_config": {"use_index_cache": true}}\' \\\n',
@@ -137,9 +149,19 @@ def test_allowlisted_native_override_passes_for_that_model_only(check):
     path = "benchmarks/single_node/agentic/minimaxm3_fp4_mi355x_mtp.sh"
     parts["changed_files"].append({"path": path, "status": "added", "patch": "+x"})
     replace_file(parts, path, "head", script)
-    result = check(parts, "no-arch-hacks")
+    verdict = judge(build(parts), allowing)
+    result = next(c for c in verdict.checks if c.id == "no-arch-hacks")
     assert result.status == "PASS"
-    assert "natively supports" in result.reason
+    assert "native index cache" in result.reason and "pull/1#c" in result.reason
+    other = path.replace("minimaxm3", "dsv4")
+    parts["changed_files"][-1]["path"] = other
+    replace_file(parts, other, "head", script)
+    verdict = judge(build(parts), allowing)
+    assert next(c for c in verdict.checks if c.id == "no-arch-hacks").status == "FAIL"
+
+
+def test_the_shipped_allowlist_is_empty(policy):
+    assert policy.arch.allowlist == ()
 
 
 def test_hf_overrides_key_added_to_a_master_config_fails(check):

@@ -15,6 +15,8 @@ POLICY = load_policy()
     [
         ("--hf_overrides", "vllm", "--hf-overrides"),
         ("--kv_cache_dtype=fp8", "vllm", "--kv-cache-dtype"),
+        ("--attention_config.use_fp4_indexer_cache=True", "vllm", "--attention-config"),
+        ("--tp_size", "sglang", "--tp_size"),
         ("-tp", "vllm", "--tensor-parallel-size"),
         ("--tp", "sglang", "--tp-size"),
         ("--tensor-parallel-size", "sglang", "--tp-size"),
@@ -43,13 +45,44 @@ def test_an_ambiguous_prefix_stays_as_written() -> None:
     [
         ("--hf-overrides", "--hf-overrides"),
         ("--hf_overrides", "--hf-overrides"),
+        ("--hf-overrides=x", "--hf-overrides"),
+        ("--hf-overrides.text_config.use_index_cache", "--hf-overrides"),
+        ("--hf_overrides.num_hidden_layers", "--hf-overrides"),
+        ("--hf-over", "--hf-overrides"),
         ("--json-model-override", "--json-model-override-args"),
         ("--json_model_override_args", "--json-model-override-args"),
     ],
 )
-def test_banned_flags_are_recognised_in_every_spelling(written: str, target: str) -> None:
-    assert may_be_flag(written, target, "sglang", POLICY)
+def test_vllm_reads_a_banned_flag_in_every_spelling_its_parser_accepts(
+    written: str, target: str
+) -> None:
     assert may_be_flag(written, target, "vllm", POLICY)
+
+
+@pytest.mark.parametrize(
+    ("written", "target"),
+    [
+        ("--json-model-override-args", "--json-model-override-args"),
+        ("--json-model-override", "--json-model-override-args"),
+        ("--json-model-override-args={}", "--json-model-override-args"),
+    ],
+)
+def test_sglang_reads_prefixes_and_equals_values(written: str, target: str) -> None:
+    assert may_be_flag(written, target, "sglang", POLICY)
+
+
+def test_sglang_does_not_read_underscores_or_dotted_keys_as_its_flags() -> None:
+    # sglang's prepare_server_args is a plain argparse.ArgumentParser: `--json_model_override_args`
+    # is an unrecognized argument there (the server refuses to start), not the flag
+    assert not may_be_flag(
+        "--json_model_override_args", "--json-model-override-args", "sglang", POLICY
+    )
+    assert not may_be_flag("--hf-overrides.x", "--hf-overrides", "sglang", POLICY)
+
+
+def test_an_engine_the_profile_does_not_know_is_read_most_permissively() -> None:
+    for written in ("--hf_overrides", "--hf-overrides.a", "--hf-ov"):
+        assert may_be_flag(written, "--hf-overrides", "atom", POLICY)
 
 
 def test_a_different_flag_is_not_the_banned_one() -> None:

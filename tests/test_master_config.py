@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from signoff.parse.master_config import (
     sku_of,
 )
 from signoff.policy import ImagePolicy
-from signoff.yamlload import load_yaml
 
 DATA = Path(__file__).parent / "data" / "configs"
 SKU_PATTERN = ImagePolicy.model_fields["sku_pattern"].default
@@ -295,19 +293,13 @@ def test_draft_model_gets_no_mtp_suffix_and_mixed_modes_list_both(head: MasterCo
     assert len(script_candidates(mixed)) == 4
 
 
-def test_a_320_kb_master_config_costs_little_more_than_loading_the_yaml() -> None:
+def test_a_320_kb_master_config_parses_every_entry_with_its_line() -> None:
     template = (DATA / "nvidia-master.head.yaml").read_text(encoding="utf-8")
     body = template.split("\ndsr1-fp4-b200-trt-mtp:", 1)[1].split("\nqwen3.5", 1)[0]
     count = 320_000 // len(body) + 1
     text = "".join(f"dsr1-fp4-b200-trt-mtp-{index}:{body}\n" for index in range(count))
     assert len(text) > 320_000
-    start = time.perf_counter()
-    load_yaml(text)
-    yaml_only = time.perf_counter() - start
-    start = time.perf_counter()
     config = parse_master_config(text, "configs/nvidia-master.yaml", SKU_PATTERN)
-    elapsed = time.perf_counter() - start
     assert len(config.entries) == count and config.problems == ()
     assert config.entries[f"dsr1-fp4-b200-trt-mtp-{count - 1}"].line > 1
-    # libyaml itself dominates (machine-dependent); our own work on top must stay small.
-    assert elapsed < 2 * yaml_only + 0.1
+    # Its cost is measured in tests/bench/bench_judge.py (timed unit tests are flaky), not here.

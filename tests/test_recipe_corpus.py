@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from signoff.judge.recipe_compare import compare_launch
-from signoff.parse.bench_script import parse_script
+from signoff.parse.bench_script import evaluate, read_script
 from signoff.parse.recipes import read_recipe_file, read_recipe_page
 from signoff.policy import load_policy
 
@@ -273,12 +273,20 @@ CASES = [
         config={**TP8, "TP": "4"},
     ),
     Case(
-        "md: default value in the script with a default",
+        "md: a sweep variable with a default, bound by the configuration",
         "md-gpus",
         vllm(
-            '--tensor-parallel-size "${TP:-8}" --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER'
+            '--tensor-parallel-size "${TP:-4}" --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER'
         ),
         "PASS",
+        config=TP8,
+    ),
+    Case(
+        "md: a script default used when the variable is empty",
+        "md-gpus",
+        '#!/usr/bin/env bash\nKV="${KV_DTYPE:-fp8}"\nvllm serve "$MODEL" --tensor-parallel-size 8 --enable-expert-parallel --kv-cache-dtype "$KV" --attention-backend FLASHINFER &\n',
+        "PASS",
+        config={**TP8, "KV_DTYPE": ""},
     ),
     Case(
         "md: a flag in another GPU's section does not count",
@@ -588,9 +596,10 @@ def _outcome(case: Case) -> tuple[str, list[str]]:
         path, text = SOURCES[case.source]
         engine = "sglang" if case.source.startswith(("cookbook", "md-sglang")) else "vllm"
         docs = [read_recipe_file(path, text, engine, POLICY.recipe)]
-    facts = parse_script(case.script, "benchmarks/single_node/fixed_seq_len/x.sh")
-    (launch,) = facts.launches
     config = {"MODEL": case.model, **case.config}
+    # The script as the sweep runs it: the configuration's environment bound (Check 3's reading).
+    script = read_script(case.script, "benchmarks/single_node/fixed_seq_len/x.sh")
+    (launch,) = evaluate(script, config).launches
     result = compare_launch(launch, config, docs, model=case.model, sku=case.sku, policy=POLICY)
     if result.best is None:
         return "FAIL", ["no section"]

@@ -6,8 +6,17 @@ import re
 from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
-from signoff.parse.bench_script import ScriptFacts, parse_script
+from signoff.parse.bench_script import (
+    DEFAULT_BUDGET,
+    ParsedScript,
+    ScriptFacts,
+    evaluate_counted,
+    facts_of,
+    read_script,
+)
 from signoff.parse.codeowners import CodeOwners, parse_codeowners
+from signoff.parse.config_points import ConfigPoint, config_points, group_runs, point_scripts
+from signoff.parse.launch import ScriptRun
 from signoff.parse.links import RecipeLinkRef, recipe_links
 from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
 from signoff.parse.master_config import (
@@ -22,7 +31,11 @@ from signoff.parse.matching import MatchReport, match_items
 from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
-from signoff.standards import Standard, Switches
+from signoff.standards import Standard, Switches, resolve_standard
+
+# Evaluation steps for every script reading of one verdict together: the heaviest real entry
+# (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
+SCRIPT_STEPS_PER_JUDGE = 50_000
 
 
 @lru_cache(maxsize=256)
@@ -57,11 +70,19 @@ def path_matches(path: str, pattern: str) -> bool:
 class JudgeContext:
     """Lazy, memoised views of one evidence bundle under one policy; pure and network-free."""
 
-    def __init__(self, evidence: Evidence, policy: Policy, standard: Standard) -> None:
+    def __init__(
+        self, evidence: Evidence, policy: Policy, standard: Standard | None = None
+    ) -> None:
+        """`standard` None: the one the bundle records, else the profile's default."""
         self.evidence = evidence
         self.policy = policy
+        if standard is None:
+            recorded = evidence.standard.spec if evidence.standard is not None else None
+            standard = resolve_standard(recorded, policy)
         self.standard = standard
         self.memo: dict[str, object] = {}  # results one check computes for another (Check 1 -> 2)
+        # evaluation steps left for every script of this bundle together (hostile scripts)
+        self._steps_left = SCRIPT_STEPS_PER_JUDGE
 
     # --- the standard ------------------------------------------------------------------------
     @property
@@ -283,19 +304,147 @@ class JudgeContext:
         return set()
 
     # --- scripts -----------------------------------------------------------------------------
-    def script_facts(self, path: str) -> ScriptFacts | None:
+    def parsed_script(self, path: str) -> ParsedScript | None:
         """The head script at `path`, parsed once for all checks (None when it was not read)."""
-        if path not in self._scripts:
+        if path not in self._parsed:
             read = self.evidence.file(path, "head")
-            if read is None or read.state != "ok" or read.text is None:
-                self._scripts[path] = None
-            else:
-                clients = self.policy.spec_decode.client_commands
-                self._scripts[path] = parse_script(read.text, path, clients)
-        return self._scripts[path]
+            text = read.text if read is not None and read.state == "ok" else None
+            self._parsed[path] = read_script(text, path) if text is not None else None
+        return self._parsed[path]
 
     @cached_property
-    def _scripts(self) -> dict[str, ScriptFacts | None]:
+    def _parsed(self) -> dict[str, ParsedScript | None]:
+        return {}
+
+    def script_facts(self, path: str) -> ScriptFacts | None:
+        """Every launch the head script at `path` may run, nothing bound (Check 3's reading)."""
+        if path not in self._facts:
+            parsed = self.parsed_script(path)
+            clients = self.policy.spec_decode.client_commands
+            self._facts[path] = facts_of(parsed, clients) if parsed is not None else None
+        return self._facts[path]
+
+    @cached_property
+    def _facts(self) -> dict[str, ScriptFacts | None]:
+        return {}
+
+    def script_runs(
+        self,
+        entry: MasterEntry,
+        *,
+        jobs: tuple[str, ...] = ("benchmark",),
+        spec: tuple[str, ...] | None = None,
+        scenario: str | None = None,
+    ) -> tuple[ScriptRun, ...]:
+        """What the entry's script runs for each configuration point it sweeps (only points
+        whose spec-decoding is in `spec` and of `scenario`, when given), points that read the
+        same grouped; a point whose script cannot be read is an incomplete run."""
+        key = (entry.file, entry.key, entry.fingerprint, jobs, spec, scenario)
+        if key not in self._entry_runs:
+            self._entry_runs[key] = self._runs_of(entry, jobs, spec, scenario)
+        return self._entry_runs[key]
+
+    @cached_property
+    def _entry_runs(self) -> dict[tuple[object, ...], tuple[ScriptRun, ...]]:
+        return {}
+
+    def script_runs_for_path(self, path: str) -> tuple[ScriptRun, ...]:
+        """A changed script read with nothing bound: every condition on the sweep's variables
+        stays undecided."""
+        parsed = self.parsed_script(path)
+        if parsed is None:
+            return (_unread(path),)
+        return (self._evaluate(parsed, None, ""),)
+
+    def _runs_of(
+        self,
+        entry: MasterEntry,
+        jobs: tuple[str, ...],
+        spec: tuple[str, ...] | None,
+        scenario: str | None,
+    ) -> tuple[ScriptRun, ...]:
+        if entry.multinode:
+            return ()
+        sweep = self.policy.sweep_env
+        points, bound = config_points(entry, sweep, jobs)
+        points = tuple(
+            point
+            for point in points
+            if (spec is None or point.spec in spec)
+            and (scenario is None or point.scenario == scenario)
+        )
+        items: list[tuple[ConfigPoint, ScriptRun]] = []
+        environments: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+        for point in points:
+            run = self._run_for_point(entry, point, environments)
+            items.append((point, run))
+        runs = group_runs(items, sweep)
+        if bound:
+            path = runs[0].path if runs else entry.file
+            runs += (ScriptRun(path=path, problems=(f"{entry.file}: {bound}",), complete=False),)
+        return runs
+
+    def _run_for_point(
+        self,
+        entry: MasterEntry,
+        point: ConfigPoint,
+        environments: set[tuple[str, tuple[tuple[str, str], ...]]],
+    ) -> ScriptRun:
+        candidates = point_scripts(entry, point)
+        path = next((c for c in candidates if self.parsed_script(c) is not None), None)
+        if path is None:
+            tried = ", ".join(candidates) or "no candidate script"
+            why = (
+                f"the benchmark script of {entry.key} could not be read at the pinned head "
+                f"({tried})"
+            )
+            return ScriptRun(path=candidates[0] if candidates else entry.file,
+                             problems=(why,), complete=False, job=point.job)  # fmt: skip
+        parsed = self.parsed_script(path)
+        assert parsed is not None
+        env = dict(point.env)
+        read = parsed.reads(env)
+        bound = {name: value for name, value in env.items() if name in read}
+        environments.add((path, tuple(sorted(bound.items()))))
+        limit = self.policy.sweep_env.max_evaluations
+        if len(environments) > limit:
+            why = f"{entry.file}: {entry.key} gives more than {limit} distinct environments (bound)"
+            return ScriptRun(path=path, problems=(why,), complete=False, job=point.job)
+        return self._evaluate(parsed, bound, point.job)
+
+    def _evaluate(self, parsed: ParsedScript, env: dict[str, str] | None, job: str) -> ScriptRun:
+        key = (parsed.path, tuple(sorted(env.items())) if env is not None else None, job)
+        if key not in self._evaluations:
+            self._evaluations[key] = self._evaluate_once(parsed, env, job)
+        return self._evaluations[key]
+
+    def _evaluate_once(
+        self, parsed: ParsedScript, env: dict[str, str] | None, job: str
+    ) -> ScriptRun:
+        if parsed.path in self._over_budget:  # one configuration used the whole work bound
+            return self._over_budget[parsed.path].model_copy(update={"job": job})
+        if self._steps_left <= 0:
+            why = (
+                f"{parsed.path}: not read, the work bound for reading scripts in one verdict "
+                f"({SCRIPT_STEPS_PER_JUDGE} steps) is used up"
+            )
+            return ScriptRun(path=parsed.path, problems=(why,), complete=False, job=job)
+        budget = min(DEFAULT_BUDGET, self._steps_left)
+        clients = self.policy.spec_decode.client_commands
+        run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=job)
+        self._steps_left -= steps
+        if any("work bound" in problem for problem in run.problems):
+            self._over_budget[parsed.path] = run
+        return run
+
+    @cached_property
+    def _evaluations(
+        self,
+    ) -> dict[tuple[str, tuple[tuple[str, str], ...] | None, str], ScriptRun]:
+        return {}
+
+    @cached_property
+    def _over_budget(self) -> dict[str, ScriptRun]:
         return {}
 
     def script_for(self, entry: MasterEntry) -> FileRead | None:
@@ -305,3 +454,9 @@ class JudgeContext:
             if read is not None and read.state == "ok":
                 return read
         return None
+
+
+def _unread(path: str) -> ScriptRun:
+    return ScriptRun(
+        path=path, problems=(f"{path} could not be read at the pinned head",), complete=False
+    )

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 
 from signoff.evidence import Evidence, PostedSignoff
 from signoff.gate import signoff_problem
-from signoff.judge import judging_standard
 from signoff.judge.context import JudgeContext
 from signoff.parse.codeowners import CodeOwners, owner_is_team
 from signoff.policy import Policy
@@ -27,7 +26,7 @@ from signoff.policy import Policy
 def publish_blocker(evidence: Evidence, policy: Policy) -> str:
     """Why this sign-off must not replace the head's verdict ("" when it may)."""
     signoff = evidence.signoff
-    ctx = JudgeContext(evidence, policy, judging_standard(evidence, policy))
+    ctx = JudgeContext(evidence, policy)
     if is_possible_codeowner(signoff.author, signoff.author_association, ctx):
         return ""
     if ctx.codeowners is None:
@@ -91,7 +90,7 @@ def newest_signoff(
     posted: Sequence[PostedSignoff], evidence: Evidence, policy: Policy
 ) -> PostedSignoff | None:
     """The newest comment the gate would accept from a possible CODEOWNER (created time, id)."""
-    ctx = JudgeContext(evidence, policy, judging_standard(evidence, policy))
+    ctx = JudgeContext(evidence, policy)
     accepted = [
         p
         for p in posted

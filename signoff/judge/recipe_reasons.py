@@ -55,12 +55,6 @@ def fail_reason(
     items: dict[str, list[str]] = {}
     for item in compared:
         where = _config(item)
-        if item.launch.reach == "undecided":
-            why = item.launch.why or "a condition could not be decided"
-            text = (
-                f"{item.target.path}:{item.launch.line}: launch kept on an undecided branch ({why})"
-            )
-            items.setdefault(text, []).append(where)
         best = item.result.best
         if best is None:
             text = f"no recipe command for {item.result.looked_for} in {link_label}"
@@ -131,7 +125,10 @@ def _config(item: Compared) -> str:
         if k in ("TP", "EP_SIZE", "DP_ATTENTION", "SPEC_DECODING")
     ]
     label = ", ".join(f"{k}={v}" for k, v in shown) or "no configuration bound"
-    return f"{item.target.path.rsplit('/', 1)[-1]}, {label}"
+    where = f"{item.run.path.rsplit('/', 1)[-1]}, {label}"
+    if item.launch.reach == "undecided":  # the launch of one arm of a condition not decided
+        where += f", if {item.launch.why or 'an undecided condition holds'}"
+    return where
 
 
 def _configs(configs: list[str]) -> str:

@@ -1,18 +1,21 @@
 """Long flags as an engine's argument parser reads them: one spelling for every way to write one.
 
 vLLM and SGLang parse their server flags with argparse: `--flag=value` and `--flag value` are the
-same, vLLM (and SGLang) accept `_` for `-` inside a long flag, argparse accepts any unique prefix of
-a known long flag (`allow_abbrev`), and both engines declare aliases (`-tp`). A check that compared
-spellings would be fooled by any of these, so every check reads flags through this module.
+same, argparse accepts any unique prefix of a known long flag (`allow_abbrev`, left on by both),
+and both engines declare aliases (`-tp`). vLLM's FlexibleArgumentParser also reads `_` as `-` in
+a flag's name and folds `--flag.key value` into the JSON value of `--flag`; SGLang's parser does
+neither (see the profile's `engines:` table for the sources). A check that compared spellings
+would be fooled by any of these, so every check reads flags through this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from signoff.policy import EngineFlags, Policy
 
-_ANY_ENGINE = EngineFlags()  # an unknown engine: read as permissively as argparse would
+_ANY_ENGINE = EngineFlags()  # an unknown engine: every rule on, the most permissive reading
 
 
 def engine_flags(engine: str, policy: Policy) -> EngineFlags:
@@ -20,21 +23,36 @@ def engine_flags(engine: str, policy: Policy) -> EngineFlags:
 
 
 def spelled(flag: str, rules: EngineFlags) -> str:
-    """The flag with `=value` dropped and, where the parser allows, `_` read as `-`."""
+    """The flag's name: `=value` dropped and, where the parser allows, a `.key` suffix dropped
+    (vLLM's `--hf-overrides.key v` sets a key of `--hf-overrides`) and `_` read as `-`."""
     name = flag.split("=", 1)[0]
-    if not rules.underscores_as_dashes or not name.startswith("--"):
+    if not name.startswith("--"):
         return name
-    return "--" + name[2:].replace("_", "-")
+    if rules.dotted_json:
+        name = name.split(".", 1)[0]
+    if rules.underscores_as_dashes:
+        name = "--" + name[2:].replace("_", "-")
+    return name
 
 
 def canonical_flag(flag: str, engine: str, policy: Policy, known: Iterable[str] = ()) -> str:
     """The engine's own name for `flag`: spelling, aliases, then a unique-prefix abbreviation of
     one of the aliases or `known` flags. A flag that is none of these comes back spelled."""
-    rules = engine_flags(engine, policy)
-    name = spelled(flag, rules)
-    aliases = {
+    return _canonical(flag, engine_flags(engine, policy), tuple(known))
+
+
+@lru_cache(maxsize=64)
+def _alias_map(rules: EngineFlags) -> dict[str, str]:
+    """Every alias's spelling -> the canonical spelling (read-only: the result is shared)."""
+    return {
         spelled(alt, rules): spelled(group[0], rules) for group in rules.aliases for alt in group
     }
+
+
+@lru_cache(maxsize=8192)  # checks ask about the same few flags for every launch and reading
+def _canonical(flag: str, rules: EngineFlags, known: tuple[str, ...]) -> str:
+    name = spelled(flag, rules)
+    aliases = _alias_map(rules)
     if name in aliases:
         return aliases[name]
     candidates = set(aliases) | {spelled(k, rules) for k in known}
@@ -53,8 +71,8 @@ def may_be_flag(flag: str, target: str, engine: str, policy: Policy) -> bool:
     prefix of the target's spelling that is longer than `--`.
     """
     rules = engine_flags(engine, policy)
-    wanted = canonical_flag(target, engine, policy)
-    name = canonical_flag(flag, engine, policy, known=(target,))
+    wanted = _canonical(target, rules, ())
+    name = _canonical(flag, rules, (target,))
     if name == wanted:
         return True
     return (

@@ -26,6 +26,7 @@ class Arg(Frozen):
     flag: str  # as written: "--tensor-parallel-size" ("--tp=8" gives flag "--tp", value "8")
     value: str | None  # None for boolean flags; unresolved variables stay as "$NAME"
     line: int
+    joined: bool = False  # written as one word, `--flag=value`
 
 
 class ServerLaunch(Frozen):
@@ -37,6 +38,9 @@ class ServerLaunch(Frozen):
     env: dict[str, str]  # assignments prefixed on the command plus variables exported before it
     reach: Reach = "reached"
     why: str = ""  # for "undecided": the condition that could not be decided, with its line
+    # Words where a flag could stand whose text is only known at run time (`$EXTRA_ARGS`,
+    # `$(cat args.txt)`): the reader cannot say which flags they hold.
+    opaque: tuple[str, ...] = ()
 
 
 class ClientCall(Frozen):
@@ -47,18 +51,45 @@ class ClientCall(Frozen):
     why: str = ""
 
 
+class ShellCommand(Frozen):
+    """Any other command the script runs (`sed -i ... config.json`, `python3 x.py --flag`)."""
+
+    argv: tuple[str, ...]
+    line: int
+    reach: Reach = "reached"
+    why: str = ""
+
+
+class HeredocUse(Frozen):
+    """A heredoc given to a command that runs (its body as written, before expansion)."""
+
+    line: int
+    delimiter: str
+    body: str
+    reach: Reach = "reached"
+    why: str = ""
+
+
 class ScriptRun(Frozen):
-    """One script evaluated under one configuration point of the sweep."""
+    """One script evaluated under one configuration point of the sweep (or several points that
+    gave the same reading)."""
 
     path: str
-    config: tuple[tuple[str, str], ...] = ()  # the bound environment, sorted by name
+    # The configuration that distinguishes this reading, sorted by name: search-space variables
+    # the script reads and that are the same for every point it covers.
+    config: tuple[tuple[str, str], ...] = ()
     launches: tuple[ServerLaunch, ...] = ()
     clients: tuple[ClientCall, ...] = ()
+    commands: tuple[ShellCommand, ...] = ()
+    heredocs: tuple[HeredocUse, ...] = ()
     notes: tuple[str, ...] = ()  # undecidable conditions and other reading notes, with lines
     problems: tuple[str, ...] = ()  # why the reading is incomplete
     complete: bool = True  # False: the script could not be read reliably (checks fail closed)
+    job: str = ""  # "benchmark" or "eval" (the sweep job kind); "" when nothing was bound
+    environment: tuple[tuple[str, str], ...] = ()  # everything bound for the first point
+    points: tuple[str, ...] = ()  # every configuration point this reading covers
 
     @property
     def label(self) -> str:
-        """`TP=8, EP_SIZE=1, DP_ATTENTION=false` (empty: no configuration was bound)."""
+        """`DP_ATTENTION=false, TP=8` (empty: no configuration was bound)."""
         return ", ".join(f"{name}={value}" for name, value in self.config)

@@ -39,6 +39,18 @@ class SearchSpaceArgs(Frozen):
     dp_attn: tuple[bool, ...] = ()
 
 
+class SearchSpace(Frozen):
+    """One search-space item of one scenario entry, its scalar values as text."""
+
+    scenario: str  # "fixed-seq-len" or "agentic-coding"
+    isl: int | None = None
+    osl: int | None = None
+    # key -> value: booleans "true"/"false", numbers in decimal, a mapping's keys as
+    # "key.sub" (`kv-offload-backend: {name: x}` gives "kv-offload-backend.name")
+    settings: tuple[tuple[str, str], ...] = ()
+    conc_list: tuple[int, ...] = ()
+
+
 class MasterEntry(Frozen):
     key: str
     file: str
@@ -61,6 +73,7 @@ class MasterEntry(Frozen):
     is_agentic: bool
     fingerprint: str  # sha256 of the entry's canonical JSON; equal fingerprints = unchanged
     search_space_args: SearchSpaceArgs = SearchSpaceArgs()
+    spaces: tuple[SearchSpace, ...] = ()  # every search-space item, in file order
 
 
 class EntryChange(Frozen):
@@ -166,6 +179,7 @@ def _read_entry(
         is_agentic="agentic-coding" in scenarios,
         fingerprint=fingerprint,
         search_space_args=_search_space_args(spaces),
+        spaces=tuple(_read_spaces(scenarios)),
     )
 
 
@@ -211,6 +225,47 @@ def _search_spaces(scenarios: Mapping[str, object]) -> Iterator[dict[object, obj
             for space in spaces if isinstance(spaces, list) else ():
                 if isinstance(space, dict):
                     yield space
+
+
+def _read_spaces(scenarios: Mapping[str, object]) -> Iterator[SearchSpace]:
+    for scenario, body in scenarios.items():
+        for item in body if isinstance(body, list) else ():
+            spaces = item.get("search-space") if isinstance(item, dict) else None
+            isl = _int(item.get("isl")) if isinstance(item, dict) else None
+            osl = _int(item.get("osl")) if isinstance(item, dict) else None
+            for space in spaces if isinstance(spaces, list) else ():
+                if isinstance(space, dict):
+                    yield _read_space(str(scenario), isl, osl, space)
+
+
+def _read_space(
+    scenario: str, isl: int | None, osl: int | None, space: dict[object, object]
+) -> SearchSpace:
+    settings: list[tuple[str, str]] = []
+    for key, value in space.items():
+        if isinstance(value, dict):
+            settings += [(f"{key}.{k}", _text(v)) for k, v in value.items() if _is_scalar(v)]
+        elif _is_scalar(value):
+            settings.append((str(key), _text(value)))
+    concs = space.get("conc-list")
+    conc_list = tuple(c for c in concs if _int(c) is not None) if isinstance(concs, list) else ()
+    return SearchSpace(
+        scenario=scenario, isl=isl, osl=osl, settings=tuple(settings), conc_list=conc_list
+    )
+
+
+def _is_scalar(value: object) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _spec_mode(space: dict[object, object]) -> str:

@@ -1,120 +1,192 @@
 """Benchmarks run the model's real architecture.
 
 Why: cutting model FLOPs (skipping indexer layers, trimming experts) makes numbers incomparable;
-making the same computation faster is fair. How it is judged: the benchmark scripts the PR adds or
-changes (and those its changed master-config entries run) and the lines it adds to master configs
-are scanned for architecture overrides (`--hf-overrides`, `--json-model-override-args`,
-`hf_overrides` keys) and model-config edits. Each one FAILs with the flag, value and line, unless
-the profile lists it as natively supported for that model. N/A when no script or master config
-changed. To satisfy it: drop the override, or get native support recognised in the profile.
+making the same computation faster is fair. How it is judged: on what the scripts actually run.
+A script the PR changes may run under any configuration, so it is read with nothing bound (every
+condition on the sweep's variables undecided); the script of a changed master-config entry that
+the PR leaves alone is read per swept configuration (benchmark and eval jobs). Every server
+launch and other command that is reached, or whose reachability cannot be decided, is scanned
+for architecture overrides (`--hf-overrides`, `--json-model-override-args`, in every spelling the
+engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`), for `sed`/`jq`
+edits of model config files and for override keys in heredocs it writes; dead branches, `false
+&&`, `true ||`, uncalled functions and comments never count. Lines the PR adds to master configs
+are scanned too. Each hit FAILs with the flag, the whole value and the line, unless the profile's
+allowlist names it for that model with the maintainer decision it rests on (the allowlist ships
+empty). N/A when no script or master config changed. To satisfy it: drop the override.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.bench_script import ScriptFacts, find_args
+from signoff.parse.flags import may_be_flag, spelled
+from signoff.parse.launch import Arg, ScriptRun
+from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
 
 ID = "no-arch-hacks"
 NAME = "no architecture hacks"
+# Commands other than a recognised server read flags their own way; only the spellings every
+# argparse-style parser shares are followed there (no abbreviations: `curl --json` is not one).
+_OTHER_COMMAND = EngineFlags(abbreviations=False)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
-    scripts = _scripts(ctx)
     masters = [f for f in ctx.evidence.changed_files if f.path in ctx.changed_master_files]
-    if not scripts and not masters:
+    runs, problem = _runs(ctx)
+    if not runs and not masters and not problem:
         return not_applicable("no benchmark script or master config is changed")
+    if problem:
+        return failed(problem)
     hits: list[str] = []
     allowed: list[str] = []
-    for path in scripts:
-        read = ctx.evidence.file(path, "head")
-        if read is None or read.state != "ok" or read.text is None:
+    for run, prefix in runs:
+        if not run.complete:
+            why = run.problems[0] if run.problems else "unread"
             return failed(
-                f"{path} could not be read at the pinned head, so overrides are unverified"
+                f"{run.path} could not be fully read ({why}), so overrides are unverified"
             )
-        facts = ctx.script_facts(path)
-        if facts is None or not facts.complete:
-            why = facts.problems[0] if facts is not None and facts.problems else "unread"
-            return failed(f"{path} could not be fully read ({why}), so overrides are unverified")
-        found, ok = _scan_script(ctx, facts, read.text)
-        hits.extend(found)
-        allowed.extend(ok)
+        _scan_run(ctx.policy, run, prefix, hits, allowed)
     for changed in masters:
         if changed.patch is None:
             return failed(
                 f"{changed.path}: GitHub sent no patch, so added overrides are unverified"
             )
-        hits.extend(_scan_added_lines(ctx, changed.path, changed.patch))
+        hits.extend(_scan_added_lines(ctx.policy, changed.path, changed.patch))
+    hits = list(dict.fromkeys(hits))
     if hits:
         more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
         return failed(f"{hits[0]}{more}: overrides model architecture without native support")
-    note = f"; allowed: {'; '.join(allowed)}" if allowed else ""
+    note = f"; allowed: {'; '.join(dict.fromkeys(allowed))}" if allowed else ""
+    scripts = len({run.path for run, _ in runs})
     flags = "/".join(ctx.policy.arch.flags)
     return passed(
-        f"no {flags} or model-config edits in {len(scripts)} script(s) "
-        f"and {len(masters)} master config(s){note}"
+        f"no {flags} or model-config edit in what {scripts} script(s) run "
+        f"({len(runs)} reading(s)) or in the lines {len(masters)} master config(s) add{note}"
     )
 
 
-def _scripts(ctx: JudgeContext) -> list[str]:
-    paths = {f.path for f in ctx.changed_scripts}
+def _runs(ctx: JudgeContext) -> tuple[list[tuple[ScriptRun, str]], str]:
+    """(run, model prefix) for every reading to scan, or why the scripts cannot be read."""
+    changed = sorted({f.path for f in ctx.changed_scripts})
+    out: list[tuple[ScriptRun, str]] = []
+    for path in changed:
+        if ctx.parsed_script(path) is None:
+            return [], f"{path} could not be read at the pinned head, so overrides are unverified"
+        out += [(run, _prefix_of(path)) for run in ctx.script_runs_for_path(path)]
+    jobs = tuple(ctx.policy.sweep_env.jobs) or ("benchmark",)
     for entry in ctx.changed_entries:
-        read = ctx.script_for(entry)
-        if read is not None:
-            paths.add(read.path)
-    return sorted(paths)
+        if entry.multinode:
+            continue
+        runs = ctx.script_runs(entry, jobs=jobs)
+        out += [(run, entry.model_prefix) for run in runs if run.path not in changed]
+    return out, ""
 
 
 def _prefix_of(path: str) -> str:
     return path.rsplit("/", 1)[-1].split("_", 1)[0]
 
 
-def _scan_script(ctx: JudgeContext, facts: ScriptFacts, text: str) -> tuple[list[str], list[str]]:
-    arch = ctx.policy.arch
-    path = facts.path
-    hits: list[str] = []
-    allowed: list[str] = []
-    prefix = _prefix_of(path)
-    for arg in find_args(facts, arch.flags):
-        where = f"{path}:{arg.line} {arg.flag} {arg.value or ''}".rstrip()
-        rule = next(
-            (
-                a
-                for a in arch.allowlist
-                if a.model_prefix == prefix
-                and a.flag == arg.flag
-                and a.contains in (arg.value or "")
-            ),
-            None,
-        )
-        (allowed if rule else hits).append(f"{where} ({rule.reason})" if rule else where)
-    flagged = {arg.line for arg in find_args(facts, arch.flags)}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if number not in flagged and _is_override_line(ctx, line):
-            hits.append(f"{path}:{number} {line.strip()[:120]}")
-    return hits, allowed
+def _scan_run(
+    policy: Policy, run: ScriptRun, prefix: str, hits: list[str], allowed: list[str]
+) -> None:
+    arch = policy.arch
+    where = f" ({run.label})" if run.label else ""
+    for launch in run.launches:
+        for word in launch.opaque:  # a run-time word in a flag's place may hold an override
+            hits.append(
+                f"{run.path}:{launch.line} {word} (known only at run time, could be an override)"
+                f"{where}{_undecided(launch.why)}"
+            )
+        for arg in launch.args:
+            if any(may_be_flag(arg.flag, flag, launch.engine, policy) for flag in arch.flags):
+                text = f"{run.path}:{arg.line} {_shown(arg)}{where}{_undecided(launch.why)}"
+                rule = _allowed(arch.allowlist, prefix, arg, launch.engine, policy)
+                (allowed if rule else hits).append(
+                    f"{text} ({rule.reason}; {rule.decision})" if rule else text
+                )
+    for command in run.commands:
+        text = " ".join(command.argv)
+        flagged = _flag_in(command.argv, policy)
+        if flagged or _edits_model_config(policy, text):
+            shown = flagged or text[:120]
+            hits.append(f"{run.path}:{command.line} {shown}{where}{_undecided(command.why)}")
+    for heredoc in run.heredocs:
+        for offset, body_line in enumerate(heredoc.body.splitlines(), start=1):
+            if _has_config_key(policy, body_line):
+                at = heredoc.line + offset
+                shown = body_line.strip()[:120]
+                hits.append(f"{run.path}:{at} {shown}{where}{_undecided(heredoc.why)}")
 
 
-def _is_override_line(ctx: JudgeContext, line: str) -> bool:
-    code = line.split("#", 1)[0] if not line.lstrip().startswith("#") else ""
-    if not code.strip():
-        return False
-    arch = ctx.policy.arch
-    if any(
-        re.search(rf"[\"']?\b{re.escape(key)}\b[\"']?\s*[:=]", code) for key in arch.config_keys
-    ):
-        return True
-    return any(re.search(pattern, code) for pattern in arch.edit_patterns)
+def _shown(arg: Arg) -> str:
+    if arg.value is None:
+        return arg.flag
+    return f"{arg.flag}={arg.value}" if arg.joined else f"{arg.flag} {arg.value}"
 
 
-def _scan_added_lines(ctx: JudgeContext, path: str, patch: str) -> list[str]:
+def _undecided(why: str) -> str:
+    return f" [may run: {why}]" if why else ""
+
+
+def _allowed(
+    allowlist: tuple[ArchOverrideAllow, ...], prefix: str, arg: Arg, engine: str, policy: Policy
+) -> ArchOverrideAllow | None:
+    for rule in allowlist:
+        if (
+            rule.model_prefix == prefix
+            and may_be_flag(arg.flag, rule.flag, engine, policy)
+            and rule.contains in (arg.value or "")
+        ):
+            return rule
+    return None
+
+
+def _flag_in(argv: tuple[str, ...], policy: Policy) -> str:
+    """An override flag passed to a command that is not a recognised server."""
+    for word in argv:
+        if word.startswith("--") and any(
+            _same_flag(word, flag, policy) for flag in policy.arch.flags
+        ):
+            return word[:120]
+    return ""
+
+
+def _same_flag(word: str, flag: str, policy: Policy) -> bool:
+    return spelled(word, _OTHER_COMMAND) == spelled(flag, _OTHER_COMMAND)
+
+
+def _edits_model_config(policy: Policy, line: str) -> bool:
+    arch = policy.arch
+    return _has_config_key(policy, line) or any(re.search(p, line) for p in arch.edit_patterns)
+
+
+def _has_config_key(policy: Policy, line: str) -> bool:
+    return any(
+        re.search(rf"[\"']?\b{re.escape(key)}\b[\"']?\s*[:=]", line)
+        for key in policy.arch.config_keys
+    )
+
+
+def _scan_added_lines(policy: Policy, path: str, patch: str) -> list[str]:
     hits = []
     for line in patch.splitlines():
         if not line.startswith("+") or line.startswith("+++"):
             continue
         body = line[1:]
-        if any(flag in body for flag in ctx.policy.arch.flags) or _is_override_line(ctx, body):
+        code = body.split("#", 1)[0] if not body.lstrip().startswith("#") else ""
+        named = any(flag in code for flag in policy.arch.flags)
+        if named or _flag_in(tuple(_words(code)), policy) or _edits_model_config(policy, code):
             hits.append(f"{path} (added line) {body.strip()[:120]}")
     return hits
+
+
+def _words(text: str) -> list[str]:
+    """A YAML line's flag-like words (`additional-settings: ["--hf_overrides={...}"]`)."""
+    try:
+        words = shlex.split(text.replace(",", " ").replace("[", " ").replace("]", " "))
+    except ValueError:
+        words = text.split()
+    return [word.strip("\"'") for word in words]

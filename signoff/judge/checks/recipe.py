@@ -69,21 +69,20 @@ def evaluate(ctx: JudgeContext) -> Finding:
 def _compare_all(
     ctx: JudgeContext, scope: tuple[Target, ...], docs: list[RecipeDoc]
 ) -> tuple[list[Compared], str]:
-    """Every reached launch of every configuration run compared; or why a script cannot be."""
+    """Every launch of every configuration run compared (a launch behind an undecided condition
+    too: each arm the sweep may take must agree with the recipe); or why a script cannot be."""
     out: list[Compared] = []
     for target in scope:
-        if target.read is None:
-            return [], f"{target.path} could not be read at the pinned head"
         runs = script_runs(ctx, target)
         if not runs:
             return [], f"{target.path} could not be read at the pinned head"
         for run in runs:
             if not run.complete:
                 why = run.problems[0] if run.problems else "unread"
-                return [], f"{target.path} could not be fully read ({why})"
+                return [], why if run.path in why else f"{run.path} could not be fully read ({why})"
             launches = [x for x in run.launches if x.engine in _COMPARED_ENGINES]
             if not launches:
-                return [], f"{target.path}: no vLLM/SGLang server launch found to compare"
+                return [], f"{run.path}: no vLLM/SGLang server launch found to compare"
             for launch in launches:
                 out.append(Compared(target, run, launch, _compare(ctx, target, run, launch, docs)))
     return out, ""
@@ -94,7 +93,7 @@ def _compare(
 ) -> LaunchComparison:
     entry = target.entry
     model = entry.model if entry is not None else (launch.model or "")
-    sku = entry.sku if entry is not None else _sku_of_path(ctx, target.path)
+    sku = entry.sku if entry is not None else _sku_of_path(ctx, run.path)
     return compare_launch(
         launch,
         dict(run.config),

@@ -1,19 +1,25 @@
 """Speculative decoding is benchmarked through a chat template.
 
 Why: draft acceptance depends on the prompt format; raw completions inflate acceptance length
-far beyond real-world use. How it is judged: every spec-decode config the PR adds or changes
-(search-space `spec-decoding: mtp|draft_model`, a `-mtp` key, an `_mtp.sh` script, or
-speculative flags in a changed script) must call the benchmark client with `--use-chat-template`
-(or `--dsv4`, which implies it); a multi-node spec-decode entry needs a changed multi-node recipe
-that turns the chat template on. Agentic replay always goes through chat completions. N/A when
-no spec-decode config changes. To satisfy it: pass `--use-chat-template` to run_benchmark_serving.
+far beyond real-world use. How it is judged: for every spec-decode configuration the PR adds or
+changes (search-space `spec-decoding: mtp|draft_model`, or a `-mtp` key), the entry's script is
+read with that configuration bound, and a changed spec-decode script no changed entry runs
+(`_mtp.sh`, or speculative flags in what it launches) is read with nothing bound. Each reading
+must reach a benchmark-client call carrying `--use-chat-template` (or `--dsv4`, which implies it;
+the client matches these words exactly), and no reached or undecided client call may lack it: a
+call behind `true ||`, `false &&`, a dead branch, an uncalled function or a comment proves
+nothing. A multi-node spec-decode entry needs a changed multi-node recipe that turns the chat
+template on; agentic replay always goes through chat completions. N/A when no spec-decode config
+changes. To satisfy it: pass `--use-chat-template` to run_benchmark_serving on every path.
 """
 
 from __future__ import annotations
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.bench_script import find_args
+from signoff.parse.flags import may_be_flag
+from signoff.parse.launch import ClientCall, ScriptRun
+from signoff.parse.master_config import MasterEntry
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
@@ -22,8 +28,9 @@ NAME = "spec-decode chat template"
 def evaluate(ctx: JudgeContext) -> Finding:
     if ctx.master_problems:
         return failed(f"spec-decode configs cannot be determined: {ctx.master_problems[0]}")
-    targets, agentic, multi_node = _spec_targets(ctx)
-    if not targets and not agentic and not multi_node:
+    entries, agentic, multi_node = _spec_entries(ctx)
+    scripts = _spec_scripts(ctx, entries)
+    if not entries and not scripts and not agentic and not multi_node:
         return not_applicable("no speculative-decoding config is added or changed")
     if multi_node and not _multi_node_chat_template(ctx):
         return failed(
@@ -31,27 +38,29 @@ def evaluate(ctx: JudgeContext) -> Finding:
             "template (use-chat-template), so realistic acceptance is unverified"
         )
     checked: list[str] = [f"{key} (multi-node recipe)" for key in sorted(multi_node)]
-    for label, path in sorted(targets.items()):
-        if path is None:
+    for label, runs in [*_entry_runs(ctx, entries), *scripts]:
+        if not runs:
             return failed(f"{label}: its benchmark script could not be found or read at the head")
-        problem = _chat_template_problem(ctx, path)
-        if problem:
-            return failed(f"{label}: {problem}")
-        checked.append(path.rsplit("/", 1)[-1])
+        for run in runs:
+            problem = _chat_template_problem(ctx, run)
+            if problem:
+                return failed(problem if label == run.path else f"{label}: {problem}")
+        configs = sum(max(len(run.points), 1) for run in runs)
+        names = ", ".join(sorted({run.path.rsplit("/", 1)[-1] for run in runs}))
+        checked.append(f"{names} ({configs} configuration{'s' if configs != 1 else ''})")
     parts = []
     if checked:
         flags = "/".join(ctx.policy.spec_decode.chat_template_flags)
-        parts.append(f"{', '.join(checked)} benchmark with {flags}")
+        parts.append(f"{', '.join(checked)} benchmark with {flags} on every path")
     if agentic:
         parts.append(f"{', '.join(sorted(agentic))} replay through chat completions (agentic)")
     return passed("; ".join(parts))
 
 
-def _spec_targets(ctx: JudgeContext) -> tuple[dict[str, str | None], set[str], set[str]]:
-    """{label: script path or None} for single-node fixed-seq spec configs, and the keys of
-    agentic and of multi-node spec entries."""
+def _spec_entries(ctx: JudgeContext) -> tuple[list[MasterEntry], set[str], set[str]]:
+    """Single-node fixed-seq spec entries, and the keys of agentic and multi-node ones."""
     spec = ctx.policy.spec_decode
-    targets: dict[str, str | None] = {}
+    entries: list[MasterEntry] = []
     agentic: set[str] = set()
     multi_node: set[str] = set()
     for entry in ctx.changed_entries:
@@ -59,26 +68,55 @@ def _spec_targets(ctx: JudgeContext) -> tuple[dict[str, str | None], set[str], s
             continue
         if entry.is_agentic and "fixed-seq-len" not in entry.scenarios:
             agentic.add(entry.key)
-            continue
-        if entry.multinode:
+        elif entry.multinode:
             multi_node.add(entry.key)
-            continue
-        read = ctx.script_for(entry)
-        targets[entry.key] = read.path if read is not None else None
+        else:
+            entries.append(entry)
+    return entries, agentic, multi_node
+
+
+def _entry_runs(
+    ctx: JudgeContext, entries: list[MasterEntry]
+) -> list[tuple[str, tuple[ScriptRun, ...]]]:
+    """Per entry, the readings of its fixed-seq spec-decode configurations."""
+    spec = ctx.policy.spec_decode
+    out: list[tuple[str, tuple[ScriptRun, ...]]] = []
+    for entry in entries:
+        runs = ctx.script_runs(entry, spec=spec.spec_values, scenario="fixed-seq-len")
+        if not runs and entry.key.endswith("-mtp"):  # a -mtp key whose spaces say none
+            runs = ctx.script_runs(entry, scenario="fixed-seq-len")
+        out.append((entry.key, runs))
+    return out
+
+
+def _spec_scripts(
+    ctx: JudgeContext, entries: list[MasterEntry]
+) -> list[tuple[str, tuple[ScriptRun, ...]]]:
+    """Changed fixed-seq spec-decode scripts that no changed spec entry runs, read unbound."""
+    covered = {run.path for _, runs in _entry_runs(ctx, entries) for run in runs}
+    out: list[tuple[str, tuple[ScriptRun, ...]]] = []
     for changed in ctx.changed_scripts:
-        if "/agentic/" in changed.path or changed.path in targets.values():
+        path = changed.path
+        if "/agentic/" in path or path in covered:
             continue
-        read = ctx.evidence.file(changed.path, "head")
-        if read is None or read.state != "ok" or read.text is None:
-            if changed.path.endswith("_mtp.sh"):
-                targets[changed.path] = None
+        if ctx.parsed_script(path) is None:
+            if path.endswith("_mtp.sh"):
+                out.append((path, ()))
             continue
-        facts = ctx.script_facts(changed.path)
-        if facts is None:
-            continue
-        if changed.path.endswith("_mtp.sh") or find_args(facts, spec.script_flags):
-            targets[changed.path] = changed.path
-    return targets, agentic, multi_node
+        runs = ctx.script_runs_for_path(path)
+        if path.endswith("_mtp.sh") or any(_speculates(ctx, run) for run in runs):
+            out.append((path, runs))
+    return out
+
+
+def _speculates(ctx: JudgeContext, run: ScriptRun) -> bool:
+    flags = ctx.policy.spec_decode.script_flags
+    return any(
+        may_be_flag(arg.flag, flag, launch.engine, ctx.policy)
+        for launch in run.launches
+        for arg in launch.args
+        for flag in flags
+    )
 
 
 def _multi_node_chat_template(ctx: JudgeContext) -> bool:
@@ -97,22 +135,32 @@ def _multi_node_chat_template(ctx: JudgeContext) -> bool:
     return False
 
 
-def _chat_template_problem(ctx: JudgeContext, path: str) -> str:
+def _chat_template_problem(ctx: JudgeContext, run: ScriptRun) -> str:
     spec = ctx.policy.spec_decode
-    read = ctx.evidence.file(path, "head")
-    if read is None or read.state != "ok" or read.text is None:
-        return f"{path} could not be read at the pinned head"
-    facts = ctx.script_facts(path)
-    if facts is None or not facts.complete:
-        why = facts.problems[0] if facts is not None and facts.problems else "unread"
-        return f"{path} could not be fully read ({why})"
-    if not facts.clients:
-        clients = "/".join(spec.client_commands)
-        return f"{path} has no {clients} call, so the chat template is unverified"
-    for call in facts.clients:
-        if any(arg.flag in spec.chat_template_flags for arg in call.args):
-            return ""
-    first = facts.clients[0]
-    return (
-        f"{path}:{first.line} calls {first.command} without {' or '.join(spec.chat_template_flags)}"
-    )
+    where = f" ({run.label})" if run.label else ""
+    if not run.complete:
+        why = run.problems[0] if run.problems else "unread"
+        return f"{run.path} could not be fully read ({why}){where}"
+    flags = " or ".join(spec.chat_template_flags)
+    lacking = [call for call in run.clients if not _has_chat_template(ctx, call)]
+    if lacking:
+        call = lacking[0]
+        may = f", and may run: {call.why}" if call.why else ""
+        return f"{run.path}:{call.line} calls {call.command} without {flags}{where}{may}"
+    reached = [call for call in run.clients if call.reach == "reached"]
+    if reached:
+        return ""
+    if run.clients:
+        call = run.clients[0]
+        return (
+            f"{run.path}:{call.line}: the only {call.command} call with {flags} may not run "
+            f"({call.why}){where}"
+        )
+    clients = "/".join(spec.client_commands)
+    return f"{run.path} runs no {clients} call, so the chat template is unverified{where}"
+
+
+def _has_chat_template(ctx: JudgeContext, call: ClientCall) -> bool:
+    """The client matches its arguments word for word: `--use-chat-template` alone."""
+    flags = ctx.policy.spec_decode.chat_template_flags
+    return any(arg.flag in flags and not arg.joined and arg.value is None for arg in call.args)

@@ -1,0 +1,118 @@
+"""What `printf` and `echo` print, for a command substitution whose arguments are all known.
+
+Benchmark scripts build JSON values this way (`--speculative-config "$(printf '{"a": %d}' "$N")"`),
+so reading the output keeps such a value comparable. Only bash's common conversions are read
+(`%s %b %c %d %i %u %x %X %o %f %F %e %E %g %G %%`, flags, width and precision, `*` is not); any
+other format, or an argument that is not a number where one is needed, gives None: unknown.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONVERSION = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d*))?(?P<kind>.)?")
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "r": "\r",
+            "v": "\v", '"': '"', "'": "'"}  # fmt: skip
+_INTEGER = frozenset("diuxXoc")
+_FLOAT = frozenset("fFeEgG")
+MAX_OUTPUT = 65_536
+
+
+def printf_output(args: list[str]) -> str | None:
+    """`printf FORMAT [ARGS...]` as bash prints it, or None when it cannot be read."""
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args or args[0].startswith("-"):
+        return None  # `printf -v NAME` assigns instead of printing
+    fmt, rest = _escaped(args[0]), list(args[1:])
+    out: list[str] = []
+    while True:
+        used, text = _format_once(fmt, rest)
+        if text is None:
+            return None
+        out.append(text)
+        rest = rest[used:]
+        if not rest or used == 0 or sum(map(len, out)) > MAX_OUTPUT:
+            return "".join(out)[:MAX_OUTPUT]
+
+
+def echo_output(args: list[str]) -> str | None:
+    """`echo [-n] ARGS...` (bash's default: no escapes unless -e)."""
+    newline, escapes = True, False
+    while args and re.fullmatch(r"-[neE]+", args[0]):
+        newline = newline and "n" not in args[0]
+        escapes = "e" in args[0] or (escapes and "E" not in args[0])
+        args = args[1:]
+    text = " ".join(args)
+    return (_escaped(text) if escapes else text) + ("\n" if newline else "")
+
+
+def _format_once(fmt: str, args: list[str]) -> tuple[int, str | None]:
+    out: list[str] = []
+    used = 0
+    i = 0
+    while i < len(fmt):
+        if fmt[i] != "%":
+            out.append(fmt[i])
+            i += 1
+            continue
+        match = _CONVERSION.match(fmt, i)
+        kind = match["kind"] if match else None
+        if match is None or kind is None:
+            return used, None
+        i = match.end()
+        if kind == "%":
+            out.append("%")
+            continue
+        arg = args[used] if used < len(args) else ""
+        used += 1
+        piece = _convert(kind, arg, match["flags"], match["width"], match["precision"])
+        if piece is None:
+            return used, None
+        out.append(piece)
+    return used, "".join(out)
+
+
+def _convert(kind: str, arg: str, flags: str, width: str, precision: str | None) -> str | None:
+    spec = f"%{flags}{width}" + (f".{precision}" if precision is not None else "")
+    if kind in ("s", "b"):
+        return (spec + "s") % (_escaped(arg) if kind == "b" else arg)
+    if kind in _INTEGER:
+        number = _integer(arg)
+        if number is None:
+            return None
+        if kind == "c":
+            return arg[:1]
+        return (spec + ("d" if kind in "iu" else kind)) % number
+    if kind in _FLOAT:
+        try:
+            value = float(arg) if arg.strip() else 0.0
+        except ValueError:
+            return None
+        return (spec + kind) % value
+    return None
+
+
+def _integer(arg: str) -> int | None:
+    text = arg.strip()
+    if not text:
+        return 0
+    try:
+        return int(text, 0) if not re.fullmatch(r"0\d+", text) else int(text, 8)
+    except ValueError:
+        return None
+
+
+def _escaped(text: str) -> str:
+    """Backslash escapes as printf reads them in its format (and `%b`, `echo -e`)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text) and text[i + 1] in _ESCAPES:
+            out.append(_ESCAPES[text[i + 1]])
+            i += 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)

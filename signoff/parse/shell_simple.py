@@ -1,0 +1,820 @@
+"""Evaluate simple commands: expand, assign, run builtins and functions, record what runs.
+
+A command whose words use a variable with several values (set in arms the reader could not
+decide) is evaluated once per consistent combination of those values; when the combinations
+record the same thing the command does not depend on them. Builtins that change the shell's
+state are followed (`export`, `local`, `declare`, `unset`, `shift`, `set --`, `read`, `source`
+of the benchmark library, `eval` and `bash -c` of known text, `trap` handlers); `source` of any
+other file and `alias` are not read and make the reading incomplete. Server launches, client
+calls, other commands and heredocs are recorded with how surely they run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterator
+
+from signoff.parse import shell_glob
+from signoff.parse.launch import ClientCall, HeredocUse, Reach, ShellCommand
+from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
+from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
+from signoff.parse.shell_expand import Expander, Field
+from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
+from signoff.parse.shell_printf import echo_output, printf_output
+from signoff.parse.shell_scan import ASSIGNMENT, NAME
+from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
+from signoff.parse.shell_values import (
+    FROM_ENVIRONMENT,
+    Array,
+    FunctionDef,
+    Mark,
+    Option,
+    Scope,
+    Text,
+    Value,
+    consistent,
+    unknown,
+)
+
+MAX_VARIANTS = 32  # combinations of alternative values evaluated for one command
+MAX_CANDIDATES = 4096  # combinations examined to find the consistent ones
+MAX_CALL_DEPTH = 16
+MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
+LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SILENT = frozenset(
+    {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
+     "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "enable", "help", "history"}
+)  # fmt: skip
+_DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+
+
+class _Hooks:
+    """What word expansion needs from the evaluation: values, positional parameters, effects."""
+
+    def __init__(self, runner: SimpleCommands, scope: Scope, chosen: dict[str, Option]) -> None:
+        self.runner, self.scope, self.chosen = runner, scope, chosen
+
+    def lookup(self, name: str) -> Value | None:
+        option = self.chosen.get(name)
+        if option is None:
+            options = self.scope.options(name)
+            if len(options) != 1:
+                return FROM_ENVIRONMENT  # several values, none chosen here: unknown
+            option = options[0]
+        return option.value
+
+    def positional(self) -> tuple[Text, ...] | None:
+        return self.scope.positional
+
+    def assign(self, name: str, value: Text) -> None:
+        self.scope.put(name, value)
+        self.chosen.pop(name, None)
+
+    def substitute(self, offset: int, inner: str) -> str | None:
+        return self.runner.substitution(offset, self.scope, inner, self.chosen)
+
+    def problem(self, what: str) -> None:
+        self.runner.problem(self.runner.line, what)
+
+
+def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
+    """The substitution's only command when it is one plain simple command whose words cover
+    its whole text: nothing but blanks between them, so no redirection (the scanner drops
+    those) can send its output elsewhere, no pipe, no second command."""
+    if len(seq.items) != 1:
+        return None
+    item = seq.items[0]
+    if item.rest or item.background or item.first.negated or len(item.first.commands) != 1:
+        return None
+    node = item.first.commands[0]
+    if not isinstance(node, Simple) or node.assigns or node.heredocs or not node.words:
+        return None
+    position = 0
+    for word in node.words:
+        start = word.offset - offset
+        if start < position or inner[position:start].replace("\\\n", "").strip():
+            return None
+        position = start + len(word.raw)
+    return node if not inner[position:].replace("\\\n", "").strip() else None
+
+
+def static_output(argv: list[Field]) -> str | None:
+    """What `printf`/`echo` with these fields prints, when every field is known."""
+    if not argv or any(not field.known for field in argv):
+        return None
+    words = [field.text for field in argv]
+    if words[0] == "printf":
+        return printf_output(words[1:])
+    if words[0] == "echo":
+        return echo_output(words[1:])
+    return None
+
+
+class SimpleCommands:
+    """The simple-command half of the evaluator (see shell_eval.Evaluator)."""
+
+    records: Records
+    depth: int
+
+    def __init__(self, parsed: Parsed, clients: frozenset[str]) -> None:
+        self.parsed, self.clients = parsed, clients
+        self.sources: list[Parsed] = [parsed]  # the script, or code read from a string
+        self.line_base: list[int] = [0]
+        self.notes: dict[str, None] = {}
+        self.problems: dict[tuple[int, str], None] = {}
+        self.line = 1
+        self.calls = 0
+        self.call_stack: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
+        self.text_chars = 0
+
+    # implemented by the evaluator
+    def seq(self, seq: Seq, scope: Scope) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def command(self, node: Command, scope: Scope) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def merge(
+        self,
+        base: Scope,
+        paths: list[Path],
+        decision: str = "",
+        inherited: list[tuple[Mark, ...]] | None = None,
+    ) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def fork_one(self, scope: Scope, run: Runner, why: str) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def tick(self, line: int) -> None:
+        raise NotImplementedError
+
+    # --- notes and problems -----------------------------------------------------------------
+
+    def at(self, line: int) -> int:
+        """A line of the script (code read from a string reports the string's line)."""
+        return self.line_base[-1] or line
+
+    def note(self, what: str) -> None:
+        self.notes.setdefault(what, None)
+
+    def problem(self, line: int, what: str) -> None:
+        self.problems.setdefault((self.at(line), what), None)
+
+    def expander(self, scope: Scope, chosen: dict[str, Option] | None = None) -> Expander:
+        return Expander(_Hooks(self, scope, chosen if chosen is not None else {}))
+
+    # --- simple commands ----------------------------------------------------------------------
+
+    def simple(self, node: Simple, scope: Scope) -> tuple[Scope, Outcome]:
+        self.tick(self.at(node.line))
+        combos = self._combinations(node, scope)
+        if not combos:
+            return self._simple_once(node, scope, {})
+        outer, paths, forks = self.records, [], []
+        for chosen, why in combos:
+            branch = scope.copy()
+            for name, option in chosen.items():
+                branch.assign(name, (option,))
+            branch.reach = branch.why() or why
+            self.records = Records()
+            after, outcome = self._simple_once(node, branch, dict(chosen))
+            forks.append(self.records)
+            paths.append((after, outcome, why))
+        self.records = outer
+        if len({fork.content() for fork in forks}) == 1:
+            self.records.extend(forks[0].with_reach(scope.why()))  # does not depend on them
+        else:
+            for fork in forks:
+                self.records.extend(fork)
+        inherited = [
+            tuple(m for option in chosen.values() for m in option.marks) for chosen, _ in combos
+        ]
+        return self.merge(scope, paths, inherited=inherited)
+
+    def per_combination(
+        self, scope: Scope, test: Simple | None, run: Runner
+    ) -> tuple[Scope, Outcome] | None:
+        """Run a construct once per combination of the values its test reads, so each run
+        decides the test (`if [ -z "$RAIL" ]; then exit 1; fi` keeps only the non-empty
+        values after it); None when the test reads no variable with several values."""
+        combos = self._combinations(test, scope) if test is not None else []
+        if len(combos) < 2 or any("combinations of values" in why for _, why in combos):
+            return None
+        paths: list[Path] = []
+        for chosen, why in combos:
+            branch = scope.copy()
+            for name, option in chosen.items():
+                branch.assign(name, (option,))
+            branch.reach = branch.why() or why
+            paths.append((*run(branch), why))
+        inherited = [
+            tuple(m for option in chosen.values() for m in option.marks) for chosen, _ in combos
+        ]
+        return self.merge(scope, paths, inherited=inherited)
+
+    def _combinations(self, node: Simple, scope: Scope) -> list[tuple[dict[str, Option], str]]:
+        """The consistent combinations of the values this command's words may take. Past
+        `MAX_VARIANTS` every value is still used at least once (`_covering`); only a word that
+        glues two such variables together is then read with them unknown."""
+        names = sorted({n for word in _all_words(node) for n in _IDENT.findall(word.raw)})
+        varying = [
+            (name, options)
+            for name in names
+            if len(options := scope.options(name)) > 1 or options[0].why
+        ]
+        if not varying:
+            return []
+        found: list[dict[str, Option]] = []
+        candidates = itertools.product(*(options for _, options in varying))
+        for combo in itertools.islice(candidates, MAX_CANDIDATES):
+            if consistent(combo):
+                found.append(dict(zip((n for n, _ in varying), combo, strict=True)))
+            if len(found) > MAX_VARIANTS:
+                break
+        if len(found) > MAX_VARIANTS:
+            if _glues(node, {name for name, _ in varying}):
+                return [self._unknown_combination(node, varying)]
+            found = _covering(varying)
+            self.note(f"more than {MAX_VARIANTS} combinations of values at line "
+                      f"{self.at(node.line)}; each value read at least once")  # fmt: skip
+        return [(chosen, _why_of(chosen)) for chosen in found]
+
+    def _unknown_combination(
+        self, node: Simple, varying: list[tuple[str, tuple[Option, ...]]]
+    ) -> tuple[dict[str, Option], str]:
+        why = f"more than {MAX_VARIANTS} combinations of values at line {self.at(node.line)}"
+        self.note(f"{why}; read with those values unknown")
+        chosen = {name: Option(unknown(f"${{{name}}}"), why) for name, _ in varying}
+        return chosen, why
+
+    def _simple_once(
+        self, node: Simple, scope: Scope, chosen: dict[str, Option]
+    ) -> tuple[Scope, Outcome]:
+        exp = self.expander(scope, chosen)
+        self._record_heredocs(node, scope)
+        if not node.words:
+            for word in node.assigns:
+                self.assign_word(word, exp, scope)
+            return scope, Outcome()
+        first = node.words[0].raw
+        if first == "[[":
+            return scope, Outcome(self._double_bracket(node, exp, scope))
+        if first.startswith("((") and first.endswith("))"):
+            value = exp.arithmetic(first[2:-2], node.words[0].offset + 2)
+            return scope, Outcome(None if value is None else value != 0)
+        argv = [f for word in node.words for f in exp.fields(word.raw, word.offset, word.line)]
+        if not argv:
+            for word in node.assigns:  # `A=1 $EMPTY`: a plain assignment after all
+                self.assign_word(word, exp, scope)
+            return scope, Outcome()
+        prefix = {}
+        for word in node.assigns:
+            match = ASSIGNMENT.match(word.raw)
+            assert match is not None
+            prefix[match.group(1)] = exp.value(word.raw[match.end() :], word.offset).text
+        return self.dispatch(argv, prefix, node, scope, exp, functions=True)
+
+    def dispatch(
+        self,
+        argv: list[Field],
+        prefix: dict[str, str],
+        node: Simple,
+        scope: Scope,
+        exp: Expander,
+        *,
+        functions: bool,
+    ) -> tuple[Scope, Outcome]:
+        name = argv[0].text if argv[0].known else ""
+        if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
+            rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
+            return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
+        handler = _BUILTINS.get(name)
+        if handler is not None:
+            return handler(self, argv, node, scope, exp)
+        if functions and scope.function(name):
+            return self.call_function(name, argv, scope, node.line)
+        if name in self.clients:
+            self._record_client(argv, scope)
+            return scope, Outcome(None)
+        if name in _SILENT:
+            return scope, Outcome(True if name in ("echo", "printf") else None)
+        self._record_command(argv, prefix, scope)
+        if name == "exec" and len(argv) > 1:
+            return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
+        return scope, Outcome(None)
+
+    # --- records ------------------------------------------------------------------------------
+
+    def _reach(self, scope: Scope) -> tuple[Reach, str]:
+        why = scope.why()
+        return ("undecided", why) if why else ("reached", "")
+
+    def _record_client(self, argv: list[Field], scope: Scope) -> None:
+        reach, why = self._reach(scope)
+        args = tuple(read_args(argv[1:]))
+        line = self.at(argv[0].line)
+        self.records.clients.append(
+            ClientCall(command=argv[0].text, args=args, line=line, reach=reach, why=why)
+        )
+
+    def _record_command(self, argv: list[Field], prefix: dict[str, str], scope: Scope) -> None:
+        reach, why = self._reach(scope)
+        env = {**self._exported(scope), **prefix}
+        launch = read_launch(argv, env, reach, why)
+        if launch is not None:
+            if self.line_base[-1]:
+                launch = launch.model_copy(update={"line": self.line_base[-1]})
+            self.records.launches.append(launch)
+            return
+        if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
+            return
+        words = tuple(field.text for field in argv)
+        line = self.at(argv[0].line)
+        self.records.commands.append(ShellCommand(argv=words, line=line, reach=reach, why=why))
+
+    def _record_heredocs(self, node: Simple, scope: Scope) -> None:
+        reach, why = self._reach(scope)
+        for index in node.heredocs:
+            doc = self.sources[-1].heredocs[index]
+            self.records.heredocs.append(
+                HeredocUse(
+                    line=self.at(doc.line), delimiter=doc.delimiter, body=doc.body,
+                    reach=reach, why=why,
+                )
+            )  # fmt: skip
+
+    def _exported(self, scope: Scope) -> dict[str, str]:
+        env: dict[str, str] = {}
+        for name in sorted(scope.exported_names()):
+            options = scope.options(name)
+            value = options[0].value if len(options) == 1 else None
+            if isinstance(value, Text) and value is not FROM_ENVIRONMENT:
+                env[name] = value.text
+        return env
+
+    # --- assignments --------------------------------------------------------------------------
+
+    def assign_word(self, word: Word, exp: Expander, scope: Scope, *, local: bool = False) -> str:
+        match = ASSIGNMENT.match(word.raw)
+        if match is None:
+            return ""
+        name, index, append = match.group(1), match.group(2), match.group(3) == "+"
+        if local:
+            scope.declare_local(name)
+        current = exp.hooks.lookup(name)
+        if word.items is not None:
+            items = tuple(
+                f.as_text()
+                for item in word.items
+                for f in exp.fields(item.raw, item.offset, item.line)
+            )
+            scope.put(name, _array_value(current, items, name, append=append))
+            return name
+        value = exp.value(word.raw[match.end() :], word.offset + match.end())
+        if index:
+            scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
+        elif append:
+            scope.put(name, _appended(current, value, name))
+        else:
+            scope.put(name, value)
+        return name
+
+    def _element(
+        self, exp: Expander, current: Value | None, index: str, value: Text, line: int
+    ) -> Value:
+        array = current if isinstance(current, Array) else Array()
+        key_text = exp.value(index, 0)
+        if not key_text.known:
+            self.note(f"line {self.at(line)}: an array element at a run-time index [{index[:40]}]")
+            return Array((*array.items, (key_text.text, value)), assoc=array.assoc, exact=False)
+        key = key_text.text
+        if not array.assoc:
+            number = exp.arithmetic(key, 0)
+            key = str(number) if number is not None else key
+        items = dict(array.items)
+        items[key] = value
+        ordered = items.items() if array.assoc else sorted(items.items(), key=_index_order)
+        return Array(tuple(ordered), assoc=array.assoc, exact=array.exact)
+
+    # --- functions, substitutions and code in strings ----------------------------------------
+
+    def call_function(
+        self, name: str, argv: list[Field], scope: Scope, line: int
+    ) -> tuple[Scope, Outcome]:
+        if self.calls >= MAX_CALL_DEPTH:
+            self.problem(line, f"function calls nested deeper than {MAX_CALL_DEPTH}")
+            return scope, Outcome(None)
+        definitions = scope.function(name)
+        args = tuple(f.as_text() for f in argv[1:])
+        frame = (name, tuple((a.text, a.known) for a in args))
+        if frame in self.call_stack:  # the same call again: it can only do what it does
+            self.note(f"recursive call {name} at line {self.at(line)} repeats an outer call")
+            return scope, Outcome(None)
+        self.call_stack.append(frame)
+        try:
+            if len(definitions) == 1 and not definitions[0].why:
+                return self._call(definitions[0], args, scope)
+            paths: list[Path] = []
+            for definition in definitions:
+                branch = scope.copy()
+                branch.reach = branch.why() or definition.why
+                paths.append((*self._call(definition, args, branch), definition.why))
+            paths.append((scope, Outcome(None), f"{name} may not be defined at line {line}"))
+            return self.merge(scope, paths)
+        finally:
+            self.call_stack.pop()
+
+    def _call(
+        self, definition: FunctionDef, args: tuple[Text, ...], scope: Scope
+    ) -> tuple[Scope, Outcome]:
+        saved, soft = scope.positional, scope.soft
+        scope.positional = args
+        scope.locals.append({})
+        self.calls += 1
+        self.sources.append(definition.source or self.sources[-1])
+        self.line_base.append(definition.line_base)
+        try:
+            scope, outcome = self.command(definition.body, scope)
+        finally:
+            self.calls -= 1
+            self.sources.pop()
+            self.line_base.pop()
+        scope.end_function()
+        scope.positional, scope.soft = saved, soft  # an early `return` ends with the function
+        if outcome.ctl == "return":
+            outcome = Outcome(outcome.status)
+        return scope, outcome
+
+    def substitution(
+        self, offset: int, scope: Scope, inner: str = "", chosen: dict[str, Option] | None = None
+    ) -> str | None:
+        """Run the commands of the `$( )` whose inside starts at `offset` (a subshell); what it
+        prints when that is certain (see `static_output`), else None."""
+        seq = self.sources[-1].substitutions.get(offset)
+        if seq is None:
+            self.problem(self.line, "a command substitution could not be read")
+            return None
+        self.command_in_subshell(seq, scope)
+        simple = lone_simple(seq, offset, inner)
+        if simple is None:
+            return None
+        exp = Expander(_Hooks(self, scope.copy(), dict(chosen or {})))
+        argv = [f for word in simple.words for f in exp.fields(word.raw, word.offset, word.line)]
+        return static_output(argv)
+
+    def command_in_subshell(self, seq: Seq, scope: Scope) -> Outcome:
+        if self.depth >= MAX_EVAL_DEPTH:
+            self.problem(self.line, "command substitutions nested too deeply")
+            return Outcome(None)
+        self.depth += 1
+        try:
+            _, outcome = self.seq(seq, scope.copy())
+        finally:
+            self.depth -= 1
+        return Outcome(False) if outcome.ctl == "fail" else Outcome(outcome.status)
+
+    def run_text(
+        self, text: str, scope: Scope, line: int, *, subshell: bool
+    ) -> tuple[Scope, Outcome]:
+        """Code held in a string (`eval`, `bash -c`, `trap`): read it and run it here."""
+        self.text_chars += len(text)
+        if self.text_chars > MAX_TEXT_CHARS:
+            self.problem(line, "more code in strings than the reader follows")
+            return scope, Outcome(None)
+        parsed = parse(text)
+        for inner_line, what in parsed.problems[:1]:
+            self.problem(
+                line, f"code in a string could not be read (its line {inner_line}: {what})"
+            )
+        self.sources.append(parsed)
+        self.line_base.append(self.at(line))
+        try:
+            if subshell:
+                return scope, self.command_in_subshell(parsed.script, scope)
+            return self.seq(parsed.script, scope)
+        finally:
+            self.sources.pop()
+            self.line_base.pop()
+
+    # --- loops and case (called by the evaluator) ---------------------------------------------
+
+    def loop_items(self, node: Loop, scope: Scope) -> list[Text] | None:
+        if node.items is None:
+            return list(scope.positional) if scope.positional is not None else None
+        exp = self.expander(scope)
+        fields = [f for word in node.items for f in exp.fields(word.raw, word.offset, word.line)]
+        if not all(f.known for f in fields):
+            return None
+        return [Text(f.text) for f in fields]
+
+    def loop_body(self, node: Loop, scope: Scope, item: Text | None) -> tuple[Scope, Outcome]:
+        if NAME.fullmatch(node.name):
+            scope.put(node.name, item if item is not None else unknown(f"${node.name}"))
+        return self.seq(node.body, scope)
+
+    def case_match(self, patterns: list[Word], subject: Text, scope: Scope) -> Tri:
+        exp = self.expander(scope)
+        result: Tri = False
+        for word in patterns:
+            glob, known = exp.pattern(word.raw, word.offset)
+            matched = shell_glob.match(glob, subject.text) if known and subject.known else None
+            result = either(result, matched)
+            if result is True:
+                return True
+        return result
+
+    # --- conditions ---------------------------------------------------------------------------
+
+    def _double_bracket(self, node: Simple, exp: Expander, scope: Scope) -> Tri:
+        words = node.words[1:]
+        if not words or words[-1].raw != "]]":
+            self.problem(node.line, "[[ without ]]")
+            return None
+        return DoubleBracket(
+            [(w.raw, w.offset) for w in words[:-1]], exp, _is_set(scope)
+        ).evaluate()
+
+
+# --- builtins ------------------------------------------------------------------------------------
+
+Builtin = Callable[[SimpleCommands, list[Field], Simple, Scope, Expander], tuple[Scope, Outcome]]
+
+
+def _status(value: bool | None) -> Builtin:
+    return lambda runner, argv, node, scope, exp: (scope, Outcome(value))
+
+
+def _test(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    args = argv[1:]
+    if argv[0].text == "[":
+        if not args or args[-1].text != "]":
+            return scope, Outcome(None)
+        args = args[:-1]
+    return scope, Outcome(single_bracket(args, _is_set(scope)))
+
+
+def _exit_like(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    name, line = argv[0].text, runner.at(node.line)
+    code = _code(argv[1]) if len(argv) > 1 else None
+    status = None if code is None else code == 0
+    if name == "exit":
+        failing = code is not None and code != 0
+        return scope, Outcome(status, "fail" if failing else "exit", f"exit at line {line}")
+    return scope, Outcome(status if name == "return" else None, name, f"{name} at line {line}")
+
+
+def _declare(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    head = argv[0].text
+    exporting, local = (
+        head == "export",
+        head == "local" or (head in ("declare", "typeset") and bool(scope.locals)),
+    )
+    for word in node.words[1:]:
+        if word.raw.startswith(("-", "+")):
+            exporting |= "x" in word.raw and word.raw.startswith("-")
+            local &= "g" not in word.raw
+            if "n" in word.raw.lstrip("-+"):
+                runner.problem(node.line, "name references (declare -n) are not followed")
+            if "A" in word.raw.lstrip("-+"):
+                _declare_assoc(node.words[1:], scope)
+            continue
+        name = runner.assign_word(word, exp, scope, local=local)
+        if not name:
+            for field in exp.fields(word.raw, word.offset, word.line):
+                if field.known and NAME.fullmatch(field.text):
+                    name = field.text
+                    if local:
+                        scope.declare_local(name)
+                        scope.put(name, None)
+        if exporting and name:
+            scope.exported.add(name)
+    return scope, Outcome()
+
+
+def _declare_assoc(words: list[Word], scope: Scope) -> None:
+    for word in words:
+        match = ASSIGNMENT.match(word.raw) or NAME.fullmatch(word.raw)
+        if match is not None and not word.raw.startswith("-"):
+            name = match.group(1) if match.groups() else match.group(0)
+            current = scope.options(name)[0].value
+            if not isinstance(current, Array):
+                scope.put(name, Array(assoc=True))
+
+
+def _unset(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    functions = any(field.text == "-f" for field in argv[1:])
+    for field in argv[1:]:
+        if field.known and NAME.fullmatch(field.text):
+            if functions:
+                scope.define(field.text, ())
+            else:
+                scope.put(field.text, None)
+    return scope, Outcome()
+
+
+def _shift(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    count = _code(argv[1]) if len(argv) > 1 else 1
+    if scope.positional is not None:
+        scope.positional = scope.positional[count:] if count is not None else None
+    return scope, Outcome()
+
+
+def _set(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    args = argv[1:]
+    if args and args[0].text == "--":
+        args = args[1:]
+    elif not args or args[0].text.startswith(("-", "+")):
+        return scope, Outcome()
+    if all(field.known for field in args):
+        scope.positional = tuple(Text(field.text) for field in args)
+    else:
+        scope.positional = None
+    return scope, Outcome()
+
+
+def _source(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    target = argv[1] if len(argv) > 1 else None
+    name = basename(target.text) if target is not None else ""
+    if target is not None and name == LIBRARY:
+        for client in runner.clients:  # the library (re)defines the benchmark client
+            scope.define(client, ())
+        return scope, Outcome(None)
+    shown = target.text[:80] if target is not None else "(nothing)"
+    runner.problem(node.line, f"sources {shown}, which is not read")
+    return scope, Outcome(None)
+
+
+def _eval(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    if not all(field.known for field in argv[1:]):
+        runner.problem(node.line, "eval of text known only at run time")
+        return scope, Outcome(None)
+    return runner.run_text(" ".join(f.text for f in argv[1:]), scope, node.line, subshell=False)
+
+
+def _shell(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    texts = [field.text for field in argv]
+    if "-c" not in texts[1:]:
+        runner._record_command(argv, {}, scope)
+        return scope, Outcome(None)
+    code = argv[texts.index("-c", 1) + 1] if texts.index("-c", 1) + 1 < len(argv) else None
+    if code is None or not code.known:
+        runner.problem(node.line, f"{texts[0]} -c of text known only at run time")
+        return scope, Outcome(None)
+    return runner.run_text(code.text, scope, node.line, subshell=True)
+
+
+def _trap(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    if len(argv) < 3 or argv[1].text.startswith("-"):
+        return scope, Outcome(True)
+    handler = argv[1]
+    if not handler.known:
+        runner.problem(node.line, "a trap handler known only at run time")
+        return scope, Outcome(True)
+    why = f"trap handler set at line {runner.at(node.line)}"
+    return runner.fork_one(
+        scope, lambda s: runner.run_text(handler.text, s, node.line, subshell=True), why
+    )
+
+
+def _read(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    texts = [field.text for field in argv[1:]]
+    targets = [text for text in texts if NAME.fullmatch(text)]
+    for option in ("-a", "-v", "-u", "-d", "-p", "-t", "-n", "-N"):
+        if option in texts and texts.index(option) + 1 < len(texts):
+            value = texts[texts.index(option) + 1]
+            targets = [t for t in targets if t != value or option in ("-a", "-v")]
+    for name in targets:
+        scope.put(name, unknown(f"${name}"))
+    return scope, Outcome(None)
+
+
+def _alias(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    if len(argv) > 1:
+        runner.problem(node.line, "alias definitions are not read")
+    return scope, Outcome(True)
+
+
+_BUILTINS: dict[str, Builtin] = {
+    "true": _status(True), ":": _status(True), "false": _status(False),
+    "[": _test, "test": _test,
+    "exit": _exit_like, "return": _exit_like, "break": _exit_like, "continue": _exit_like,
+    **{name: _declare for name in _DECLARERS},
+    "unset": _unset, "shift": _shift, "set": _set,
+    "source": _source, ".": _source, "eval": _eval,
+    "bash": _shell, "sh": _shell, "trap": _trap,
+    "read": _read, "mapfile": _read, "readarray": _read, "alias": _alias,
+}  # fmt: skip
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _why_of(chosen: dict[str, Option]) -> str:
+    whys = list(dict.fromkeys(option.why for option in chosen.values() if option.why))
+    return "; ".join(whys[:2])
+
+
+def _glues(node: Simple, varying: set[str]) -> bool:
+    """Whether one word joins two varying variables (`--${A}${B}`): its values only show in
+    combination, so covering each value once would not show them."""
+    words = (item for word in (*node.assigns, *node.words) for item in word.items or [word])
+    return any(len(varying.intersection(_IDENT.findall(word.raw))) > 1 for word in words)
+
+
+def _covering(varying: list[tuple[str, tuple[Option, ...]]]) -> list[dict[str, Option]]:
+    """Combinations in which every value of every variable appears at least once, the others
+    taking a value consistent with it."""
+    combos: dict[tuple[int, ...], dict[str, Option]] = {}
+    for index, (_, options) in enumerate(varying):
+        for option in options:
+            chosen = [option]
+            for other, (_, others) in enumerate(varying):
+                if other != index:
+                    chosen.append(next((o for o in others if consistent([*chosen, o])), others[0]))
+            ordered = [chosen[0] if i == index else None for i in range(len(varying))]
+            rest = iter(chosen[1:])
+            picked = [o if o is not None else next(rest) for o in ordered]
+            key = tuple(id(o) for o in picked)
+            combos.setdefault(key, dict(zip((n for n, _ in varying), picked, strict=True)))
+    return list(combos.values())
+
+
+def _all_words(node: Simple) -> Iterator[Word]:
+    for word in (*node.assigns, *node.words):
+        yield word
+        yield from word.items or ()
+
+
+def _is_set(scope: Scope) -> Callable[[str], Tri]:
+    def is_set(name: str) -> Tri:
+        options = scope.options(name)
+        if any(o.value is FROM_ENVIRONMENT for o in options):
+            return None
+        states = {o.value is not None for o in options}
+        return states.pop() if len(states) == 1 else None
+
+    return is_set
+
+
+def _code(field: Field) -> int | None:
+    text = field.text.strip()
+    return int(text) if field.known and text.lstrip("-").isdigit() else None
+
+
+def _index_order(item: tuple[str, Text]) -> tuple[int, str]:
+    key = item[0]
+    return (int(key), "") if key.lstrip("-").isdigit() else (1 << 62, key)
+
+
+def _array_value(
+    current: Value | None, items: tuple[Text, ...], name: str, *, append: bool
+) -> Array:
+    if append and isinstance(current, Array):
+        start = len(current.items)
+        extra = tuple((str(start + n), item) for n, item in enumerate(items))
+        return Array(current.items + extra, assoc=current.assoc, exact=current.exact)
+    if append and isinstance(current, Text) and current is not FROM_ENVIRONMENT:
+        items = (current, *items)
+    elif append and current is FROM_ENVIRONMENT:
+        items = (unknown(f"${{{name}[@]}}"), *items)
+    return Array(tuple((str(n), item) for n, item in enumerate(items)))
+
+
+def _appended(current: Value | None, value: Text, name: str) -> Text:
+    if current is None:
+        return value
+    if isinstance(current, Array):
+        current = current.values()[0] if current.items else Text("")
+    if current is FROM_ENVIRONMENT or not current.known:
+        shown = f"${{{name}}}" if current is FROM_ENVIRONMENT else current.text
+        return unknown(shown + value.text, "")
+    if not value.known:
+        return unknown(current.text + value.text, current.text + value.prefix)
+    return Text(current.text + value.text)

@@ -1,0 +1,265 @@
+"""Shell variable values as the script reader tracks them: known, unknown, or one of several.
+
+A value is a string (`Text`) or an array; either may be unknown (computed at run time or taken
+from an environment the reader cannot see), in which case it keeps the text it was written as.
+A variable holds one or more `Option`s: more than one when the script assigned it in arms of a
+condition the reader could not decide, each option naming that condition (`why`) and the arm it
+came from (`marks`). A `Scope` is the state of one evaluation path. Forking a path is O(1): the
+fork is an overlay that records only what it writes; `merge_into` folds the forks of one decision
+back into their common base in time proportional to what they wrote, so a script of thousands of
+sequential undecided conditions stays linear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from signoff.parse.shell_ast import Command, Parsed
+
+MAX_OPTIONS = 32  # distinct values one variable may hold across undecided arms
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str  # the value; unknown parts rendered as written ("$PORT", "$(nproc)")
+    known: bool = True
+    prefix: str = ""  # for an unknown value: the literal text before its first unknown part
+    # for an unknown value: its pieces, (text, known), so a later unquoted use can still split
+    # the known pieces into words ("--tp 8 ${X:-1}" -> "--tp", "8", then one unknown word)
+    parts: tuple[tuple[str, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Array:
+    items: tuple[tuple[str, Text], ...] = ()  # (index or key, value), in order
+    assoc: bool = False
+    exact: bool = True  # False: an element was written at a key known only at run time
+
+    def values(self) -> tuple[Text, ...]:
+        return tuple(value for _, value in self.items)
+
+
+Value = Text | Array
+# A variable the script never assigned and the configuration does not bind: whatever the
+# runner's environment holds (possibly nothing). Compared by identity.
+FROM_ENVIRONMENT: Final = Text("", known=False)
+Mark = tuple[int, int]  # (fork, arm): the arm of one undecided fork a value came from
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: Value | None  # None: unset
+    why: str = ""  # "": on every path; else the undecided condition this value depends on
+    marks: tuple[Mark, ...] = ()  # the arms it came from: values from other arms of the same
+    # fork never combine in one command (they exclude each other)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDef:
+    body: Command
+    why: str = ""
+    source: Parsed | None = None  # the text it was defined in (its substitutions, heredocs)
+    line_base: int = 0  # for code read from a string: the script line it stands for
+
+
+_ENVIRONMENT_OPTIONS: Final = (Option(FROM_ENVIRONMENT),)
+
+
+def unknown(display: str, prefix: str = "") -> Text:
+    parts = ((prefix, True), (display[len(prefix) :], False)) if prefix else ((display, False),)
+    return Text(display, known=False, prefix=prefix, parts=parts)
+
+
+def consistent(options: Iterable[Option]) -> bool:
+    """Whether these values can hold together: no two come from different arms of one fork."""
+    arms: dict[int, int] = {}
+    for option in options:
+        for fork, arm in option.marks:
+            if arms.setdefault(fork, arm) != arm:
+                return False
+    return True
+
+
+class Scope:
+    """Variables, functions and positional parameters along one evaluation path.
+
+    A scope made by `copy` is an overlay on its parent: reads fall through, writes stay local.
+    """
+
+    __slots__ = ("exported", "functions", "locals", "overflow", "parent", "positional", "reach",
+                 "soft", "variables")  # fmt: skip
+
+    def __init__(self, parent: Scope | None = None) -> None:
+        self.parent = parent
+        self.variables: dict[str, tuple[Option, ...]] = {}  # written here
+        self.functions: dict[str, tuple[FunctionDef, ...]] = {}  # defined here
+        self.exported: set[str] = set()  # exported here
+        self.positional: tuple[Text, ...] | None = parent.positional if parent else None
+        self.reach: str = parent.reach if parent else ""  # "": every command here runs
+        # why what follows may not run because of a `return`/`break`/`continue` that may have
+        # run: it holds until the function or loop ends, unlike `reach`
+        self.soft: str = parent.soft if parent else ""
+        self.locals: list[dict[str, tuple[Option, ...] | None]] = (
+            [dict(frame) for frame in parent.locals] if parent else []
+        )
+        self.overflow: list[str] = parent.overflow if parent else []  # names cut to MAX_OPTIONS
+
+    def copy(self) -> Scope:
+        return Scope(self)
+
+    def why(self) -> str:
+        """Why commands here may not run ("" when they surely do)."""
+        return self.reach or self.soft
+
+    def _chain(self) -> Iterator[Scope]:
+        scope: Scope | None = self
+        while scope is not None:
+            yield scope
+            scope = scope.parent
+
+    def options(self, name: str) -> tuple[Option, ...]:
+        for scope in self._chain():
+            found = scope.variables.get(name)
+            if found is not None:
+                return found
+        return _ENVIRONMENT_OPTIONS
+
+    def assigned_names(self) -> set[str]:
+        """Every variable written along this path (in this scope or the ones it overlays)."""
+        return {name for scope in self._chain() for name in scope.variables}
+
+    def is_assigned(self, name: str) -> bool:
+        return any(name in scope.variables for scope in self._chain())
+
+    def function(self, name: str) -> tuple[FunctionDef, ...]:
+        for scope in self._chain():
+            found = scope.functions.get(name)
+            if found is not None:
+                return found
+        return ()
+
+    def exported_names(self) -> set[str]:
+        names: set[str] = set()
+        for scope in self._chain():
+            names |= scope.exported
+        return names
+
+    def assign(self, name: str, options: tuple[Option, ...]) -> None:
+        self.variables[name] = options
+
+    def put(self, name: str, value: Value | None) -> None:
+        self.variables[name] = (Option(value),)
+
+    def define(self, name: str, definitions: tuple[FunctionDef, ...]) -> None:
+        self.functions[name] = definitions
+
+    def declare_local(self, name: str) -> None:
+        """`local NAME`: the caller's value comes back when the function returns."""
+        if self.locals and name not in self.locals[-1]:
+            self.locals[-1][name] = self.options(name) if self.is_assigned(name) else None
+
+    def end_function(self) -> None:
+        for name, previous in (self.locals.pop() if self.locals else {}).items():
+            self.variables[name] = previous if previous is not None else _ENVIRONMENT_OPTIONS
+
+    def written_since(self, base: Scope) -> tuple[set[str], set[str], set[str]]:
+        """(variables, functions, exports) written by the overlays between self and base."""
+        variables: set[str] = set()
+        functions: set[str] = set()
+        exported: set[str] = set()
+        for scope in self._chain():
+            if scope is base:
+                break
+            variables |= scope.variables.keys()
+            functions |= scope.functions.keys()
+            exported |= scope.exported
+        return variables, functions, exported
+
+
+Arm = tuple[Scope, str, tuple[Mark, ...]]  # a path's end state, why it was taken, its marks
+
+
+def merge_into(base: Scope, arms: list[Arm]) -> Scope:
+    """Fold the end states of alternative paths (overlays on `base`) back into `base`: a
+    variable they leave different keeps every value, each tagged with its arm."""
+    written = [arm[0].written_since(base) for arm in arms]
+    names: set[str] = set().union(*(w[0] for w in written))
+    for name in sorted(names):
+        per_arm = [scope.options(name) for scope, _, _ in arms]
+        if all(options == per_arm[0] for options in per_arm[1:]):
+            base.variables[name] = per_arm[0]
+        else:
+            tagged = [
+                _tag(opts, why, marks) for opts, (_, why, marks) in zip(per_arm, arms, strict=True)
+            ]
+            base.variables[name] = _union(base, name, tagged)
+    functions: set[str] = set().union(*(w[1] for w in written))
+    for name in sorted(functions):
+        per_arm_f = [(scope.function(name), why) for scope, why, _ in arms]
+        base.functions[name] = _functions(per_arm_f)
+    for _, _, exported in written:
+        base.exported |= exported
+    positional = {id(scope.positional): scope.positional for scope, _, _ in arms}
+    base.positional = next(iter(positional.values())) if len(positional) == 1 else None
+    base.locals = arms[0][0].locals
+    return base
+
+
+def apply_into(base: Scope, scope: Scope) -> Scope:
+    """The one path that continues: what it wrote holds from here on, untagged."""
+    if scope is base:
+        return base
+    variables, functions, exported = scope.written_since(base)
+    for name in variables:
+        base.variables[name] = scope.options(name)
+    for name in functions:
+        base.functions[name] = scope.function(name)
+    base.exported |= exported
+    base.positional, base.locals = scope.positional, scope.locals
+    return base
+
+
+def _tag(options: tuple[Option, ...], why: str, marks: tuple[Mark, ...]) -> tuple[Option, ...]:
+    return tuple(
+        Option(o.value, o.why or why, tuple(dict.fromkeys((*o.marks, *marks)))) for o in options
+    )
+
+
+def _union(scope: Scope, name: str, per_arm: list[tuple[Option, ...]]) -> tuple[Option, ...]:
+    seen: dict[object, Option] = {}
+    for options in per_arm:
+        for option in options:
+            key = ("env",) if option.value is FROM_ENVIRONMENT else option.value
+            seen.setdefault(key, option)
+    options = tuple(seen.values())
+    if len(options) > MAX_OPTIONS:  # too many to keep apart
+        scope.overflow.append(name)
+        return (_together(name, options),)
+    return options
+
+
+def _together(name: str, options: tuple[Option, ...]) -> Option:
+    """Many values of one variable as one: an array's values as all their items in a row (every
+    flag any of them passes stays visible), anything else as unknown."""
+    why = f"{name} takes more than {MAX_OPTIONS} values here, read together"
+    arrays = [option.value for option in options if option.value is not None]
+    if arrays and all(isinstance(value, Array) for value in arrays):
+        items = [item for value in arrays if isinstance(value, Array) for _, item in value.items]
+        return Option(Array(tuple((str(n), item) for n, item in enumerate(items))), why)
+    return Option(unknown(f"${{{name}}}"), why)
+
+
+def _functions(per_arm: list[tuple[tuple[FunctionDef, ...], str]]) -> tuple[FunctionDef, ...]:
+    if all(defs == per_arm[0][0] for defs, _ in per_arm[1:]):
+        return per_arm[0][0]
+    out: list[FunctionDef] = []
+    for definitions, why in per_arm:
+        for definition in definitions:
+            if all(definition.body is not kept.body for kept in out):
+                why = definition.why or why
+                out.append(
+                    FunctionDef(definition.body, why, definition.source, definition.line_base)
+                )
+    return tuple(out)
