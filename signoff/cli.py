@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from signoff import __version__
 from signoff.errors import ExitCode, InputError, SignoffError
@@ -100,6 +101,35 @@ def _verify_command(args: argparse.Namespace) -> int:
     )
 
 
+def _audit_command(args: argparse.Namespace) -> int:
+    from signoff.audit.run import run_audit_command, run_merge_command
+
+    if args.repository == "merge":  # `signoff audit merge REPORT.json ...`
+        return run_merge_command(args.reports, fmt=args.format or "json", out=args.out)
+    if args.reports:
+        raise InputError(f"unexpected argument {args.reports[0]!r} (repeat --pr for several PRs)")
+    return run_audit_command(
+        args.repository,
+        since=args.since,
+        until=args.until,
+        prs=args.pr or (),
+        base=args.base,
+        standard=args.standard,
+        fmt=args.format or "markdown",
+        out=args.out,
+        evidence_dir=args.evidence_dir,
+        cache_dir=args.cache_dir,
+        jobs=args.jobs,
+        shard=args.shard,
+        max_requests=args.max_requests,
+        progress=not args.no_progress,
+        api_url=args.api_url,
+        token_env=args.token_env,
+        profile=args.profile,
+        replay=args.replay,
+    )
+
+
 def _action_command(args: argparse.Namespace) -> int:
     import os
 
@@ -157,11 +187,40 @@ def build_parser() -> argparse.ArgumentParser:
     verify_p.add_argument("--standard", help=STANDARD_HELP)
     verify_p.set_defaults(run=_verify_command)
 
+    _add_audit_parser(sub, common)
+
     action_p = sub.add_parser(
         "action", parents=[common], help="run as the GitHub Action (reads GITHUB_* env)"
     )
     action_p.set_defaults(run=_action_command)
     return parser
+
+
+def _add_audit_parser(
+    sub: argparse._SubParsersAction[Any], common: argparse.ArgumentParser
+) -> None:
+    audit_p = sub.add_parser(
+        "audit", parents=[common], help="re-judge past merges; `audit merge` combines shards"
+    )
+    audit_p.add_argument("repository", help="OWNER/REPO, or `merge` followed by shard reports")
+    audit_p.add_argument("reports", nargs="*", help=argparse.SUPPRESS)
+    audit_p.add_argument("--since", help="merged on or after (YYYY-MM-DD or ISO 8601)")
+    audit_p.add_argument("--until", help="merged on or before (YYYY-MM-DD or ISO 8601)")
+    audit_p.add_argument("--pr", type=int, action="append", help="audit this PR (repeatable)")
+    audit_p.add_argument("--base", help="base branch (default: the default branch)")
+    audit_p.add_argument("--standard", default="at-the-time", help="at-the-time|current|0-8|ERA")
+    audit_p.add_argument("--format", choices=("markdown", "json", "csv"))
+    audit_p.add_argument("--out", help="write the report here (default: stdout)")
+    audit_p.add_argument("--evidence-dir", help="write each judged PR's evidence bundle here")
+    audit_p.add_argument("--cache-dir", help="HTTP cache (default: the user cache directory)")
+    audit_p.add_argument("--jobs", type=int, default=4, help="PRs audited in parallel (1-16)")
+    audit_p.add_argument("--shard", help="I/N: audit only this share of the PRs")
+    audit_p.add_argument("--max-requests", type=int, help="stop after spending this many")
+    audit_p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    audit_p.add_argument("--api-url", help="GitHub API base URL (default $GITHUB_API_URL)")
+    audit_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
+    audit_p.add_argument("--replay", help="play a recorded vcrpy cassette instead of the network")
+    audit_p.set_defaults(run=_audit_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

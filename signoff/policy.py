@@ -341,6 +341,18 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
+class AuditPolicy(Strict):
+    """How `signoff audit` reads past merges: who published verdicts, what a gated PR touches."""
+
+    verifier_logins: tuple[str, ...] = ()  # accounts whose verdict comments count as published
+    gated_paths: tuple[str, ...] = ()  # globs: a merged PR touching one of these needed a sign-off
+    verdict_pass: str = "Verdict: PASS"  # header text of a published PASS
+    verdict_rejected: str = "REJECTED"  # header text of a published rejection
+    # Published row names the era's standard does not list (names and aliases come from the
+    # standards file first): row name as printed inside "Check N (...)" -> check id.
+    verdict_rows: dict[str, str] = Field(default_factory=dict)
+
+
 class RuleConfig(Strict):
     """Per-profile settings of one check (like zizmor's per-rule config)."""
 
@@ -368,6 +380,7 @@ class Policy(Strict):
     append_only: AppendOnlyPolicy = AppendOnlyPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
     sweep_env: SweepEnv = SweepEnv()
+    audit: AuditPolicy = AuditPolicy()
 
     @field_validator("schema_version")
     @classmethod

@@ -8,11 +8,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from signoff.audit.budget import Meter
+from signoff.audit.cache import HttpCache, installed
+from signoff.audit.run import RunResult, build_request, make_adapter, run_audit
 from signoff.client import connect
 from signoff.evidence import Evidence
 from signoff.policy import load_policy
 from signoff.refs import parse_signoff_url
-from signoff.replay import cassette_info, replay
+from signoff.replay import MATCH_URI, cassette_info, replay
 from signoff.standards import resolve_standard
 from signoff.verify import VerifyOutcome, verify
 
@@ -78,3 +81,34 @@ def replay_verify(name: str) -> Replayed:
 
 # The gather tests read the evidence of a recorded verify run.
 replay_gather = replay_verify
+
+
+# --- signoff audit ---------------------------------------------------------------------------
+
+AUDIT_CASSETTES = CASSETTES / "audit"
+
+
+def audit_info(name: str) -> dict[str, Any]:
+    described: dict[str, Any] = json.loads((AUDIT_CASSETTES / f"{name}.json").read_text())
+    return described
+
+
+def replay_audit(
+    name: str, cache_dir: Path, *, jobs: int = 1, shard: str | None = None, **overrides: Any
+) -> tuple[RunResult, Meter, Any]:
+    """Run the audit recorded as `audit/<name>.yaml` (record_audit.py's arguments, or
+    `overrides`) against the recording only; `cache_dir` is the HTTP cache it starts from.
+    Returns the result, the request meter and vcrpy's cassette (what was played)."""
+    described = audit_info(name)
+    policy = load_policy()
+    args = {**described["args"], **overrides}
+    request = build_request(described["repository"], policy=policy, jobs=jobs, shard=shard, **args)
+    meter = Meter()
+    cache = HttpCache(cache_dir)
+    with (
+        replay(AUDIT_CASSETTES / f"{name}.yaml", MATCH_URI) as recorded,
+        installed(make_adapter(cache, meter, jobs, "test")),
+    ):
+        gh = connect("replay-token", described["api_url"], mode="test")
+        result = run_audit(gh, request, policy, meter, cache=cache)
+    return result, meter, recorded

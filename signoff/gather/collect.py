@@ -34,22 +34,27 @@ def gather_evidence(
     deadline: Deadline | None = None,
     standard: Standard | None = None,
     reviewed_at: datetime | None = None,
+    policy_refs: Mapping[str, str] | None = None,
 ) -> Evidence:
     """Everything the standard's checks need for one sign-off, judged at `pinned_head` (default:
     head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
+    `policy_refs` reads the default-branch files at other commits (an audit judges with the
+    files of an earlier instant): a path maps to the commit to read that file at, and the key
+    "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
     """
     api = Api(gh, deadline)
     chosen = standard if standard is not None else resolve_standard(None, policy)
     when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
+    refs = dict(policy_refs or {})
     try:
-        evidence = _gather(api, ref, policy, chosen, pinned_head, pull_json)
+        evidence = _gather(api, ref, policy, chosen, pinned_head, pull_json, refs)
         if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
             # The files list answers for the PR's head at the time of the request, which has
             # moved since the pin: gather again, reading the PR's diff at the pinned commit.
             pin = evidence.pull_request.head_sha
-            evidence = _gather(api, ref, policy, chosen, pin, None)
+            evidence = _gather(api, ref, policy, chosen, pin, None, refs)
         edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
         update = {"signoff_edits": edits, "standard": chosen.record(), "reviewed_at": when}
         return evidence.model_copy(update=update)
@@ -72,6 +77,7 @@ def _gather(
     standard: Standard,
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
+    policy_refs: Mapping[str, str],
 ) -> Evidence:
     repo = ref.full_name
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
@@ -81,7 +87,11 @@ def _gather(
     default_branch = fields["repository"].default_branch
     thresholds = standard.switches.thresholds or paths.thresholds
     policy_files = [paths.codeowners, paths.template, thresholds]
-    reads = files.read_all(api, repo, policy_files, default_branch, "default")
+    default_ref = policy_refs.get("*", default_branch)
+    reads = [
+        files.read_file(api, repo, path, policy_refs.get(path, default_ref), "default")
+        for path in policy_files
+    ]
 
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
     masters = ctx.changed_master_files
@@ -108,7 +118,7 @@ def _gather(
 
     fields["memberships"] = _read_memberships(api, ctx, fields["signoff"].author)
     fields["upstream"] = _read_upstream(api, ctx, policy)
-    refs: dict[WantRole, str] = {"default": default_branch, "base": base_sha, "head": pinned}
+    refs: dict[WantRole, str] = {"default": default_ref, "base": base_sha, "head": pinned}
     wanted, fields["listings"] = _read_wanted(api, repo, policy, standard, fields, reads, refs)
     reads += wanted
     now = pull.head_sha(pull.read_pull(api, ref))

@@ -1,0 +1,298 @@
+"""An HTTP cache under PyGithub for audits: immutable answers by SHA, ETag revalidation for the
+rest, kept on disk so a second (or an interrupted) run asks GitHub for little.
+
+It sits in the `requests` transport that PyGithub's Requester uses (a `HTTPAdapter` subclass,
+installed through PyGithub's connection-class hook), so every GitHub call stays a PyGithub call.
+Rules, and why they are not RFC 7234's (which CacheControl implements):
+
+- A commit, a tree, a compare of two SHAs, a file's contents at a SHA, and the files and commits
+  of a merged PR never change: served from disk without asking (a 404 there is final too).
+- Anything else is revalidated with `If-None-Match`; a 304 costs nothing against the rate limit.
+  GitHub's `max-age=60` is ignored: serving stale lists by the clock would make two runs, or
+  the same run at two speeds, read different data and spend a different number of requests.
+- Within one owner (one PR) an answer is reused as is. An entry another PR wrote during this
+  run is not used (it is used by the next run): each PR's requests then depend only on the
+  cache as the run found it, so reports are byte-identical whatever `--jobs` is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import requests
+from github.Requester import (
+    HTTPRequestsConnectionClass,
+    HTTPSRequestsConnectionClass,
+    Requester,
+)
+from requests.adapters import HTTPAdapter
+from requests.structures import CaseInsensitiveDict
+from requests.utils import get_encoding_from_headers
+from vcr.errors import CannotOverwriteExistingCassetteException
+
+from signoff.audit.budget import Meter, current_owner
+
+_SHA = r"[0-9a-f]{40}"
+_IMMUTABLE_PATHS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"^/repos/[^/]+/[^/]+/commits/{_SHA}$",
+        rf"^/repos/[^/]+/[^/]+/git/(?:trees|blobs|commits)/{_SHA}$",
+        rf"^/repos/[^/]+/[^/]+/compare/{_SHA}\.\.\.{_SHA}$",
+    )
+)
+_CONTENTS = re.compile(r"^/repos/[^/]+/[^/]+/contents(?:/.*)?$")
+_CACHED_STATUSES = (200, 404)
+
+
+@dataclass(frozen=True)
+class Entry:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def etag(self) -> str:
+        return self.headers.get("etag") or self.headers.get("ETag") or ""
+
+
+def api_path(url: str) -> str:
+    path = urlsplit(url).path
+    return path.removeprefix("/api/v3")
+
+
+def is_immutable(url: str, frozen: frozenset[str]) -> bool:
+    """Whether the answer to this GET can never change (see the module docstring)."""
+    parts = urlsplit(url)
+    path = api_path(url)
+    if any(pattern.match(path) for pattern in _IMMUTABLE_PATHS):
+        return True
+    if _CONTENTS.match(path):
+        return bool(re.fullmatch(_SHA, (parse_qs(parts.query).get("ref") or [""])[0]))
+    return any(path == prefix for prefix in frozen)
+
+
+class HttpCache:
+    """Entries on disk (one file each, written atomically), plus this run's bookkeeping."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock = threading.Lock()
+        self._written: dict[str, str] = {}  # key -> owner that wrote it during this run
+        self._memo: dict[str, dict[str, Entry]] = {}  # owner -> key -> entry
+        self._frozen: set[str] = set()  # API paths of merged PRs' file and commit lists
+
+    def freeze(self, *paths: str) -> None:
+        """Mark list paths immutable (the files and commits of a PR that is merged)."""
+        with self._lock:
+            self._frozen.update(paths)
+
+    def frozen(self) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._frozen)
+
+    @staticmethod
+    def key(request: requests.PreparedRequest) -> str:
+        accept = str(request.headers.get("Accept", ""))
+        return hashlib.sha256(f"{request.url}\n{accept}".encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.entry"
+
+    def recall(self, owner: str, key: str) -> Entry | None:
+        """This owner's own answer from earlier in the run."""
+        with self._lock:
+            return self._memo.get(owner, {}).get(key)
+
+    def remember(self, owner: str, key: str, entry: Entry) -> None:
+        with self._lock:
+            self._memo.setdefault(owner, {})[key] = entry
+
+    def forget(self, owner: str) -> None:
+        """Drop an owner's in-memory answers once its PR is done."""
+        with self._lock:
+            self._memo.pop(owner, None)
+
+    def load(self, owner: str, key: str) -> Entry | None:
+        """The entry on disk, unless another owner wrote it during this run."""
+        if not self._readable_by(owner, key):
+            return None
+        try:
+            raw = self._path(key).read_bytes()
+        except OSError:
+            return None
+        if not self._readable_by(owner, key):  # written by another owner while we read it
+            return None
+        head, _, body = raw.partition(b"\n")
+        try:
+            meta = json.loads(head)
+            return Entry(int(meta["status"]), dict(meta["headers"]), body)
+        except (ValueError, KeyError, TypeError):
+            return None  # a torn or foreign file is a miss, never an answer
+
+    def _readable_by(self, owner: str, key: str) -> bool:
+        with self._lock:
+            writer = self._written.get(key)
+        return writer is None or writer == owner
+
+    def store(self, owner: str, key: str, entry: Entry) -> None:
+        # Mark the key first: another owner must never see the file between the write and the
+        # mark and take it for an entry of an earlier run.
+        with self._lock:
+            self._written[key] = owner
+        path = self._path(key)
+        path.parent.mkdir(exist_ok=True, mode=0o700)
+        head = json.dumps({"status": entry.status, "headers": entry.headers}, sort_keys=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(handle, "wb") as out:
+            out.write(head.encode() + b"\n" + entry.body)
+        os.replace(temporary, path)
+
+
+class CachingAdapter(HTTPAdapter):
+    """PyGithub's transport with the audit cache and request accounting in front of it."""
+
+    def __init__(
+        self, cache: HttpCache, meter: Meter, *, serial: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.cache, self.meter = cache, meter
+        # Replaying a recording: vcrpy's bookkeeping of played answers is not thread-safe, so
+        # one request at a time (the audit's own work still runs on --jobs workers).
+        self._serial = threading.Lock() if serial else None
+
+    def send(
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        verify: bool | str = True,
+        cert: Any = None,
+        proxies: Mapping[str, str] | None = None,
+    ) -> requests.Response:
+        kwargs = {"stream": stream, "timeout": timeout, "verify": verify, "cert": cert}
+        kwargs["proxies"] = proxies
+        if request.method != "GET" or stream:
+            # Writes, and downloads (artifact zips): never cached, always counted.
+            return self._network(request, **kwargs)
+        owner, key = current_owner.get(), self.cache.key(request)
+        entry = self.cache.recall(owner, key)
+        if entry is None:
+            entry = self.cache.load(owner, key)
+            if entry is not None and not is_immutable(str(request.url), self.cache.frozen()):
+                return self._revalidate(request, owner, key, entry, **kwargs)
+        if entry is not None:
+            self.meter.hit()
+            self.cache.remember(owner, key, entry)
+            return _response(request, entry)
+        return self._fetch(request, owner, key, **kwargs)
+
+    def _revalidate(
+        self, request: requests.PreparedRequest, owner: str, key: str, entry: Entry, **kwargs: Any
+    ) -> requests.Response:
+        if entry.etag:
+            request.headers["If-None-Match"] = entry.etag
+        response = self._network(request, **kwargs)
+        if response.status_code == 304:
+            self.cache.remember(owner, key, entry)
+            return _response(request, entry)
+        return self._keep(owner, key, response)
+
+    def _fetch(
+        self, request: requests.PreparedRequest, owner: str, key: str, **kwargs: Any
+    ) -> requests.Response:
+        return self._keep(owner, key, self._network(request, **kwargs))
+
+    def _keep(self, owner: str, key: str, response: requests.Response) -> requests.Response:
+        cacheable = response.status_code == 200 or (
+            response.status_code in _CACHED_STATUSES
+            and is_immutable(str(response.url), self.cache.frozen())
+        )
+        if cacheable:
+            entry = Entry(response.status_code, dict(response.headers), response.content)
+            self.cache.store(owner, key, entry)
+            self.cache.remember(owner, key, entry)
+        return response
+
+    def _network(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        if self._serial is not None:
+            with self._serial:
+                response = self._replayed(request, **kwargs)
+        else:
+            response = super().send(request, **kwargs)
+        retries = getattr(getattr(response.raw, "retries", None), "history", ()) or ()
+        self.meter.sent(response.status_code, 1 + len(retries), response.headers)
+        return response
+
+    def _replayed(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        """A recorded answer; one the recording lacks is a request GitHub never answered (a
+        recording of a lost connection holds nothing for it)."""
+        try:
+            return super().send(request, **kwargs)
+        except CannotOverwriteExistingCassetteException:
+            raise requests.ConnectionError(
+                f"the recording has no answer for GET {request.url}"
+            ) from None
+
+
+def _response(request: requests.PreparedRequest, entry: Entry) -> requests.Response:
+    """A `requests.Response` built from a cache entry, as PyGithub expects to read it."""
+    response = requests.Response()
+    response.status_code = entry.status
+    response.headers = CaseInsensitiveDict(entry.headers)
+    response._content = entry.body
+    response._content_consumed = True
+    response.encoding = get_encoding_from_headers(response.headers)
+    response.url = str(request.url)
+    response.request = request
+    return response
+
+
+@contextmanager
+def installed(adapter: CachingAdapter) -> Iterator[None]:
+    """Make every PyGithub client created inside this block send through `adapter`.
+
+    PyGithub's hook replaces its connection classes process-wide; ours share one session (one
+    connection pool) and are removed again when the block ends.
+    """
+    session = requests.Session()
+    session.auth = Requester.noopAuth
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)
+
+    class _Https(HTTPSRequestsConnectionClass):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.session.close()
+            self.session = session
+
+        def close(self) -> None:  # the shared session outlives each connection object
+            pass
+
+    class _Http(HTTPRequestsConnectionClass):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.session.close()
+            self.session = session
+
+        def close(self) -> None:
+            pass
+
+    Requester.injectConnectionClasses(_Http, _Https)
+    try:
+        yield
+    finally:
+        Requester.resetConnectionClasses()
+        session.close()
