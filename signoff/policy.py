@@ -111,6 +111,10 @@ class RecipeSource(Strict):
     repo: str = ""  # owner/name for kind pull
     path_prefix: str = ""  # for pages: the URL path must start with this
     engine: str = ""  # the engine its recipes are for ("vllm", "sglang")
+    # for pages rendered in the browser: the repository file the page is generated from, with
+    # `{0}`, `{1}`... the URL's path segments after `path_prefix` (read at the repo's head)
+    source_repo: str = ""
+    source_path: str = ""
 
 
 class MajorArg(Strict):
