@@ -74,6 +74,25 @@ def test_published_recipe_page_counts_as_merged(check):
     assert check(parts, "recipe").status == "PASS"
 
 
+def test_a_browser_rendered_page_is_judged_on_the_recipe_file_it_is_generated_from(check):
+    parts = passing_parts()
+    page = "https://recipes.vllm.ai/DeepSeek/DeepSeek-V4"
+    set_signoff_body(parts, signoff_body(detail=f"- Recipe: {page}"))
+    source = {"path": "models/DeepSeek/DeepSeek-V4.md", "sha": "f" * 40}
+    recipe = parts["upstream"][0]["files"][0]["text"]
+    parts["upstream"] = [
+        {"url": page, "kind": "page", "state": "published", "page_text": "<div id=app></div>",
+         "repo": "vllm-project/recipes", "files": [{**source, "text": recipe}]}
+    ]  # fmt: skip
+    result = check(parts, "recipe")
+    assert result.status == "PASS" and "`DeepSeek-V4.md`" in result.reason
+    # the page's own HTML gives no command; without its source file nothing supports the launch
+    parts["upstream"][0]["files"] = [{**source, "state": "missing", "reason": "404 Not Found"}]
+    result = check(parts, "recipe")
+    assert result.status == "FAIL"
+    assert "no recipe command" in result.reason and "404 Not Found" in result.reason
+
+
 def test_unreachable_link_cannot_be_verified(check):
     parts = passing_parts()
     parts["upstream"][0]["state"] = "unreachable"

@@ -80,3 +80,64 @@ def test_an_oversized_page_is_unreachable(monkeypatch, policy: Policy):
 def test_redirect_loops_stop(monkeypatch, policy: Policy):
     serve(monkeypatch, {PAGE: FakeAnswer(302, location=PAGE)})
     assert upstream.read_page(PAGE, policy.recipe).reason == "too many redirects"
+
+
+class SourceRepo:
+    """The two reads `with_source` makes (head commit, file contents), answered from a dict."""
+
+    def __init__(self, files: dict[str, str], head: str = "f" * 40) -> None:
+        self.files, self.head, self.asked = files, head, []  # type: ignore[var-annotated]
+
+    def get_object(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        self.asked.append(path)
+        return {"sha": self.head}
+
+    def file_text(self, repo: str, path: str, ref: str) -> str | None:
+        self.asked.append(f"{repo}:{path}@{ref}")
+        return self.files.get(path)
+
+
+MODEL_PAGE = "https://recipes.vllm.ai/MiniMaxAI/MiniMax-M3?hardware=mi355x"
+SOURCE = "models/MiniMaxAI/MiniMax-M3.yaml"
+
+
+def test_a_recipes_page_is_read_as_the_yaml_it_is_generated_from(monkeypatch, policy: Policy):
+    serve(monkeypatch, {MODEL_PAGE: FakeAnswer(200, b"<html><div id=app></div></html>")})
+    repo = SourceRepo({SOURCE: "model:\n  model_id: MiniMaxAI/MiniMax-M3\n"})
+    link = upstream.read_link(repo, ref(MODEL_PAGE, policy), policy.recipe)  # type: ignore[arg-type]
+    assert (link.state, link.repo, link.read_at) == ("published", "vllm-project/recipes", "f" * 40)
+    assert [(f.path, f.state, f.sha) for f in link.files] == [(SOURCE, "ok", "f" * 40)]
+    assert repo.asked == [
+        "/repos/vllm-project/recipes/commits/HEAD",
+        f"vllm-project/recipes:{SOURCE}@{'f' * 40}",
+    ]
+
+
+def test_a_page_path_that_could_leave_the_models_folder_maps_to_no_file(policy: Policy):
+    for url in (
+        "https://recipes.vllm.ai/../secrets",
+        "https://recipes.vllm.ai/MiniMaxAI/..%2F..%2Fx",
+        "https://recipes.vllm.ai/a/b/c",
+        "https://recipes.vllm.ai/MiniMaxAI",
+        "https://recipes.vllm.ai.evil.example/MiniMaxAI/MiniMax-M3",
+    ):
+        assert upstream.page_source(url, policy.recipe) is None, url
+
+
+def test_a_missing_source_file_is_named_not_read(monkeypatch, policy: Policy):
+    serve(monkeypatch, {MODEL_PAGE: FakeAnswer(200, b"<html></html>")})
+    link = upstream.read_link(SourceRepo({}), ref(MODEL_PAGE, policy), policy.recipe)  # type: ignore[arg-type]
+    assert [(f.path, f.state) for f in link.files] == [(SOURCE, "missing")]
+
+
+def test_an_unreachable_page_reads_no_source(monkeypatch, policy: Policy):
+    serve(monkeypatch, {MODEL_PAGE: FakeAnswer(404)})
+    repo = SourceRepo({SOURCE: "x: 1\n"})
+    link = upstream.read_link(repo, ref(MODEL_PAGE, policy), policy.recipe)  # type: ignore[arg-type]
+    assert (link.state, link.files, repo.asked) == ("unreachable", (), [])
+
+
+def ref(url: str, policy: Policy) -> upstream.RecipeLinkRef:
+    found = upstream.classify_recipe_link(url, policy.recipe)
+    assert found is not None
+    return found

@@ -129,6 +129,25 @@ guide: |
   ```
 """
 
+YAML_ROCM = """\
+model:
+  model_id: example/Example-MoE-1
+variants:
+  default:
+    precision: bf16
+    hardware_overrides:
+      mi355x:
+        extra_args: ["--attention-backend", "TRITON_ATTN"]
+        extra_env: {VLLM_ROCM_USE_AITER: "1"}
+      mi300x:
+        extra_args: ["--attention-backend", "TRITON_ATTN"]
+        extra_env: {VLLM_ROCM_USE_AITER: "0"}
+  eagle:
+    precision: bf16
+    extra_args: ["--speculative-config", '{"method": "eagle3", "model": "example/Example-MoE-1-EAGLE3", "num_speculative_tokens": 3}']
+compatible_strategies: [single_node_tp]
+"""
+
 YAML_CONFIG_FILE = """\
 kv-cache-dtype: fp8
 no-enable-prefix-caching: true
@@ -183,6 +202,7 @@ SOURCES = {
     "md-sglang": ("docs_new/cookbook/Example/Example-MoE-1.mdx", MD_SGLANG),
     "yaml": ("models/example/Example-MoE-1.yaml", YAML_RECIPE),
     "yaml-config": ("Example/Example-MoE-1_Blackwell.yaml", YAML_CONFIG_FILE),
+    "yaml-rocm": ("models/example/Example-MoE-1-rocm.yaml", YAML_ROCM),
     "cookbook": ("docs_new/src/snippets/configs/example/example-moe-1.jsx", COOKBOOK),
     "cookbook-computed": ("docs_new/src/snippets/configs/example/x.jsx", COOKBOOK_COMPUTED),
 }
@@ -262,15 +282,53 @@ CASES = [
         "FAIL",
         ["differs --kv-cache-dtype"],
     ),
+    # Swept sizes (real verdicts #2120, #2258: TP4 sweep points passed against TP8 commands)
     Case(
-        "md: sweep TP bound from the configuration differs",
+        "md: the swept TP4 agrees with the recipe's TP8 in the same mode",
         "md-gpus",
         vllm(
             '--tensor-parallel-size "$TP" --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER'
         ),
+        "PASS",
+        config={**TP8, "TP": "4"},
+    ),
+    Case(
+        "md: a hard-coded TP that is not the swept value is compared as written",
+        "md-gpus",
+        vllm(
+            "--tensor-parallel-size 2 --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER"
+        ),
         "FAIL",
         ["differs --tensor-parallel-size"],
         config={**TP8, "TP": "4"},
+    ),
+    Case(
+        "md: a swept size does not turn a DP launch into the recipe's TP mode",
+        "md-gpus",
+        vllm(
+            '--tensor-parallel-size 1 --data-parallel-size "$TP" --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER'
+        ),
+        "FAIL",
+        ["extra --data-parallel-size", "missing --tensor-parallel-size"],
+        config={**TP8, "TP": "4", "DP_ATTENTION": "true", "EP_SIZE": "4"},
+    ),
+    Case(
+        "yaml: the swept DP4 agrees with the DEP strategy's DP8",
+        "yaml",
+        vllm(
+            '--tensor-parallel-size 1 --data-parallel-size "$TP" --enable-expert-parallel --block-size 64 --moe-backend flashinfer_trtllm'
+        ),
+        "PASS",
+        config={**TP8, "TP": "4", "DP_ATTENTION": "true", "EP_SIZE": "4"},
+    ),
+    Case(
+        "md: a swept size without a configuration (a script-only change) is compared as written",
+        "md-gpus",
+        vllm(
+            "--tensor-parallel-size 4 --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER"
+        ),
+        "FAIL",
+        ["differs --tensor-parallel-size"],
     ),
     Case(
         "md: a sweep variable with a default, bound by the configuration",
@@ -561,6 +619,75 @@ CASES = [
         sglang("--tp 8"),
         "FAIL",
         ["no section"],
+    ),
+    # The recipe's VLLM_ROCM_USE_AITER=1 documents --moe-backend aiter (real verdicts #2003 PASS,
+    # #2104 FAIL against a recipe without it)
+    Case(
+        "yaml: AITER environment in the recipe documents --moe-backend aiter",
+        "yaml-rocm",
+        vllm('--tensor-parallel-size "$TP" --attention-backend TRITON_ATTN --moe-backend aiter'),
+        "PASS",
+        config={**TP8, "TP": "4"},
+        sku="mi355x",
+    ),
+    Case(
+        "yaml: AITER switched off in the recipe does not document --moe-backend aiter",
+        "yaml-rocm",
+        vllm('--tensor-parallel-size "$TP" --attention-backend TRITON_ATTN --moe-backend aiter'),
+        "FAIL",
+        ["extra --moe-backend"],
+        config={**TP8, "TP": "4"},
+        sku="mi300x",
+    ),
+    Case(
+        "yaml: the AITER environment is not another MoE backend",
+        "yaml-rocm",
+        vllm('--tensor-parallel-size "$TP" --attention-backend TRITON_ATTN --moe-backend triton'),
+        "FAIL",
+        ["differs --moe-backend"],
+        config={**TP8, "TP": "4"},
+        sku="mi355x",
+    ),
+    # A speculative draft compared by checkpoint name, like the served model (real verdict #2120)
+    Case(
+        "yaml: a staged local copy of the recipe's draft checkpoint agrees",
+        "yaml-rocm",
+        vllm(
+            '--tensor-parallel-size "$TP" --speculative-config '
+            '\'{"method": "eagle3", "model": "/data/models/Example-MoE-1-EAGLE3", "num_speculative_tokens": 3}\''
+        ),
+        "PASS",
+        config=TP8,
+    ),
+    Case(
+        "yaml: another draft checkpoint under a local path still differs",
+        "yaml-rocm",
+        vllm(
+            '--tensor-parallel-size "$TP" --speculative-config '
+            '\'{"method": "eagle3", "model": "/data/models/Example-MoE-1-EAGLE3-GQA", "num_speculative_tokens": 3}\''
+        ),
+        "FAIL",
+        ["differs --speculative-config"],
+        config=TP8,
+    ),
+    # SGLang: the swept EP agrees with the cookbook's EP mode (real verdict #2550)
+    Case(
+        "cookbook: the swept TP4/EP4 agrees with the cell's TP8/EP8",
+        "cookbook",
+        sglang('--tp "$TP" --ep-size "$EP_SIZE" --moe-runner-backend deep_gemm'),
+        "PASS",
+        config={"TP": "4", "EP_SIZE": "4", "DP_ATTENTION": "false"},
+        model="example/Example-MoE-1-FP8",
+    ),
+    Case(
+        "cookbook: a swept EP where the cell runs none is another mode",
+        "cookbook",
+        sglang('--tp "$TP" --ep-size "$EP_SIZE" --attention-backend aiter'),
+        "FAIL",
+        ["extra --ep-size"],
+        config={"TP": "8", "EP_SIZE": "8", "DP_ATTENTION": "false"},
+        model="example/Example-MoE-1-FP8",
+        sku="mi355x",
     ),
 ]
 PAGE_CASES = [

@@ -8,12 +8,15 @@ not the recipe. An MDX page that imports a cookbook config it did not change get
 too. Cost per PR: 1 + up to MAX_FILE_PAGES list pages + up to MAX_RECIPE_FILES contents reads.
 Published pages (recipes.vllm.ai, docs.sglang.io) are not GitHub hosts, which PyGithub's
 requester refuses to contact, so they are fetched with `requests` directly: GET, 10 s timeout,
-2 MB cap, no credentials sent.
+2 MB cap, no credentials sent. A page the profile maps to the repository file it is generated
+from (recipes.vllm.ai: `models/<org>/<model>.yaml`) also gets that file read at the source
+repository's head: 2 more requests (the head commit, the contents).
 """
 
 from __future__ import annotations
 
-from urllib.parse import urljoin
+import re
+from urllib.parse import urljoin, urlsplit
 
 import requests
 from github.GithubException import GithubException
@@ -38,7 +41,7 @@ def read_link(api: Api, ref: RecipeLinkRef, policy: RecipePolicy) -> UpstreamLin
     if ref.kind == "pull" and ref.number is not None:
         return _read_pull(api, ref, ref.number)
     if ref.kind == "page":
-        return read_page(ref.url, policy)
+        return with_source(api, read_page(ref.url, policy), policy)
     return UpstreamLink(url=ref.url, kind=ref.kind, state="not_checked", repo=ref.repo)
 
 
@@ -128,6 +131,43 @@ def _read_file(api: Api, repo: str, path: str, sha: str) -> UpstreamFile:
     if len(text.encode("utf-8")) > MAX_RECIPE_BYTES:
         return UpstreamFile(path=path, sha=sha, state="unavailable", reason="larger than 512 KB")
     return UpstreamFile(path=path, sha=sha, text=text)
+
+
+_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # a path segment that names no directory
+
+
+def page_source(url: str, policy: RecipePolicy) -> tuple[str, str] | None:
+    """(repo, path) of the file a published page is generated from, when the profile names one;
+    URL segments that could leave the mapped folder (`..`, empty, odd characters) map to none."""
+    parts = urlsplit(url)
+    for source in policy.sources:
+        if source.kind != "page" or not source.source_path or parts.hostname != source.host:
+            continue
+        if not parts.path.startswith(source.path_prefix):
+            continue
+        segments = [s for s in parts.path[len(source.path_prefix) :].split("/") if s]
+        needed = len(re.findall(r"\{\d+\}", source.source_path))
+        if len(segments) != needed or not all(_SEGMENT.match(s) for s in segments):
+            return None
+        return source.source_repo, source.source_path.format(*segments)
+    return None
+
+
+def with_source(api: Api, link: UpstreamLink, policy: RecipePolicy) -> UpstreamLink:
+    """A published page plus the repository file it is generated from (read at the source
+    repository's head, which is what the page shows); unchanged when the profile maps none."""
+    found = page_source(link.url, policy) if link.state == "published" else None
+    if found is None:
+        return link
+    repo, path = found
+    try:
+        head = api.get_object(f"/repos/{repo}/commits/HEAD")
+    except GithubException as exc:
+        missing = UpstreamFile(path=path, state="unavailable", reason=error_status(exc))
+        return link.model_copy(update={"repo": repo, "files": (missing,)})
+    sha = str(head.get("sha") or "")
+    files = _read_files(api, repo, [{"filename": path}], sha)
+    return link.model_copy(update={"repo": repo, "read_at": sha, "files": files})
 
 
 def read_page(url: str, policy: RecipePolicy) -> UpstreamLink:

@@ -68,6 +68,7 @@ class _Side:
         self.values: dict[str, Value] = {}
         self.shown: dict[str, str] = {}
         self.decisions: list[str] = []
+        self.swept: frozenset[int] = frozenset()  # the sizes its configuration point sweeps
 
 
 def compare_launch(
@@ -93,6 +94,7 @@ def compare_launch(
     if rules is None or not candidates:
         return LaunchComparison(looked_for=looked_for, best=None)
     script = _read_side(launch.args, engine, policy, rules, config)
+    script.swept = _swept_values(rules, config)
     if every_flag:
         listed = {m.flag for m in rules.major_args()}
         extra = tuple(sorted(flag for flag in script.values if flag not in listed))
@@ -281,6 +283,23 @@ def _apply_equivalences(
             side.decisions.append(rule.decision)
 
 
+def _apply_env_equivalences(
+    side: _Side, env: tuple[tuple[str, str], ...], engine: str, policy: Policy,
+    rules: RecipeEngineRules,
+) -> None:  # fmt: skip
+    """The recipe's environment documents the flags it is the explicit form of (a flag the
+    recipe sets itself keeps its own value)."""
+    given = {f"{name}={value}" for name, value in env}
+    for rule in policy.recipe.env_equivalences:
+        if rule.engine != engine or not set(rule.env) <= given:
+            continue
+        for flag, value in _pairs(rule.args, engine, policy, rules):
+            if flag not in side.values:
+                side.values[flag] = value
+                side.shown[flag] = f"{' '.join(rule.env)} (as {flag})"
+                side.decisions.append(rule.decision)
+
+
 def _pairs(
     items: Iterable[str], engine: str, policy: Policy, rules: RecipeEngineRules
 ) -> list[tuple[str, Value]]:
@@ -316,6 +335,7 @@ def _compare(
     rules: RecipeEngineRules, mentions: set[tuple[str, str]],
 ) -> CommandResult:  # fmt: skip
     recipe = _read_side(command.args, engine, policy, rules, {})
+    _apply_env_equivalences(recipe, command.env, engine, policy, rules)
     diffs: list[ArgDiff] = []
     compared: list[str] = []
     for major in rules.major_args():
@@ -327,6 +347,9 @@ def _compare(
         if mine is None and theirs is None:
             continue
         compared.append(flag)
+        if _swept_agrees(flag, mine, theirs, rules, script.swept):
+            script.decisions.append(rules.swept_sizes.decision if rules.swept_sizes else "")
+            continue
         diff = _diff(major, mine, theirs, script, recipe, mentions)
         if diff is not None:
             diffs.append(diff)
@@ -337,6 +360,33 @@ def _compare(
         informational=_informational(script, recipe, rules),
         decisions=tuple(sorted(set(script.decisions + recipe.decisions))),
     )
+
+
+def _swept_values(rules: RecipeEngineRules, config: dict[str, str]) -> frozenset[int]:
+    """The parallel sizes the configuration point sets (`TP=4` -> 4); none without a point."""
+    sizes = rules.swept_sizes
+    if sizes is None:
+        return frozenset()
+    values = (config.get(name, "") for name in sizes.vars)
+    return frozenset(int(v) for v in values if v.isdigit())
+
+
+def _swept_agrees(
+    flag: str, mine: Value | None, theirs: Value | None, rules: RecipeEngineRules,
+    swept: frozenset[int],
+) -> bool:  # fmt: skip
+    """A size the sweep chose (the launch's value is its point's own TP/EP_SIZE; 1 is the
+    dropped default) agrees with the recipe's other size of the same mode: a `size` flag is not
+    compared, a `mode` flag must be on in both. A hard-coded other size is compared as written."""
+    sizes = rules.swept_sizes
+    value = 1 if mine is None else mine
+    if sizes is None or isinstance(value, bool) or not isinstance(value, int):
+        return False
+    if value not in swept or mine == theirs:  # equal sizes agree without the rule
+        return False
+    if flag in sizes.size:
+        return True
+    return flag in sizes.mode and mine is not None and theirs is not None
 
 
 def _project(value: Value | None, major: MajorArg) -> Value | None:
@@ -364,9 +414,19 @@ def _diff(
         return ArgDiff(flag=flag, kind="extra", script=shown_s)
     if mine is None:
         return ArgDiff(flag=flag, kind="missing", recipe=shown_r)
-    if _agrees(theirs, mine):
+    if _agrees(_as_checkpoints(theirs, major), _as_checkpoints(mine, major)):
         return None
     return ArgDiff(flag=flag, kind="differs", script=shown_s, recipe=shown_r)
+
+
+def _as_checkpoints(value: Value, major: MajorArg) -> Value:
+    """A JSON value with its checkpoint keys reduced to the checkpoint name (`_name`)."""
+    if not major.checkpoints or not isinstance(value, dict):
+        return value
+    return {
+        k: _name(v) if k in major.checkpoints and isinstance(v, str) else v
+        for k, v in value.items()
+    }
 
 
 def _agrees(recipe: Value, script: Value) -> bool:

@@ -3,9 +3,10 @@
 The cookbook page renders its launch command from `export const config = {...}`: one `cells[]`
 entry per (hw, variant, quant, strategy, nodes) with flat `flags` and `env` lists, `{{MODEL_NAME}}`
 resolved from `modelNames` (`hw|variant|quant`, then `variant|quant`). The file is parsed with
-esprima (a real ECMAScript parser) and only literal values are read: anything computed (a call, a
-spread, an identifier) is reported as a problem, never evaluated. Older pages that assemble
-their commands in component code yield no commands and say so.
+tree-sitter's JavaScript grammar (JSX included) and only literal values are read: anything
+computed (a call, a spread, an identifier, a template with substitutions) is reported as a
+problem, never evaluated. Older pages that assemble their commands in component code yield no
+commands and say so.
 """
 
 from __future__ import annotations
@@ -14,12 +15,17 @@ import posixpath
 import shlex
 from typing import Any
 
-import esprima
+import tree_sitter_javascript
+from tree_sitter import Language, Node, Parser
 
 from signoff.parse.launch import Arg
 from signoff.parse.recipe_doc import RecipeCommand, RecipeDoc, split_args
 
 _NOT_LITERAL = object()  # a value the page computes: read as nothing, reported
+_PARSER = Parser(Language(tree_sitter_javascript.language()))
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_SKIPPED = frozenset({"comment", ",", "{", "}", "[", "]", "(", ")"})
+MAX_DEPTH = 40  # nesting of a literal the reader follows
 
 
 def read_cookbook_config(source: str, text: str) -> RecipeDoc:
@@ -63,57 +69,116 @@ def imported_configs(path: str, text: str) -> tuple[str, ...]:
 
 
 def _import_source(line: str) -> str | None:
-    try:
-        module = esprima.parseModule(line)
-    except Exception:  # esprima raises its own Error type on any syntax error
+    tree = _PARSER.parse(line.encode("utf-8"))
+    if tree.root_node.has_error:
         return None
-    for node in module.body:
-        if node.type == "ImportDeclaration" and isinstance(node.source.value, str):
-            return str(node.source.value)
+    for node in tree.root_node.named_children:
+        source = node.child_by_field_name("source") if node.type == "import_statement" else None
+        if source is not None:
+            value = _literal(source, depth=0)
+            return value if isinstance(value, str) else None
     return None
 
 
 def _config_literal(source: str, text: str) -> tuple[dict[str, Any] | None, str]:
-    try:
-        module = esprima.parseModule(text, {"jsx": True, "loc": True})
-    except Exception:  # esprima raises its own Error type on any syntax error
+    tree = _PARSER.parse(text.encode("utf-8"))
+    if tree.root_node.has_error:
         return None, f"{source}:1: not a JavaScript module signoff can parse"
-    for node in module.body:
-        declaration = getattr(node, "declaration", None)
-        for item in getattr(declaration, "declarations", None) or ():
-            if getattr(item.id, "name", "") == "config" and item.init is not None:
-                value = _literal(item.init, depth=0)
-                if isinstance(value, dict):
-                    return value, ""
+    for node in tree.root_node.named_children:
+        declaration = node.child_by_field_name("declaration")
+        if node.type != "export_statement" or declaration is None:
+            continue
+        for item in declaration.named_children:
+            name, value = item.child_by_field_name("name"), item.child_by_field_name("value")
+            if item.type == "variable_declarator" and _text(name) == "config" and value:
+                found = _literal(value, depth=0)
+                if isinstance(found, dict):
+                    return found, ""
     return None, f"{source}:1: no `export const config = {{...}}` literal (commands built in code)"
 
 
-def _literal(node: Any, depth: int) -> Any:
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def _literal(node: Node, depth: int) -> Any:
     """The Python value of a literal expression; `_NOT_LITERAL` for anything computed."""
-    if depth > 40:
+    if depth > MAX_DEPTH:
         return _NOT_LITERAL
     kind = node.type
-    if kind == "Literal":
-        return node.value
-    if kind == "TemplateLiteral" and not node.expressions:
-        return "".join(q.value.cooked for q in node.quasis)
-    if kind == "UnaryExpression" and node.operator == "-" and node.argument.type == "Literal":
-        value = node.argument.value
+    if kind == "string":
+        return _string(node)
+    if kind == "template_string":
+        parts = node.named_children
+        return (
+            _string(node)
+            if all(p.type != "template_substitution" for p in parts)
+            else (_NOT_LITERAL)
+        )
+    if kind in ("true", "false", "null"):
+        return {"true": True, "false": False, "null": None}[kind]
+    if kind == "number":
+        return _number(_text(node))
+    if kind == "unary_expression" and _text(node.child_by_field_name("operator")) == "-":
+        argument = node.child_by_field_name("argument")
+        value = (
+            _number(_text(argument)) if argument is not None and argument.type == "number" else None
+        )
         return -value if isinstance(value, int | float) else _NOT_LITERAL
-    if kind == "ArrayExpression":
-        return [_literal(e, depth + 1) if e is not None else None for e in node.elements]
-    if kind == "ObjectExpression":
+    if kind == "array":
+        return [_literal(e, depth + 1) for e in node.children if e.type not in _SKIPPED]
+    if kind == "object":
         return _object(node, depth)
     return _NOT_LITERAL
 
 
-def _object(node: Any, depth: int) -> dict[str, Any] | object:
+def _string(node: Node) -> str:
+    """A string's characters: fragments as written, escape sequences decoded."""
+    out: list[str] = []
+    for part in node.named_children:
+        if part.type == "string_fragment":
+            out.append(_text(part))
+        elif part.type == "escape_sequence":
+            out.append(_escape(_text(part)))
+    return "".join(out)
+
+
+def _escape(sequence: str) -> str:
+    """`\\n`, `\\u0041`, `\\x41`, `\\"`: the character it stands for."""
+    body = sequence[1:]
+    if body[:1] in ("u", "x") and len(body) > 1:
+        digits = body[1:].strip("{}")
+        try:
+            return chr(int(digits, 16))
+        except ValueError:
+            return body
+    if body[:1] in _ESCAPES:
+        return _ESCAPES[body[:1]].encode().decode("unicode_escape")
+    return body  # `\\"`, `\\'`, `\\\\` and unknown escapes: the character itself
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        return (
+            int(text, 0)
+            if text.isdigit() or text[:2].lower() in ("0x", "0o", "0b")
+            else float(text)
+        )
+    except ValueError:
+        return None
+
+
+def _object(node: Node, depth: int) -> dict[str, Any] | object:
     out: dict[str, Any] = {}
-    for prop in node.properties:
-        if prop.type != "Property" or prop.computed:
-            return _NOT_LITERAL
-        key = prop.key.name if prop.key.type == "Identifier" else prop.key.value
-        out[str(key)] = _literal(prop.value, depth + 1)
+    for prop in node.children:
+        if prop.type in _SKIPPED:
+            continue
+        key_node = prop.child_by_field_name("key") if prop.type == "pair" else None
+        value_node = prop.child_by_field_name("value") if prop.type == "pair" else None
+        if key_node is None or value_node is None or key_node.type == "computed_property_name":
+            return _NOT_LITERAL  # a spread, a shorthand, a method or a computed key
+        key = _string(key_node) if key_node.type == "string" else _text(key_node)
+        out[key] = _literal(value_node, depth + 1)
     return out
 
 
