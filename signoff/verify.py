@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Literal
 
 from github import Github
 from pydantic import BaseModel, ConfigDict
-from vcr.errors import CannotOverwriteExistingCassetteException
 
-from signoff.client import connect
+from signoff.client import Client, connect
 from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
-from signoff.gather import gather_evidence, pin_pull
+from signoff.gather import gather_evidence, pin_pull, pool
 from signoff.judge import judge
 from signoff.judge.model import Verdict
 from signoff.policy import Policy, load_policy
@@ -28,7 +30,6 @@ from signoff.publish.render import render_json, render_markdown
 from signoff.publish.sanitize import log_line
 from signoff.publish.status import Result, StatusState, plan_status, publish_status
 from signoff.refs import SignoffRef, parse_signoff_url
-from signoff.replay import replay
 
 OutputFormat = Literal["markdown", "json"]
 REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
@@ -86,6 +87,7 @@ def verify(
     """Pin the head SHA, gather, judge and (when `publish`) write the comment and status."""
     opts = options or PublishOptions()
     outcome = VerifyOutcome(ref=ref)
+    who = _Identity(gh, identity, wanted=publish and opts.post_comment)
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
@@ -94,6 +96,7 @@ def verify(
         outcome = outcome.model_copy(update={"head_sha": sha})
         evidence = gather_evidence(gh, ref, policy, pinned_head=sha, pull_json=pinned.raw)
     except GatherError as exc:
+        who.settle()
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
         )
@@ -102,9 +105,40 @@ def verify(
     if not publish:
         return outcome
     try:
-        return _publish_verdict(gh, outcome, evidence, verdict, policy, identity, opts)
+        return _publish_verdict(gh, outcome, evidence, verdict, policy, who.get, opts)
     except PublishError as exc:
         return outcome.model_copy(update={"error": str(exc)})
+
+
+class _Identity:
+    """Who our comment will be by, asked of GitHub (`GET /user`) while gathering runs.
+
+    The answer is needed only when writing; asking early takes one request off the critical
+    path. With one gather worker (recording cassettes) it is asked when needed, as before.
+    """
+
+    def __init__(self, gh: Github, configured: str | None, *, wanted: bool) -> None:
+        self._ask: Callable[[], str] = lambda: resolve_identity(gh, configured)
+        self._answer: Future[str] | None = None
+        concurrent = isinstance(gh, Client) and pool.WORKERS > 1  # a requester per thread
+        if wanted and not (configured or "").strip() and concurrent:
+            self._answer = Future()
+            threading.Thread(target=self._run, name="signoff-identity", daemon=True).start()
+
+    def _run(self) -> None:
+        assert self._answer is not None
+        try:
+            self._answer.set_result(self._ask())
+        except Exception as exc:  # PublishError, handed to the writer
+            self._answer.set_exception(exc)
+
+    def get(self) -> str:
+        return self._ask() if self._answer is None else self._answer.result()
+
+    def settle(self) -> None:
+        """Wait for the question in flight (nothing may talk to GitHub after verify returns)."""
+        if self._answer is not None:
+            self._answer.exception()
 
 
 def _publish_verdict(
@@ -113,7 +147,7 @@ def _publish_verdict(
     evidence: Evidence,
     verdict: Verdict,
     policy: Policy,
-    identity: str | None,
+    identity: Callable[[], str],
     opts: PublishOptions,
 ) -> VerifyOutcome:
     repository, sha = evidence.repository.full_name, verdict.head_sha
@@ -127,7 +161,7 @@ def _publish_verdict(
                 render_markdown(verdict, policy),
                 marker=policy.publish.marker,
                 sha=sha,
-                identity=resolve_identity(gh, identity),
+                identity=identity(),
                 known=evidence.comments,
                 pr_url=evidence.pull_request.url,
             )
@@ -187,11 +221,6 @@ def run_verify_command(
     except SignoffError as exc:
         print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
-    except CannotOverwriteExistingCassetteException as exc:
-        # The run asked for something the recording does not hold: the replay cannot verify.
-        request = str(exc).split("\n\n", 2)[1].strip() if "\n\n" in str(exc) else "a request"
-        print(f"signoff: could not verify: {replay} has no answer for {request}", file=sys.stderr)
-        return int(ExitCode.COULD_NOT_VERIFY)
     return _report(outcome, policy, fmt, evidence_out)
 
 
@@ -233,5 +262,12 @@ def failure_line(message: str) -> str:
 
 
 def _replaying(cassette: str | None) -> AbstractContextManager[object]:
-    """`signoff.replay.replay(cassette)` (InputError when missing), or nothing."""
-    return nullcontext() if cassette is None else replay(cassette)
+    """`signoff.replay.replay(cassette)` (InputError when it is no cassette), or nothing.
+
+    vcrpy is imported only here, for a replay; a live run never loads it.
+    """
+    if cassette is None:
+        return nullcontext()
+    from signoff import replay
+
+    return replay.replay(cassette)

@@ -1,8 +1,22 @@
-"""The gathering sequence: what to read, in which order, and when to stop reading."""
+"""The gathering plan: what to read, in which stage, and when to stop reading.
+
+Each stage first sends ahead every read it already knows it needs (at most `pool.WORKERS` in
+flight), then takes the answers in a fixed order, so the evidence is byte-identical to a
+sequential run's whatever order the answers arrive in:
+
+1. what the PR object names: files, commits and comments (every declared page), the policy
+   files on the default branch, the check runs of the pinned head;
+2. what the files and the sign-off name: master configs at base and head, changed scripts,
+   team memberships, upstream recipe links, and the artifact list of the head's sweep run
+   when the head's check runs already show one;
+3. the sweep: older commits' check runs (newest first, only while none qualified), the PR's
+   diff at an older sweep commit, the eval artifacts, and the head once more.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from typing import Any
 
 from github import Github
@@ -11,10 +25,12 @@ from github.GithubException import GithubException
 from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import Evidence, FileRead, TeamMembership, UpstreamLink
-from signoff.gather import checks, evals, files, pull, teams, upstream
+from signoff.gather import checks, evals, files, pull, signoff_body, teams, upstream
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.judge.context import JudgeContext
+from signoff.judge.sweep_rules import assess_commit
+from signoff.parse.links import RecipeLinkRef
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
@@ -28,22 +44,24 @@ def gather_evidence(
     pinned_head: str | None = None,
     pull_json: Mapping[str, object] | None = None,
     deadline: Deadline | None = None,
+    workers: int = 0,
 ) -> Evidence:
     """Everything the judge needs for one sign-off, judged at `pinned_head` (default: head now).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
+    `workers`: reads in flight at once (0: `pool.WORKERS`; 1: one after another, inline).
     """
-    api = Api(gh, deadline)
-    try:
-        evidence = _gather(api, ref, policy, pinned_head, pull_json)
-        if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
-            # The files list answers for the PR's head at the time of the request, which has
-            # moved since the pin: gather again, reading the PR's diff at the pinned commit.
-            pin = evidence.pull_request.head_sha
-            evidence = _gather(api, ref, policy, pin, None)
-        return evidence
-    except GithubException as exc:  # anything a step did not turn into evidence
-        raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
+    with Api(gh, deadline, workers=workers) as api:
+        try:
+            evidence = _gather(api, ref, policy, pinned_head, pull_json)
+            if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
+                # The files list answers for the PR's head at the time of the request, which
+                # has moved since the pin: gather again, reading the PR's diff at the pin.
+                pin = evidence.pull_request.head_sha
+                evidence = _gather(api, ref, policy, pin, None)
+            return evidence
+        except GithubException as exc:  # anything a step did not turn into evidence
+            raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
 
 
 def _listed_files_at_head(
@@ -64,64 +82,106 @@ def _gather(
     repo = ref.full_name
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
     pinned = pinned_head or pull.head_sha(raw_pull)
-    fields = _pull_fields(api, ref, raw_pull, pinned)
+    default_branch = pull.to_repository(ref, raw_pull).default_branch
     paths = policy.paths
-    default_branch = fields["repository"].default_branch
     policy_files = [paths.codeowners, paths.template, paths.thresholds]
-    reads = files.read_all(api, repo, policy_files, default_branch, "default")
 
+    # Stage 1: what the PR object names.
+    at_head = pinned == pull.head_sha(raw_pull)
+    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
+    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
+        api.prefetch(signoff_body.endpoint(ref))
+    files.prefetch(api, repo, policy_files, default_branch)
+    checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks, the scan reads
+    # (Reads that need only the PR and the pin, such as the sign-off's edit history, go here.)
+    fields = _pull_fields(api, ref, raw_pull, pinned, at_head)
+    reads = files.read_all(api, repo, policy_files, default_branch, "default")
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+
+    # Stage 2: what the changed files and the sign-off name.
     masters = ctx.changed_master_files
     base_sha = fields["pull_request"].base_sha
+    files.prefetch(api, repo, masters, pinned)
+    files.prefetch(api, repo, masters, base_sha)
+    files.prefetch(api, repo, _scripts_to_read(ctx), pinned)
+    memberships = _start_memberships(api, ctx, fields["signoff"].author)
+    links = _start_upstream(api, ctx, policy)
+    _prefetch_head_run_artifacts(api, repo, pinned, policy)
     head_reads = files.read_all(api, repo, masters, pinned, "head")
     reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
-
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
     reads += _read_scripts(api, repo, ctx, pinned)
     ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
 
+    # Stage 3: the sweep, its evals, and the head once more.
     order = checks.scan_order(fields["commits"], pinned)
     examined, sweep_sha, run_id = checks.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
     fields["commit_checks"] = tuple(examined)
     fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(examined)
+    pull.prefetch_pull(api, ref)  # the head at the end, read alongside the artifacts
     if sweep_sha == pinned:
         reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif sweep_sha is not None:
+        checks.prefetch_diff_at(api, repo, base_sha, sweep_sha)
+        files.prefetch(api, repo, masters, sweep_sha)
+        if run_id is not None:
+            evals.prefetch(api, repo, run_id)
         fields["sweep_diff"] = checks.read_diff_at(api, repo, base_sha, sweep_sha)
         reads += files.read_all(api, repo, masters, sweep_sha, "eval")
     if sweep_sha is not None and run_id is not None:
         fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
 
-    fields["memberships"] = _read_memberships(api, ctx, fields["signoff"].author)
-    fields["upstream"] = _read_upstream(api, ctx, policy)
+    fields["memberships"] = tuple(future.result() for future in memberships)
+    fields["upstream"] = _upstream_links(links)
     now = pull.head_sha(pull.read_pull(api, ref))
     fields["head_moved_to"] = now if now != pinned else None
     return Evidence(**fields, files=tuple(reads))
 
 
 def _pull_fields(
-    api: Api, ref: SignoffRef, raw_pull: dict[str, Any], pinned: str
+    api: Api, ref: SignoffRef, raw_pull: dict[str, Any], pinned: str, at_head: bool
 ) -> dict[str, Any]:
-    if pinned == pull.head_sha(raw_pull):
-        changed, files_truncated = pull.list_files(api, ref, raw_pull)
-    else:
+    listing = pull.read_listing(api, ref, raw_pull, with_files=at_head)
+    changed, files_truncated = listing.files, listing.files_truncated
+    if not at_head:
         # The head moved after the gate pinned it: judge the PR's files as of the pinned commit
         # (one compare against the base instead of the files list; compare lists <= 300 files).
         base_sha = pull.to_pull_request(raw_pull, pinned).base_sha
         at_pin = checks.read_diff_at(api, ref.full_name, base_sha, pinned)
         changed, files_truncated = at_pin.files, not at_pin.complete
-    commits, commits_truncated = pull.list_commits(api, ref, raw_pull)
     raw_comments = pull.list_comments(api, ref)
     return {
         "repository": pull.to_repository(ref, raw_pull),
         "pull_request": pull.to_pull_request(raw_pull, pinned),
         "changed_files": changed,
         "files_truncated": files_truncated,
-        "commits": commits,
-        "commits_truncated": commits_truncated,
+        "commits": listing.commits,
+        "commits_truncated": listing.commits_truncated,
         "signoff": fetch_signoff(api, ref, raw_comments),
         "comments": tuple(pull.to_comment(item) for item in raw_comments),
     }
+
+
+def _prefetch_head_run_artifacts(api: Api, repo: str, head: str, policy: Policy) -> None:
+    """The head's sweep run's artifact list, sent ahead when the head's runs qualify anywhere.
+
+    Which scopes the PR needs is known only once the master configs are read; a head whose
+    check runs qualify for some scope almost always qualifies for the PR's, so its run's
+    artifact list goes out with stage 2 instead of after it (one read wasted otherwise).
+    """
+    head_checks = checks.read_commit_checks(api, repo, head)
+    run_ids = {
+        assessment.run_id
+        for scope in sorted(policy.sweep.scopes)
+        if (assessment := assess_commit(head_checks, (scope,), policy)).qualifies
+    }
+    if len(run_ids) == 1 and (run_id := run_ids.pop()) is not None:
+        evals.prefetch(api, repo, run_id)
+
+
+def _scripts_to_read(ctx: JudgeContext) -> list[str]:
+    """Changed scripts whose text the patch does not give (`_read_scripts` reads them)."""
+    return [c.path for c in ctx.changed_scripts if files.text_of_added(c) is None]
 
 
 def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[FileRead]:
@@ -142,15 +202,38 @@ def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[F
     return [reads[path] for path in sorted(reads)]
 
 
-def _read_memberships(api: Api, ctx: JudgeContext, signer: str) -> tuple[TeamMembership, ...]:
+def _start_memberships(api: Api, ctx: JudgeContext, signer: str) -> list[Future[TeamMembership]]:
     owners = ctx.codeowners
     if owners is None or not signer:
-        return ()
-    return teams.read_memberships(
-        api, teams.teams_to_check(owners, ctx.changed_paths, signer), signer
-    )
+        return []
+    wanted = teams.teams_to_check(owners, ctx.changed_paths, signer)
+    return [api.start(teams.read_membership, api, team, signer) for team in wanted]
 
 
-def _read_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> tuple[UpstreamLink, ...]:
+def _start_upstream(
+    api: Api, ctx: JudgeContext, policy: Policy
+) -> tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]]:
+    """One task per upstream target: links to the same PR or page are read one after another."""
     refs = ctx.recipe_links[: upstream.MAX_LINKS]  # the judge reads the same list
-    return tuple(upstream.read_link(api, ref, policy.recipe) for ref in refs)
+    groups: dict[tuple[str, str], list[RecipeLinkRef]] = {}
+    for ref in refs:
+        groups.setdefault(_target(ref), []).append(ref)
+    return refs, [api.start(_read_links, api, group, policy) for group in groups.values()]
+
+
+def _read_links(api: Api, refs: Sequence[RecipeLinkRef], policy: Policy) -> list[UpstreamLink]:
+    return [upstream.read_link(api, ref, policy.recipe) for ref in refs]
+
+
+def _upstream_links(
+    links: tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]],
+) -> tuple[UpstreamLink, ...]:
+    """The links in the sign-off's order (the tasks are one per target)."""
+    refs, tasks = links
+    answers = [iter(task.result()) for task in tasks]
+    targets = list(dict.fromkeys(_target(ref) for ref in refs))
+    return tuple(next(answers[targets.index(_target(ref))]) for ref in refs)
+
+
+def _target(ref: RecipeLinkRef) -> tuple[str, str]:
+    return (ref.repo, str(ref.number)) if ref.kind == "pull" else (ref.kind, ref.url)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import http.server
 import json
 import os
 import shutil
@@ -43,6 +44,10 @@ import record  # noqa: E402  (cassettes/record.py: the scenarios; it puts ghemu 
 from ghemu import Emulator  # noqa: E402
 
 DELAY_RULE = {"path": "^/", "effect": "delay", "seconds": 0.1, "count": -1}
+# ghemu serves with http.server's ThreadingHTTPServer, whose listen backlog is 5: a client that
+# opens more connections at once than that sees some dropped, and the kernel retries them after
+# a second. GitHub's front end has no such limit; give the emulator a backlog of its own size.
+http.server.ThreadingHTTPServer.request_queue_size = 128
 
 
 @dataclass(frozen=True)
