@@ -1,26 +1,28 @@
 """The `signoff` command line: parse arguments, call one function, map the outcome to an exit code.
 
-Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.
+Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify. Each command imports only what
+it needs (`parse` loads no judge, nothing but `verify --replay` loads vcrpy).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from signoff import __version__
 from signoff.errors import ExitCode, InputError, SignoffError
-from signoff.evidence import load_evidence
-from signoff.judge import judge
-from signoff.judge.registry import CHECKS
-from signoff.policy import load_policy
-from signoff.publish.render import render_json, render_markdown
 
 
 def _judge_command(args: argparse.Namespace) -> int:
+    from signoff.evidence import load_evidence
+    from signoff.judge import judge
+    from signoff.policy import load_policy
+    from signoff.publish.render import render_json, render_markdown
+
     policy = load_policy(args.profile)
     verdict = judge(load_evidence(args.bundle), policy)
     text = render_json(verdict) if args.format == "json" else render_markdown(verdict, policy)
@@ -31,15 +33,26 @@ def _judge_command(args: argparse.Namespace) -> int:
 def _read_text(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: cannot read (not UTF-8 text)") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
 
 
 def _parse_command(args: argparse.Namespace) -> int:
+    from signoff.parse.template import parse_template
+    from signoff.policy import load_policy
     from signoff.preflight import preflight, render_preflight_text
 
     policy = load_policy(args.profile)
     template = _read_text(args.template) if args.template else None
+    if template is not None:
+        parsed = parse_template(template, policy.signoff, policy.template_items)
+        if not parsed.items:
+            raise InputError(
+                f"{args.template}: no checklist items (task-list boxes) in it; "
+                "--template takes docs/PR_REVIEW_CHECKLIST.md"
+            )
     report = preflight(_read_text(args.comment), template, policy)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -49,6 +62,10 @@ def _parse_command(args: argparse.Namespace) -> int:
 
 
 def _checks_command(args: argparse.Namespace) -> int:
+    from signoff.judge.registry import CHECKS
+    from signoff.policy import load_policy
+
+    load_policy(args.profile)  # the rules are code, but a profile given must be a valid one
     for module in CHECKS:
         doc = (module.__doc__ or "").strip()
         sys.stdout.write(f"Check {module.NUMBER} ({module.NAME}) [{module.ID}]\n")
@@ -78,7 +95,10 @@ def _action_command(args: argparse.Namespace) -> int:
 
     from signoff.action import run_action
 
-    return run_action(os.environ)
+    env = dict(os.environ)
+    if args.profile:  # the flag wins over the action's `profile` input
+        env["SIGNOFF_PROFILE"] = args.profile
+    return run_action(env)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"signoff {__version__}")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--profile", help="policy profile YAML (default: the InferenceX profile)")
+    common.add_argument(
+        "--debug", action="store_true", help="print the traceback of a check that crashed"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     judge_p = sub.add_parser(
@@ -131,13 +154,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Stderr(logging.Handler):
+    """Log records on whatever sys.stderr is when they are emitted."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stderr.write(self.format(record) + "\n")
+
+
+def _debug_to_stderr() -> None:
+    """`--debug`: signoff's DEBUG log (a crashed check's traceback) on stderr."""
+    log = logging.getLogger("signoff")
+    log.setLevel(logging.DEBUG)
+    if not any(isinstance(handler, _Stderr) for handler in log.handlers):
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("signoff: %(message)s"))
+        log.addHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.debug:
+        _debug_to_stderr()
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return int(run(args))
     except SignoffError as exc:
-        sys.stderr.write(f"signoff: {exc}\n")
+        from signoff.publish.sanitize import log_line
+
+        sys.stderr.write(f"signoff: {log_line(str(exc))}\n")
         return int(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("signoff: interrupted\n")

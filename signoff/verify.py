@@ -18,7 +18,7 @@ from typing import Literal
 from github import Github
 from pydantic import BaseModel, ConfigDict
 
-from signoff.client import Client, connect
+from signoff.client import Client, connect, resolve_api_url
 from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gather import gather_evidence, pin_pull, pool
@@ -209,19 +209,64 @@ def run_verify_command(
     token_env: str = "GITHUB_TOKEN",
     profile: str | None = None,
 ) -> int:
-    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error"""
+    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error
+
+    Every input is checked before the first request, so bad input never publishes anything.
+    """
+    out: _EvidenceOut | None = None
     try:
-        ref = parse_signoff_url(url)
+        ref = parse_signoff_url(url, api_url=resolve_api_url(api_url))
         policy = load_policy(profile)
-        token = os.environ.get(token_env, "").strip() or (REPLAY_TOKEN if replay else "")
-        if not token:
+        if not token_env.strip():
+            raise InputError("--token-env needs the name of an environment variable")
+        token = os.environ.get(token_env, "").strip()
+        if not token and replay is None:
             raise InputError(f"{token_env} is not set")
+        out = _EvidenceOut(evidence_out) if evidence_out is not None else None
         with _replaying(replay):
-            outcome = _verify_online(ref, policy, token, api_url, publish, replay is not None)
+            outcome = _verify_online(
+                ref, policy, token or REPLAY_TOKEN, api_url, publish, replay is not None
+            )
     except SignoffError as exc:
+        if out is not None:
+            out.abandon()
         print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
-    return _report(outcome, policy, fmt, evidence_out)
+    return _report(outcome, policy, fmt, out, replay)
+
+
+class _EvidenceOut:
+    """`--evidence-out FILE`, claimed before verifying: an unwritable path is bad input."""
+
+    def __init__(self, path: str) -> None:
+        if not path.strip():
+            raise InputError("--evidence-out needs a file path")
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise InputError(f"{path}: --evidence-out is a directory")
+        self._created = not self.path.exists()
+        try:
+            with self.path.open("a", encoding="utf-8"):
+                pass  # creates it (or proves it writable) without touching what it holds
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write the evidence bundle ({_why(exc)})") from None
+
+    def write(self, evidence: Evidence) -> str:
+        """Write the bundle; "" or the one-line reason it could not be written."""
+        try:
+            self.path.write_text(dump_evidence(evidence), encoding="utf-8")
+        except OSError as exc:
+            return f"{self.path}: cannot write the evidence bundle ({_why(exc)})"
+        return ""
+
+    def abandon(self) -> None:
+        """Nothing was gathered: remove the file if this run created it empty."""
+        if self._created:
+            self.path.unlink(missing_ok=True)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def _verify_online(
@@ -233,10 +278,17 @@ def _verify_online(
 
 
 def _report(
-    outcome: VerifyOutcome, policy: Policy, fmt: OutputFormat, evidence_out: str | None
+    outcome: VerifyOutcome,
+    policy: Policy,
+    fmt: OutputFormat,
+    out: _EvidenceOut | None,
+    replayed: str | None,
 ) -> int:
-    if evidence_out and outcome.evidence is not None:
-        Path(evidence_out).write_text(dump_evidence(outcome.evidence), encoding="utf-8")
+    problem = ""
+    if out is not None:
+        problem = out.write(outcome.evidence) if outcome.evidence is not None else ""
+        if outcome.evidence is None:
+            out.abandon()
     if outcome.verdict is not None:
         text = (
             render_json(outcome.verdict)
@@ -245,14 +297,25 @@ def _report(
         )
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     if outcome.comment_action or outcome.status_state:
-        comment = f"comment {outcome.comment_action or 'not posted'}"
-        if outcome.comment_url:
-            comment += f" ({outcome.comment_url})"
-        status = f"status {outcome.status_state or 'not written'}"
-        print(f"signoff: published: {comment}; {status} on {outcome.head_sha}", file=sys.stderr)
+        print(f"signoff: {_published(outcome, replayed)}", file=sys.stderr)
     if outcome.error:
         print(f"signoff: {failure_line(outcome.error)}", file=sys.stderr)
+    if problem:
+        print(f"signoff: {log_line(problem)}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
     return int(outcome.exit_code)
+
+
+def _published(outcome: VerifyOutcome, replayed: str | None) -> str:
+    """What was written, in the words a user would check (a replay wrote nothing)."""
+    comment = f"comment {outcome.comment_action or 'not posted'}"
+    if outcome.comment_url:
+        comment += f" ({outcome.comment_url})"
+    status = f"status {outcome.status_state or 'not written'}"
+    what = f"{comment}; {status} on {outcome.head_sha}"
+    if replayed:
+        return f"replayed {replayed}, nothing was sent to GitHub; the recording answered: {what}"
+    return f"published: {what}"
 
 
 def failure_line(message: str) -> str:
