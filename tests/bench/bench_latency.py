@@ -15,7 +15,9 @@ the caps (3,200 files, 260 commits). Artifact blobs are served from ghemu's inte
     python tests/bench/bench_latency.py [--runs 5] [--delay 0.1] [--only demo]
 
 Targets: the demo's median <= 1.0 s with the delay and <= 0.4 s without. The machine's noise
-matters (other processes share the cores): the runs are listed so it can be seen.
+matters (other processes share the cores): the runs are listed and the load average printed so
+it can be seen, and the signoff process's own CPU time (user + system) is shown beside the wall
+time, since it changes far less with the load.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import copy
 import http.server
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -95,6 +98,7 @@ def child_env(cache: str) -> dict[str, str]:
 @dataclass(frozen=True)
 class Run:
     seconds: float
+    cpu: float  # user + system CPU seconds of the signoff process
     exit_code: int
     requests: int
     writes: int
@@ -111,13 +115,16 @@ def run_once(
         url = _on_host(signoff_url, base)
         argv = [signoff_command(), "verify", url, "--api-url", base, "--format", "json"]
         argv += ["--publish"] if case.publish else []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
         emulator.stop()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     verdict = _verdict(done.stdout) or f"(none: {done.stderr.strip().splitlines()[-1:]})"
-    return Run(seconds, done.returncode, len(emulator.log), len(emulator.writes), verdict)
+    return Run(seconds, cpu, done.returncode, len(emulator.log), len(emulator.writes), verdict)
 
 
 def _on_host(signoff_url: str, base: str) -> str:
@@ -148,6 +155,7 @@ def measure(case: Case, runs: int, delay: float, env: dict[str, str]) -> bool:
     results = [run_once(case, scenario, signoff_url, delay, env) for _ in range(runs)]
     times = [r.seconds for r in results]
     median, worst = statistics.median(times), max(times)
+    cpu = statistics.median(r.cpu for r in results)
     target = case.target_delayed if delay > 0 else case.target_plain
     verdicts = sorted({r.verdict for r in results})
     exits = sorted({r.exit_code for r in results})
@@ -158,7 +166,8 @@ def measure(case: Case, runs: int, delay: float, env: dict[str, str]) -> bool:
     goal = f"target <= {target} s -> {'met' if met else 'MISSED'}" if target else "no target"
     print(
         f"{case.name:12} {label:18} median {median:.3f} s  max {worst:.3f} s  "
-        f"requests {requests}  writes {writes}  verdict {verdicts} exit {exits}  {goal}\n"
+        f"(cpu {cpu:.3f} s)  requests {requests}  writes {writes}  verdict {verdicts} "
+        f"exit {exits}  {goal}\n"
         f"{'':12} runs: {', '.join(f'{t:.3f}' for t in times)}",
         flush=True,
     )
@@ -172,7 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="run only this case (repeatable)")
     args = parser.parse_args(argv)
     chosen = [c for c in cases() if not args.only or c.name in args.only]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs per line")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load {load}), "
+        f"{args.runs} runs per line"
+    )
     ok = True
     with tempfile.TemporaryDirectory(prefix="signoff-bench-pyc-") as cache:
         env = child_env(cache)
