@@ -8,6 +8,7 @@ Exit codes: 0 PASS or skipped, 1 REJECTED, 2 bad input, 3 could not verify or pu
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,6 +49,11 @@ def run_action(env: Mapping[str, str]) -> int:
         _log(f"::error title=signoff::{log_line(str(exc))}")
         _outputs(env, verdict="ERROR")
         return int(exc.exit_code)
+    except Exception as exc:  # a bug: the outputs still say ERROR, and exit 3 never reads as 1
+        logging.getLogger("signoff").debug("internal error", exc_info=True)
+        _log(f"::error title=signoff::internal error {type(exc).__name__}: {log_line(str(exc))}")
+        _outputs(env, verdict="ERROR")
+        return int(ExitCode.COULD_NOT_VERIFY)
     return _finish(env, outcome, policy)
 
 

@@ -161,11 +161,13 @@ class _Stderr(logging.Handler):
         sys.stderr.write(self.format(record) + "\n")
 
 
-def _debug_to_stderr() -> None:
-    """`--debug`: signoff's DEBUG log (a crashed check's traceback) on stderr."""
+def _debug_to_stderr(enabled: bool) -> None:
+    """`--debug`: signoff's DEBUG log (a crashed check's traceback) on stderr; else nothing."""
     log = logging.getLogger("signoff")
-    log.setLevel(logging.DEBUG)
-    if not any(isinstance(handler, _Stderr) for handler in log.handlers):
+    for handler in [h for h in log.handlers if isinstance(h, _Stderr)]:
+        log.removeHandler(handler)
+    log.setLevel(logging.DEBUG if enabled else logging.NOTSET)
+    if enabled:
         handler = _Stderr()
         handler.setFormatter(logging.Formatter("signoff: %(message)s"))
         log.addHandler(handler)
@@ -173,8 +175,7 @@ def _debug_to_stderr() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.debug:
-        _debug_to_stderr()
+    _debug_to_stderr(args.debug)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return int(run(args))
@@ -185,4 +186,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("signoff: interrupted\n")
+        return int(ExitCode.COULD_NOT_VERIFY)
+    except Exception as exc:  # a bug: one line and exit 3, never a traceback read as REJECTED
+        logging.getLogger("signoff").debug("internal error", exc_info=True)
+        message = " ".join(str(exc).split())[:300]
+        sys.stderr.write(
+            f"signoff: could not verify: internal error {type(exc).__name__}: {message} "
+            "(--debug prints the traceback)\n"
+        )
         return int(ExitCode.COULD_NOT_VERIFY)

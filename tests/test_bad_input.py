@@ -436,3 +436,35 @@ def test_an_output_file_that_is_a_directory_stops_before_verifying(
     out = capsys.readouterr().out
     assert out.count("::error") == 1 and "$GITHUB_OUTPUT" in out
     assert list(folder.iterdir()) == []
+
+
+# --- a bug is never a traceback or an exit code that reads as REJECTED ---------------------
+
+
+def test_an_unexpected_error_is_one_line_and_exit_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> int:
+        raise RuntimeError("something\nunforeseen")
+
+    monkeypatch.setattr("signoff.verify.run_verify_command", broken)
+    assert main(["verify", DEMO]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error RuntimeError: something unforeseen" in err
+    assert main(["verify", DEMO, "--debug"]) == 3
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_an_unexpected_error_in_the_action_still_says_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("unforeseen")
+
+    for name, value in action_env(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr("signoff.action._gate", broken)
+    assert main(["action"]) == 3
+    assert "internal error RuntimeError" in capsys.readouterr().out
+    assert "ERROR" in (tmp_path / "output").read_text(encoding="utf-8")
