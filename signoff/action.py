@@ -27,7 +27,7 @@ from signoff.publish.summary import (
     write_step_summary,
 )
 from signoff.refs import web_host
-from signoff.verify import PublishOptions, VerifyOutcome, failure_line, verify
+from signoff.verify import PublishOptions, VerifyOutcome, check_token, failure_line, verify
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
@@ -82,6 +82,7 @@ def _verify(env: Mapping[str, str], decision: GateDecision, policy: Policy) -> V
     token = env.get("SIGNOFF_TOKEN", "").strip()
     if not token:
         raise InputError("the github-token input is empty")
+    check_token(token, "the github-token input")
     api_url = env.get("GITHUB_API_URL") or None
     web_host(resolve_api_url(api_url))  # InputError for a URL that is no GitHub API's
     gh = connect(token, api_url)

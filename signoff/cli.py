@@ -12,6 +12,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from signoff import __version__
 from signoff.errors import ExitCode, InputError, SignoffError
@@ -101,14 +102,21 @@ def _action_command(args: argparse.Namespace) -> int:
     return run_action(env)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line and exit 2, like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(int(ExitCode.BAD_INPUT), f"{self.prog}: {' '.join(message.split())}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="signoff",
         description="Deterministic CODEOWNER sign-off verifier. "
         "Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.",
     )
     parser.add_argument("--version", action="version", version=f"signoff {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--profile", help="policy profile YAML (default: the InferenceX profile)")
     common.add_argument(
         "--debug", action="store_true", help="print the traceback of a check that crashed"

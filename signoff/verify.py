@@ -222,6 +222,7 @@ def run_verify_command(
         token = os.environ.get(token_env, "").strip()
         if not token and replay is None:
             raise InputError(f"{token_env} is not set")
+        check_token(token, token_env)
         out = _EvidenceOut(evidence_out) if evidence_out is not None else None
         with _replaying(replay):
             outcome = _verify_online(
@@ -233,6 +234,14 @@ def run_verify_command(
         print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
     return _report(outcome, policy, fmt, out, replay)
+
+
+def check_token(token: str, where: str) -> None:
+    """A token is printable ASCII (an HTTP header value); anything else is a pasting accident."""
+    if not all(" " < ch < "\x7f" for ch in token):
+        raise InputError(
+            f"{where} holds characters no GitHub token has (spaces, control, non-ASCII)"
+        )
 
 
 class _EvidenceOut:

@@ -468,3 +468,28 @@ def test_an_unexpected_error_in_the_action_still_says_error(
     assert main(["action"]) == 3
     assert "internal error RuntimeError" in capsys.readouterr().out
     assert "ERROR" in (tmp_path / "output").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["judge", "x.json", "--format", "xml"], ["verify"], [], ["frobnicate"]],
+    ids=["bad-choice", "missing-url", "no-command", "unknown-command"],
+)
+def test_a_usage_error_is_one_line_and_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("signoff")
+
+
+def test_a_token_with_characters_no_token_has_is_bad_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, played: list[Any]
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_\u00e9t\u00e9 pasted")
+    assert main(["verify", DEMO, "--replay", str(cassette("demo")), "--publish"]) == 2
+    err = one_line_exit_2(capsys, "GITHUB_TOKEN")
+    assert "pasted" not in err  # the token itself is never echoed
+    assert played == []
