@@ -28,6 +28,14 @@ def changed_between(api: Api, repo: str, base: str, head: str) -> dict[str, Chan
     before, after = _leaves(api, repo, base), _leaves(api, repo, head)
     if before is None or after is None:
         return None
+    return diff_leaves(before, after)
+
+
+Leaves = dict[str, tuple[str, str]]  # path -> (mode, object sha)
+
+
+def diff_leaves(before: Leaves, after: Leaves) -> dict[str, ChangedFile]:
+    """The changes from one tree's leaves to another's, by path (sorted)."""
     changed: dict[str, ChangedFile] = {}
     for path in sorted(before.keys() | after.keys()):
         old, new = before.get(path), after.get(path)
@@ -43,7 +51,7 @@ def changed_between(api: Api, repo: str, base: str, head: str) -> dict[str, Chan
     return changed
 
 
-def _leaves(api: Api, repo: str, sha: str) -> dict[str, tuple[str, str]] | None:
+def _leaves(api: Api, repo: str, sha: str) -> Leaves | None:
     """Path -> (mode, object sha) of every leaf, or None when GitHub cut or refused the tree."""
     try:
         data = api.get_object(
