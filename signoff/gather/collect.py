@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Any
 
 from github import Github
@@ -72,6 +73,26 @@ def _listed_files_at_head(
     return pinned_head is None or first_head is None or first_head == pinned_head
 
 
+@dataclass
+class _Pass:
+    """One pass of gathering at one pinned head: where it reads and what it has so far."""
+
+    api: Api
+    ref: SignoffRef
+    policy: Policy
+    pinned: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    reads: list[FileRead] = field(default_factory=list)
+
+    @property
+    def repo(self) -> str:
+        return self.ref.full_name
+
+    def context(self) -> JudgeContext:
+        """What the reads so far tell (the next stage's reads depend on it)."""
+        return JudgeContext(Evidence(**self.fields, files=tuple(self.reads)), self.policy)
+
+
 def _gather(
     api: Api,
     ref: SignoffRef,
@@ -79,63 +100,76 @@ def _gather(
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
 ) -> Evidence:
-    repo = ref.full_name
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
-    pinned = pinned_head or pull.head_sha(raw_pull)
-    default_branch = pull.to_repository(ref, raw_pull).default_branch
-    paths = policy.paths
-    policy_files = [paths.codeowners, paths.template, paths.thresholds]
+    run = _Pass(api, ref, policy, pinned_head or pull.head_sha(raw_pull))
+    _stage_one(run, raw_pull)
+    memberships, links, head_reads = _stage_two(run)
+    _stage_three(run, head_reads)
+    run.fields["memberships"] = tuple(future.result() for future in memberships)
+    run.fields["upstream"] = _upstream_links(links)
+    now = pull.head_sha(pull.read_pull(api, ref))
+    run.fields["head_moved_to"] = now if now != run.pinned else None
+    return Evidence(**run.fields, files=tuple(run.reads))
 
-    # Stage 1: what the PR object names.
-    at_head = pinned == pull.head_sha(raw_pull)
+
+def _stage_one(run: _Pass, raw_pull: dict[str, Any]) -> None:
+    """What the PR object names: its lists, the policy files, the pinned head's check runs."""
+    api, ref, repo = run.api, run.ref, run.repo
+    default_branch = pull.to_repository(ref, raw_pull).default_branch
+    paths = run.policy.paths
+    policy_files = [paths.codeowners, paths.template, paths.thresholds]
+    at_head = run.pinned == pull.head_sha(raw_pull)
     pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
         api.prefetch(signoff_body.endpoint(ref))
     files.prefetch(api, repo, policy_files, default_branch)
-    checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks, the scan reads
+    checks.prefetch_commit_checks(api, repo, run.pinned, keep=True)  # stage 2 looks, scan reads
     # (Reads that need only the PR and the pin, such as the sign-off's edit history, go here.)
-    fields = _pull_fields(api, ref, raw_pull, pinned, at_head)
-    reads = files.read_all(api, repo, policy_files, default_branch, "default")
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    run.fields.update(_pull_fields(api, ref, raw_pull, run.pinned, at_head))
+    run.reads += files.read_all(api, repo, policy_files, default_branch, "default")
 
-    # Stage 2: what the changed files and the sign-off name.
+
+def _stage_two(
+    run: _Pass,
+) -> tuple[list[Future[TeamMembership]], _Links, list[FileRead]]:
+    """What the files and the sign-off name: configs, scripts, teams, upstream, the head's run."""
+    api, repo, pinned = run.api, run.repo, run.pinned
+    ctx = run.context()
     masters = ctx.changed_master_files
-    base_sha = fields["pull_request"].base_sha
+    base_sha = run.fields["pull_request"].base_sha
     files.prefetch(api, repo, masters, pinned)
     files.prefetch(api, repo, masters, base_sha)
     files.prefetch(api, repo, _scripts_to_read(ctx), pinned)
-    memberships = _start_memberships(api, ctx, fields["signoff"].author)
-    links = _start_upstream(api, ctx, policy)
-    _prefetch_head_run_artifacts(api, repo, pinned, policy)
+    memberships = _start_memberships(api, ctx, run.fields["signoff"].author)
+    links = _start_upstream(api, ctx, run.policy)
+    _prefetch_head_run_artifacts(api, repo, pinned, run.policy)
     head_reads = files.read_all(api, repo, masters, pinned, "head")
-    reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
-    reads += _read_scripts(api, repo, ctx, pinned)
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy)
+    run.reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
+    run.reads += _read_scripts(api, repo, run.context(), pinned)
+    return memberships, links, head_reads
 
-    # Stage 3: the sweep, its evals, and the head once more.
-    order = checks.scan_order(fields["commits"], pinned)
+
+def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
+    """The sweep: the qualifying commit, the PR's diff there, its evals; the head once more."""
+    api, repo, pinned, policy = run.api, run.repo, run.pinned, run.policy
+    ctx = run.context()
+    order = checks.scan_order(run.fields["commits"], pinned)
     examined, sweep_sha, run_id = checks.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
-    fields["commit_checks"] = tuple(examined)
-    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(examined)
-    pull.prefetch_pull(api, ref)  # the head at the end, read alongside the artifacts
+    run.fields["commit_checks"] = tuple(examined)
+    run.fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(examined)
+    pull.prefetch_pull(api, run.ref)  # the head at the end, read alongside the artifacts
+    masters, base_sha = ctx.changed_master_files, run.fields["pull_request"].base_sha
     if sweep_sha == pinned:
-        reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
+        run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif sweep_sha is not None:
         checks.prefetch_diff_at(api, repo, base_sha, sweep_sha)
         files.prefetch(api, repo, masters, sweep_sha)
         if run_id is not None:
             evals.prefetch(api, repo, run_id)
-        fields["sweep_diff"] = checks.read_diff_at(api, repo, base_sha, sweep_sha)
-        reads += files.read_all(api, repo, masters, sweep_sha, "eval")
+        run.fields["sweep_diff"] = checks.read_diff_at(api, repo, base_sha, sweep_sha)
+        run.reads += files.read_all(api, repo, masters, sweep_sha, "eval")
     if sweep_sha is not None and run_id is not None:
-        fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
-
-    fields["memberships"] = tuple(future.result() for future in memberships)
-    fields["upstream"] = _upstream_links(links)
-    now = pull.head_sha(pull.read_pull(api, ref))
-    fields["head_moved_to"] = now if now != pinned else None
-    return Evidence(**fields, files=tuple(reads))
+        run.fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
 
 
 def _pull_fields(
@@ -210,9 +244,10 @@ def _start_memberships(api: Api, ctx: JudgeContext, signer: str) -> list[Future[
     return [api.start(teams.read_membership, api, team, signer) for team in wanted]
 
 
-def _start_upstream(
-    api: Api, ctx: JudgeContext, policy: Policy
-) -> tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]]:
+_Links = tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]]
+
+
+def _start_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> _Links:
     """One task per upstream target: links to the same PR or page are read one after another."""
     refs = ctx.recipe_links[: upstream.MAX_LINKS]  # the judge reads the same list
     groups: dict[tuple[str, str], list[RecipeLinkRef]] = {}
@@ -225,9 +260,7 @@ def _read_links(api: Api, refs: Sequence[RecipeLinkRef], policy: Policy) -> list
     return [upstream.read_link(api, ref, policy.recipe) for ref in refs]
 
 
-def _upstream_links(
-    links: tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]],
-) -> tuple[UpstreamLink, ...]:
+def _upstream_links(links: _Links) -> tuple[UpstreamLink, ...]:
     """The links in the sign-off's order (the tasks are one per target)."""
     refs, tasks = links
     answers = [iter(task.result()) for task in tasks]
