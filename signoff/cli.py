@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -92,8 +93,6 @@ def _verify_command(args: argparse.Namespace) -> int:
 
 
 def _action_command(args: argparse.Namespace) -> int:
-    import os
-
     from signoff.action import run_action
 
     env = dict(os.environ)
@@ -194,6 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("signoff: interrupted\n")
+        return int(ExitCode.COULD_NOT_VERIFY)
+    except BrokenPipeError:
+        # The reader went away (`signoff checks | head -1`): no traceback at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write("signoff: standard output was closed before everything was written\n")
         return int(ExitCode.COULD_NOT_VERIFY)
     except Exception as exc:  # a bug: one line and exit 3, never a traceback read as REJECTED
         logging.getLogger("signoff").debug("internal error", exc_info=True)
