@@ -40,12 +40,17 @@ sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
 import ghemu.util  # noqa: E402
 from ghemu import Emulator, State  # noqa: E402
 
+import signoff.gather.pool  # noqa: E402
 import signoff.verify  # noqa: E402
 from signoff.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 from signoff.refs import parse_signoff_url  # noqa: E402
 from signoff.standards import resolve_standard  # noqa: E402
 from signoff.verify import verify  # noqa: E402
+
+# Record one read at a time, in the order a sequential client asks: the cassette's interaction
+# order is then the same on every recording (replay matches answers whatever order they go in).
+signoff.gather.pool.WORKERS = 1
 
 REPO = "SemiAnalysisAI/InferenceX"
 PR = 2700
@@ -284,7 +289,8 @@ class Variant:
     `after_pin`: called with the live emulator right after verify pinned the head (head moves).
     `expect`: (verdict, failing check numbers); recording stops if the run disagrees.
     `standard`: the standard to verify under (None: the profile's default, Checks 0-8); the
-    numbers in `expect` are that standard's.
+    numbers in `expect` are that standard's. A run that cannot verify expects ("ERROR", ()) and
+    names a piece of its error in `error`.
     """
 
     def __init__(
@@ -297,10 +303,12 @@ class Variant:
         after_pin: Callable[[Emulator], None] | None = None,
         expect: tuple[str, tuple[int, ...]] = ("PASS", ()),
         standard: str | None = None,
+        error: str = "",
     ) -> None:
         self.name, self.note, self.patch = name, note, patch
         self.publish, self.after_pin, self.expect = publish, after_pin, expect
         self.standard = standard
+        self.error = error  # text the run's could-not-verify (or publish) error must contain
 
 
 def _pull(data: dict[str, Any]) -> dict[str, Any]:
@@ -1132,6 +1140,75 @@ def fail_append_only(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_evals_no_prefix(data: dict[str, Any]) -> str:
+    """2: gsm8k 0.905 at conc 64 in a row without model_prefix (dsv4's bar is 0.91)."""
+    rows = copy.deepcopy(AGG_ROWS)
+    rows[1].update(em_strict=0.905, em_flexible=0.912, score=0.905)
+    del rows[1]["model_prefix"]
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = rows
+    return pass_conversation(data)
+
+
+FILES_LIST = rf"^/repos/{REPO}/pulls/{PR}/files$"
+
+
+def _fault(data: dict[str, Any], **rule: Any) -> None:
+    data.setdefault("faults", []).append(rule)
+
+
+def truncated_json_once(data: dict[str, Any]) -> str:
+    """The files list answers 200 with half its body once; the read is asked again."""
+    _fault(data, method="GET", path=FILES_LIST, effect="truncated_json", count=1)
+    return pass_conversation(data)
+
+
+def truncated_json(data: dict[str, Any]) -> str:
+    """The files list answers 200 with half its body every time: could not verify."""
+    _fault(data, method="GET", path=FILES_LIST, effect="truncated_json", count=-1)
+    return pass_conversation(data)
+
+
+def html_answer(data: dict[str, Any]) -> str:
+    """The head's check runs answer 200 with an HTML error page every time."""
+    _fault(data, method="GET", path=r"/check-runs$", effect="invalid_json", count=-1)
+    return pass_conversation(data)
+
+
+def comment_answer_truncated(data: dict[str, Any]) -> str:
+    """The verdict comment POST lands but its answer is cut short: not repeated, exit 3."""
+    _fault(data, method="POST", path=rf"/issues/{PR}/comments$", effect="truncated_json")
+    return pass_conversation(data)
+
+
+# Past the caps: 3,200 files over 260 commits (GitHub lists 3,000 files and 250 commits).
+BEYOND_FILES, BEYOND_COMMITS = 3200, 260
+
+
+def beyond_caps(data: dict[str, Any]) -> str:
+    """3,197 one-line notes over 258 commits before p1/p2 (the three comments of the base)."""
+    pull = _pull(data)
+    extra_commits = BEYOND_COMMITS - len(pull["commits"])
+    extra_files = BEYOND_FILES - 3
+    commits = []
+    for index in range(extra_commits):
+        minute = 6 * 60 + index * 2  # 2026-08-17 06:00 onwards, two minutes apart
+        commits.append(
+            {
+                "id": f"b{index + 1}",
+                "date": f"2026-08-17T{minute // 60:02d}:{minute % 60:02d}:00Z",
+                "author": "nv-perf-dev",
+                "message": f"notes batch {index + 1}",
+                "files": {
+                    f"docs/notes/b{i:04d}.md": f"b{i}\n"
+                    for i in range(extra_files)
+                    if i % extra_commits == index
+                },
+            }
+        )
+    pull["commits"] = [*commits, *pull["commits"]]
+    return pass_conversation(data)
+
+
 VARIANTS = [
     Variant(
         "pass_conversation",
@@ -1399,9 +1476,54 @@ VARIANTS = [
     ),
     Variant(
         "large_pr",
-        "3,000 files, 250 commits, 1,000 comments (GitHub's list caps)",
+        "3,000 files, 250 commits, 1,000 comments (GitHub's list caps; complete as declared)",
         large_pr,
-        expect=("REJECTED", (0, 1, 2)),
+    ),
+    Variant(
+        "beyond_caps",
+        "3,200 files, 260 commits: commits from compare pages, files completed from git trees",
+        beyond_caps,
+    ),
+    Variant(
+        "fail_evals_no_prefix",
+        "check 2: gsm8k 0.905 in a row without model_prefix, below the dsv4 bar 0.91",
+        fail_evals_no_prefix,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "truncated_json_once",
+        "the files list answers half its JSON once, then in full (asked again)",
+        truncated_json_once,
+    ),
+    Variant(
+        "truncated_json",
+        "the files list always answers half its JSON: could not verify, nothing written",
+        truncated_json,
+        expect=("ERROR", ()),
+        error="JSON body cut short",
+    ),
+    Variant(
+        "truncated_json_publish",
+        "as truncated_json with --publish: only an `error` status on the pinned head",
+        truncated_json,
+        publish=True,
+        expect=("ERROR", ()),
+        error="JSON body cut short",
+    ),
+    Variant(
+        "html_answer",
+        "the check runs always answer 200 with an HTML page: could not verify",
+        html_answer,
+        expect=("ERROR", ()),
+        error="not JSON",
+    ),
+    Variant(
+        "comment_answer_truncated",
+        "--publish: the comment POST's answer is cut short; no repeat, status still set",
+        comment_answer_truncated,
+        publish=True,
+        expect=("ERROR", ()),
+        error="could not write the verdict comment",
     ),
 ]
 
@@ -1456,7 +1578,8 @@ def record(variant: Variant) -> None:
     verdict = outcome.verdict
     failing = tuple(c.number for c in verdict.failures) if verdict else ()
     got = (outcome.result, failing)
-    if outcome.error or got != variant.expect:
+    error_ok = variant.error in outcome.error if variant.error else not outcome.error
+    if got != variant.expect or not error_ok:
         reasons = [f"{c.number}: {c.reason}" for c in verdict.failures] if verdict else []
         raise SystemExit(
             f"{variant.name}: expected {variant.expect}, got {got} {outcome.error} {reasons}"
@@ -1482,6 +1605,7 @@ def record(variant: Variant) -> None:
         "exit_code": int(outcome.exit_code),
         "refused": outcome.not_signoff or outcome.skipped,
         "failed_checks": list(failing),
+        "error": outcome.error,
         "head_moved_to": verdict.head_moved_to if verdict else None,
         "comment_action": outcome.comment_action,
         "status_state": outcome.status_state,

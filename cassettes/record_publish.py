@@ -331,7 +331,7 @@ def main() -> int:
 
     # Writes are stamped with the emulator's clock: freeze it, as record.py does, so that
     # re-recording gives identical cassettes.
-    frozen = _gather_record().FROZEN_NOW
+    frozen = _gather_record().FROZEN_NOW  # (loading record.py also makes gathering sequential)
     ghemu.util.now = lambda: frozen
     for name in args.names:
         if name in E2E:

@@ -1,5 +1,5 @@
 """`python -m signoff` runs the CLI."""
 
-from signoff.cli import main
+from signoff.cli import entry
 
-raise SystemExit(main())
+entry()

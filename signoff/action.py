@@ -8,11 +8,12 @@ Exit codes: 0 PASS or skipped, 1 REJECTED, 2 bad input, 3 could not verify or pu
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from signoff.client import connect
+from signoff.client import connect, resolve_api_url
 from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.gate import GateDecision, decide
 from signoff.policy import Policy, load_policy
@@ -20,12 +21,14 @@ from signoff.publish.render import render_markdown
 from signoff.publish.sanitize import log_line, status_context_input
 from signoff.publish.summary import (
     evidence_path_for,
+    unwritable,
     write_evidence,
     write_outputs,
     write_step_summary,
 )
+from signoff.refs import web_host
 from signoff.standards import Standard, resolve_standard
-from signoff.verify import PublishOptions, VerifyOutcome, failure_line, verify
+from signoff.verify import PublishOptions, VerifyOutcome, check_token, failure_line, verify
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
@@ -34,6 +37,7 @@ _FALSE = {"false", "no", "0", "off"}
 def run_action(env: Mapping[str, str]) -> int:
     """Run the action for the event described by `env` (normally os.environ)."""
     try:
+        check_runner_files(env)
         policy = load_policy(env.get("SIGNOFF_PROFILE", "").strip() or None)
         standard = resolve_standard(env.get("SIGNOFF_STANDARD", "").strip() or None, policy)
         decision = _gate(env, policy)
@@ -47,6 +51,11 @@ def run_action(env: Mapping[str, str]) -> int:
         _log(f"::error title=signoff::{log_line(str(exc))}")
         _outputs(env, verdict="ERROR")
         return int(exc.exit_code)
+    except Exception as exc:  # a bug: the outputs still say ERROR, and exit 3 never reads as 1
+        logging.getLogger("signoff").debug("internal error", exc_info=True)
+        _log(f"::error title=signoff::internal error {type(exc).__name__}: {log_line(str(exc))}")
+        _outputs(env, verdict="ERROR")
+        return int(ExitCode.COULD_NOT_VERIFY)
     refused = _refused(env, outcome, decision)
     return refused if refused is not None else _finish(env, outcome, policy)
 
@@ -94,7 +103,10 @@ def _verify(
     token = env.get("SIGNOFF_TOKEN", "").strip()
     if not token:
         raise InputError("the github-token input is empty")
-    gh = connect(token, env.get("GITHUB_API_URL") or None)
+    check_token(token, "the github-token input")
+    api_url = env.get("GITHUB_API_URL") or None
+    web_host(resolve_api_url(api_url))  # InputError for a URL that is no GitHub API's
+    gh = connect(token, api_url)
     options = PublishOptions(
         post_comment=_flag(env.get("SIGNOFF_POST_COMMENT", ""), default=True, name="post-comment"),
         status_context=status_context_input(env.get("SIGNOFF_STATUS_CONTEXT", "")),
@@ -107,21 +119,33 @@ def _verify(
     )  # fmt: skip
 
 
+def check_runner_files(env: Mapping[str, str]) -> None:
+    """Every file the run will write must be writable before anything is verified (exit 2)."""
+    files = [
+        ("$GITHUB_OUTPUT", env.get("GITHUB_OUTPUT", ""), False),
+        ("$GITHUB_STEP_SUMMARY", env.get("GITHUB_STEP_SUMMARY", ""), False),
+        ("input evidence-path", env.get("SIGNOFF_EVIDENCE_PATH", "").strip(), False),
+    ]
+    if not env.get("SIGNOFF_EVIDENCE_PATH", "").strip():
+        files.append(("$RUNNER_TEMP", env.get("RUNNER_TEMP", ""), True))
+    for name, path, directory in files:
+        problem = unwritable(path, directory=directory) if path else ""
+        if problem:
+            raise InputError(f"{name} {path}: {problem}")
+
+
 def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> int:
-    evidence_path = ""
-    if outcome.evidence is not None:
-        path = evidence_path_for(
-            outcome.evidence.pull_request.head_sha,
-            configured=env.get("SIGNOFF_EVIDENCE_PATH", ""),
-            runner_temp=env.get("RUNNER_TEMP", ""),
-        )
-        evidence_path = str(write_evidence(path, outcome.evidence))
+    problems: list[str] = []
+    evidence_path = _write_evidence(env, outcome, problems)
     summary_path = env.get("GITHUB_STEP_SUMMARY", "")
     if summary_path:
         parts = [render_markdown(outcome.verdict, policy)] if outcome.verdict else []
         if outcome.error:
             parts.append(f"**signoff:** {failure_line(outcome.error)}\n")
-        write_step_summary(summary_path, "\n".join(parts))
+        try:
+            write_step_summary(summary_path, "\n".join(parts))
+        except OSError as exc:
+            problems.append(f"$GITHUB_STEP_SUMMARY {summary_path}: {_why(exc)}")
     _warn_foreign_edits(outcome)
     if outcome.error:
         _log(f"::error title=signoff::{failure_line(outcome.error)}")
@@ -130,7 +154,9 @@ def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> i
     _outputs(
         env, verdict=outcome.result, comment_url=outcome.comment_url, evidence_path=evidence_path
     )
-    return int(outcome.exit_code)
+    for problem in problems:  # checked before verifying, so only a race or a full disk
+        _log(f"::error title=signoff::{log_line(problem)}")
+    return int(ExitCode.BAD_INPUT if problems else outcome.exit_code)
 
 
 def _warn_foreign_edits(outcome: VerifyOutcome) -> None:
@@ -149,13 +175,36 @@ def _warn_foreign_edits(outcome: VerifyOutcome) -> None:
         _log(f"::warning title=signoff::{log_line(message)}")
 
 
+def _write_evidence(env: Mapping[str, str], outcome: VerifyOutcome, problems: list[str]) -> str:
+    if outcome.evidence is None:
+        return ""
+    path = evidence_path_for(
+        outcome.evidence.pull_request.head_sha,
+        configured=env.get("SIGNOFF_EVIDENCE_PATH", ""),
+        runner_temp=env.get("RUNNER_TEMP", ""),
+    )
+    try:
+        return str(write_evidence(path, outcome.evidence))
+    except OSError as exc:
+        problems.append(f"evidence {path}: {_why(exc)}")
+        return ""
+
+
 def _outputs(
     env: Mapping[str, str], *, verdict: str, comment_url: str = "", evidence_path: str = ""
 ) -> None:
+    """Step outputs, where they can be written (the `verdict` matters even after a failure)."""
     path = env.get("GITHUB_OUTPUT", "")
-    if path:
+    if path and not unwritable(path):
         outputs = {"verdict": verdict, "comment-url": comment_url, "evidence-path": evidence_path}
-        write_outputs(path, outputs)
+        try:
+            write_outputs(path, outputs)
+        except OSError as exc:
+            _log(f"::error title=signoff::$GITHUB_OUTPUT {log_line(path)}: {_why(exc)}")
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def run_url(env: Mapping[str, str]) -> str:

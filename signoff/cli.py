@@ -1,24 +1,22 @@
 """The `signoff` command line: parse arguments, call one function, map the outcome to an exit code.
 
-Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.
+Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify. Each command imports only what
+it needs (`parse` loads no judge, nothing but `verify --replay` loads vcrpy).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from signoff import __version__
 from signoff.errors import ExitCode, InputError, SignoffError
-from signoff.evidence import load_evidence
-from signoff.judge import check_modules, judge, judging_standard
-from signoff.policy import load_policy
-from signoff.publish.render import render_json, render_markdown
-from signoff.standards import resolve_standard
 
 STANDARD_HELP = (
     "which rules: 0-8 (default), current (the newest era), an era (E1..E8) or "
@@ -27,6 +25,11 @@ STANDARD_HELP = (
 
 
 def _judge_command(args: argparse.Namespace) -> int:
+    from signoff.evidence import load_evidence
+    from signoff.judge import judge, judging_standard
+    from signoff.policy import load_policy
+    from signoff.publish.render import render_json, render_markdown
+
     policy = load_policy(args.profile)
     evidence = load_evidence(args.bundle)
     # Without --standard a bundle is re-judged under the standard it records.
@@ -39,15 +42,26 @@ def _judge_command(args: argparse.Namespace) -> int:
 def _read_text(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: cannot read (not UTF-8 text)") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
 
 
 def _parse_command(args: argparse.Namespace) -> int:
+    from signoff.parse.template import parse_template
+    from signoff.policy import load_policy
     from signoff.preflight import preflight, render_preflight_text
 
     policy = load_policy(args.profile)
     template = _read_text(args.template) if args.template else None
+    if template is not None:
+        parsed = parse_template(template, policy.signoff, policy.template_items)
+        if not parsed.items:
+            raise InputError(
+                f"{args.template}: no checklist items (task-list boxes) in it; "
+                "--template takes docs/PR_REVIEW_CHECKLIST.md"
+            )
     report = preflight(_read_text(args.comment), template, policy)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -57,6 +71,10 @@ def _parse_command(args: argparse.Namespace) -> int:
 
 
 def _checks_command(args: argparse.Namespace) -> int:
+    from signoff.judge import check_modules
+    from signoff.policy import load_policy
+    from signoff.standards import resolve_standard
+
     policy = load_policy(args.profile)
     standard = resolve_standard(args.standard, policy)
     checks = [
@@ -131,22 +149,33 @@ def _audit_command(args: argparse.Namespace) -> int:
 
 
 def _action_command(args: argparse.Namespace) -> int:
-    import os
-
     from signoff.action import run_action
 
-    return run_action(os.environ)
+    env = dict(os.environ)
+    if args.profile:  # the flag wins over the action's `profile` input
+        env["SIGNOFF_PROFILE"] = args.profile
+    return run_action(env)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line and exit 2, like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(int(ExitCode.BAD_INPUT), f"{self.prog}: {' '.join(message.split())}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="signoff",
         description="Deterministic CODEOWNER sign-off verifier. "
         "Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.",
     )
     parser.add_argument("--version", action="version", version=f"signoff {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--profile", help="policy profile YAML (default: the InferenceX profile)")
+    common.add_argument(
+        "--debug", action="store_true", help="print the traceback of a check that crashed"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     judge_p = sub.add_parser(
@@ -223,14 +252,64 @@ def _add_audit_parser(
     audit_p.set_defaults(run=_audit_command)
 
 
+class _Stderr(logging.Handler):
+    """Log records on whatever sys.stderr is when they are emitted."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stderr.write(self.format(record) + "\n")
+
+
+def _debug_to_stderr(enabled: bool) -> None:
+    """`--debug`: signoff's DEBUG log (a crashed check's traceback) on stderr; else nothing."""
+    log = logging.getLogger("signoff")
+    for handler in [h for h in log.handlers if isinstance(h, _Stderr)]:
+        log.removeHandler(handler)
+    log.setLevel(logging.DEBUG if enabled else logging.NOTSET)
+    if enabled:
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("signoff: %(message)s"))
+        log.addHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _debug_to_stderr(args.debug)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return int(run(args))
     except SignoffError as exc:
-        sys.stderr.write(f"signoff: {exc}\n")
+        from signoff.publish.sanitize import log_line
+
+        sys.stderr.write(f"signoff: {log_line(str(exc))}\n")
         return int(exc.exit_code)
     except KeyboardInterrupt:
         sys.stderr.write("signoff: interrupted\n")
         return int(ExitCode.COULD_NOT_VERIFY)
+    except BrokenPipeError:
+        # The reader went away (`signoff checks | head -1`): no traceback at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write("signoff: standard output was closed before everything was written\n")
+        return int(ExitCode.COULD_NOT_VERIFY)
+    except Exception as exc:  # a bug: one line and exit 3, never a traceback read as REJECTED
+        logging.getLogger("signoff").debug("internal error", exc_info=True)
+        message = " ".join(str(exc).split())[:300]
+        sys.stderr.write(
+            f"signoff: could not verify: internal error {type(exc).__name__}: {message} "
+            "(--debug prints the traceback)\n"
+        )
+        return int(ExitCode.COULD_NOT_VERIFY)
+
+
+def entry() -> NoReturn:
+    """The `signoff` console script and `python -m signoff`: main(), then leave at once.
+
+    By then every file is closed and the streams are flushed here; the interpreter's teardown
+    of some 700 imported modules would only add about 50 ms to every verdict.
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            code = code or int(ExitCode.COULD_NOT_VERIFY)
+    os._exit(code)

@@ -1,18 +1,23 @@
 """The one place PyGithub is configured: token, base URL, retries, throttling, timeouts, deadline.
 
-Both `gather/` and `publish/` get their `Github` from `connect()`; nothing else builds one.
+Both `gather/` and `publish/` get their `Github` from `connect()`; nothing else builds one. Its
+requester decodes JSON answers strictly (a body cut short or an HTML page is an error, never
+data) and belongs to one thread: each thread that talks to GitHub gets its own.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import threading
 import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from github import Auth, Github, GithubRetry
-from github.GithubException import RateLimitExceededExceedsMaxWait
+from github.GithubException import GithubException, RateLimitExceededExceedsMaxWait
+from github.Requester import Requester
 
 from signoff.errors import GatherError
 
@@ -36,11 +41,14 @@ MAX_PRIMARY_WAIT = 5.0
 # Per-request socket timeout. GitHub answers reads in well under a second; 15 s covers a slow
 # large list page while still leaving the 120 s deadline room for retries.
 TIMEOUT_SECONDS = 15
-# Reads are not throttled (we make ~20 per run). GitHub asks integrations to space content-creating
-# writes; publish makes two (comment, status), so a quarter second costs nothing.
-SECONDS_BETWEEN_WRITES = 0.25
+# Neither reads nor writes are throttled. GitHub asks for a second between writes when an
+# integration makes "a large number" of them; a run makes at most two (the comment, then the
+# status, which waits for the comment's answer), so a pause would only add to every verdict.
 PER_PAGE = 100
 DEFAULT_DEADLINE_SECONDS = 120.0
+# A 2xx answer whose body is not valid JSON (cut short, an HTML error page from a proxy) is a
+# transport fault: a GET is sent again, three tries in all, with the 5xx backoff between them.
+MALFORMED_TRIES = 3
 
 
 class _Retry(GithubRetry):
@@ -98,15 +106,122 @@ def connect(token: str | None, api_url: str | None = None, *, mode: Mode = "prod
     # 403 of the identity probe; our own messages say what failed, so keep only its warnings.
     logging.getLogger("github").setLevel(logging.WARNING)
     auth = Auth.Token(token) if token else None
-    return Github(
+    return Client(
+        malformed_wait=0.0 if mode == "test" else BACKOFF_FACTOR,
         auth=auth,
         base_url=resolve_api_url(api_url),
         timeout=TIMEOUT_SECONDS,
         per_page=PER_PAGE,
         retry=make_retry(mode),
         seconds_between_requests=0,
-        seconds_between_writes=0 if mode == "test" else SECONDS_BETWEEN_WRITES,
+        seconds_between_writes=0,
     )
+
+
+class MalformedAnswer(GithubException):
+    """A success answer whose body is not the JSON GitHub sends (cut short, an HTML page, ...)."""
+
+    def __init__(self, status: int, headers: dict[str, Any], problem: str) -> None:
+        super().__init__(status, {"message": problem}, headers, problem)
+
+
+def read_json(
+    requester: Requester,
+    verb: str,
+    url: str,
+    parameters: dict[str, Any] | None = None,
+    body: Any | None = None,
+    headers: dict[str, str] | None = None,
+    follow_302_redirect: bool = False,
+) -> tuple[dict[str, Any], Any]:
+    """One request through PyGithub's public `requestJson`, its answer decoded strictly.
+
+    4xx/5xx raise PyGithub's own exceptions (rate limits, not found, ...), as
+    `requestJsonAndCheck` does; a 2xx body that is not JSON raises MalformedAnswer instead of
+    becoming `{"data": "<html>..."}` (PyGithub's fallback for bodies not starting with { or [).
+    """
+    status, answer_headers, text = requester.requestJson(
+        verb, url, parameters, headers, body, follow_302_redirect=follow_302_redirect
+    )
+    if status >= 400:
+        raise requester.createException(status, answer_headers, _error_body(text))
+    if not text:
+        return answer_headers, None  # 204 No Content
+    try:
+        return answer_headers, json.loads(text)
+    except ValueError:
+        raise MalformedAnswer(status, answer_headers, _not_json(text)) from None
+
+
+def _error_body(text: str) -> dict[str, Any]:
+    """An error answer's body for PyGithub's exception mapping, which reads its `message`."""
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return {"data": text[:200]}
+    return data if isinstance(data, dict) else {"data": data}
+
+
+def _not_json(text: str) -> str:
+    start = text.lstrip()[:1]
+    if start in ("{", "["):
+        return "a JSON body cut short"
+    return "a body that is not JSON (an HTML page?)" if start == "<" else "a body that is not JSON"
+
+
+class StrictRequester(Requester):
+    """PyGithub's Requester whose JSON answers are decoded strictly (see `read_json`).
+
+    Every caller that uses `requestJsonAndCheck` (publish's identity probe and writes) gets
+    MalformedAnswer, a GithubException, for a broken body; a GET is tried MALFORMED_TRIES times
+    first. Writes are never repeated: a comment POST whose answer was lost may have landed.
+    """
+
+    malformed_wait: float = BACKOFF_FACTOR
+
+    def requestJsonAndCheck(
+        self,
+        verb: str,
+        url: str,
+        parameters: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        input: Any | None = None,
+        follow_302_redirect: bool = False,
+    ) -> tuple[dict[str, Any], Any]:
+        tries = MALFORMED_TRIES if verb == "GET" else 1
+        for attempt in range(1, tries + 1):
+            try:
+                return read_json(self, verb, url, parameters, input, headers, follow_302_redirect)
+            except MalformedAnswer:
+                if attempt == tries:
+                    raise
+                time.sleep(self.malformed_wait * 2 ** (attempt - 1))
+        raise AssertionError("unreachable")
+
+
+class Client(Github):
+    """`Github` whose `requester` is a StrictRequester private to the calling thread.
+
+    PyGithub's requester keeps the request being sent on its connection object between
+    `request()` and `getresponse()`, so one requester must never serve two threads at once.
+    Every thread gets its own, made from the same configuration (token, base URL, retries,
+    timeouts), with its own connection pool. gather/ and publish/ only use `requester`.
+    """
+
+    def __init__(self, *, malformed_wait: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._config = super().requester.kwargs
+        self._malformed_wait = malformed_wait
+        self._mine = threading.local()
+
+    @property
+    def requester(self) -> Requester:
+        mine: StrictRequester | None = getattr(self._mine, "requester", None)
+        if mine is None:
+            mine = StrictRequester(**self._config)
+            mine.malformed_wait = self._malformed_wait
+            self._mine.requester = mine
+        return mine
 
 
 def rate_limit_error(headers: dict[str, Any] | None) -> GatherError:

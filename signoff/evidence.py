@@ -352,14 +352,25 @@ class Evidence(Frozen):
 
 
 def load_evidence(path: str | Path) -> Evidence:
-    """Read a saved bundle; a malformed one is an InputError naming the file and first problem."""
+    """Read a saved bundle; a malformed one is an InputError naming the file and first problem.
+
+    Validation is strict: a bundle is what `dump_evidence` wrote, so `"schema_version": "1"` or
+    `"number": true` is a broken (or doctored) bundle, not something to coerce.
+    """
     source = Path(path)
     try:
-        raw = source.read_text(encoding="utf-8")
+        raw = source.read_bytes()
     except OSError as exc:
-        raise InputError(f"{source}: cannot read evidence bundle ({exc.strerror})") from None
+        why = exc.strerror or type(exc).__name__
+        raise InputError(f"{source}: cannot read evidence bundle ({why})") from None
     try:
-        return Evidence.model_validate_json(raw)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{source}: not an evidence bundle (not UTF-8 at byte {exc.start})"
+        ) from None
+    try:
+        return Evidence.model_validate_json(text, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"

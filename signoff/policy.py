@@ -425,18 +425,18 @@ class Policy(Strict):
 
 
 def default_profile_path() -> Path:
-    """`$SIGNOFF_PROFILE`, else the profile shipped beside the package."""
+    """`$SIGNOFF_PROFILE`, else the shipped profile: checklists/inferencex.yaml.
+
+    One file, two ways to reach it: an installed wheel carries checklists/ as the package data
+    `signoff/checklists/` (pyproject.toml maps it); a source tree or an editable install reads
+    it where it lives, beside the package.
+    """
     override = os.environ.get("SIGNOFF_PROFILE")
     if override:
         return Path(override)
     here = Path(__file__).resolve().parent
-    for candidate in (
-        here.parent / "checklists" / DEFAULT_PROFILE_NAME,
-        here / "data" / DEFAULT_PROFILE_NAME,
-    ):
-        if candidate.is_file():
-            return candidate
-    return here.parent / "checklists" / DEFAULT_PROFILE_NAME
+    installed = here / "checklists" / DEFAULT_PROFILE_NAME
+    return installed if installed.is_file() else here.parent / "checklists" / DEFAULT_PROFILE_NAME
 
 
 def load_policy(path: str | Path | None = None) -> Policy:
@@ -449,8 +449,13 @@ def load_policy(path: str | Path | None = None) -> Policy:
 def _load_policy_cached(source: str) -> Policy:
     try:
         text = Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PolicyError(
+            f"{source}: not a policy profile (not UTF-8 at byte {exc.start})"
+        ) from None
     except OSError as exc:
-        raise PolicyError(f"{source}: cannot read policy profile ({exc.strerror})") from None
+        why = exc.strerror or type(exc).__name__
+        raise PolicyError(f"{source}: cannot read policy profile ({why})") from None
     try:
         data, lines = load_yaml_with_lines(text)
     except Exception as exc:  # yaml.YAMLError carries its own mark

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from pathlib import Path
@@ -19,13 +22,12 @@ from typing import Literal
 
 from github import Github, GithubException
 from pydantic import BaseModel, ConfigDict
-from vcr.errors import CannotOverwriteExistingCassetteException
 
-from signoff.client import connect
+from signoff.client import Client, connect, resolve_api_url
 from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gate import signoff_problem
-from signoff.gather import fetch_signoff, gather_evidence, pin_pull
+from signoff.gather import fetch_signoff, gather_evidence, pin_pull, pool
 from signoff.gather.signoffs import PostedNow, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
@@ -36,7 +38,6 @@ from signoff.publish.render import render_json, render_markdown
 from signoff.publish.sanitize import log_line
 from signoff.publish.status import StatusState, plan_status, publish_status
 from signoff.refs import SignoffRef, parse_signoff_url
-from signoff.replay import replay
 from signoff.standards import Standard, resolve_standard
 
 OutputFormat = Literal["markdown", "json"]
@@ -109,6 +110,7 @@ def verify(
     opts = options or PublishOptions()
     chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
+    who = _Identity(gh, identity, wanted=publish and opts.post_comment)
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
@@ -120,33 +122,75 @@ def verify(
             reviewed_at=reviewed_at,
         )  # fmt: skip
     except GatherError as exc:
+        who.settle()
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
         )
     verdict = judge(evidence, policy, chosen)
     outcome = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
-    return publish_outcome(gh, outcome, policy, identity, opts) if publish else outcome
+    if not publish:
+        who.settle()
+        return outcome
+    try:
+        return publish_outcome(gh, outcome, policy, who.get, opts)
+    finally:
+        who.settle()
 
 
 def publish_outcome(
     gh: Github,
     outcome: VerifyOutcome,
     policy: Policy,
-    identity: str | None,
+    identity: str | Callable[[], str] | None,
     options: PublishOptions | None = None,
 ) -> VerifyOutcome:
-    """Write the judged verdict (comment, status) unless this comment may not replace it."""
+    """Write the judged verdict (comment, status) unless this comment may not replace it.
+
+    `identity`: the login our comment will be by (None: ask GitHub), or a callable answering it.
+    """
     evidence, verdict = outcome.evidence, outcome.verdict
     if evidence is None or verdict is None:
         raise ValueError("publish_outcome needs a judged outcome")
     refusal = _refusal(evidence, policy)
     if refusal:
         return outcome.model_copy(update=refusal)
+    who = identity if callable(identity) else (lambda: resolve_identity(gh, identity))
     try:
         opts = options or PublishOptions()
-        return _publish_verdict(gh, outcome, evidence, verdict, policy, identity, opts)
+        return _publish_verdict(gh, outcome, evidence, verdict, policy, who, opts)
     except (PublishError, GatherError) as exc:
         return outcome.model_copy(update={"error": str(exc)})
+
+
+class _Identity:
+    """Who our comment will be by, asked of GitHub (`GET /user`) while gathering runs.
+
+    The answer is needed only when writing; asking early takes one request off the critical
+    path. With one gather worker (recording cassettes) it is asked when needed, as before.
+    """
+
+    def __init__(self, gh: Github, configured: str | None, *, wanted: bool) -> None:
+        self._ask: Callable[[], str] = lambda: resolve_identity(gh, configured)
+        self._answer: Future[str] | None = None
+        concurrent = isinstance(gh, Client) and pool.WORKERS > 1  # a requester per thread
+        if wanted and not (configured or "").strip() and concurrent:
+            self._answer = Future()
+            threading.Thread(target=self._run, name="signoff-identity", daemon=True).start()
+
+    def _run(self) -> None:
+        assert self._answer is not None
+        try:
+            self._answer.set_result(self._ask())
+        except Exception as exc:  # PublishError, handed to the writer
+            self._answer.set_exception(exc)
+
+    def get(self) -> str:
+        return self._ask() if self._answer is None else self._answer.result()
+
+    def settle(self) -> None:
+        """Wait for the question in flight (nothing may talk to GitHub after verify returns)."""
+        if self._answer is not None:
+            self._answer.exception()
 
 
 def _refusal(evidence: Evidence, policy: Policy) -> dict[str, str]:
@@ -170,7 +214,7 @@ def _publish_verdict(
     evidence: Evidence,
     verdict: Verdict,
     policy: Policy,
-    identity: str | None,
+    identity: Callable[[], str],
     opts: PublishOptions,
 ) -> VerifyOutcome:
     # Right before writing: only the newest sign-off's verification writes, and only if the
@@ -200,7 +244,7 @@ def _write_comment(
     evidence: Evidence,
     verdict: Verdict,
     policy: Policy,
-    identity: str | None,
+    identity: Callable[[], str],
     posted: PostedNow,
 ) -> dict[str, object]:
     """The verdict comment's outcome fields; a refused write is an error, not an exception:
@@ -213,7 +257,7 @@ def _write_comment(
             render_markdown(verdict, policy),
             marker=policy.publish.marker,
             sha=verdict.head_sha,
-            identity=resolve_identity(gh, identity),
+            identity=identity(),
             known=posted.comments,
             pr_url=evidence.pull_request.url,
         )
@@ -277,27 +321,74 @@ def run_verify_command(
     profile: str | None = None,
     standard: str | None = None,
 ) -> int:
-    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error"""
+    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error
+
+    Every input is checked before the first request, so bad input never publishes anything.
+    """
+    out: _EvidenceOut | None = None
     try:
-        ref = parse_signoff_url(url)
+        ref = parse_signoff_url(url, api_url=resolve_api_url(api_url))
         policy = load_policy(profile)
         chosen = resolve_standard(standard, policy)
-        token = os.environ.get(token_env, "").strip() or (REPLAY_TOKEN if replay else "")
-        if not token:
+        if not token_env.strip():
+            raise InputError("--token-env needs the name of an environment variable")
+        token = os.environ.get(token_env, "").strip()
+        if not token and replay is None:
             raise InputError(f"{token_env} is not set")
+        check_token(token, token_env)
+        out = _EvidenceOut(evidence_out) if evidence_out is not None else None
         with _replaying(replay):
             outcome = _verify_online(
-                ref, policy, chosen, token, api_url, publish, replay is not None
+                ref, policy, chosen, token or REPLAY_TOKEN, api_url, publish, replay is not None
             )
     except SignoffError as exc:
+        if out is not None:
+            out.abandon()
         print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
-    except CannotOverwriteExistingCassetteException as exc:
-        # The run asked for something the recording does not hold: the replay cannot verify.
-        request = str(exc).split("\n\n", 2)[1].strip() if "\n\n" in str(exc) else "a request"
-        print(f"signoff: could not verify: {replay} has no answer for {request}", file=sys.stderr)
-        return int(ExitCode.COULD_NOT_VERIFY)
-    return _report(outcome, policy, fmt, evidence_out)
+    return _report(outcome, policy, fmt, out, replay)
+
+
+def check_token(token: str, where: str) -> None:
+    """A token is printable ASCII (an HTTP header value); anything else is a pasting accident."""
+    if not all(" " < ch < "\x7f" for ch in token):
+        raise InputError(
+            f"{where} holds characters no GitHub token has (spaces, control, non-ASCII)"
+        )
+
+
+class _EvidenceOut:
+    """`--evidence-out FILE`, claimed before verifying: an unwritable path is bad input."""
+
+    def __init__(self, path: str) -> None:
+        if not path.strip():
+            raise InputError("--evidence-out needs a file path")
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise InputError(f"{path}: --evidence-out is a directory")
+        self._created = not self.path.exists()
+        try:
+            with self.path.open("a", encoding="utf-8"):
+                pass  # creates it (or proves it writable) without touching what it holds
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write the evidence bundle ({_why(exc)})") from None
+
+    def write(self, evidence: Evidence) -> str:
+        """Write the bundle; "" or the one-line reason it could not be written."""
+        try:
+            self.path.write_text(dump_evidence(evidence), encoding="utf-8")
+        except OSError as exc:
+            return f"{self.path}: cannot write the evidence bundle ({_why(exc)})"
+        return ""
+
+    def abandon(self) -> None:
+        """Nothing was gathered: remove the file if this run created it empty."""
+        if self._created:
+            self.path.unlink(missing_ok=True)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def _verify_online(
@@ -315,16 +406,25 @@ def _verify_online(
 
 
 def _report(
-    outcome: VerifyOutcome, policy: Policy, fmt: OutputFormat, evidence_out: str | None
+    outcome: VerifyOutcome,
+    policy: Policy,
+    fmt: OutputFormat,
+    out: _EvidenceOut | None,
+    replayed: str | None,
 ) -> int:
     refused = outcome.not_signoff or outcome.skipped
     if refused:
         # Nothing was written; one line says why (exit 2 for no sign-off, 0 for a skip).
+        if out is not None:
+            out.abandon()
         label = "not published" if outcome.skipped else "bad input"
         print(f"signoff: {label}: {log_line(refused)}", file=sys.stderr)
         return int(outcome.exit_code)
-    if evidence_out and outcome.evidence is not None:
-        Path(evidence_out).write_text(dump_evidence(outcome.evidence), encoding="utf-8")
+    problem = ""
+    if out is not None:
+        problem = out.write(outcome.evidence) if outcome.evidence is not None else ""
+        if outcome.evidence is None:
+            out.abandon()
     if outcome.verdict is not None:
         text = (
             render_json(outcome.verdict)
@@ -333,14 +433,25 @@ def _report(
         )
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     if outcome.comment_action or outcome.status_state:
-        comment = f"comment {outcome.comment_action or 'not posted'}"
-        if outcome.comment_url:
-            comment += f" ({outcome.comment_url})"
-        status = f"status {outcome.status_state or 'not written'}"
-        print(f"signoff: published: {comment}; {status} on {outcome.head_sha}", file=sys.stderr)
+        print(f"signoff: {_published(outcome, replayed)}", file=sys.stderr)
     if outcome.error:
         print(f"signoff: {failure_line(outcome.error)}", file=sys.stderr)
+    if problem:
+        print(f"signoff: {log_line(problem)}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
     return int(outcome.exit_code)
+
+
+def _published(outcome: VerifyOutcome, replayed: str | None) -> str:
+    """What was written, in the words a user would check (a replay wrote nothing)."""
+    comment = f"comment {outcome.comment_action or 'not posted'}"
+    if outcome.comment_url:
+        comment += f" ({outcome.comment_url})"
+    status = f"status {outcome.status_state or 'not written'}"
+    what = f"{comment}; {status} on {outcome.head_sha}"
+    if replayed:
+        return f"replayed {replayed}, nothing was sent to GitHub; the recording answered: {what}"
+    return f"published: {what}"
 
 
 def failure_line(message: str) -> str:
@@ -350,5 +461,12 @@ def failure_line(message: str) -> str:
 
 
 def _replaying(cassette: str | None) -> AbstractContextManager[object]:
-    """`signoff.replay.replay(cassette)` (InputError when missing), or nothing."""
-    return nullcontext() if cassette is None else replay(cassette)
+    """`signoff.replay.replay(cassette)` (InputError when it is no cassette), or nothing.
+
+    vcrpy is imported only here, for a replay; a live run never loads it.
+    """
+    if cassette is None:
+        return nullcontext()
+    from signoff import replay
+
+    return replay.replay(cassette)

@@ -177,7 +177,17 @@ class FakeGitHub:
         return _Response(404, {"message": f"Not Found: {verb} {path}"})
 
     def _pull(self, match: re.Match[str], body: dict[str, Any]) -> tuple[int, Any]:
-        return 200, {"number": self.state.pr, "head": {"sha": self.state.head_sha}}
+        # The fields gather's strict answer shape requires (GitHub always sends them).
+        base = {"ref": "main", "sha": "1" * 40, "repo": {"default_branch": "main"}}
+        return 200, {
+            "number": self.state.pr,
+            "state": "open",
+            "head": {"ref": "feature", "sha": self.state.head_sha},
+            "base": base,
+            "changed_files": 0,
+            "commits": 0,
+            "comments": 0,
+        }
 
     def _get_comment(self, match: re.Match[str], body: dict[str, Any]) -> tuple[int, Any]:
         comment = self._find(int(match.group(1)))

@@ -162,3 +162,27 @@ def test_checks_lists_the_chosen_standards_numbering(capsys, spec, era, numbers)
     assert document["era"] == era
     assert [c["number"] for c in document["checks"]] == list(range(numbers))
     assert all(c["rule"] for c in document["checks"])
+
+
+def test_the_command_process_flushes_everything_before_it_exits(tmp_path):
+    """`python -m signoff` leaves without the interpreter's teardown, after flushing."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "verdict.json"
+    for bundle, code in (("pass.json", 0), ("fail-codeowner.json", 1)):
+        with out.open("w", encoding="utf-8") as stdout:  # a file: block-buffered stdout
+            done = subprocess.run(
+                [sys.executable, "-m", "signoff", "judge", str(OUT / bundle), "--format", "json"],
+                stdout=stdout,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        assert done.returncode == code and done.stderr == ""
+        assert json.loads(out.read_text(encoding="utf-8"))["verdict"] in {"PASS", "REJECTED"}
+    missing = subprocess.run(
+        [sys.executable, "-m", "signoff", "judge", str(tmp_path / "nope.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1

@@ -56,3 +56,47 @@ def test_enterprise_base_urls_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     gh = connect("t", mode="test")
     assert gh.requester.base_url == "https://ghe.example.com/api/v3"
     assert gh.per_page == 100
+
+
+def test_tree_leaves_diff_into_the_changes_a_pr_shows() -> None:
+    from signoff.gather.trees import diff_leaves
+
+    before = {
+        "same.md": ("100644", "a" * 40),
+        "edited.sh": ("100644", "b" * 40),
+        "gone.yaml": ("100644", "c" * 40),
+        "chmod.sh": ("100644", "d" * 40),
+    }
+    after = {
+        "same.md": ("100644", "a" * 40),
+        "edited.sh": ("100644", "e" * 40),
+        "chmod.sh": ("100755", "d" * 40),
+        "new/file.md": ("100644", "f" * 40),
+    }
+    changes = diff_leaves(before, after)
+    assert {path: change.status for path, change in changes.items()} == {
+        "chmod.sh": "changed",
+        "edited.sh": "modified",
+        "gone.yaml": "removed",
+        "new/file.md": "added",
+    }
+    assert list(changes) == sorted(changes)
+    assert all(change.patch is None for change in changes.values())
+
+
+def test_one_worker_runs_each_read_when_it_is_started_and_keeps_its_error() -> None:
+    import threading
+
+    from signoff.gather.pool import Pool
+
+    order: list[str] = []
+    pool = Pool(1)
+    first = pool.start(order.append, "first")
+    failed = pool.start(int, "not a number")
+    order.append("after")
+    assert order == ["first", "after"] and first.done()
+    assert isinstance(failed.exception(), ValueError)  # handed to the reader, not raised here
+    many = Pool(4)
+    names = [many.start(lambda: threading.current_thread().name) for _ in range(4)]
+    many.close()
+    assert all(name.result().startswith("signoff-read") for name in names)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from cassette_helpers import CASSETTES, Replayed, cassette, info, is_write, replay_verify
 
-import signoff.verify as verify_module
+import signoff.replay as replay_module
 from signoff.policy import load_policy
 from signoff.replay import replay as real_replay
 from signoff.standards import resolve_standard
@@ -48,13 +48,14 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
             cassettes.append(recorded)
             yield recorded
 
-    monkeypatch.setattr(verify_module, "replay", spy)
+    monkeypatch.setattr(replay_module, "replay", spy)
     return cassettes
 
 
-def run_json(
+def run_command(
     name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
-) -> tuple[int, dict[str, Any], Any]:
+) -> tuple[int, str, str, Any]:
+    """`signoff verify` on the cassette as its sidecar says: (exit, stdout, stderr, cassette)."""
     described = info(name)
     code = run_verify_command(
         described["signoff_url"],
@@ -63,8 +64,15 @@ def run_json(
         fmt="json",
         standard=described.get("standard"),
     )
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
     (recorded,) = played
+    return code, captured.out, captured.err, recorded
+
+
+def run_json(
+    name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> tuple[int, dict[str, Any], Any]:
+    code, out, _, recorded = run_command(name, capsys, played)
     return code, json.loads(out), recorded
 
 
@@ -74,13 +82,16 @@ def failing(document: dict[str, Any]) -> dict[int, str]:
 
 NAMES_PUBLISHED = [n for n in NAMES if not info(n)["refused"]]
 NAMES_REFUSED = [n for n in NAMES if info(n)["refused"]]
+# Judged and (where asked) published: a verdict, not a refusal or a could-not-verify.
+VERDICTS = [n for n in NAMES_PUBLISHED if info(n)["verdict"] != "ERROR"]
+ERRORS = [n for n in NAMES_PUBLISHED if info(n)["verdict"] == "ERROR"]
 
 
 def recorded_writes(recorded: Any) -> list[str]:
     return [f"{r.method} {r.path}" for r in recorded.requests if is_write(r.method, r.path)]
 
 
-@pytest.mark.parametrize("name", NAMES_PUBLISHED)
+@pytest.mark.parametrize("name", VERDICTS)
 def test_the_command_replays_every_cassette_exactly(
     name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
 ) -> None:
@@ -139,6 +150,21 @@ def test_no_sign_off_or_a_sign_off_that_may_not_replace_the_verdict_writes_nothi
     assert not recorded_writes(recorded)
     assert any(r.path.endswith("/issues/2700/comments") for r in recorded.requests)
     assert why in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_a_run_that_cannot_verify_exits_3_with_one_line_naming_the_request(
+    name: str, capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    described = info(name)
+    code, _, err, recorded = run_command(name, capsys, played)
+    assert code == 3
+    assert recorded.all_played and recorded.play_count == described["requests"]
+    assert "Traceback" not in err
+    failures = [line for line in err.splitlines() if "could not" in line]
+    assert len(failures) == 1 and described["error"] in failures[0]
+    writes = recorded_writes(recorded)
+    assert writes == described["writes"]
 
 
 @pytest.mark.parametrize(
@@ -272,20 +298,24 @@ def large() -> Replayed:
     return replay_verify("large_pr")
 
 
-def test_a_pr_at_githubs_list_caps_is_read_in_full_pages(large: Replayed) -> None:
+def test_a_pr_exactly_at_githubs_list_caps_is_complete_as_its_counts_declare(
+    large: Replayed,
+) -> None:
     evidence = large.evidence
     assert large.all_played
-    assert len(evidence.changed_files) == 3000 and evidence.files_truncated
-    assert len(evidence.commits) == 250 and evidence.commits_truncated
+    # 3,000 files and 250 commits listed, and the PR object declares exactly that many.
+    assert len(evidence.changed_files) == 3000 and not evidence.files_truncated
+    assert len(evidence.commits) == 250 and not evidence.commits_truncated
     assert len(evidence.comments) == 1000
     assert sum("/pulls/2700/files" in uri for uri in large.requests) == 30
     assert sum("/pulls/2700/commits" in uri for uri in large.requests) == 3
     assert sum("/issues/2700/comments" in uri for uri in large.requests) == 10
     assert len(large.requests) == info("large_pr")["requests"] <= 60
-    # Exactly 3,000 listed files may be a cut list: ownership fails closed, and so does the
-    # sweep (a change to the sweep's own definition cannot be ruled out), taking Check 2 along.
+    # Nothing is cut, so ownership is judged over every file instead of failing closed.
     assert large.outcome.verdict is not None
-    assert [c.number for c in large.outcome.verdict.failures] == [0, 1, 2]
+    codeowner = large.outcome.verdict.checks[0]
+    assert codeowner.status == "PASS" and "3,000" not in codeowner.reason
+    assert large.outcome.verdict.outcome == "PASS"
 
 
 def test_later_era_checks_gather_what_they_ask_for_and_0_8_runs_read_none_of_it() -> None:
@@ -357,3 +387,88 @@ def test_a_markdown_image_value_is_published_as_code_not_as_an_image() -> None:
     assert f"`{badge}`" in body
     rendered = cmarkgfm.github_flavored_markdown_to_html(body)
     assert "<img" not in rendered and f"<code>{badge}</code>" in rendered
+
+
+def test_a_body_cut_short_ends_in_exit_3_naming_the_request_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, out, err, recorded = run_command("truncated_json", capsys, played)
+    assert code == 3 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"GET /repos/{REPO}/pulls/2700/files?per_page=100" in err
+    assert "cut short (3 tries)" in err
+    files = [r for r in recorded.requests if r.path.endswith("/pulls/2700/files")]
+    assert len(files) == 3  # asked three times, then given up
+    assert all(r.method == "GET" for r in recorded.requests)
+
+
+def test_with_publish_a_broken_answer_sets_only_an_error_status(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, out, err, recorded = run_command("truncated_json_publish", capsys, played)
+    head = info("truncated_json_publish")["pinned_head"]
+    assert code == 3 and out == "" and "Traceback" not in err
+    (write,) = [r for r in recorded.requests if is_write(r.method, r.path)]
+    assert write.path == f"/repos/{REPO}/statuses/{head}"
+    assert json.loads(write.body)["state"] == "error"
+
+
+def test_an_html_page_in_place_of_json_ends_in_exit_3(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, out, err, _ = run_command("html_answer", capsys, played)
+    assert code == 3 and out == "" and "Traceback" not in err
+    assert "check-runs" in err and "not JSON" in err
+
+
+def test_a_body_cut_short_once_is_asked_for_again_and_verifies(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, document, recorded = run_json("truncated_json_once", capsys, played)
+    assert code == 0 and document["verdict"] == "PASS"
+    files = [r for r in recorded.requests if r.path.endswith("/pulls/2700/files")]
+    assert len(files) == 2
+
+
+def test_a_verdict_comment_whose_answer_is_cut_is_not_posted_twice(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, out, err, recorded = run_command("comment_answer_truncated", capsys, played)
+    assert code == 3 and json.loads(out)["verdict"] == "PASS" and "Traceback" not in err
+    writes = [(r.method, r.path) for r in recorded.requests if is_write(r.method, r.path)]
+    head = info("comment_answer_truncated")["pinned_head"]
+    assert writes == [
+        ("POST", f"/repos/{REPO}/issues/2700/comments"),
+        ("POST", f"/repos/{REPO}/statuses/{head}"),
+    ]
+    assert json.loads(recorded.requests[-1].body)["state"] == "success"
+
+
+@pytest.fixture(scope="module")
+def beyond() -> Replayed:
+    return replay_verify("beyond_caps")
+
+
+def test_a_pr_past_githubs_caps_is_read_completely_another_way(beyond: Replayed) -> None:
+    evidence = beyond.evidence
+    assert beyond.all_played
+    assert len(evidence.changed_files) == 3200 and not evidence.files_truncated
+    assert len({f.path for f in evidence.changed_files}) == 3200
+    assert len(evidence.commits) == 260 and not evidence.commits_truncated
+    # 30 pages of the files list (patches for 3,000), the rest from the merge base's and the
+    # head's trees; every commit from three compare pages instead of the capped commits list.
+    assert sum("/pulls/2700/files" in uri for uri in beyond.requests) == 30
+    assert sum("/git/trees/" in uri for uri in beyond.requests) == 2
+    assert sum("/compare/" in uri for uri in beyond.requests) == 3
+    assert not any("/pulls/2700/commits" in uri for uri in beyond.requests)
+    assert evidence.commits[-1] == evidence.pull_request.head_sha
+    assert beyond.outcome.verdict is not None and beyond.outcome.verdict.outcome == "PASS"
+
+
+def test_an_eval_row_without_a_model_prefix_below_the_bar_is_not_a_pass(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    code, document, _ = run_json("fail_evals_no_prefix", capsys, played)
+    assert code == 1 and document["verdict"] == "REJECTED"
+    reason = failing(document)[2]
+    assert "0.905" in reason and "names no model prefix" in reason and "0.91" in reason

@@ -32,10 +32,12 @@ class PinnedPull:
 
 def pin_pull(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> PinnedPull:
     """Read the PR now and pin its head SHA (before anything else is read)."""
-    raw = read_pull(Api(gh, deadline), ref)
+    with Api(gh, deadline) as api:
+        raw = read_pull(api, ref)
     return PinnedPull(head_sha=head_sha(raw), raw=raw)
 
 
 def fetch_signoff(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:
     """The sign-off alone, through the endpoint of its kind."""
-    return _fetch_signoff(Api(gh, deadline), ref)
+    with Api(gh, deadline) as api:
+        return _fetch_signoff(api, ref)

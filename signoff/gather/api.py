@@ -1,17 +1,26 @@
-"""Raw REST reads through PyGithub's requester: JSON, all pages, file text, and binary streams.
+"""Raw REST reads through PyGithub's requester: checked JSON, all pages, file text, binary streams.
 
 Gather never touches PyGithub objects: list items are "incomplete" objects that silently GET
 themselves when a missing attribute is read, which would blow the request budget. Every read
-goes through `Requester.requestJsonAndCheck` / `getStream`, so retries, timeouts and auth stay
-configured in one place (`signoff.client`).
+goes through the client's requester (`signoff.client`), so retries, timeouts and auth stay
+configured in one place. Answers are checked on arrival (`signoff.gather.answers`): a body that
+is not JSON or lacks what we read is asked for again, then ends the run as could-not-verify.
+
+Reads that do not depend on each other can be sent ahead (`prefetch`) into a small pool; the
+gathering thread later takes each answer at the point where it would otherwise have asked.
 """
 
 from __future__ import annotations
 
 import base64
-import re
-from collections.abc import Iterator
-from typing import Any
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+from urllib.parse import quote, urlencode
 
 import requests
 from github import Github
@@ -20,12 +29,26 @@ from github.GithubException import (
     RateLimitExceededException,
     UnknownObjectException,
 )
+from pydantic import ValidationError
 
-from signoff.client import Deadline, rate_limit_error
+from signoff.client import (
+    BACKOFF_FACTOR,
+    MALFORMED_TRIES,
+    Client,
+    Deadline,
+    MalformedAnswer,
+    rate_limit_error,
+    read_json,
+)
 from signoff.errors import GatherError
+from signoff.gather import pool
+from signoff.gather.answers import Content
 
-_NEXT = re.compile(r'<([^>]+)>;\s*rel="next"')
 JsonObject = dict[str, Any]
+Check = Callable[[Any], object]  # raises ValidationError (or ValueError) for a malformed value
+Headers = dict[str, Any]
+PER_PAGE = 100
+T = TypeVar("T")
 
 
 def error_status(exc: GithubException) -> str:
@@ -36,72 +59,161 @@ def error_status(exc: GithubException) -> str:
     return f"{exc.status} {message}".strip()
 
 
+@dataclass(frozen=True)
+class Expect:
+    """What an answer must look like: anything JSON, an object, or a page of a list."""
+
+    kind: Literal["any", "object", "page"] = "any"
+    key: str | None = None  # a page's list is under this key of an object answer
+    item: Check | None = None  # checks the answer, or each listed item
+
+
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A read sent ahead: what its answer must look like, the answer to come, kept or taken once."""
+
+    expect: Expect
+    future: Future[tuple[Headers, Any]]
+    keep: bool
+
+
 class Api:
-    """One gathering session: a requester, a deadline, and the mapping of fatal failures."""
+    """One gathering session: the requesters, a deadline, answers sent ahead, failure mapping.
 
-    def __init__(self, gh: Github, deadline: Deadline | None = None) -> None:
-        self._requester = gh.requester
+    Use it as a context manager (or call `close()`) so reads sent ahead are waited for.
+    """
+
+    def __init__(self, gh: Github, deadline: Deadline | None = None, *, workers: int = 0) -> None:
+        self._gh = gh
         self.deadline = deadline or Deadline()
+        # Only our Client gives each thread its own requester; any other Github reads inline.
+        self._pool = pool.Pool((workers or pool.WORKERS) if isinstance(gh, Client) else 1)
+        self._ahead: dict[Key, _Sent] = {}
+        self._lock = threading.Lock()  # `_ahead` is read by tasks on worker threads too
 
-    def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # --- reading ahead ---------------------------------------------------------------------
+
+    def start(self, task: Callable[..., T], *args: object) -> Future[T]:
+        """Run an independent read (its own requests, in its own order) in the pool.
+
+        A task must not take answers sent ahead by `prefetch` (it could wait for a read queued
+        behind itself), and two tasks must not read the same URL (replay answers in order).
+        """
+        return self._pool.start(task, *args)
+
+    def prefetch(
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        *,
+        item: Check | None = None,
+        keep: bool = False,
+    ) -> None:
+        """Send `GET path` ahead; the next `get_object` of it takes this answer.
+
+        `keep`: every later `get_object` of it takes the same answer (one snapshot per run).
+        """
+        self._send_ahead(path, params, Expect("object", item=item), keep)
+
+    def prefetch_file(self, repo: str, path: str, ref: str) -> None:
+        """Send the read of `file_text(repo, path, ref)` ahead."""
+        self._send_ahead(contents_path(repo, path), {"ref": ref}, _CONTENT, False)
+
+    def prefetch_pages(
+        self,
+        path: str,
+        count: int,
+        *,
+        key: str | None = None,
+        item: Check | None = None,
+        keep: bool = False,
+    ) -> None:
+        """Send pages 1..count of a list ahead; `pages()` of the same list takes them in order."""
+        for number in range(1, count + 1):
+            self._send_ahead(path, page_params(number), Expect("page", key, item), keep)
+
+    def _send_ahead(
+        self, path: str, params: dict[str, Any] | None, expect: Expect, keep: bool
+    ) -> None:
+        key = _key(path, params)
+        with self._lock:
+            if key in self._ahead:
+                return
+        future = self._pool.start(self._fetch, path, params, expect)
+        with self._lock:
+            self._ahead.setdefault(key, _Sent(expect, future, keep))
+
+    # --- reads -----------------------------------------------------------------------------
+
+    def get(
+        self, path: str, params: dict[str, Any] | None = None, *, item: Check | None = None
+    ) -> Any:
         """One GET answered with JSON; GithubException for 4xx (callers decide), fatal otherwise."""
-        return self._request(path, params)[1]
+        return self._answer(path, params, Expect(item=item))[1]
 
-    def get_object(self, path: str, params: dict[str, Any] | None = None) -> JsonObject:
-        data = self.get(path, params)
-        if not isinstance(data, dict):
-            raise GatherError(f"could not verify: unexpected answer shape from {path}")
+    def get_object(
+        self, path: str, params: dict[str, Any] | None = None, *, item: Check | None = None
+    ) -> JsonObject:
+        data = self._answer(path, params, Expect("object", item=item))[1]
+        assert isinstance(data, dict)  # checked on arrival
         return data
 
-    def pages(self, path: str, *, key: str | None = None, max_pages: int = 30) -> list[JsonObject]:
-        """Every item of a paginated list (per_page=100), following GitHub's `Link: rel="next"`.
+    def pages(
+        self,
+        path: str,
+        *,
+        key: str | None = None,
+        max_pages: int = 30,
+        item: Check | None = None,
+    ) -> list[JsonObject]:
+        """Every item of a paginated list (per_page=100), page by page while GitHub links a next.
 
-        `key` names the list inside an object answer (`check_runs`, `artifacts`).
+        `key` names the list inside an object answer (`check_runs`, `artifacts`). Pages are
+        asked for by number (`?page=N&per_page=100`), so they can be sent ahead.
         """
         items: list[JsonObject] = []
-        url: str | None = path
-        params: dict[str, Any] | None = {"per_page": 100}
-        for _ in range(max_pages):
-            if url is None:
+        for number in range(1, max_pages + 1):
+            headers, data = self._answer(path, page_params(number), Expect("page", key, item))
+            items.extend(data if key is None else data[key])
+            if 'rel="next"' not in str(headers.get("link", "")):
                 break
-            headers, data = self._request(url, params)
-            chunk = data.get(key, []) if key is not None and isinstance(data, dict) else data
-            if not isinstance(chunk, list):
-                raise GatherError(f"could not verify: unexpected answer shape from {path}")
-            items.extend(item for item in chunk if isinstance(item, dict))
-            match = _NEXT.search(str(headers.get("link", "")))
-            url, params = (match.group(1), None) if match else (None, None)
         return items
-
-    def _request(self, url: str, params: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
-        """(headers, JSON) of one GET; rate limits, network failures and 5xx that survived the
-        client's retries become GatherError (could not verify), 4xx stay GithubException."""
-        self.deadline.check()
-        try:
-            return self._requester.requestJsonAndCheck("GET", url, parameters=params)
-        except RateLimitExceededException as exc:
-            raise rate_limit_error(exc.headers) from None
-        except (requests.RequestException, OSError) as exc:
-            raise GatherError(f"could not verify: GitHub request {url} failed ({exc})") from None
-        except GithubException as exc:
-            if exc.status >= 500:
-                raise GatherError(
-                    f"could not verify: GitHub kept failing on {url} ({error_status(exc)})"
-                ) from None
-            raise
 
     def file_text(self, repo: str, path: str, ref: str) -> str | None:
         """A file's UTF-8 text at `ref`; None when it does not exist there (404)."""
         try:
-            data = self.get_object(f"/repos/{repo}/contents/{path}", {"ref": ref})
+            data = self._answer(contents_path(repo, path), {"ref": ref}, _CONTENT)[1]
         except UnknownObjectException:
             return None
-        if data.get("type") != "file":
-            raise GithubException(422, {"message": f"{path} is a {data.get('type')}"}, None)
+        if isinstance(data, list) or data.get("type") != "file":
+            kind = "directory" if isinstance(data, list) else data.get("type")
+            raise GithubException(422, {"message": f"{path} is a {kind}"}, None)
         if data.get("encoding") != "base64":
             # Files over 1 MB come without content; the judge sees them as unavailable.
             raise GithubException(413, {"message": "file too large for the contents API"}, None)
-        raw = base64.b64decode(str(data.get("content") or ""))
+        try:
+            raw = base64.b64decode(str(data.get("content") or ""), validate=False)
+        except ValueError:
+            raise GithubException(
+                422, {"message": f"{path}: content is not base64"}, None
+            ) from None
         return raw.decode("utf-8", errors="replace")
 
     def stream(self, path: str, limit: int) -> bytes:
@@ -112,7 +224,7 @@ class Api:
         """
         self.deadline.check()
         try:
-            _, _, chunks = self._requester.getStream(path, chunk_size=65536)
+            _, _, chunks = self._gh.requester.getStream(path, chunk_size=65536)
             return _bounded(chunks, limit)
         except requests.HTTPError as exc:
             status = exc.response.status_code if exc.response is not None else 0
@@ -123,6 +235,117 @@ class Api:
             raise rate_limit_error(exc.headers) from None
         except (requests.RequestException, OSError) as exc:
             raise GatherError(f"could not verify: download {path} failed ({exc})") from None
+
+    # --- one answer ------------------------------------------------------------------------
+
+    def _answer(
+        self, path: str, params: dict[str, Any] | None, expect: Expect
+    ) -> tuple[Headers, Any]:
+        key = _key(path, params)
+        with self._lock:
+            sent = self._ahead.get(key)
+            if sent is not None and not sent.keep:
+                del self._ahead[key]
+        if sent is not None and sent.expect == expect:
+            return sent.future.result()
+        return self._fetch(path, params, expect)
+
+    def _fetch(
+        self, path: str, params: dict[str, Any] | None, expect: Expect
+    ) -> tuple[Headers, Any]:
+        """(headers, JSON) of one GET, checked; a malformed answer is asked for again.
+
+        Rate limits, network failures, 5xx that survived the client's retries and answers that
+        stay malformed become GatherError (could not verify); 4xx stay GithubException.
+        """
+        problem = ""
+        for attempt in range(1, MALFORMED_TRIES + 1):
+            self.deadline.check()
+            try:
+                headers, data = self._get_json(path, params)
+                _check(data, expect)
+                return headers, data
+            except MalformedAnswer as exc:
+                problem = exc.message or "malformed"
+            except (ValidationError, ValueError) as exc:
+                problem = _shape_problem(exc)
+            if attempt < MALFORMED_TRIES:
+                time.sleep(self._malformed_wait() * 2 ** (attempt - 1))
+        raise GatherError(
+            f"could not verify: GitHub answered GET {shown(path, params)} with {problem} "
+            f"({MALFORMED_TRIES} tries)"
+        )
+
+    def _get_json(self, path: str, params: dict[str, Any] | None) -> tuple[Headers, Any]:
+        try:
+            return read_json(self._gh.requester, "GET", path, params)
+        except RateLimitExceededException as exc:
+            raise rate_limit_error(exc.headers) from None
+        except (requests.RequestException, OSError) as exc:
+            raise GatherError(f"could not verify: GitHub request {path} failed ({exc})") from None
+        except GithubException as exc:
+            if exc.status >= 500:
+                raise GatherError(
+                    f"could not verify: GitHub kept failing on {path} ({error_status(exc)})"
+                ) from None
+            raise
+
+    def _malformed_wait(self) -> float:
+        return float(getattr(self._gh.requester, "malformed_wait", BACKOFF_FACTOR))
+
+
+def page_params(number: int) -> dict[str, Any]:
+    """Query of page `number` of a list (GitHub's first page needs no `page`)."""
+    return {"per_page": PER_PAGE} if number == 1 else {"page": number, "per_page": PER_PAGE}
+
+
+def contents_path(repo: str, path: str) -> str:
+    """`/repos/{repo}/contents/{path}` with the path escaped (a name may hold `#`, `?`, `%`)."""
+    return f"/repos/{repo}/contents/{quote(path, safe='/')}"
+
+
+def shown(path: str, params: dict[str, Any] | None) -> str:
+    """The request as a user can recognise it: path and query."""
+    return f"{path}?{urlencode(sorted(params.items()))}" if params else path
+
+
+def _key(path: str, params: dict[str, Any] | None) -> Key:
+    return path, urlencode(sorted((params or {}).items()))
+
+
+def _check(data: Any, expect: Expect) -> None:
+    if expect.kind == "object" and not isinstance(data, dict):
+        raise ValueError("an answer that is not a JSON object")
+    if expect.kind != "page":
+        if expect.item is not None:
+            expect.item(data)
+        return
+    chunk = data.get(expect.key) if expect.key is not None and isinstance(data, dict) else data
+    if not isinstance(chunk, list):
+        where = f"`{expect.key}` list" if expect.key else "list"
+        raise ValueError(f"an answer without its {where}")
+    for entry in chunk:
+        if not isinstance(entry, dict):
+            raise ValueError("a list entry that is not an object")
+        if expect.item is not None:
+            expect.item(entry)
+
+
+def _file_or_directory(data: Any) -> None:
+    """A contents answer: a file object, or a list (the path is a directory)."""
+    if not isinstance(data, list):
+        Content.model_validate(data)
+
+
+_CONTENT = Expect(item=_file_or_directory)
+
+
+def _shape_problem(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the answer"
+        return f"an answer lacking what signoff reads (`{where}`: {first['msg']})"
+    return str(exc)
 
 
 def _bounded(chunks: Iterator[bytes], limit: int) -> bytes:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
+from signoff.gather.answers import CheckRunItem, CompareAnswer
 from signoff.gather.api import Api, JsonObject
 from signoff.gather.pull import to_changed_file
 from signoff.gather.workflow_runs import read_workflow_run
@@ -36,16 +37,25 @@ def scan_order(commits: Sequence[str], pinned: str) -> list[str]:
     return [pinned, *newest_first]
 
 
+def prefetch_commit_checks(api: Api, repo: str, sha: str, *, keep: bool = False) -> None:
+    """Send the first page of `read_commit_checks` ahead (`keep`: for every later read of it)."""
+    api.prefetch_pages(_runs_path(repo, sha), 1, key="check_runs", item=_RUN, keep=keep)
+
+
 def read_commit_checks(api: Api, repo: str, sha: str) -> CommitChecks:
     """All check runs of one commit (GitHub's default filter=latest: re-runs replace attempts)."""
     try:
-        items = api.pages(f"/repos/{repo}/commits/{sha}/check-runs", key="check_runs")
+        items = api.pages(_runs_path(repo, sha), key="check_runs", item=_RUN)
     except GithubException:
         return CommitChecks(sha=sha, complete=False)
     runs = tuple(
         sorted((to_check_run(item) for item in items), key=lambda r: (r.name, r.run_id or 0))
     )
     return CommitChecks(sha=sha, check_runs=runs)
+
+
+def _runs_path(repo: str, sha: str) -> str:
+    return f"/repos/{repo}/commits/{sha}/check-runs"
 
 
 def to_check_run(item: JsonObject) -> CheckRun:
@@ -101,12 +111,20 @@ def _search(
     return SweepSearch(tuple(examined), ordered, sha, run)
 
 
+def prefetch_diff_at(api: Api, repo: str, base_sha: str, sha: str) -> None:
+    api.prefetch(f"/repos/{repo}/compare/{base_sha}...{sha}", item=_COMPARE)
+
+
 def read_diff_at(api: Api, repo: str, base_sha: str, sha: str) -> PrDiffAt:
     """The PR's own changes as of `sha`: one compare of the base with that commit."""
     try:
-        data = api.get_object(f"/repos/{repo}/compare/{base_sha}...{sha}")
+        data = api.get_object(f"/repos/{repo}/compare/{base_sha}...{sha}", item=_COMPARE)
     except GithubException:
         return PrDiffAt(sha=sha, complete=False)
-    raw_files = [f for f in data.get("files") or [] if isinstance(f, dict)]
+    raw_files = data["files"] if isinstance(data.get("files"), list) else []
     files = tuple(to_changed_file(item) for item in raw_files)
     return PrDiffAt(sha=sha, files=files, complete=len(files) < MAX_COMPARE_FILES)
+
+
+_RUN = CheckRunItem.model_validate
+_COMPARE = CompareAnswer.model_validate

@@ -1,8 +1,23 @@
-"""The gathering sequence: what to read, in which order, and when to stop reading."""
+"""The gathering plan: what to read, in which stage, and when to stop reading.
+
+Each stage first sends ahead every read it already knows it needs (at most `pool.WORKERS` in
+flight), then takes the answers in a fixed order, so the evidence is byte-identical to a
+sequential run's whatever order the answers arrive in:
+
+1. what the PR object names: files, commits and comments (every declared page), the policy
+   files on the default branch, the check runs of the pinned head;
+2. what the files and the sign-off name: master configs at base and head, changed scripts,
+   team memberships, upstream recipe links, and the artifact list of the head's sweep run
+   when the head's check runs already show one;
+3. the sweep: older commits' check runs (newest first, only while none qualified), the PR's
+   diff at an older sweep commit, the eval artifacts, and the head once more.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,12 +27,14 @@ from github.GithubException import GithubException
 from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import DirListing, Evidence, FileRead, TeamMembership, UpstreamLink
-from signoff.gather import check_runs, evals, files, pull, teams, upstream, wants
+from signoff.gather import check_runs, evals, files, pull, signoff_body, teams, upstream, wants
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import WantRole
+from signoff.judge.sweep_rules import assess_commit
+from signoff.parse.links import RecipeLinkRef
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
@@ -32,6 +49,7 @@ def gather_evidence(
     pinned_head: str | None = None,
     pull_json: Mapping[str, object] | None = None,
     deadline: Deadline | None = None,
+    workers: int = 0,
     standard: Standard | None = None,
     reviewed_at: datetime | None = None,
     policy_refs: Mapping[str, str] | None = None,
@@ -40,26 +58,27 @@ def gather_evidence(
     head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
+    `workers`: reads in flight at once (0: `pool.WORKERS`; 1: one after another, inline).
     `policy_refs` reads the default-branch files at other commits (an audit judges with the
     files of an earlier instant): a path maps to the commit to read that file at, and the key
     "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
     """
-    api = Api(gh, deadline)
     chosen = standard if standard is not None else resolve_standard(None, policy)
     when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
     refs = dict(policy_refs or {})
-    try:
-        evidence = _gather(api, ref, policy, chosen, pinned_head, pull_json, refs)
-        if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
-            # The files list answers for the PR's head at the time of the request, which has
-            # moved since the pin: gather again, reading the PR's diff at the pinned commit.
-            pin = evidence.pull_request.head_sha
-            evidence = _gather(api, ref, policy, chosen, pin, None, refs)
-        edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
-        update = {"signoff_edits": edits, "standard": chosen.record(), "reviewed_at": when}
-        return evidence.model_copy(update=update)
-    except GithubException as exc:  # anything a step did not turn into evidence
-        raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
+    with Api(gh, deadline, workers=workers) as api:
+        try:
+            evidence = _gather(api, ref, policy, chosen, refs, pinned_head, pull_json)
+            if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
+                # The files list answers for the PR's head at the time of the request, which
+                # has moved since the pin: gather again, reading the PR's diff at the pin.
+                pin = evidence.pull_request.head_sha
+                evidence = _gather(api, ref, policy, chosen, refs, pin, None)
+        except GithubException as exc:  # anything a step did not turn into evidence
+            raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
+    edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
+    update = {"signoff_edits": edits, "standard": chosen.record(), "reviewed_at": when}
+    return evidence.model_copy(update=update)
 
 
 def _listed_files_at_head(
@@ -70,85 +89,184 @@ def _listed_files_at_head(
     return pinned_head is None or first_head is None or first_head == pinned_head
 
 
+@dataclass
+class _Pass:
+    """One pass of gathering at one pinned head: where it reads and what it has so far."""
+
+    api: Api
+    ref: SignoffRef
+    policy: Policy
+    standard: Standard
+    policy_refs: Mapping[str, str]
+    pinned: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    reads: list[FileRead] = field(default_factory=list)
+
+    @property
+    def repo(self) -> str:
+        return self.ref.full_name
+
+    def context(self) -> JudgeContext:
+        """What the reads so far tell (the next stage's reads depend on it)."""
+        evidence = Evidence(**self.fields, files=tuple(self.reads))
+        return JudgeContext(evidence, self.policy, self.standard)
+
+    def policy_ref(self, path: str, default_branch: str) -> str:
+        """Where a default-branch file is read: the branch, or the audit's commit for it."""
+        return self.policy_refs.get(path, self.policy_refs.get("*", default_branch))
+
+
 def _gather(
     api: Api,
     ref: SignoffRef,
     policy: Policy,
     standard: Standard,
+    policy_refs: Mapping[str, str],
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
-    policy_refs: Mapping[str, str],
 ) -> Evidence:
-    repo = ref.full_name
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
     pinned = pinned_head or pull.head_sha(raw_pull)
-    fields = _pull_fields(api, ref, raw_pull, pinned)
-    paths = policy.paths
-    default_branch = fields["repository"].default_branch
-    thresholds = standard.switches.thresholds or paths.thresholds
+    run = _Pass(api, ref, policy, standard, policy_refs, pinned)
+    _stage_one(run, raw_pull)
+    memberships, links, head_reads = _stage_two(run)
+    _stage_three(run, head_reads)
+    run.fields["memberships"] = tuple(future.result() for future in memberships)
+    run.fields["upstream"] = _upstream_links(links)
+    _read_wanted(run)
+    now = pull.head_sha(pull.read_pull(api, ref))
+    run.fields["head_moved_to"] = now if now != run.pinned else None
+    return Evidence(**run.fields, files=tuple(run.reads))
+
+
+def _stage_one(run: _Pass, raw_pull: dict[str, Any]) -> None:
+    """What the PR object names: its lists, the policy files, the pinned head's check runs."""
+    api, ref, repo = run.api, run.ref, run.repo
+    default_branch = pull.to_repository(ref, raw_pull).default_branch
+    paths = run.policy.paths
+    thresholds = run.standard.switches.thresholds or paths.thresholds
     policy_files = [paths.codeowners, paths.template, thresholds]
-    default_ref = policy_refs.get("*", default_branch)
-    reads = [
-        files.read_file(api, repo, path, policy_refs.get(path, default_ref), "default")
+    at_head = run.pinned == pull.head_sha(raw_pull)
+    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
+    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
+        api.prefetch(signoff_body.endpoint(ref))
+    for path in policy_files:
+        files.prefetch(api, repo, [path], run.policy_ref(path, default_branch))
+    check_runs.prefetch_commit_checks(api, repo, run.pinned, keep=True)  # stage 2 looks
+    run.fields.update(_pull_fields(api, ref, raw_pull, run.pinned, at_head))
+    run.reads += [
+        files.read_file(api, repo, path, run.policy_ref(path, default_branch), "default")
         for path in policy_files
     ]
 
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
+
+def _stage_two(
+    run: _Pass,
+) -> tuple[list[Future[TeamMembership]], _Links, list[FileRead]]:
+    """What the files and the sign-off name: configs, scripts, teams, upstream, the head's run."""
+    api, repo, pinned = run.api, run.repo, run.pinned
+    ctx = run.context()
     masters = ctx.changed_master_files
-    base_sha = fields["pull_request"].base_sha
+    base_sha = run.fields["pull_request"].base_sha
+    files.prefetch(api, repo, masters, pinned)
+    files.prefetch(api, repo, masters, base_sha)
+    files.prefetch(api, repo, _scripts_to_read(ctx), pinned)
+    memberships = _start_memberships(api, ctx, run.fields["signoff"].author)
+    links = _start_upstream(api, ctx, run.policy)
+    _prefetch_head_run_artifacts(api, repo, pinned, run.policy)
     head_reads = files.read_all(api, repo, masters, pinned, "head")
-    reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
+    run.reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
+    run.reads += _read_scripts(api, repo, run.context(), pinned)
+    return memberships, links, head_reads
 
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
-    reads += _read_scripts(api, repo, ctx, pinned)
-    ctx = JudgeContext(Evidence(**fields, files=tuple(reads)), policy, standard)
 
-    order = check_runs.scan_order(fields["commits"], pinned)
+def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
+    """The sweep: the qualifying commit, the PR's diff there, its evals; the head once more."""
+    api, repo, pinned, policy = run.api, run.repo, run.pinned, run.policy
+    ctx = run.context()
+    order = check_runs.scan_order(run.fields["commits"], pinned)
     found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
     sweep_sha, run_id = found.sha, found.run_id
-    fields["commit_checks"], fields["workflow_runs"] = found.examined, found.workflow_runs
-    fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
+    run.fields["commit_checks"], run.fields["workflow_runs"] = found.examined, found.workflow_runs
+    run.fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
+    pull.prefetch_pull(api, run.ref)  # the head at the end, read alongside the artifacts
+    masters, base_sha = ctx.changed_master_files, run.fields["pull_request"].base_sha
     if sweep_sha == pinned:
-        reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
+        run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif sweep_sha is not None:
-        fields["sweep_diff"] = check_runs.read_diff_at(api, repo, base_sha, sweep_sha)
-        reads += files.read_all(api, repo, masters, sweep_sha, "eval")
+        check_runs.prefetch_diff_at(api, repo, base_sha, sweep_sha)
+        files.prefetch(api, repo, masters, sweep_sha)
+        if run_id is not None:
+            evals.prefetch(api, repo, run_id)
+        run.fields["sweep_diff"] = check_runs.read_diff_at(api, repo, base_sha, sweep_sha)
+        run.reads += files.read_all(api, repo, masters, sweep_sha, "eval")
     if sweep_sha is not None and run_id is not None:
-        fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
+        run.fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
 
-    fields["memberships"] = _read_memberships(api, ctx, fields["signoff"].author)
-    fields["upstream"] = _read_upstream(api, ctx, policy)
-    refs: dict[WantRole, str] = {"default": default_ref, "base": base_sha, "head": pinned}
-    wanted, fields["listings"] = _read_wanted(api, repo, policy, standard, fields, reads, refs)
-    reads += wanted
-    now = pull.head_sha(pull.read_pull(api, ref))
-    fields["head_moved_to"] = now if now != pinned else None
-    return Evidence(**fields, files=tuple(reads))
+
+def _read_wanted(run: _Pass) -> None:
+    """The extra reads the standard's checks ask for (none for checks without `wants`)."""
+    base = Evidence(**run.fields, files=tuple(run.reads))
+    default_branch = run.fields["repository"].default_branch
+    refs: dict[WantRole, str] = {
+        "default": run.policy_refs.get("*", default_branch),
+        "base": run.fields["pull_request"].base_sha,
+        "head": run.pinned,
+    }
+
+    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> JudgeContext:
+        evidence = base.model_copy(update={"files": (*base.files, *more), "listings": listings})
+        return JudgeContext(evidence, run.policy, run.standard)
+
+    wanted, listings = wants.read_wanted(run.api, run.repo, build, refs, base)
+    run.reads += wanted
+    run.fields["listings"] = tuple(listings)
 
 
 def _pull_fields(
-    api: Api, ref: SignoffRef, raw_pull: dict[str, Any], pinned: str
+    api: Api, ref: SignoffRef, raw_pull: dict[str, Any], pinned: str, at_head: bool
 ) -> dict[str, Any]:
-    if pinned == pull.head_sha(raw_pull):
-        changed, files_truncated = pull.list_files(api, ref, raw_pull)
-    else:
+    listing = pull.read_listing(api, ref, raw_pull, with_files=at_head)
+    changed, files_truncated = listing.files, listing.files_truncated
+    if not at_head:
         # The head moved after the gate pinned it: judge the PR's files as of the pinned commit
         # (one compare against the base instead of the files list; compare lists <= 300 files).
         base_sha = pull.to_pull_request(raw_pull, pinned).base_sha
         at_pin = check_runs.read_diff_at(api, ref.full_name, base_sha, pinned)
         changed, files_truncated = at_pin.files, not at_pin.complete
-    commits, commits_truncated = pull.list_commits(api, ref, raw_pull)
     raw_comments = pull.list_comments(api, ref)
     return {
         "repository": pull.to_repository(ref, raw_pull),
         "pull_request": pull.to_pull_request(raw_pull, pinned),
         "changed_files": changed,
         "files_truncated": files_truncated,
-        "commits": commits,
-        "commits_truncated": commits_truncated,
+        "commits": listing.commits,
+        "commits_truncated": listing.commits_truncated,
         "signoff": fetch_signoff(api, ref, raw_comments),
         "comments": tuple(pull.to_comment(item) for item in raw_comments),
     }
+
+
+def _prefetch_head_run_artifacts(api: Api, repo: str, head: str, policy: Policy) -> None:
+    """The head's sweep run's artifact list, sent ahead when the head's runs qualify anywhere.
+
+    Which scopes the PR needs is known only once the master configs are read; a head whose
+    check runs qualify for some scope almost always qualifies for the PR's, so its run's
+    artifact list goes out with stage 2 instead of after it (one read wasted otherwise).
+    """
+    head_checks = check_runs.read_commit_checks(api, repo, head)
+    run_ids = {
+        assessment.run_id
+        for scope in sorted(policy.sweep.scopes)
+        if (assessment := assess_commit(head_checks, (scope,), policy)).qualifies
+    }
+    if len(run_ids) == 1 and (run_id := run_ids.pop()) is not None:
+        evals.prefetch(api, repo, run_id)
+
+
+def _scripts_to_read(ctx: JudgeContext) -> list[str]:
+    """Changed scripts whose text the patch does not give (`_read_scripts` reads them)."""
+    return [c.path for c in ctx.changed_scripts if files.text_of_added(c) is None]
 
 
 def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[FileRead]:
@@ -169,35 +287,37 @@ def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[F
     return [reads[path] for path in sorted(reads)]
 
 
-def _read_wanted(
-    api: Api,
-    repo: str,
-    policy: Policy,
-    standard: Standard,
-    fields: dict[str, Any],
-    reads: list[FileRead],
-    refs: dict[WantRole, str],
-) -> tuple[list[FileRead], tuple[DirListing, ...]]:
-    """The extra reads the standard's checks ask for (none for checks without `wants`)."""
-    base = Evidence(**fields, files=tuple(reads))
-
-    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> JudgeContext:
-        evidence = base.model_copy(update={"files": (*base.files, *more), "listings": listings})
-        return JudgeContext(evidence, policy, standard)
-
-    wanted, listings = wants.read_wanted(api, repo, build, refs, base)
-    return wanted, tuple(listings)
-
-
-def _read_memberships(api: Api, ctx: JudgeContext, signer: str) -> tuple[TeamMembership, ...]:
+def _start_memberships(api: Api, ctx: JudgeContext, signer: str) -> list[Future[TeamMembership]]:
     owners = ctx.codeowners
     if owners is None or not signer:
-        return ()
-    return teams.read_memberships(
-        api, teams.teams_to_check(owners, ctx.changed_paths, signer), signer
-    )
+        return []
+    wanted = teams.teams_to_check(owners, ctx.changed_paths, signer)
+    return [api.start(teams.read_membership, api, team, signer) for team in wanted]
 
 
-def _read_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> tuple[UpstreamLink, ...]:
+_Links = tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]]
+
+
+def _start_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> _Links:
+    """One task per upstream target: links to the same PR or page are read one after another."""
     refs = ctx.recipe_links[: upstream.MAX_LINKS]  # the judge reads the same list
-    return tuple(upstream.read_link(api, ref, policy.recipe) for ref in refs)
+    groups: dict[tuple[str, str], list[RecipeLinkRef]] = {}
+    for ref in refs:
+        groups.setdefault(_target(ref), []).append(ref)
+    return refs, [api.start(_read_links, api, group, policy) for group in groups.values()]
+
+
+def _read_links(api: Api, refs: Sequence[RecipeLinkRef], policy: Policy) -> list[UpstreamLink]:
+    return [upstream.read_link(api, ref, policy.recipe) for ref in refs]
+
+
+def _upstream_links(links: _Links) -> tuple[UpstreamLink, ...]:
+    """The links in the sign-off's order (the tasks are one per target)."""
+    refs, tasks = links
+    answers = [iter(task.result()) for task in tasks]
+    targets = list(dict.fromkeys(_target(ref) for ref in refs))
+    return tuple(next(answers[targets.index(_target(ref))]) for ref in refs)
+
+
+def _target(ref: RecipeLinkRef) -> tuple[str, str]:
+    return (ref.repo, str(ref.number)) if ref.kind == "pull" else (ref.kind, ref.url)

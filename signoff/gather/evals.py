@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
 from typing import Any
 
 from github.GithubException import GithubException
 from pydantic import ValidationError
 
+from signoff.client import MALFORMED_TRIES
+from signoff.errors import GatherError
 from signoff.evidence import EvalJob, EvalResults, EvalRow
+from signoff.gather.answers import ArtifactItem
 from signoff.gather.api import Api, JsonObject, error_status
 
 AGGREGATE = "eval_results_all"
@@ -30,9 +34,14 @@ class Unavailable(Exception):
     """An artifact that exists but cannot be used; the message is the evidence reason."""
 
 
+def prefetch(api: Api, repo: str, run_id: int) -> None:
+    """Send the first page of the run's artifact list ahead (`gather_evals` takes it)."""
+    api.prefetch_pages(_artifacts_path(repo, run_id), 1, key="artifacts", item=_ARTIFACT)
+
+
 def gather_evals(api: Api, repo: str, run_id: int, sweep_sha: str) -> EvalResults:
     try:
-        artifacts = api.pages(f"/repos/{repo}/actions/runs/{run_id}/artifacts", key="artifacts")
+        artifacts = api.pages(_artifacts_path(repo, run_id), key="artifacts", item=_ARTIFACT)
     except GithubException as exc:
         return _unavailable(run_id, sweep_sha, f"artifacts of run {run_id}: {error_status(exc)}")
     head = _run_head(artifacts) or sweep_sha
@@ -47,6 +56,10 @@ def gather_evals(api: Api, repo: str, run_id: int, sweep_sha: str) -> EvalResult
     if not jobs:
         return _unavailable(run_id, head, f"run {run_id} has no eval artifacts")
     return EvalResults(run_id=run_id, head_sha=head, available=True, jobs=jobs)
+
+
+def _artifacts_path(repo: str, run_id: int) -> str:
+    return f"/repos/{repo}/actions/runs/{run_id}/artifacts"
 
 
 def _unavailable(run_id: int, head: str, reason: str) -> EvalResults:
@@ -89,36 +102,54 @@ def _job_results(api: Api, repo: str, artifacts: list[JsonObject]) -> tuple[Eval
 
 
 def _download(api: Api, repo: str, artifact: JsonObject) -> dict[str, bytes]:
-    name = str(artifact.get("name"))
+    """The artifact's JSON members; a download that is not a zip is asked for again.
+
+    GitHub builds the zip itself from the uploaded files, so one that does not open was cut in
+    transit: after MALFORMED_TRIES downloads the run could not be verified (exit 3).
+    """
+    name = str(artifact["name"])
     if artifact.get("expired"):
         raise Unavailable(f"artifact {name} expired")
     if int(artifact.get("size_in_bytes") or 0) > MAX_ZIP_BYTES:
         raise Unavailable(f"artifact {name} is larger than {MAX_ZIP_BYTES // 2**20} MB")
+    path = f"/repos/{repo}/actions/artifacts/{artifact['id']}/zip"
+    for _ in range(MALFORMED_TRIES):
+        archive = _open_zip(_fetch_zip(api, path, name))
+        if archive is not None:
+            return _json_members(archive, name)
+    raise GatherError(
+        f"could not verify: artifact {name} ({path}) did not download as a valid zip "
+        f"({MALFORMED_TRIES} tries)"
+    )
+
+
+def _fetch_zip(api: Api, path: str, name: str) -> bytes:
     try:
-        blob = api.stream(f"/repos/{repo}/actions/artifacts/{artifact['id']}/zip", MAX_ZIP_BYTES)
+        return api.stream(path, MAX_ZIP_BYTES)
     except GithubException as exc:
         if exc.status == 410:
             raise Unavailable(f"artifact {name} expired") from None
         raise Unavailable(f"artifact {name}: download failed ({exc.status})") from None
     except ValueError as exc:
         raise Unavailable(f"artifact {name} is {exc}") from None
-    return _json_members(blob, name)
 
 
-def _json_members(blob: bytes, name: str) -> dict[str, bytes]:
-    """The *.json members by name, read from memory with size bounds."""
+def _open_zip(blob: bytes) -> zipfile.ZipFile | None:
     try:
-        archive = zipfile.ZipFile(io.BytesIO(blob))
-    except zipfile.BadZipFile:
-        raise Unavailable(f"artifact {name} is not a valid zip") from None
+        return zipfile.ZipFile(io.BytesIO(blob))
+    except (zipfile.BadZipFile, ValueError):
+        return None
+
+
+def _json_members(archive: zipfile.ZipFile, name: str) -> dict[str, bytes]:
+    """The *.json members by name, read from memory with size bounds."""
     wanted = [i for i in archive.infolist() if i.filename.endswith(".json") and not i.is_dir()]
     if sum(info.file_size for info in wanted) > MAX_JSON_BYTES:
         raise Unavailable(f"artifact {name} unpacks to more than {MAX_JSON_BYTES // 2**20} MB")
     members: dict[str, bytes] = {}
     budget = MAX_JSON_BYTES
     for info in sorted(wanted, key=lambda i: i.filename):
-        with archive.open(info) as handle:
-            data = handle.read(budget + 1)  # trust the actual bytes, not the declared size
+        data = _member(archive, info, budget, name)
         budget -= len(data)
         if budget < 0:
             raise Unavailable(f"artifact {name} unpacks to more than {MAX_JSON_BYTES // 2**20} MB")
@@ -126,14 +157,38 @@ def _json_members(blob: bytes, name: str) -> dict[str, bytes]:
     return members
 
 
+def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int, name: str) -> bytes:
+    """One member's bytes, at most `budget` + 1 (trust the actual bytes, not the declared size)."""
+    try:
+        with archive.open(info) as handle:
+            return handle.read(budget + 1)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, ValueError, OSError):
+        # A member compressed with a method zipfile lacks, encrypted, or damaged inside.
+        raise Unavailable(f"artifact {name}: {info.filename} cannot be unpacked") from None
+
+
 def _load_json(members: dict[str, bytes], filename: str, artifact: str) -> Any:
     key = next((m for m in members if m.rsplit("/", 1)[-1] == filename), None)
     if key is None:
         raise Unavailable(f"artifact {artifact} has no {filename}")
     try:
-        return json.loads(members[key].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        return json.loads(
+            members[key].decode("utf-8"), parse_constant=_no_constant, parse_float=_finite
+        )
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise Unavailable(f"artifact {artifact}: {key} is not valid JSON") from None
+
+
+def _no_constant(name: str) -> float:
+    """NaN and Infinity are not JSON; a NaN score would compare as above any bar."""
+    raise ValueError(f"{name} is not a number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses to infinity
+        raise ValueError(f"{text} is not a finite number")
+    return value
 
 
 def _jobs_of(artifact: str, members: dict[str, bytes]) -> list[EvalJob]:
@@ -154,17 +209,17 @@ def _jobs_of(artifact: str, members: dict[str, bytes]) -> list[EvalJob]:
 
 def _to_job(artifact: str, member: str, data: JsonObject, meta: JsonObject) -> EvalJob:
     metrics: dict[str, dict[str, float]] = {}
-    for task, values in (data.get("results") or {}).items():
+    for task, values in _mapping(data.get("results")).items():
         if isinstance(values, dict):
             metrics[str(task)] = {
-                str(k): float(v)
-                for k, v in values.items()
-                if isinstance(v, int | float) and not isinstance(v, bool)
+                str(k): float(v) for k, v in values.items() if _is_number(v) and math.isfinite(v)
             }
     n_eff = {
-        str(task): int(info["effective"])
-        for task, info in (data.get("n-samples") or {}).items()
-        if isinstance(info, dict) and isinstance(info.get("effective"), int)
+        str(task): info["effective"]
+        for task, info in _mapping(data.get("n-samples")).items()
+        if isinstance(info, dict)
+        and _is_number(info.get("effective"))
+        and isinstance(info["effective"], int)
     }
     return EvalJob(
         artifact=artifact,
@@ -182,14 +237,24 @@ def _to_job(artifact: str, member: str, data: JsonObject, meta: JsonObject) -> E
     )
 
 
+def _mapping(value: Any) -> dict[Any, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _opt_str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
 def _opt_int(value: Any) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
     try:
-        return None if value is None else int(value)
-    except (TypeError, ValueError):
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -199,3 +264,6 @@ def _ints(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list):
         return ()
     return tuple(n for n in (_opt_int(v) for v in value) if n is not None)
+
+
+_ARTIFACT = ArtifactItem.model_validate

@@ -31,6 +31,12 @@ def read_all(api: Api, repo: str, paths: Iterable[str], ref: str, role: RefRole)
     return [read_file(api, repo, path, ref, role) for path in paths]
 
 
+def prefetch(api: Api, repo: str, paths: Iterable[str], ref: str) -> None:
+    """Send the reads of `paths` at `ref` ahead (`read_file` takes their answers)."""
+    for path in paths:
+        api.prefetch_file(repo, path, ref)
+
+
 def as_role(reads: Iterable[FileRead], role: RefRole) -> list[FileRead]:
     """Copies of reads under another role (the head reads serve as the sweep commit's)."""
     return [read.model_copy(update={"role": role}) for read in reads]

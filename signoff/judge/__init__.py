@@ -3,6 +3,7 @@ randomness."""
 
 from __future__ import annotations
 
+import logging
 from types import ModuleType
 
 from signoff.errors import PolicyError
@@ -15,6 +16,11 @@ from signoff.standards import CheckSlot, Standard, resolve_standard
 
 __all__ = ["check_modules", "judge", "judging_standard", "run_check"]
 
+# A crashed check's traceback goes here at DEBUG (`signoff ... --debug` shows it); the verdict
+# itself names the check, the exception and its message, and never depends on this log.
+_log = logging.getLogger("signoff.judge")
+CRASH_MESSAGE_LIMIT = 200
+
 
 def run_check(module: ModuleType, ctx: JudgeContext, slot: CheckSlot) -> CheckResult:
     """Run one check; a crash inside it is a FAIL naming the check, never a PASS."""
@@ -23,14 +29,26 @@ def run_check(module: ModuleType, ctx: JudgeContext, slot: CheckSlot) -> CheckRe
         if not isinstance(finding, Finding):
             raise TypeError("check returned no Finding")
     except Exception as exc:  # fail closed on any bug or unexpected evidence shape
+        _log.debug("check %s (%s) crashed", slot.number, slot.name, exc_info=True)
         finding = failed(
             f"internal error in check {slot.number} ({slot.name}): "
-            f"{type(exc).__name__}; the evidence could not be judged"
+            f"{_crash(exc)}; the evidence could not be judged"
         )
     return CheckResult(
         number=slot.number, id=slot.id, name=slot.name, status=finding.status,
         reason=finding.reason,
     )  # fmt: skip
+
+
+def _crash(exc: Exception) -> str:
+    """``KeyError: `'x'` ``: the exception and its message on one line, cut to a readable length.
+
+    The message may quote evidence a PR author wrote, so it goes in a code span.
+    """
+    message = " ".join(str(exc).split()).replace("`", "'")
+    if len(message) > CRASH_MESSAGE_LIMIT:
+        message = message[: CRASH_MESSAGE_LIMIT - 1] + "…"
+    return f"{type(exc).__name__}: `{message}`" if message else type(exc).__name__
 
 
 def check_modules(standard: Standard) -> tuple[tuple[CheckSlot, ModuleType], ...]:

@@ -1,11 +1,13 @@
 """Runner files: the job summary ($GITHUB_STEP_SUMMARY), step outputs ($GITHUB_OUTPUT), evidence.
 
 These are local files, not GitHub API writes; the action writes them even when publishing to the
-PR is switched off.
+PR is switched off. Each path is checked before anything is verified (`unwritable`), so a path
+that cannot be written is bad input before a verdict is published, never a traceback after.
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -57,6 +59,27 @@ def write_outputs(path: str | Path, outputs: Mapping[str, str]) -> None:
     """Append step outputs to the $GITHUB_OUTPUT file."""
     with Path(path).open("a", encoding="utf-8") as out:
         out.write(format_outputs(outputs))
+
+
+def unwritable(path: str | Path, *, directory: bool = False) -> str:
+    """Why a file (or, `directory`, a folder for files) cannot be written there; "" if it can.
+
+    Nothing is created: a missing file is judged by the nearest existing folder above it, which
+    `write_evidence` would create the rest of.
+    """
+    target = Path(path)
+    if target.is_dir() and not directory:
+        return "is a directory"
+    if target.exists() and not directory and not target.is_file():
+        return "is not a regular file"
+    if target.exists():
+        return "" if os.access(target, os.W_OK) else "is not writable"
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a directory"
+    return "" if os.access(parent, os.W_OK | os.X_OK) else f"{parent} is not writable"
 
 
 def evidence_path_for(sha: str, *, configured: str = "", runner_temp: str = "") -> Path:

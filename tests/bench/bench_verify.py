@@ -94,6 +94,7 @@ def counting_child(name: str) -> int:
     from contextlib import contextmanager, redirect_stdout
     from io import StringIO
 
+    import signoff.replay as replay_module
     import signoff.verify as verify_module
     from signoff.replay import replay
 
@@ -106,7 +107,7 @@ def counting_child(name: str) -> int:
             kept.append(cassette)
             yield cassette
 
-    vars(verify_module)["replay"] = spy  # what run_verify_command replays through
+    vars(replay_module)["replay"] = spy  # what run_verify_command replays through
     args = case.argv()
     with redirect_stdout(StringIO()):
         code = verify_module.run_verify_command(

@@ -6,7 +6,9 @@ the head's recipe unchanged since that run); without such a run nothing evaluate
 recipe and Check 2 fails. Those results (the `agg_eval_all.json` rows, or the per-job lm-eval
 results) must put every `exact_match,*` metric at or above the bar for the model prefix in the
 thresholds file on the default branch (per-model, else default, else the fallback); zero metrics
-is a FAIL, and so are failed or missing batched concurrencies. Eval artifacts carry no image, so
+is a FAIL, and so are failed or missing batched concurrencies. A result that names no model
+prefix cannot be tied to the changed model: it never counts toward a PASS, and one below the bar
+of a changed model FAILs (it may be that model's own result). Eval artifacts carry no image, so
 the image of each changed config at the eval run's commit must equal its image at the pinned
 head. Unavailable results (expired, missing, malformed) FAIL and say so. To satisfy it: run evals
 on the recipe's current image and keep the artifact until merge.
@@ -14,6 +16,7 @@ on the recipe's current image and keep the artifact until merge.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from signoff.evidence import EvalResults
@@ -26,9 +29,13 @@ ID = "evals"
 NAME = "evals pass"
 
 
+# Prefixes that name no model (validate_scores.py writes "unknown" when it found none).
+UNTIED_PREFIXES = frozenset({"", "unknown"})
+
+
 @dataclass(frozen=True)
 class Score:
-    prefix: str
+    prefix: str | None  # None: the result names no model, so it cannot be tied to one
     task: str
     metric: str
     value: float
@@ -117,7 +124,7 @@ def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[
     scores: list[Score] = []
     problems: list[str] = []
     for row in results.rows:
-        prefix = row.model_prefix or "unknown"
+        prefix = _tied(row.model_prefix)
         where = (
             f"{row.hw or '?'} {row.framework or '?'} {row.precision or '?'} tp{row.tp} c{row.conc}"
         )
@@ -135,7 +142,7 @@ def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[
                 if metric.startswith(policy.metric_prefix) and "stderr" not in metric:
                     scores.append(
                         Score(
-                            job.model_prefix or "unknown",
+                            _tied(job.model_prefix),
                             task,
                             metric,
                             value,
@@ -146,24 +153,66 @@ def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[
     return scores, problems
 
 
+def _tied(prefix: str | None) -> str | None:
+    """The model prefix a result names, or None when it names none."""
+    text = (prefix or "").strip()
+    return None if text.lower() in UNTIED_PREFIXES else text
+
+
 def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds) -> Finding:
     if not scores:
         return failed("the eval results hold zero exact_match metrics, so accuracy is unproven")
+    tied = [s for s in scores if s.prefix is not None]
+    untied = [s for s in scores if s.prefix is None]
+    note = f" ({_untied_note(untied)})" if untied else ""
     wanted = sorted({entry.model_prefix for entry in ctx.changed_entries})
-    seen = {s.prefix for s in scores}
-    absent = [p for p in wanted if p not in seen and "unknown" not in seen]
+    seen = {s.prefix for s in tied}
+    absent = [p for p in wanted if p not in seen]
     if absent:
-        return failed(f"the eval run has no results for model prefix {', '.join(absent)}")
-    below = [s for s in scores if s.value < _bar(ctx, thresholds, s.prefix, s.task)]
+        return failed(f"the eval run has no results for model prefix {', '.join(absent)}{note}")
+    if not tied:
+        return failed(f"no eval result names a model prefix{note}, so none can count")
+    candidates = wanted or sorted(p for p in seen if p is not None)
+    ambiguous = _below_any_bar(ctx, thresholds, untied, candidates)
+    if ambiguous is not None:
+        return ambiguous
+    below = [s for s in tied if _is_below(s, _bar(ctx, thresholds, s.prefix or "", s.task))]
     if below:
         worst = min(below, key=lambda s: (s.value, s.where, s.metric))
-        bar = _bar(ctx, thresholds, worst.prefix, worst.task)
+        bar = _bar(ctx, thresholds, worst.prefix or "", worst.task)
         return failed(
             f"{worst.task} {worst.metric} {worst.value:.3f} < {bar:.2f} "
             f"({worst.prefix}, {worst.where})"
             + (f" and {len(below) - 1} more below the bar" if len(below) > 1 else "")
         )
-    return passed(_summary(ctx, scores, thresholds))
+    summary = _summary(ctx, tied, thresholds)
+    return passed(f"{summary}; {_untied_note(untied)} not counted" if untied else summary)
+
+
+def _below_any_bar(
+    ctx: JudgeContext, thresholds: Thresholds, untied: list[Score], prefixes: list[str]
+) -> Finding | None:
+    """A FAIL for a result without a prefix that is below the bar of a model it may belong to."""
+    for score in sorted(untied, key=lambda s: (s.value, s.where, s.metric)):
+        bars = {p: _bar(ctx, thresholds, p, score.task) for p in prefixes}
+        prefix = max(sorted(bars), key=lambda p: bars[p])
+        if _is_below(score, bars[prefix]):
+            return failed(
+                f"{score.task} {score.metric} {score.value:.3f} ({score.where}) names no model "
+                f"prefix and is below the {bars[prefix]:.2f} bar of {prefix}, whose result it "
+                "may be"
+            )
+    return None
+
+
+def _is_below(score: Score, bar: float) -> bool:
+    """Below the bar; a value that is not a finite number never clears it."""
+    return not math.isfinite(score.value) or score.value < bar
+
+
+def _untied_note(untied: list[Score]) -> str:
+    count = len(untied)
+    return f"{count} result{'s' if count != 1 else ''} without a model prefix"
 
 
 def _summary(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds) -> str:

@@ -1,0 +1,142 @@
+"""The parts of GitHub's answers that gather reads, checked on arrival before any field is used.
+
+An answer that lacks a field we index, or carries the wrong type (`"number": "12"`, a list
+where an object belongs), is malformed: `Api` asks again and, if it stays malformed, the run
+ends with exit 3 naming the request. Keys we do not read are ignored; types are strict (no
+coercion of strings to numbers or numbers to strings).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Sha = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")]
+Count = Annotated[int, Field(ge=0)]
+Id = Annotated[int, Field(ge=1)]
+
+
+class Answer(BaseModel):
+    """Base of every answer shape: strict types, unknown keys ignored."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+
+class Account(Answer):
+    login: str
+    type: str | None = None
+
+
+class RepoRef(Answer):
+    default_branch: str | None = None
+
+
+class PullEnd(Answer):
+    """`head` or `base` of a pull request."""
+
+    ref: str
+    sha: Sha
+    repo: RepoRef | None = None  # null for the head of a deleted fork
+
+
+class PullAnswer(Answer):
+    """`GET pulls/{n}`: the fields the pin and the evidence use, and the declared list sizes."""
+
+    number: Id
+    state: str
+    title: str | None = None
+    draft: bool | None = None
+    merged: bool | None = None
+    merged_at: str | None = None
+    html_url: str | None = None
+    user: Account | None = None
+    head: PullEnd
+    base: PullEnd
+    changed_files: Count
+    commits: Count
+    comments: Count
+
+
+class FileItem(Answer):
+    """One entry of `pulls/{n}/files` or of a compare's `files`."""
+
+    filename: Annotated[str, Field(min_length=1)]
+    status: str
+    previous_filename: str | None = None
+    patch: str | None = None
+
+
+class CommitItem(Answer):
+    sha: Sha
+
+
+class CommentItem(Answer):
+    """One conversation comment of `issues/{n}/comments`."""
+
+    id: Id
+    user: Account | None = None
+    body: str | None = None
+    author_association: str | None = None
+    created_at: str | None = None
+    html_url: str | None = None
+
+
+class CheckRunItem(Answer):
+    id: Id | None = None  # binds the check run to its workflow run's job (sweep provenance)
+    name: str
+    status: str
+    conclusion: str | None = None
+    details_url: str | None = None
+
+
+class RunRef(Answer):
+    head_sha: str | None = None
+
+
+class ArtifactItem(Answer):
+    id: Id
+    name: str
+    expired: bool = False
+    size_in_bytes: Count = 0
+    workflow_run: RunRef | None = None
+
+
+class Content(Answer):
+    """`GET contents/{path}` for a file (a directory answers with a list instead)."""
+
+    type: str
+    encoding: str | None = None
+    content: str | None = None
+
+
+class MergeBase(Answer):
+    sha: Sha
+
+
+class CompareAnswer(Answer):
+    """`GET compare/{base}...{head}`: the merge base, the commits of this page, the files."""
+
+    merge_base_commit: MergeBase
+    total_commits: Count
+    commits: list[CommitItem] = []
+    files: list[FileItem] = []
+
+
+class TreeEntry(Answer):
+    path: str
+    mode: str
+    type: str
+    sha: str
+
+
+class TreeAnswer(Answer):
+    """`GET git/trees/{sha}?recursive=1`; `truncated` when GitHub cut the listing."""
+
+    sha: str
+    truncated: bool
+    tree: list[TreeEntry]
+
+
+class Membership(Answer):
+    state: str

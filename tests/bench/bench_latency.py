@@ -1,0 +1,202 @@
+"""Benchmark `signoff verify` against the GitHub emulator with real-world latency (not a test).
+
+On github.com every request costs about 100 ms. This runs the installed `signoff verify` command
+(a fresh process, as a user runs it) against ghemu serving the cassette scenarios, once with a
+delay rule on every request (`{path: '^/', effect: delay, seconds: 0.1, count: -1}`) and once
+without, RUNS times each, and prints the median and max wall time of the whole process and the
+number of HTTP requests it made (from ghemu's request log). Every run gets a fresh emulator, so
+a publishing case really writes (comment created, status set) each time.
+
+Cases: the README demo (`--publish`: PASS, comment and status written), the PR at GitHub's list
+caps (3,000 files, 250 commits, 1,000 comments) and a PR past them (3,200 files, 260 commits:
+the request cost of reading past the caps). Artifact blobs are served from ghemu's internal
+`/_ghemu/blobs/` path, which the delay rule does not slow down; they are counted as requests.
+
+    python tests/bench/bench_latency.py [--runs 5] [--delay 0.1] [--only demo]
+
+Run it with the Python of the environment signoff is installed in: the command measured is the
+`signoff` script beside that interpreter. ghemu runs inside this process; it answers from one
+lock and computes a PR's whole diff for every files page, so without added latency the two
+large cases measure the emulator about as much as signoff.
+
+Targets: the demo's median <= 1.0 s with the delay and <= 0.4 s without. The machine's noise
+matters (other processes share the cores): the runs are listed and the load average printed so
+it can be seen, and the signoff process's own CPU time (user + system) is shown beside the wall
+time, since it changes far less with the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import http.server
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "cassettes"))
+
+import record  # noqa: E402  (cassettes/record.py: the scenarios; it puts ghemu on sys.path)
+from ghemu import Emulator  # noqa: E402
+
+DELAY_RULE = {"path": "^/", "effect": "delay", "seconds": 0.1, "count": -1}
+# ghemu serves with http.server's ThreadingHTTPServer, whose listen backlog is 5: a client that
+# opens more connections at once than that sees some dropped, and the kernel retries them after
+# a second. GitHub's front end has no such limit; give the emulator a backlog of its own size.
+http.server.ThreadingHTTPServer.request_queue_size = 128
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    patch: Callable[[dict[str, Any]], str]
+    publish: bool
+    target_delayed: float | None  # median wall time target with the delay (None: report only)
+    target_plain: float | None
+
+
+def cases() -> list[Case]:
+    return [
+        Case("demo", record.pass_conversation, True, 1.0, 0.4),
+        Case("large_pr", record.large_pr, False, None, None),
+        Case("beyond_caps", record.beyond_caps, False, None, None),
+    ]
+
+
+def signoff_command() -> str:
+    """The installed console script beside this interpreter (as `pip install .` puts it)."""
+    beside = Path(sys.executable).with_name("signoff")
+    found = str(beside) if beside.exists() else shutil.which("signoff")
+    if not found:
+        raise SystemExit("no installed `signoff` command: pip install . first")
+    return found
+
+
+def child_env(cache: str) -> dict[str, str]:
+    """A user's environment: a token, nothing else of GitHub's; bytecode cached as after install."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("GITHUB_", "SIGNOFF_", "INPUT_", "RUNNER_"))
+    }
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = cache
+    env["GITHUB_TOKEN"] = "bench-token"
+    return env
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    cpu: float  # user + system CPU seconds of the signoff process
+    exit_code: int
+    requests: int
+    writes: int
+    verdict: str
+
+
+def run_once(
+    case: Case, scenario: dict[str, Any], signoff_url: str, delay: float, env: dict[str, str]
+) -> Run:
+    faults = [{**DELAY_RULE, "seconds": delay}] if delay > 0 else []
+    emulator = Emulator(copy.deepcopy(scenario), faults=faults)
+    base = emulator.start()
+    try:
+        url = _on_host(signoff_url, base)
+        argv = [signoff_command(), "verify", url, "--api-url", base, "--format", "json"]
+        argv += ["--publish"] if case.publish else []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finally:
+        emulator.stop()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    verdict = _verdict(done.stdout) or f"(none: {done.stderr.strip().splitlines()[-1:]})"
+    return Run(seconds, cpu, done.returncode, len(emulator.log), len(emulator.writes), verdict)
+
+
+def _on_host(signoff_url: str, base: str) -> str:
+    """The sign-off URL on the emulator's host, as a GitHub Enterprise user would paste it."""
+    parts = urlsplit(signoff_url)
+    return f"{base}{parts.path}#{parts.fragment}"
+
+
+def _verdict(stdout: str) -> str:
+    try:
+        return str(json.loads(stdout)["verdict"])
+    except (ValueError, KeyError, TypeError):
+        return ""
+
+
+def scenario_for(case: Case) -> tuple[dict[str, Any], str]:
+    """The recorder's scenario for the case and its sign-off URL."""
+    data = record.base_scenario()
+    signoff_url = case.patch(data)
+    if case.publish:
+        data["viewer"] = record.BOT  # an installation token, as in the Action
+    return data, signoff_url
+
+
+def measure(case: Case, runs: int, delay: float, env: dict[str, str]) -> bool:
+    scenario, signoff_url = scenario_for(case)
+    run_once(case, scenario, signoff_url, delay, env)  # warm-up (and the bytecode cache)
+    results = [run_once(case, scenario, signoff_url, delay, env) for _ in range(runs)]
+    times = [r.seconds for r in results]
+    median, worst = statistics.median(times), max(times)
+    cpu = statistics.median(r.cpu for r in results)
+    target = case.target_delayed if delay > 0 else case.target_plain
+    verdicts = sorted({r.verdict for r in results})
+    exits = sorted({r.exit_code for r in results})
+    requests = sorted({r.requests for r in results})
+    writes = sorted({r.writes for r in results})
+    met = target is None or median <= target
+    label = f"{delay * 1000:.0f} ms/request" if delay > 0 else "no added latency"
+    goal = f"target <= {target} s -> {'met' if met else 'MISSED'}" if target else "no target"
+    print(
+        f"{case.name:12} {label:18} median {median:.3f} s  max {worst:.3f} s  "
+        f"(cpu {cpu:.3f} s)  requests {requests}  writes {writes}  verdict {verdicts} "
+        f"exit {exits}  {goal}\n"
+        f"{'':12} runs: {', '.join(f'{t:.3f}' for t in times)}",
+        flush=True,
+    )
+    return met
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--delay", type=float, default=DELAY_RULE["seconds"])
+    parser.add_argument("--only", action="append", help="run only this case (repeatable)")
+    args = parser.parse_args(argv)
+    chosen = [c for c in cases() if not args.only or c.name in args.only]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load {load}), "
+        f"{args.runs} runs per line"
+    )
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="signoff-bench-pyc-") as cache:
+        env = child_env(cache)
+        for case in chosen:
+            for delay in (args.delay, 0.0):
+                ok = measure(case, args.runs, delay, env) and ok
+    print("all targets met" if ok else "some targets MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Reading ahead in a pool never changes the evidence: one worker and eight give the same bytes.
+
+Every cassette is gathered twice, once with one worker (each read made when it is started, the
+order the cassettes were recorded in) and once with eight, with a random pause before every
+answer so that the answers arrive in a different order each time. The evidence bundles, and
+the verdicts rendered from them, must be byte-identical; a run that cannot verify must fail
+with the same message.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from cassette_helpers import CASSETTES, cassette, info
+
+import signoff.gather.api as api_module
+from signoff.client import connect
+from signoff.errors import GatherError
+from signoff.evidence import dump_evidence
+from signoff.gather import gather_evidence, pin_pull
+from signoff.judge import judge
+from signoff.policy import Policy
+from signoff.publish.render import render_markdown
+from signoff.refs import parse_signoff_url
+from signoff.replay import replay
+from signoff.standards import resolve_standard
+
+NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
+REVIEWED_AT = datetime(
+    2026, 8, 18, 14, 10, tzinfo=UTC
+)  # the judge reads no clock; fix the one gather records
+
+
+def gathered(name: str, policy: Policy, workers: int) -> tuple[str, str]:
+    """(evidence bundle, verdict) of the cassette's sign-off, or ("", error) when it fails."""
+    described = info(name)
+    with replay(cassette(name)):
+        gh = connect("replay-token", described["api_url"], mode="test")
+        ref = parse_signoff_url(described["signoff_url"])
+        try:
+            pinned = pin_pull(gh, ref)
+            evidence = gather_evidence(
+                gh, ref, policy, pinned_head=pinned.head_sha, pull_json=pinned.raw,
+                workers=workers, standard=resolve_standard(described.get("standard"), policy),
+                reviewed_at=REVIEWED_AT,
+            )  # fmt: skip
+        except GatherError as exc:
+            return "", str(exc)
+    return dump_evidence(evidence), render_markdown(judge(evidence, policy), policy)
+
+
+@pytest.fixture
+def jitter(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Every answer waits 0-3 ms first, so that concurrent reads finish in shuffled order.
+
+    The value is the set of threads that made requests.
+    """
+    real = api_module.read_json
+    draw = random.Random(7)
+    lock = threading.Lock()
+    threads: set[str] = set()
+
+    def late(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            pause = draw.uniform(0, 0.003)
+            threads.add(threading.current_thread().name)
+        time.sleep(pause)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api_module, "read_json", late)
+    return threads
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_eight_workers_gather_byte_identical_evidence_to_one(
+    name: str, policy: Policy, jitter: set[str]
+) -> None:
+    sequential = gathered(name, policy, workers=1)
+    assert jitter == {"MainThread"}
+    parallel = gathered(name, policy, workers=8)
+    assert len(jitter) > 2  # the reads really were spread over workers
+    assert parallel[0] == sequential[0]
+    assert parallel[1] == sequential[1]
+    assert sequential[0] or info(name)["verdict"] == "ERROR"
