@@ -148,6 +148,7 @@ def scenario_for(case: Case) -> tuple[dict[str, Any], str]:
     signoff_url = case.patch(data)
     if case.publish:
         data["viewer"] = record.BOT  # an installation token, as in the Action
+    record.pin_merge_commit(data)  # the merged recipe PR's merge commit, as the recorder does
     return data, signoff_url
 
 
