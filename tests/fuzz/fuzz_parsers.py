@@ -7,8 +7,10 @@ its invariants; it prints examples, time and findings per parser and exits 1 on 
     python tests/fuzz/fuzz_parsers.py [--examples 100000] [--only NAME] [--seed N]
 
 Parsers: sign-off, template, matching, CODEOWNERS (parse and match, checked against a loop over
-single rules), master config, master blocks, benchmark script, links, gate payloads, prose
-(negation), reasons (rendered Markdown stays inert).
+single rules), master config, master blocks, benchmark script (read unbound and with a sweep
+point bound), links, gate payloads, prose (negation), reasons (rendered Markdown stays inert),
+upstream recipe documents (Markdown, YAML, cookbook JSX, HTML pages), MODELS.md / golden curves /
+changelog patches, and printf in command substitutions.
 """
 
 from __future__ import annotations
@@ -32,13 +34,18 @@ from hypothesis import strategies as st
 
 from signoff.errors import InputError
 from signoff.gate import decide
-from signoff.parse.bench_script import find_args, parse_script
+from signoff.parse.bench_script import evaluate, parse_script, read_script
+from signoff.parse.changelog import new_entries
 from signoff.parse.codeowners import parse_codeowners
+from signoff.parse.golden_al import parse_golden
 from signoff.parse.links import classify_recipe_link, recipe_links
 from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
 from signoff.parse.master_config import diff_entries, parse_master_config
 from signoff.parse.matching import match_items
+from signoff.parse.models_md import parse_models
 from signoff.parse.prose import asserted
+from signoff.parse.recipes import read_recipe_file, read_recipe_page
+from signoff.parse.shell_printf import printf_output
 from signoff.parse.signoff_comment import parse_signoff
 from signoff.parse.template import parse_template
 from signoff.policy import load_policy
@@ -160,10 +167,19 @@ def check_master_blocks(pair: tuple[str, str]) -> None:
         sparse_text(pair[1], blocks, set(keys or ()))
 
 
+SWEEP_POINT = {"TP": "8", "EP_SIZE": "1", "DP_ATTENTION": "true", "SPEC_DECODING": "mtp",
+               "CONC": "16", "ISL": "8192", "OSL": "1024", "MODEL": "m/x"}  # fmt: skip
+
+
 def check_script(text: str) -> None:
-    facts = parse_script(text, "benchmarks/x.sh", POLICY.spec_decode.client_commands)
-    args = find_args(facts, ("--tp", "--hf-overrides"))
-    assert list(args) == sorted(args, key=lambda arg: arg.line)
+    """Read unbound and with one configuration bound: never raises, records in line order."""
+    clients = POLICY.spec_decode.client_commands
+    facts = parse_script(text, "benchmarks/x.sh", clients)
+    run = evaluate(read_script(text, "benchmarks/x.sh"), SWEEP_POINT, clients)
+    for records in (facts.launches, facts.clients, run.launches, run.clients):
+        lines = [record.line for record in records]
+        assert lines == sorted(lines)
+    assert run.complete or run.problems
 
 
 def check_links(pair: tuple[str, str]) -> None:
@@ -190,6 +206,43 @@ def check_reason(text: str) -> None:
     assert {tag.lower() for tag in _TAG.findall(html)} <= {"p", "code"}, html
 
 
+RECIPE = [
+    "# DeepSeek-V4\n", "## B200\n", "### FP4 with MTP\n", "```bash\n", "```\n", "vllm serve ",
+    "python3 -m sglang.launch_server ", "--tensor-parallel-size 8 ", "--tp 8 ", "\\\n",
+    "--speculative-config '{\"method\": \"mtp\"}' ", "<Tab title=\"MI355X\">", "</Tab>",
+    "model: ", "deepseek-ai/DeepSeek-V4-Pro\n", "args:\n", "  - --kv-cache-dtype\n", "  - fp8\n",
+    "hardware:\n", "  b200:\n", "export const config = {", "cells: [", "]", "}", "'--tp'", ",",
+    "<pre><code>", "</code></pre>", "<h2>", "</h2>", "&gt;", "\n", " ",
+]  # fmt: skip
+POLICY_TEXT = [
+    "## Deprecation Notice\n", "### Monday, August 3, 2026\n", "| Model | Deprecated | Remains |\n",
+    "|---|---|---|\n", "| MiniMax-M3 (`minimaxm3`) | Single-turn 8k1k | Agentic coding |\n",
+    "## Scenarios\n", "| Scenario | ISL/OSL | Status |\n", "## Model support matrix\n",
+    "deepseek-v4-pro:\n", "  thinking_on: {1: 1.71, 3: 2.49}\n", "  thinking_off: {x: y}\n",
+    "+- config-keys:\n", "+    - dsv4-fp4-b200-vllm\n", "+  append-only: true\n",
+    "+  description:\n", "+    - x\n", "@@ -1,1 +1,4 @@\n", "\n", "|", "- ", ": ",
+]  # fmt: skip
+
+
+def check_recipes(text: str) -> None:
+    """Recipe documents of every format (Markdown, YAML, cookbook JSX, a published page)."""
+    for path in ("DeepSeek/DeepSeek-V4.md", "models/x/y.yaml", "docs_new/x/config.jsx"):
+        read_recipe_file(path, text, "vllm", POLICY.recipe)
+    read_recipe_page("https://recipes.vllm.ai/x", text)
+
+
+def check_policy_texts(text: str) -> None:
+    """MODELS.md, golden acceptance curves and changelog patches: read, never raise."""
+    parse_models(text)
+    parse_golden(text, "golden_al_distribution/x.yaml")
+    new_entries(text, "perf-changelog.yaml")
+
+
+def check_printf(args: list[str]) -> None:
+    printed = printf_output(args)
+    assert printed is None or len(printed) <= 65_536
+
+
 PARSERS: dict[str, tuple[Callable[[Any], None], st.SearchStrategy[Any]]] = {
     "signoff": (check_signoff, texts(MARKDOWN)),
     "template": (check_template, texts(MARKDOWN)),
@@ -208,6 +261,14 @@ PARSERS: dict[str, tuple[Callable[[Any], None], st.SearchStrategy[Any]]] = {
     "gate": (check_gate, payloads()),
     "prose": (check_prose, texts(PROSE, 30)),
     "reasons": (check_reason, texts([*MARKDOWN, "![PASS](https://x)", "@bob", "www.x.y"])),
+    "recipes": (check_recipes, texts(RECIPE)),
+    "policy_texts": (check_policy_texts, texts(POLICY_TEXT)),
+    "printf": (
+        check_printf,
+        st.lists(
+            texts(["%", "d", "s", ".2f", "%*d", "\\n", "x", "3", "-v", "--", "1e9"], 8), max_size=4
+        ),
+    ),
 }
 
 
