@@ -82,7 +82,8 @@ class _Hooks:
 def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     """The substitution's only command when it is one plain simple command whose words cover
     its whole text: nothing but blanks between them, so no redirection (the scanner drops
-    those) can send its output elsewhere, no pipe, no second command."""
+    those) can send its output elsewhere, no pipe, no second command, and no substitution of
+    its own (its words are expanded once more to read the output: that must stay cheap)."""
     if len(seq.items) != 1:
         return None
     item = seq.items[0]
@@ -91,6 +92,8 @@ def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     node = item.first.commands[0]
     if not isinstance(node, Simple) or node.assigns or node.heredocs or not node.words:
         return None
+    if any("$(" in word.raw or "`" in word.raw for word in node.words):
+        return None  # a nested substitution: expanding it again here would repeat its work
     position = 0
     for word in node.words:
         start = word.offset - offset
