@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from signoff.parse.bench_script import MAX_UNSET_ATTEMPTS, evaluate, read_script
 from signoff.parse.launch import ScriptRun
@@ -203,3 +205,26 @@ def test_the_run_names_only_the_hooks_its_reading_relied_on():
 def test_the_script_text_names_its_fallback_reads():
     script = read_script('A=${X:-1} ${Y-2} ${Z:=3} ${W:+4}; echo "$V" ${U:?u} ${T#t}\n', "s.sh")
     assert script.fallback_names == {"X", "Y", "Z", "W"}
+
+
+PIECES = st.sampled_from(
+    [
+        "vllm serve m ", "${H:-8} ", "${H-x} ", "${H:=y} ", "${H:+--z} ", "$H ", "${#H} ",
+        "$((H+1)) ", "${H:?} ", "H+=1\n", "H=2\n", "[ -n \"${H:-}\" ]", "[[ -v H ]]", "if ",
+        "; then ", "else ", "fi\n", "\n", "&& ", "|| ", "echo ", "f() { ", "}\n", "f\n",
+        "case ${H:-a} in a) ", ";;\n", "esac\n", "<<EOF\n$H\nEOF\n", "for i in $H; do ",
+        "done\n", "exit 0\n", "eval \"echo $H\"\n", "G=${G:-1}\n", "A=(${H:-a b})\n",
+        "\"${A[@]}\" ", "local H\n", "unset H\n", "(", ")", "'", '"',
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_the_unset_reading_never_fails_internally_and_names_only_assumed_hooks(text: str):
+    script = read_script(text, "s.sh")
+    for env in (None, ENV):
+        run = evaluate(script, env, unset=script.fallback_names)
+        assert [p for p in run.problems if "script could not be" in p] == []
+        assert set(run.unset) <= script.fallback_names - script.heredoc_names
+        assert run.complete == (not run.problems)
