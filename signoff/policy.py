@@ -10,9 +10,17 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from signoff.errors import PolicyError
 from signoff.standards import StandardsBook, load_standards
@@ -342,6 +350,36 @@ class MaxModelLen(Strict):
     pad: int = 256  # the sweep exports isl + osl + pad
 
 
+Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+
+
+class JobEnvironment(Strict):
+    """What else the benchmark job's environment may hold besides the sweep's own variables.
+
+    A variable a script reads only through a fallback form (`${X:-word}`) and that none of these
+    names is unset when the job runs the script: Check 3 reads it so (its fallback applies).
+    """
+
+    # Names the sweep workflow's job and launch step set, the runner launchers export or pass
+    # into the container, and the benchmark library (sourced by every script) assigns.
+    exported: tuple[Identifier, ...] = ()
+    # Names and name prefixes a shell, the machine, the CI runner, the scheduler or a container
+    # image may set on its own: never read as unset.
+    platform_names: tuple[Identifier, ...] = ()
+    platform_prefixes: tuple[Identifier, ...] = ()
+    # Globs of the files `exported` is read from: a PR changing one may export anything, so
+    # nothing is read as unset for it.
+    exported_by: tuple[str, ...] = Field(min_length=1)
+
+    def may_hold(self, name: str) -> bool:
+        """Whether the job's environment may hold `name` (a set of names is faster for many)."""
+        return (
+            name in self.exported
+            or name in self.platform_names
+            or name.startswith(self.platform_prefixes)
+        )
+
+
 class SweepEnv(Strict):
     """The environment the sweep gives a single-node benchmark script, per configuration point."""
 
@@ -358,6 +396,16 @@ class SweepEnv(Strict):
     conc_step: int = Field(default=2, ge=2)  # conc-start..conc-end multiplies by this
     max_points: int = Field(default=512, ge=1)  # configuration points read per entry
     max_evaluations: int = Field(default=256, ge=1)  # distinct environments evaluated per entry
+    # None: every variable the sweep does not bind stays unknown, for every check
+    environment: JobEnvironment | None = None
+
+    def variables(self) -> frozenset[str]:
+        """Every variable the sweep itself exports to a script, at any point of any job."""
+        names = {*self.entry, *self.constants, self.concurrency, self.isl, self.osl}
+        names |= {variable.env for variable in self.point.values()}
+        names |= {name for values in (*self.scenarios.values(), *self.jobs.values())
+                  for name in values}  # fmt: skip
+        return frozenset({*names, self.max_model_len.env})
 
 
 class PublishPolicy(Strict):

@@ -6,13 +6,14 @@ import re
 from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
+from signoff.judge.quote import code
 from signoff.parse.bench_script import (
     DEFAULT_BUDGET,
     ParsedScript,
     ScriptFacts,
     evaluate_counted,
-    facts_of,
     read_script,
+    read_unbound,
 )
 from signoff.parse.codeowners import CodeOwners, parse_codeowners
 from signoff.parse.config_points import ConfigPoint, config_points, group_runs, point_scripts
@@ -320,14 +321,61 @@ class JudgeContext:
         """Every launch the head script at `path` may run, nothing bound (Check 3's reading)."""
         if path not in self._facts:
             parsed = self.parsed_script(path)
-            clients = self.policy.spec_decode.client_commands
-            self._facts[path] = facts_of(parsed, clients) if parsed is not None else None
+            if parsed is None:
+                self._facts[path] = None
+            else:
+                clients = self.policy.spec_decode.client_commands
+                facts, run, steps = read_unbound(parsed, clients)
+                self._facts[path] = facts
+                self._unbound[path] = (run, steps)  # the same reading as a run, for later
         return self._facts[path]
+
+    @cached_property
+    def _unbound(self) -> dict[str, tuple[ScriptRun, int]]:
+        return {}
 
     @cached_property
     def _facts(self) -> dict[str, ScriptFacts | None]:
         return {}
 
+    # --- override hooks read as unset (Check 3's reading) -----------------------------------
+    @cached_property
+    def hooks_withheld(self) -> str:
+        """Why override hooks are not read as unset for this PR although the profile lists
+        what the benchmark job exports ("" when they are): the PR may change what it exports."""
+        environment = self.policy.sweep_env.environment
+        if environment is None:
+            return ""  # the profile does not say: nothing is ever read as unset (unset_hooks)
+        if self.evidence.files_truncated:
+            return "the PR's file list is truncated (it may change what the job exports)"
+        for path in self.changed_paths:
+            if any(path_matches(path, glob) for glob in environment.exported_by):
+                return f"the PR changes {code(path)}, which may export them"
+        return ""
+
+    @cached_property
+    def _held_names(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """Names (and name prefixes) the benchmark job's environment may hold."""
+        sweep = self.policy.sweep_env
+        environment = sweep.environment
+        assert environment is not None  # only asked for when the profile lists it
+        names = sweep.variables() | set(environment.exported) | set(environment.platform_names)
+        return frozenset(names), environment.platform_prefixes
+
+    def unset_hooks(self, parsed: ParsedScript) -> frozenset[str]:
+        """The script's override hooks that nothing exports: names it reads through a fallback
+        form that neither the sweep, the job's exports, nor the platform may set. The reader
+        still drops any it finds read plainly (bench_script.evaluate_counted)."""
+        if self.policy.sweep_env.environment is None or self.hooks_withheld:
+            return frozenset()
+        names, prefixes = self._held_names
+        return frozenset(
+            name
+            for name in parsed.fallback_names
+            if name not in names and not name.startswith(prefixes)
+        )
+
+    # --- per-configuration runs --------------------------------------------------------------
     def script_runs(
         self,
         entry: MasterEntry,
@@ -335,26 +383,32 @@ class JudgeContext:
         jobs: tuple[str, ...] = ("benchmark",),
         spec: tuple[str, ...] | None = None,
         scenario: str | None = None,
+        hooks_unset: bool = False,
     ) -> tuple[ScriptRun, ...]:
         """What the entry's script runs for each configuration point it sweeps (only points
         whose spec-decoding is in `spec` and of `scenario`, when given), points that read the
-        same grouped; a point whose script cannot be read is an incomplete run."""
-        key = (entry.file, entry.key, entry.fingerprint, jobs, spec, scenario)
+        same grouped; a point whose script cannot be read is an incomplete run. `hooks_unset`:
+        the script's override hooks nothing exports are read as unset (Check 3 only: a wrong
+        "unset" would let an author hide what Checks 7 and 8 look for)."""
+        key = (entry.file, entry.key, entry.fingerprint, jobs, spec, scenario, hooks_unset)
         if key not in self._entry_runs:
-            self._entry_runs[key] = self._runs_of(entry, jobs, spec, scenario)
+            self._entry_runs[key] = self._runs_of(entry, jobs, spec, scenario, hooks_unset)
         return self._entry_runs[key]
 
     @cached_property
     def _entry_runs(self) -> dict[tuple[object, ...], tuple[ScriptRun, ...]]:
         return {}
 
-    def script_runs_for_path(self, path: str) -> tuple[ScriptRun, ...]:
+    def script_runs_for_path(
+        self, path: str, *, hooks_unset: bool = False
+    ) -> tuple[ScriptRun, ...]:
         """A changed script read with nothing bound: every condition on the sweep's variables
-        stays undecided."""
+        stays undecided (`hooks_unset` as for `script_runs`)."""
         parsed = self.parsed_script(path)
         if parsed is None:
             return (_unread(path),)
-        return (self._evaluate(parsed, None, ""),)
+        unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
+        return (self._evaluate(parsed, None, "", unset),)
 
     def _runs_of(
         self,
@@ -362,6 +416,7 @@ class JudgeContext:
         jobs: tuple[str, ...],
         spec: tuple[str, ...] | None,
         scenario: str | None,
+        hooks_unset: bool,
     ) -> tuple[ScriptRun, ...]:
         if entry.multinode:
             return ()
@@ -376,7 +431,7 @@ class JudgeContext:
         items: list[tuple[ConfigPoint, ScriptRun]] = []
         environments: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
         for point in points:
-            run = self._run_for_point(entry, point, environments)
+            run = self._run_for_point(entry, point, environments, hooks_unset)
             items.append((point, run))
         runs = group_runs(items, sweep)
         if bound:
@@ -389,6 +444,7 @@ class JudgeContext:
         entry: MasterEntry,
         point: ConfigPoint,
         environments: set[tuple[str, tuple[tuple[str, str], ...]]],
+        hooks_unset: bool,
     ) -> ScriptRun:
         candidates = point_scripts(entry, point)
         path = next((c for c in candidates if self.parsed_script(c) is not None), None)
@@ -410,16 +466,22 @@ class JudgeContext:
         if len(environments) > limit:
             why = f"{entry.file}: {entry.key} gives more than {limit} distinct environments (bound)"
             return ScriptRun(path=path, problems=(why,), complete=False, job=point.job)
-        return self._evaluate(parsed, bound, point.job)
+        unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
+        return self._evaluate(parsed, bound, point.job, unset)
 
-    def _evaluate(self, parsed: ParsedScript, env: dict[str, str] | None, job: str) -> ScriptRun:
-        key = (parsed.path, tuple(sorted(env.items())) if env is not None else None, job)
+    def _evaluate(
+        self, parsed: ParsedScript, env: dict[str, str] | None, job: str, unset: frozenset[str]
+    ) -> ScriptRun:
+        """One reading, memoised: a script without override hooks reads the same either way,
+        so Check 3 then shares the strict reading with Checks 7 and 8."""
+        environment = tuple(sorted(env.items())) if env is not None else None
+        key = (parsed.path, environment, job, tuple(sorted(unset)))
         if key not in self._evaluations:
-            self._evaluations[key] = self._evaluate_once(parsed, env, job)
+            self._evaluations[key] = self._evaluate_once(parsed, env, job, unset)
         return self._evaluations[key]
 
     def _evaluate_once(
-        self, parsed: ParsedScript, env: dict[str, str] | None, job: str
+        self, parsed: ParsedScript, env: dict[str, str] | None, job: str, unset: frozenset[str]
     ) -> ScriptRun:
         if parsed.path in self._over_budget:  # one configuration used the whole work bound
             return self._over_budget[parsed.path].model_copy(update={"job": job})
@@ -430,8 +492,12 @@ class JudgeContext:
             )
             return ScriptRun(path=parsed.path, problems=(why,), complete=False, job=job)
         budget = min(DEFAULT_BUDGET, self._steps_left)
+        done = self._unbound.get(parsed.path) if env is None and not job and not unset else None
+        if done is not None and done[1] <= budget:  # `script_facts` read it so: the same run
+            self._steps_left -= done[1]
+            return done[0]
         clients = self.policy.spec_decode.client_commands
-        run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=job)
+        run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=job, unset=unset)
         self._steps_left -= steps
         if any("work bound" in problem for problem in run.problems):
             self._over_budget[parsed.path] = run
@@ -440,7 +506,7 @@ class JudgeContext:
     @cached_property
     def _evaluations(
         self,
-    ) -> dict[tuple[str, tuple[tuple[str, str], ...] | None, str], ScriptRun]:
+    ) -> dict[tuple[str, tuple[tuple[str, str], ...] | None, str, tuple[str, ...]], ScriptRun]:
         return {}
 
     @cached_property

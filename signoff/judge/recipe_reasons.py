@@ -14,6 +14,7 @@ from signoff.parse.recipe_doc import RecipeDoc
 
 MAX_ITEMS = 8  # differences named in one reason; the rest are counted
 MAX_CONFIGS = 3  # configurations named per difference
+MAX_UNSET = 4  # override hooks named as read unset; the rest are counted
 
 
 class Compared(NamedTuple):
@@ -70,7 +71,7 @@ def fail_reason(
         [f"and {len(parts) - MAX_ITEMS} more"] if len(parts) > MAX_ITEMS else []
     )
     notes = _notes(unread, docs, any(i.result.best is None for i in compared))
-    return "; ".join(shown) + notes
+    return "; ".join(shown) + notes + unset_note(compared)
 
 
 def pass_reason(compared: Sequence[Compared], labels: dict[str, str], link_label: str) -> str:
@@ -93,7 +94,18 @@ def pass_reason(compared: Sequence[Compared], labels: dict[str, str], link_label
     decisions = sorted({d for r in results for d in r.decisions})
     if decisions:
         text += f". Equivalences applied: {'; '.join(decisions)}"
-    return text
+    return text + unset_note(compared)
+
+
+def unset_note(compared: Sequence[Compared]) -> str:
+    """Which of the scripts' override hooks the comparison read as unset ("" when none)."""
+    names = sorted({name for item in compared for name in item.run.unset})
+    if not names:
+        return ""
+    shown = ", ".join(code(name) for name in names[:MAX_UNSET])
+    if len(names) > MAX_UNSET:
+        shown += f" and {len(names) - MAX_UNSET} more"
+    return f". {shown} read as unset: nothing exports {'it' if len(names) == 1 else 'them'}"
 
 
 def _where(result: CommandResult, labels: dict[str, str]) -> str:

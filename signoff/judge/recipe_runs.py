@@ -2,7 +2,9 @@
 
 A target is a changed master-config entry (its script chosen per configuration point, read with
 that point's environment bound: `ctx.script_runs`) or a changed script no changed entry runs (read
-with nothing bound: `ctx.script_runs_for_path`).
+with nothing bound: `ctx.script_runs_for_path`). Either way the script's own override hooks that
+nothing exports are read as unset, as the job runs it (`ctx.unset_hooks`): an author who hides a
+flag behind one only loses its documentation here, since the job never passes it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def targets(ctx: JudgeContext) -> tuple[tuple[Target, ...], bool]:
         if entry.multinode or entry.disagg or entry.framework in policy.recipe.disagg_frameworks:
             multi_node = True
         elif entry.framework in engines:
-            runs = ctx.script_runs(entry)
+            runs = ctx.script_runs(entry, hooks_unset=True)
             covered.update(run.path for run in runs)
             read = ctx.script_for(entry)
             path = runs[0].path if runs else (read.path if read is not None else entry.file)
@@ -67,7 +69,7 @@ def _launches_engine(ctx: JudgeContext, path: str, engines: set[str]) -> bool:
 def script_runs(ctx: JudgeContext, target: Target) -> tuple[ScriptRun, ...]:
     """The entry's benchmark job per configuration point, or the changed script unbound."""
     if target.entry is not None:
-        return ctx.script_runs(target.entry)
+        return ctx.script_runs(target.entry, hooks_unset=True)
     if target.read is None:
         return ()
-    return ctx.script_runs_for_path(target.path)
+    return ctx.script_runs_for_path(target.path, hooks_unset=True)

@@ -5,6 +5,9 @@ configuration's environment bound (shell_eval) and returns a `ScriptRun`: the se
 client calls, other commands and heredocs that run, each `reached` or `undecided` (with the
 condition that could not be decided), plus reading notes and problems. With no environment bound
 every variable the sweep would set is unknown, so every condition on one stays undecided.
+Variables the script never assigns are unknown too (whatever the runner's environment holds),
+unless the caller names some as `unset`: then their fallbacks apply (`${X:-word}`), for as long
+as the script reads them only through such forms (see `evaluate_counted`).
 (bashlex was dropped earlier: it rejects `[[ ]]`, `$(( ))`, arrays and `case`, and ran without
 bound on some hostile inputs.)
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +33,13 @@ from signoff.parse.shell_values import Option, Scope, Text
 
 DEFAULT_BUDGET = 5_000  # evaluation steps per configuration; real scripts take at most ~700
 DEFAULT_CLIENTS = ("run_benchmark_serving",)
+# Readings with some variables assumed unset before giving up on the assumption: each one
+# after the first drops the names the previous one found read plainly.
+MAX_UNSET_ATTEMPTS = 3
+# The forms that give a value of their own when the variable is unset: `${X:-word}`,
+# `${X-word}`, `${X:=word}`, `${X=word}`, `${X:+word}`, `${X+word}`.
+_FALLBACK_READ = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=+]")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Constructs through which a script can read a variable without writing its name.
 _INDIRECT = re.compile(
     r"\$\{!|\b(?:declare|local|typeset)\s+-\w*n|\beval\b|\bprintenv\b|\bcompgen\b"
@@ -49,8 +60,26 @@ class ParsedScript:
         return bool(_INDIRECT.search(self.text))
 
     @cached_property
+    def fallback_names(self) -> frozenset[str]:
+        """Names the text reads somewhere through a form with a fallback (`${X:-word}`...)."""
+        return frozenset(_FALLBACK_READ.findall(self.text))
+
+    @cached_property
+    def heredoc_names(self) -> frozenset[str]:
+        """Names an expanding heredoc may read other than through a fallback form: the reader
+        keeps heredoc bodies as text, so these reads are never seen being made."""
+        names: set[str] = set()
+        for doc in self.tree.heredocs if self.tree is not None else ():
+            if doc.quoted or "$" not in doc.body:
+                continue
+            words = Counter(_IDENT.findall(doc.body))
+            words.subtract(_FALLBACK_READ.findall(doc.body))
+            names.update(name for name, count in words.items() if count > 0)
+        return frozenset(names)
+
+    @cached_property
     def words(self) -> frozenset[str]:
-        return frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", self.text))
+        return frozenset(_IDENT.findall(self.text))
 
     def reads(self, names: Iterable[str]) -> frozenset[str]:
         """Which of `names` the script may read (all of them when it reads indirectly)."""
@@ -94,9 +123,10 @@ def evaluate(
     *,
     budget: int = DEFAULT_BUDGET,
     job: str = "",
+    unset: frozenset[str] = frozenset(),
 ) -> ScriptRun:
     """What the script runs with `env` bound (None: nothing bound); never raises."""
-    return evaluate_counted(script, env, clients, budget=budget, job=job)[0]
+    return evaluate_counted(script, env, clients, budget=budget, job=job, unset=unset)[0]
 
 
 def evaluate_counted(
@@ -106,21 +136,57 @@ def evaluate_counted(
     *,
     budget: int = DEFAULT_BUDGET,
     job: str = "",
+    unset: frozenset[str] = frozenset(),
 ) -> tuple[ScriptRun, int]:
-    """`evaluate`, and how many of the budget's steps it used."""
+    """`evaluate`, and how many of the budget's steps it used (every attempt together).
+
+    `unset`: variables to read as unset, their fallbacks applying, as the job runs the script
+    when nothing exports them. The assumption holds only for a name the reading never reads
+    plainly while it may still be unset (`$X`, `${#X}`, `$((X))`, `${X:?}`, `X+=...`): such a
+    read says the script expects a value from somewhere, so the script is read again without
+    that name; after `MAX_UNSET_ATTEMPTS` readings it is read with nothing assumed. Reads on
+    paths the assumption rules out (`[ -n "${X:-}" ] && use "$X"`) are not made, so not held
+    against it. A name an expanding heredoc reads is never assumed (`heredoc_names`). The run
+    names the assumed variables its reading relied on (`unset`).
+    """
+    hooks = frozenset(unset).difference(env or {}, script.heredoc_names)
+    steps = 0
+    for _ in range(MAX_UNSET_ATTEMPTS if hooks else 0):
+        run, used, plain = _attempt(script, env, clients, budget - steps, job, hooks)
+        steps += used
+        if not plain:
+            return run, steps
+        hooks -= plain
+        if not hooks:
+            break
+    run, used, _ = _attempt(script, env, clients, budget - steps, job, frozenset())
+    return run, steps + used
+
+
+def _attempt(
+    script: ParsedScript,
+    env: Mapping[str, str] | None,
+    clients: Sequence[str],
+    budget: int,
+    job: str,
+    unset: frozenset[str],
+) -> tuple[ScriptRun, int, frozenset[str]]:
+    """One reading: the run, the steps it took, the `unset` names it read plainly."""
     environment = tuple(sorted((env or {}).items()))
     if script.tree is None:
         return ScriptRun(path=script.path, problems=script.problems, complete=False, job=job,
-                         environment=environment), 0  # fmt: skip
-    evaluator = Evaluator(script.tree, frozenset(clients), budget)
+                         environment=environment), 0, frozenset()  # fmt: skip
+    evaluator = Evaluator(script.tree, frozenset(clients), budget, unset)
     try:
         with _no_cycle_collection():
-            evaluator.run(_initial_scope(env))
+            evaluator.run(_initial_scope(env, unset))
     except Exception as exc:  # a reader bug must not crash a check: report it, fail closed
         problem = f"{script.path}:1: script could not be evaluated ({type(exc).__name__})"
-        return ScriptRun(path=script.path, problems=(*script.problems, problem), complete=False,
-                         job=job, environment=environment), evaluator.steps  # fmt: skip
-    return _run_of(script, evaluator, job, environment), evaluator.steps
+        failed = ScriptRun(path=script.path, problems=(*script.problems, problem), complete=False,
+                           job=job, environment=environment)  # fmt: skip
+        return failed, evaluator.steps, frozenset()
+    run = _run_of(script, evaluator, job, environment)
+    return run, evaluator.steps, frozenset(evaluator.read_plainly)
 
 
 def _run_of(
@@ -141,13 +207,16 @@ def _run_of(
         complete=not problems,
         job=job,
         environment=environment,
+        unset=tuple(sorted(evaluator.read_unset)),
     )
 
 
-def _initial_scope(env: Mapping[str, str] | None) -> Scope:
+def _initial_scope(env: Mapping[str, str] | None, unset: frozenset[str] = frozenset()) -> Scope:
     scope = Scope()
+    for name in sorted(unset):
+        scope.variables[name] = (Option(None),)  # read as unset (see evaluate_counted)
     if env is None:
-        return scope  # positional parameters and every variable unknown
+        return scope  # positional parameters and every other variable unknown
     scope.positional = ()  # the launcher runs `bash script.sh` without arguments
     for name, value in env.items():
         scope.variables[name] = (Option(Text(value)),)
@@ -203,10 +272,17 @@ def parse_script(
 
 def facts_of(script: ParsedScript, client_commands: Sequence[str] = DEFAULT_CLIENTS) -> ScriptFacts:
     """The unbound reading of an already parsed script."""
-    path = script.path
-    run, values = _evaluate_with_values(script, client_commands)
-    return ScriptFacts(
-        path=path,
+    return read_unbound(script, client_commands)[0]
+
+
+def read_unbound(
+    script: ParsedScript, client_commands: Sequence[str] = DEFAULT_CLIENTS
+) -> tuple[ScriptFacts, ScriptRun, int]:
+    """The unbound reading as facts and as the run `evaluate(script, None)` gives (so one
+    evaluation serves both), and the steps it took."""
+    run, values, steps = _evaluate_with_values(script, client_commands)
+    facts = ScriptFacts(
+        path=script.path,
         launches=run.launches,
         clients=run.clients,
         heredocs=run.heredocs,
@@ -215,21 +291,25 @@ def facts_of(script: ParsedScript, client_commands: Sequence[str] = DEFAULT_CLIE
         variables={name: texts[0] for name, texts in values.items()},
         alternatives={name: texts for name, texts in values.items() if len(texts) > 1},
     )
+    return facts, run, steps
 
 
 def _evaluate_with_values(
     script: ParsedScript, clients: Sequence[str]
-) -> tuple[ScriptRun, dict[str, tuple[str, ...]]]:
-    """The unbound reading, and the known texts each variable holds at the script's end."""
+) -> tuple[ScriptRun, dict[str, tuple[str, ...]], int]:
+    """The unbound reading, the known texts each variable holds at the script's end, steps."""
     if script.tree is None:
-        return evaluate(script, None, clients), {}
+        run, steps = evaluate_counted(script, None, clients)
+        return run, {}, steps
     evaluator = Evaluator(script.tree, frozenset(clients), DEFAULT_BUDGET)
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(None))
-    except Exception:
-        return evaluate(script, None, clients), {}
-    return _run_of(script, evaluator, "", ()), _final_values(evaluator.final)
+    except Exception:  # the plain reading reports what went wrong
+        run, steps = evaluate_counted(script, None, clients)
+        return run, {}, steps
+    values = _final_values(evaluator.final)
+    return _run_of(script, evaluator, "", ()), values, evaluator.steps
 
 
 def _final_values(final: Scope | None) -> dict[str, tuple[str, ...]]:

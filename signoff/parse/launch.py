@@ -88,6 +88,9 @@ class ScriptRun(Frozen):
     job: str = ""  # "benchmark" or "eval" (the sweep job kind); "" when nothing was bound
     environment: tuple[tuple[str, str], ...] = ()  # everything bound for the first point
     points: tuple[str, ...] = ()  # every configuration point this reading covers
+    # Variables the reading took as unset and relied on: the script's own override hooks,
+    # which nothing exports (only when the caller asked for that reading; sorted)
+    unset: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

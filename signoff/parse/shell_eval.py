@@ -41,8 +41,16 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class Evaluator(SimpleCommands):
     """One evaluation of one parsed script; call `run` once."""
 
-    def __init__(self, parsed: Parsed, clients: frozenset[str], budget: int) -> None:
+    def __init__(
+        self,
+        parsed: Parsed,
+        clients: frozenset[str],
+        budget: int,
+        unset: frozenset[str] = frozenset(),
+    ) -> None:
+        """`unset`: variables bound as unset in the initial scope whose reads are watched."""
         super().__init__(parsed, clients)
+        self.unset_hooks = unset
         self.records = Records()
         self.final: Scope | None = None  # the scope after the last command (None: not reached)
         self.budget = budget

@@ -25,10 +25,14 @@ _OPS = (
     ":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
     "^^", "^", ",,", ",", ":",
 )  # fmt: skip
+# The operators that give a value of their own when the variable is unset (`:?` stops instead)
+_FALLBACKS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 
 
 class Hooks(Protocol):
-    def lookup(self, name: str) -> Value | None: ...  # None: unset
+    # None: unset. `guarded`: the read supplies its own value when the variable is unset
+    # (`${X:-word}` and kin), so it expects that it may be.
+    def lookup(self, name: str, *, guarded: bool = False) -> Value | None: ...
 
     def positional(self) -> tuple[Text, ...] | None: ...
 
@@ -255,7 +259,7 @@ class Expander:
         word = rest[len(op) :]
         return self._operator(name, index, op, word, whole, offset, depth, quoted)
 
-    def _scalar(self, name: str, index: str) -> Text | object | None:
+    def _scalar(self, name: str, index: str, *, guarded: bool = False) -> Text | object | None:
         """A parameter as one string: Text, None (unset) or FROM_ENVIRONMENT."""
         if name.isdigit():
             params = self.hooks.positional()
@@ -263,7 +267,7 @@ class Expander:
                 return FROM_ENVIRONMENT
             n = int(name)
             return params[n - 1] if 0 < n <= len(params) else None
-        value = self.hooks.lookup(name)
+        value = self.hooks.lookup(name, guarded=guarded)
         if isinstance(value, Array):
             if index in ("@", "*"):
                 return _joined([_Seg(t.text, True, t.known) for t in value.values()], " ")
@@ -281,7 +285,7 @@ class Expander:
         depth: int,
         quoted: bool,
     ) -> list[_Seg]:
-        value = self._scalar(name, index)
+        value = self._scalar(name, index, guarded=op in _FALLBACKS)
         unknown_seg = [_Seg(whole, quoted, known=False, split=not quoted)]
         if value is FROM_ENVIRONMENT or (isinstance(value, Text) and not value.known):
             return unknown_seg

@@ -56,13 +56,17 @@ class _Hooks:
     def __init__(self, runner: SimpleCommands, scope: Scope, chosen: dict[str, Option]) -> None:
         self.runner, self.scope, self.chosen = runner, scope, chosen
 
-    def lookup(self, name: str) -> Value | None:
+    def lookup(self, name: str, *, guarded: bool = False) -> Value | None:
         option = self.chosen.get(name)
         if option is None:
             options = self.scope.options(name)
             if len(options) != 1:
+                if name in self.runner.unset_hooks:
+                    self.runner.read_hook(name, options, guarded=guarded, decided=False)
                 return FROM_ENVIRONMENT  # several values, none chosen here: unknown
             option = options[0]
+        if name in self.runner.unset_hooks:
+            self.runner.read_hook(name, (option,), guarded=guarded, decided=True)
         return option.value
 
     def positional(self) -> tuple[Text, ...] | None:
@@ -131,6 +135,11 @@ class SimpleCommands:
         self.calls = 0
         self.call_stack: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
         self.text_chars = 0
+        # Variables bound as unset at the start (the script's own override hooks, Check 3's
+        # reading): which of them were read while unset, plainly or through a fallback form.
+        self.unset_hooks: frozenset[str] = frozenset()
+        self.read_plainly: set[str] = set()
+        self.read_unset: set[str] = set()
 
     # implemented by the evaluator
     def seq(self, seq: Seq, scope: Scope) -> tuple[Scope, Outcome]:
@@ -153,6 +162,19 @@ class SimpleCommands:
 
     def tick(self, line: int) -> None:
         raise NotImplementedError
+
+    def read_hook(
+        self, name: str, options: tuple[Option, ...], *, guarded: bool, decided: bool
+    ) -> None:
+        """Note a read of a variable bound as unset: a plain `$X` while it may still be unset
+        withdraws the assumption (bench_script.evaluate_counted); a fallback read it decided
+        is what the reading says it assumed."""
+        if all(option.value is not None for option in options):
+            return  # the script has set it by now: its own value is read
+        if not guarded:
+            self.read_plainly.add(name)
+        elif decided:
+            self.read_unset.add(name)
 
     # --- notes and problems -----------------------------------------------------------------
 
@@ -367,7 +389,8 @@ class SimpleCommands:
         name, index, append = match.group(1), match.group(2), match.group(3) == "+"
         if local:
             scope.declare_local(name)
-        current = exp.hooks.lookup(name)
+        # `X+=v` and `X[i]=v` build on the value X holds; `X=v` reads nothing
+        current = exp.hooks.lookup(name) if index or append else None
         if word.items is not None:
             items = tuple(
                 f.as_text()
@@ -537,7 +560,7 @@ class SimpleCommands:
             self.problem(node.line, "[[ without ]]")
             return None
         return DoubleBracket(
-            [(w.raw, w.offset) for w in words[:-1]], exp, _is_set(scope)
+            [(w.raw, w.offset) for w in words[:-1]], exp, _is_set(self, scope)
         ).evaluate()
 
 
@@ -558,7 +581,7 @@ def _test(
         if not args or args[-1].text != "]":
             return scope, Outcome(None)
         args = args[:-1]
-    return scope, Outcome(single_bracket(args, _is_set(scope)))
+    return scope, Outcome(single_bracket(args, _is_set(runner, scope)))
 
 
 def _exit_like(
@@ -775,12 +798,16 @@ def _all_words(node: Simple) -> Iterator[Word]:
         yield from word.items or ()
 
 
-def _is_set(scope: Scope) -> Callable[[str], Tri]:
+def _is_set(runner: SimpleCommands, scope: Scope) -> Callable[[str], Tri]:
+    """`-v NAME`: whether NAME is set (a test that, like `${X+word}`, expects it may not be)."""
+
     def is_set(name: str) -> Tri:
         options = scope.options(name)
         if any(o.value is FROM_ENVIRONMENT for o in options):
             return None
         states = {o.value is not None for o in options}
+        if name in runner.unset_hooks:
+            runner.read_hook(name, options, guarded=True, decided=len(states) == 1)
         return states.pop() if len(states) == 1 else None
 
     return is_set

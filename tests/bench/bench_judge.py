@@ -4,7 +4,9 @@ The bundle: 3,000 changed files, 250 commits x 60 check runs (only the oldest co
 so every commit is assessed), 1,000 comments, two ~320 KB master configs at base and head, and
 the PR's diff at the swept commit; for the later eras' checks also MODELS.md on the default
 branch and the head text of every changed script (1,000 of them, scanned for engine patches and
-deprecated models). Targets: judge <= 1.0 s and <= 300 MB peak on one core.
+deprecated models). Every script, the changed entry's too, reads an override hook nothing
+exports, so Check 3 reads it differently from Checks 7 and 8 (twice the script readings).
+Targets: judge <= 1.0 s and <= 300 MB peak on one core.
 
     python tests/bench/bench_judge.py [--standard current]   (default: current)
 """
@@ -108,14 +110,35 @@ def large_parts() -> dict:
         }
         for i in range(999)
     ] + [{"id": 5000, "author": "lead", "author_association": "MEMBER", "body": "/reuse-sweep-run"}]
+    for read in parts["files"]:  # the #2187 shape in the changed entry's script
+        if read["path"] == SCRIPT_PATH:
+            read["text"] = read["text"].replace(
+                'vllm serve "$MODEL"', ENTRY_HOOK + 'vllm serve "$MODEL"'
+            )
+            read["text"] = read["text"].replace(
+                "--kv-cache-dtype fp8 \\\n", '--kv-cache-dtype fp8 "${LINEAR_ARGS[@]}" \\\n'
+            )
     parts["files"].append({"path": SCRIPT_PATH, "role": "head", "text": parts["files"][5]["text"]})
     parts["files"].append({"path": "MODELS.md", "role": "default", "text": MODELS_MD})
+    # Each script reads an override hook nothing exports, so Check 3 reads it twice over: with
+    # the hook unset (its own reading) and unknown (the strict reading of Checks 7 and 8).
     parts["files"] += [
-        {"path": f["path"], "role": "head", "text": f"#!/usr/bin/env bash\nvllm serve m --tp {i}\n"}
+        {"path": f["path"], "role": "head", "text": HOOKED_SCRIPT.format(i=i)}
         for i, f in enumerate(files)
         if f["path"].endswith(".sh")
     ]
     return parts
+
+
+HOOKED_SCRIPT = """#!/usr/bin/env bash
+vllm serve m --tp {i} --max-num-seqs "${{MAX_NUM_SEQS:-256}}"
+"""
+# The #2187 shape in the changed entry's script, read per swept configuration.
+ENTRY_HOOK = """LINEAR_ARGS=()
+if [ -n "${LINEAR_BACKEND:-}" ]; then
+  [ "$LINEAR_BACKEND" != native ] && LINEAR_ARGS=(--linear-backend "$LINEAR_BACKEND")
+fi
+"""
 
 
 def main() -> None:

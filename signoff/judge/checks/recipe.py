@@ -11,7 +11,9 @@ commit) and as a structure: each server launch of the benchmark script, per swep
 is compared with the recipe command for the same model and hardware; the major server arguments
 (model, parallelism, DP attention, quantization, kv-cache dtype, kernel backends, fusion passes,
 speculative decoding; listed per engine in the profile) must agree, other InferenceX tuning is
-informational. To satisfy it: get the recipe merged upstream first and link it.
+informational. The script is read as the job runs it: its own override hooks (read only through
+`${X:-default}` and kin) that nothing in the benchmark job exports are unset, so their defaults
+apply. To satisfy it: get the recipe merged upstream first and link it.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
     missing = unread_files(chosen)
     reason = fail_reason(compared, labels, label, missing, docs)
     if reason:
-        return failed(reason)
+        return failed(reason + _withheld_note(ctx, compared))
     return passed(pass_reason(compared, labels, label))
 
 
@@ -103,6 +105,20 @@ def _compare(
         policy=ctx.policy,
         every_flag=not ctx.switches.recipe_major_args_only,  # before #1908 every flag counted
     )
+
+
+def _withheld_note(ctx: JudgeContext, compared: list[Compared]) -> str:
+    """Why override hooks stayed unknown, when the reason names something they may explain (a
+    launch behind an undecided condition, a value the configuration does not bind)."""
+    if not ctx.hooks_withheld or not any(_unknown_in(item) for item in compared):
+        return ""
+    return f". Override hooks are not read as unset: {ctx.hooks_withheld}"
+
+
+def _unknown_in(item: Compared) -> bool:
+    best = item.result.best
+    unbound = best is not None and any(diff.kind == "unbound" for diff in best.diffs)
+    return unbound or item.launch.reach == "undecided"
 
 
 def _sku_of_path(ctx: JudgeContext, path: str) -> str | None:
