@@ -17,14 +17,14 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
-    ValidationError,
     field_validator,
     model_validator,
 )
 
+from signoff.data_files import load_data_file
 from signoff.errors import PolicyError
 from signoff.standards import StandardsBook, load_standards
-from signoff.yamlload import line_of, load_yaml_with_lines
+from signoff.yamlload import line_of
 
 PROFILE_SCHEMA_VERSION = 1
 DEFAULT_PROFILE_NAME = "inferencex.yaml"
@@ -495,32 +495,10 @@ def load_policy(path: str | Path | None = None) -> Policy:
 
 @lru_cache(maxsize=8)
 def _load_policy_cached(source: str) -> Policy:
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise PolicyError(
-            f"{source}: not a policy profile (not UTF-8 at byte {exc.start})"
-        ) from None
-    except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-        raise PolicyError(f"{source}: cannot read policy profile ({why})") from None
-    try:
-        data, lines = load_yaml_with_lines(text)
-    except Exception as exc:  # yaml.YAMLError carries its own mark
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise PolicyError(f"{source}:{line}: profile is not valid YAML") from None
-    if not isinstance(data, dict):
-        raise PolicyError(f"{source}:1: profile must be a mapping")
-    data = _with_standards(data, Path(source), lines)
-    try:
-        return Policy.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = tuple(first["loc"])
-        where = ".".join(str(part) for part in loc) or "(top level)"
-        line = line_of(lines, loc)
-        raise PolicyError(f"{source}:{line}: {where}: {first['msg']}") from None
+    path = Path(source)
+    return load_data_file(
+        path, Policy, "policy profile", lambda data, lines: _with_standards(data, path, lines)
+    )
 
 
 def _with_standards(

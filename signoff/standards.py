@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from signoff.errors import InputError, PolicyError
-from signoff.yamlload import line_of, load_yaml_with_lines
+from signoff.data_files import load_data_file
+from signoff.errors import InputError
 
 if TYPE_CHECKING:
     from signoff.policy import Policy
@@ -220,25 +220,7 @@ def iso(instant: datetime) -> str:
 
 def load_standards(path: Path) -> StandardsBook:
     """Read and validate a standards file; errors name file:line and the offending key."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PolicyError(f"{path}: cannot read standards file ({exc.strerror})") from None
-    try:
-        data, lines = load_yaml_with_lines(text)
-    except Exception as exc:  # yaml.YAMLError carries its own mark
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise PolicyError(f"{path}:{line}: standards file is not valid YAML") from None
-    if not isinstance(data, dict):
-        raise PolicyError(f"{path}:1: standards file must be a mapping")
-    try:
-        return StandardsBook.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = tuple(first["loc"])
-        where = ".".join(str(part) for part in loc) or "(top level)"
-        raise PolicyError(f"{path}:{line_of(lines, loc)}: {where}: {first['msg']}") from None
+    return load_data_file(path, StandardsBook, "standards file")
 
 
 # --- resolving a spec ---------------------------------------------------------------------------

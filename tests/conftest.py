@@ -1,9 +1,12 @@
-"""Shared fixtures: the shipped policy profile and a judge-one-check helper."""
+"""Shared fixtures: a hermetic environment, the shipped policy profile, a judge-one-check
+helper, and the cassettes a command replayed."""
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from builders import build
 
+import signoff.replay as replay_module
 from signoff.judge import judge
 from signoff.judge.model import CheckResult
 from signoff.policy import Policy, load_policy
@@ -25,6 +29,30 @@ ROOT = Path(__file__).resolve().parent.parent
 # test still sets its own example count.
 settings.register_profile("signoff", derandomize=True, deadline=None)
 settings.load_profile("signoff")
+
+
+@pytest.fixture(autouse=True)
+def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ambient token, API URL, runner or action input leaks into a test (CI sets them)."""
+    for name in list(os.environ):
+        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_", "ACTIONS_")):
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The cassettes a command under test replays, kept for inspection after the run."""
+    cassettes: list[Any] = []
+    real_replay = replay_module.replay
+
+    @contextmanager
+    def spy(path: str, *args: Any) -> Iterator[Any]:
+        with real_replay(path, *args) as recorded:
+            cassettes.append(recorded)
+            yield recorded
+
+    monkeypatch.setattr(replay_module, "replay", spy)
+    return cassettes
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,6 @@ Each cassette under cassettes/publish/e2e/ was recorded by cassettes/record_publ
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,11 +31,8 @@ PR_URL = f"https://github.com/{REPO}/pull/2700"
 
 
 @pytest.fixture(autouse=True)
-def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No ambient GitHub/runner/input variable leaks in; replays don't sleep between retries."""
-    for name in list(os.environ):
-        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_", "ACTIONS_")):
-            monkeypatch.delenv(name)
+def no_retry_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replays don't sleep between retries (conftest scrubs the environment)."""
 
     def test_connect(token: str | None, api_url: str | None = None) -> Github:
         return connect(token, api_url, mode="test")

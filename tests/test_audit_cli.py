@@ -4,7 +4,6 @@ files written, the partial report when GitHub goes away. GitHub is a recorded ca
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -16,13 +15,6 @@ from signoff.cli import main
 from signoff.errors import InputError
 
 REPO = "SemiAnalysisAI/InferenceX"
-
-
-@pytest.fixture(autouse=True)
-def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith(("GITHUB_", "SIGNOFF_")):
-            monkeypatch.delenv(name)
 
 
 def audit(tmp_path: Path, cassette: str, *extra: str, until: str | None = None) -> int:

@@ -7,11 +7,8 @@ README demo with `--publish`, so any request or write the command made would sho
 from __future__ import annotations
 
 import json
-import os
 import re
 import types
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +17,6 @@ from builders import DATA, build, passing_parts, signoff_body
 from cassette_helpers import CASSETTES, cassette, info
 from make_examples import OUT
 
-import signoff.replay as replay_module
 from signoff.cli import main
 from signoff.errors import InputError
 from signoff.evidence import dump_evidence
@@ -32,27 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = info("demo")["signoff_url"]
 EVENTS = ROOT / "tests" / "data" / "events"
 NOT_UTF8 = b"\xff\xfe\x00\x81 binary"
-
-
-@pytest.fixture(autouse=True)
-def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_")):
-            monkeypatch.delenv(name)
-
-
-@pytest.fixture
-def played(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    cassettes: list[Any] = []
-
-    @contextmanager
-    def spy(path: str) -> Iterator[Any]:
-        with real_replay(path) as recorded:
-            cassettes.append(recorded)
-            yield recorded
-
-    monkeypatch.setattr(replay_module, "replay", spy)
-    return cassettes
 
 
 def one_line_exit_2(capsys: pytest.CaptureFixture[str], *needles: str) -> str:
@@ -492,3 +467,21 @@ def test_a_token_with_characters_no_token_has_is_bad_input(
     err = one_line_exit_2(capsys, "GITHUB_TOKEN")
     assert "pasted" not in err  # the token itself is never echoed
     assert played == []
+
+
+def test_a_key_written_twice_in_the_profile_is_bad_input_naming_its_line(tmp_path: Path) -> None:
+    from signoff.errors import PolicyError
+    from signoff.policy import load_policy
+
+    checklists = ROOT / "checklists"
+    shipped = (checklists / "inferencex.yaml").read_text(encoding="utf-8")
+    standards = "inferencex-standards.yaml"
+    (tmp_path / standards).write_text((checklists / standards).read_text(encoding="utf-8"))
+    doubled = shipped.replace("\nsweep:\n", "\nsweep:\n  default_scope: single-node-fixed\n", 1)
+    assert doubled != shipped and doubled.count("default_scope:") == 2
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(doubled, encoding="utf-8")
+    second = [n for n, text in enumerate(doubled.split("\n"), 1) if "default_scope:" in text][1]
+    message = f"profile.yaml:{second}: policy profile names the key 'default_scope' twice"
+    with pytest.raises(PolicyError, match=message):
+        load_policy(profile)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 E2E = ROOT / "cassettes" / "publish" / "e2e"
 URL = "https://github.com/SemiAnalysisAI/InferenceX/pull/2700#issuecomment-2400027003"
 HEAD = "d9a2aaf0b52bb6e758ad6e4dedad360652b10f74"
-
-
-@pytest.fixture(autouse=True)
-def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_")):
-            monkeypatch.delenv(name)
 
 
 def test_verify_without_publishing_pins_the_head_and_writes_nothing(policy: Policy) -> None:

@@ -9,17 +9,12 @@ recorded request, no more and no fewer.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from cassette_helpers import CASSETTES, Replayed, cassette, info, is_write, replay_verify
 
-import signoff.replay as replay_module
 from signoff.policy import load_policy
-from signoff.replay import replay as real_replay
 from signoff.standards import resolve_standard
 from signoff.verify import run_verify_command
 
@@ -27,29 +22,6 @@ NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
 REPO = "SemiAnalysisAI/InferenceX"
 DEMO_URL = "https://github.com/SemiAnalysisAI/InferenceX/pull/2700#issuecomment-2400027003"
 FORGED_ID = 2400027101
-
-
-@pytest.fixture(autouse=True)
-def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No ambient token, API URL or bot login: the command runs as the README shows it."""
-    for name in list(os.environ):
-        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_")):
-            monkeypatch.delenv(name)
-
-
-@pytest.fixture
-def played(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The cassettes `run_verify_command` replays, kept for inspection after the run."""
-    cassettes: list[Any] = []
-
-    @contextmanager
-    def spy(path: str) -> Iterator[Any]:
-        with real_replay(path) as recorded:
-            cassettes.append(recorded)
-            yield recorded
-
-    monkeypatch.setattr(replay_module, "replay", spy)
-    return cassettes
 
 
 def run_command(
