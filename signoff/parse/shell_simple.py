@@ -16,9 +16,10 @@ import re
 from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
-from signoff.parse.launch import ClientCall, HeredocUse, Reach, ShellCommand
+from signoff.parse.launch import ClientCall, EnvChoice, HeredocUse, Ran, Reach, ShellCommand
 from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
+from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
 from signoff.parse.shell_printf import echo_output, printf_output
@@ -101,7 +102,8 @@ def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
 
 
 def static_output(argv: list[Field]) -> str | None:
-    """What `printf`/`echo` with these fields prints, when every field is known."""
+    """What `printf`/`echo` (or `awk 'BEGIN{print 1+2}'`) with these fields prints, when every
+    field is known."""
     if not argv or any(not field.known for field in argv):
         return None
     words = [field.text for field in argv]
@@ -109,6 +111,8 @@ def static_output(argv: list[Field]) -> str | None:
         return printf_output(words[1:])
     if words[0] == "echo":
         return echo_output(words[1:])
+    if words[0] == "awk":
+        return awk_output(words[1:])
     return None
 
 
@@ -170,6 +174,7 @@ class SimpleCommands:
 
     def simple(self, node: Simple, scope: Scope) -> tuple[Scope, Outcome]:
         self.tick(self.at(node.line))
+        self._record_ran(node, scope)
         combos = self._combinations(node, scope)
         if not combos:
             return self._simple_once(node, scope, {})
@@ -186,6 +191,8 @@ class SimpleCommands:
         self.records = outer
         if len({fork.content() for fork in forks}) == 1:
             self.records.extend(forks[0].with_reach(scope.why()))  # does not depend on them
+            for fork in forks[1:]:  # what each combination ran on the way (function bodies)
+                self.records.ran += fork.with_reach(scope.why()).ran
         else:
             for fork in forks:
                 self.records.extend(fork)
@@ -312,6 +319,18 @@ class SimpleCommands:
         why = scope.why()
         return ("undecided", why) if why else ("reached", "")
 
+    def _record_ran(self, node: Simple, scope: Scope) -> None:
+        """A simple command of the script's own text that runs, by where it starts (commands
+        read from strings (`eval`, `bash -c`) have no place in the text)."""
+        if self.sources[-1] is not self.parsed:
+            return
+        words = [*node.assigns, *node.words]
+        if not words:
+            return
+        reach, why = self._reach(scope)
+        offset = min(word.offset for word in words)
+        self.records.ran.append(Ran(offset=offset, line=node.line, reach=reach, why=why))
+
     def _record_client(self, argv: list[Field], scope: Scope) -> None:
         reach, why = self._reach(scope)
         args = tuple(read_args(argv[1:]))
@@ -325,9 +344,10 @@ class SimpleCommands:
         env = {**self._exported(scope), **prefix}
         launch = read_launch(argv, env, reach, why)
         if launch is not None:
+            update: dict[str, object] = {"env_undecided": self._exported_undecided(scope, prefix)}
             if self.line_base[-1]:
-                launch = launch.model_copy(update={"line": self.line_base[-1]})
-            self.records.launches.append(launch)
+                update["line"] = self.line_base[-1]
+            self.records.launches.append(launch.model_copy(update=update))
             return
         if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
             return
@@ -354,6 +374,22 @@ class SimpleCommands:
             if isinstance(value, Text) and value is not FROM_ENVIRONMENT:
                 env[name] = value.text
         return env
+
+    def _exported_undecided(self, scope: Scope, prefix: dict[str, str]) -> tuple[EnvChoice, ...]:
+        """The exported variables `_exported` leaves out because they hold several values here:
+        each value (None: unset, or whatever the environment holds) with its condition."""
+        choices: list[EnvChoice] = []
+        for name in sorted(scope.exported_names() - prefix.keys()):
+            options = scope.options(name)
+            if len(options) < 2:
+                continue
+            for option in options:
+                value = option.value
+                if isinstance(value, Array):  # exporting an array exports its first element
+                    value = value.values()[0] if value.items else Text("")
+                text = value.text if value is not None and value is not FROM_ENVIRONMENT else None
+                choices.append(EnvChoice(name=name, value=text, why=option.why))
+        return tuple(choices)
 
     # --- assignments --------------------------------------------------------------------------
 
