@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from builders import (
     AGENTIC_ENTRY,
     AGENTIC_SCRIPT,
@@ -224,3 +225,99 @@ def test_a_recipe_that_does_not_decode_speculatively_is_not_held_to_a_curve(chec
     )
     result = check(recipe_parts(plain), "agentic-golden-al")
     assert result.status == "PASS" and "does not decode speculatively" in result.reason
+
+
+# --- what the benchmark job runs: dead code never pins the AL --------------------------------
+
+HEAD = '#!/usr/bin/env bash\nsource "$(dirname "$0")/../../benchmark_lib.sh"\n'
+SERVE = (
+    'python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" \\\n'
+    "    --speculative-algorithm EAGLE --speculative-num-steps 3 \\\n"
+    "    --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 &\n"
+)
+TAIL = 'run_agentic_replay_and_write_outputs "$RESULT_DIR"\n'
+KNOB = "export SGLANG_SIMULATE_ACC_LEN=3.39"
+DEAD_KNOBS = {
+    "false &&": f"false && {KNOB}\n",
+    "true ||": f"true || {KNOB}\n",
+    "uncalled function": f"pin_golden_al() {{\n    {KNOB}\n}}\n",
+    "if false": f"if false; then\n    {KNOB}\nfi\n",
+    "eval-only arm": f'if [ "${{EVAL_ONLY:-false}}" = "true" ]; then\n    {KNOB}\nfi\n',
+    "comment": f"# {KNOB}\n",
+    "not exported": "SGLANG_SIMULATE_ACC_LEN=3.39\n",
+    "another variable's value": f'export NOTE="{KNOB.removeprefix("export ")}"\n',
+    "after the launch": "",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEAD_KNOBS))
+def test_a_knob_the_benchmark_job_never_sets_for_the_server_does_not_pin_the_al(check, case):
+    if case == "after the launch":
+        script = HEAD + SERVE + f"{KNOB}\n" + TAIL
+    else:
+        script = HEAD + DEAD_KNOBS[case] + SERVE + TAIL
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL", result.reason
+    assert "no synthetic-acceptance knob" in result.reason
+    assert f"{AGENTIC_SCRIPT}:" in result.reason
+
+
+def test_a_knob_set_under_a_condition_that_cannot_be_decided_counts_against(check):
+    script = HEAD + f"if [ -f /etc/simulate-acceptance ]; then\n    {KNOB}\nfi\n" + SERVE + TAIL
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert "SGLANG_SIMULATE_ACC_LEN is set only when" in result.reason
+    assert "`[ -f /etc/simulate-acceptance ]` (line 3) could not be decided" in result.reason
+
+
+def test_a_synthetic_vllm_config_in_a_dead_arm_does_not_hide_the_real_one_that_runs(check):
+    script = (
+        HEAD + 'SPEC=\'{"method": "mtp", "num_speculative_tokens": 3}\'\n'
+        'false && SPEC=\'{"method": "mtp", "num_speculative_tokens": 3, '
+        '"rejection_sample_method": "synthetic", "synthetic_acceptance_length": 3.39}\'\n'
+        'vllm serve "$MODEL" --speculative-config "$SPEC" &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "real (unsimulated) acceptance" in result.reason
+
+
+def test_a_synthetic_length_without_the_synthetic_rejection_method_is_real_acceptance(check):
+    script = (
+        HEAD + 'vllm serve "$MODEL" --speculative-config \'{"method": "mtp", '
+        '"num_speculative_tokens": 3, "synthetic_acceptance_length": 3.39}\' &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert '"rejection_sample_method": "synthetic"' in result.reason
+
+
+def test_the_synthetic_json_in_another_flags_value_does_not_pin_the_al(check):
+    script = (
+        HEAD + 'vllm serve "$MODEL" --speculative-config \'{"method": "mtp", '
+        '"num_speculative_tokens": 3}\' --served-model-name \'{"rejection_sample_method": '
+        '"synthetic", "synthetic_acceptance_length": 3.39}\' &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "real (unsimulated) acceptance" in result.reason
+
+
+def test_atom_acceptance_rate_computed_with_awk_is_read_as_the_golden_al(check):
+    script = (
+        HEAD + "SIMULATE_ACC_LEN=3.39\nNUM_SPEC_TOKENS=3\n"
+        'RATE=$(awk "BEGIN{print ($SIMULATE_ACC_LEN-1)/$NUM_SPEC_TOKENS}")\n'
+        'python3 -m atom.entrypoints.openai_server --model "$MODEL" --method mtp '
+        '--num-speculative-tokens "$NUM_SPEC_TOKENS" --spec-decode-acceptance-rate "$RATE" &\n'
+        + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al", "current")
+    assert result.status == "PASS", result.reason
+    assert "thinking_on[3]" in result.reason
+
+
+def test_a_synthetic_knob_in_dead_code_of_a_non_agentic_script_is_no_misuse(check):
+    parts = passing_parts()
+    script = parts["files"][5]["text"].replace(
+        "vllm serve", "false && export SGLANG_SIMULATE_ACC_LEN=3.0\nvllm serve", 1
+    )
+    add_changed_file(parts, parts["files"][5]["path"], script)
+    assert check(parts, "agentic-golden-al").status == "N/A"

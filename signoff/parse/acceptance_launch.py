@@ -1,0 +1,203 @@
+"""Read how one evaluated server launch sets speculative acceptance: the engine's synthetic
+acceptance knob, the draft length and the thinking mode, from what the launch really gets.
+
+The script reader has already evaluated the script for one configuration (launch.py): a launch's
+`env` holds what the server inherits (exported variables and prefix assignments, values
+resolved, printf and `awk 'BEGIN{print ...}'` included), its `args` the flags it is given, and
+`env_undecided` the exported variables whose value there depends on a condition the reader could
+not decide. A knob is taken only from where the engine reads it (profile data: an environment
+variable, a flag, or a key of a flag's JSON value, with the keys that JSON must also hold), so a
+knob in dead code, in a comment, in another variable's value or in another flag's value is no
+knob. Flags are matched as the engine spells them (`_` for `-` where its parser allows), not
+abbreviated: a PASS needs the flag the engine surely reads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict
+
+from signoff.parse.flags import engine_flags, spelled
+from signoff.parse.launch import EnvChoice, ServerLaunch
+from signoff.policy import AcceptanceKnob, DraftSetting, Policy
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class KnobSetting(Frozen):
+    knob: str  # the profile's name for it
+    engine: str
+    raw: str  # the value as the server gets it
+    values: tuple[float, ...]  # the AL(s) it gives (offset and rate applied); () not a number
+    missing: str = ""  # what the setting lacks to take effect: `"rejection_sample_method": ...`
+    rate: bool = False  # `values` are rates until the draft lengths turn them into ALs
+    line: int = 0  # the flag's line; 0 for an inherited variable (set before the launch)
+
+
+class LaunchAcceptance(Frozen):
+    knobs: tuple[KnobSetting, ...] = ()  # knobs of the launch's engine that it surely gets
+    undecided: tuple[EnvChoice, ...] = ()  # knob variables whose value here is undecided
+    drafts: tuple[int, ...] = ()
+    unresolved_drafts: tuple[str, ...] = ()
+    thinking_off: bool = False
+
+
+@lru_cache(maxsize=64)
+def _rx(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
+
+
+def knobs_for(launch: ServerLaunch, knobs: Sequence[AcceptanceKnob]) -> list[AcceptanceKnob]:
+    """The knobs the launch's engine reads (every knob for a server the reader cannot name)."""
+    if launch.engine == "other":
+        return list(knobs)
+    return [knob for knob in knobs if knob.engine == launch.engine]
+
+
+def read_launch_acceptance(
+    launch: ServerLaunch,
+    policy: Policy,
+    knobs: Sequence[AcceptanceKnob],
+    files: Sequence[str] = (),
+    commands: Sequence[str] = (),
+) -> LaunchAcceptance:
+    """The launch's knobs (only `knobs`: those in force for its engine), draft lengths and
+    thinking mode. `files` is what the run writes (heredoc bodies, such as TRT-LLM's config) and
+    `commands` the text of the commands it runs: a config file's draft length is read in both,
+    the thinking mode only in the launch and the files. Never raises."""
+    golden = policy.golden_al
+    settings = [_setting(launch, knob, policy) for knob in knobs]
+    drafts, unresolved = _drafts(launch, [*files, *commands], golden.drafts, policy)
+    names = {knob.env for knob in knobs if knob.env}
+    pieces = [*_pieces(launch), *files]
+    return LaunchAcceptance(
+        knobs=tuple(_with_rates([s for s in settings if s is not None], drafts)),
+        undecided=tuple(c for c in launch.env_undecided if c.name in names),
+        drafts=tuple(sorted(drafts)),
+        unresolved_drafts=tuple(dict.fromkeys(unresolved)),
+        thinking_off=any(_rx(rx).search(piece) for rx in golden.thinking_off for piece in pieces),
+    )
+
+
+def _setting(launch: ServerLaunch, knob: AcceptanceKnob, policy: Policy) -> KnobSetting | None:
+    if knob.env:
+        raw = launch.env.get(knob.env)
+        return None if raw is None else _knob(knob, raw, "")
+    if not knob.flag:
+        return None  # a knob only recipe text carries
+    found = flag_value(launch, knob.flag, policy)
+    if found is None:
+        return None
+    value, line = found
+    if not knob.key:
+        return _knob(knob, value, "", line)
+    data = json_value(launch, knob.flag, policy)
+    if data is None:  # a value the reader cannot parse may hold the knob: unresolved
+        return _knob(knob, value, "", line) if knob.key in value else None
+    if knob.key not in data:
+        return None
+    absent = [f'"{k}": "{v}"' for k, v in knob.requires.items() if str(data.get(k)) != v]
+    return _knob(knob, _text(data[knob.key]), ", ".join(absent), line)
+
+
+def _knob(knob: AcceptanceKnob, raw: str, missing: str, line: int = 0) -> KnobSetting:
+    number = _number(raw.strip().strip("\"'"))
+    values = () if number is None else (number if knob.rate else round(number + knob.offset, 6),)
+    return KnobSetting(knob=knob.name, engine=knob.engine, raw=raw, values=values,
+                       missing=missing, rate=knob.rate, line=line)  # fmt: skip
+
+
+def flag_value(launch: ServerLaunch, flag: str, policy: Policy) -> tuple[str, int] | None:
+    """The value (and line) of the last `flag` the launch gets (argparse keeps the last)."""
+    rules = engine_flags(launch.engine, policy)
+    wanted = spelled(flag, rules)
+    found = None
+    for arg in launch.args:
+        if arg.value is not None and "." not in arg.flag and spelled(arg.flag, rules) == wanted:
+            found = (arg.value, arg.line)
+    return found
+
+
+def json_value(launch: ServerLaunch, flag: str, policy: Policy) -> dict[str, object] | None:
+    """The JSON object `flag` carries, with the `--flag.key value` settings of engines that fold
+    them into it (vLLM); None when the flag's value is not a JSON object."""
+    rules = engine_flags(launch.engine, policy)
+    wanted = spelled(flag, rules)
+    data: dict[str, object] = {}
+    seen = False
+    for arg in launch.args:
+        if arg.value is None or spelled(arg.flag, rules) != wanted:
+            continue
+        seen = True
+        _, dot, key = arg.flag.partition(".")
+        if dot and rules.dotted_json:
+            data[key] = arg.value
+            continue
+        try:
+            parsed = json.loads(arg.value)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(parsed, dict):
+            return None
+        data = dict(parsed)
+    return data if seen else None
+
+
+def _drafts(
+    launch: ServerLaunch, written: Sequence[str], drafts: Sequence[DraftSetting], policy: Policy
+) -> tuple[set[int], list[str]]:
+    found: set[int] = set()
+    missing: list[str] = []
+    for setting in drafts:
+        raws: list[str] = []
+        if setting.flag and setting.key:
+            data = json_value(launch, setting.flag, policy)
+            raws += [_text(data[setting.key])] if data and setting.key in data else []
+        elif setting.flag:
+            flagged = flag_value(launch, setting.flag, policy)
+            raws += [flagged[0]] if flagged is not None else []
+        elif setting.written:
+            raws += [m["v"] for text in written for m in _rx(setting.regex).finditer(text)]
+        for raw in raws:
+            number = _number(raw.strip().strip("\"'"))
+            if number is not None and number == int(number) and number + setting.offset > 0:
+                found.add(int(number) + setting.offset)
+            else:
+                missing.append(raw)
+    return found, missing
+
+
+def _pieces(launch: ServerLaunch) -> list[str]:
+    """The launch as the texts the server reads: `NAME=value` and `--flag value`."""
+    pieces = [f"{name}={value}" for name, value in sorted(launch.env.items())]
+    pieces += [arg.flag if arg.value is None else f"{arg.flag} {arg.value}" for arg in launch.args]
+    return pieces
+
+
+def _with_rates(settings: list[KnobSetting], drafts: set[int]) -> list[KnobSetting]:
+    """ATOM's rate spelling: AL = 1 + rate x draft length, for every draft length found."""
+    out = []
+    for setting in settings:
+        if setting.rate:
+            values = tuple(sorted({round(1 + r * d, 6) for r in setting.values for d in drafts}))
+            setting = setting.model_copy(update={"values": values, "rate": False})
+        out.append(setting)
+    return out
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value == value and abs(value) < 1e6 else None  # no NaN or absurd values
