@@ -1,16 +1,20 @@
 """The serving engine runs as shipped: no engine patches without a waiver.
 
 Why: the community must be able to reproduce a number from the released image; a patched engine
-measures something nobody can download. How it is judged: the benchmark scripts a PR reaches
-(those it changes, those its changed master-config entries run, and the helper scripts they run
-or source next to themselves) are read command by command, and the lines it adds to shared
-launchers, multi-node recipe files and the shared benchmark library line by line, for
-patching: `git apply`/`patch`, patch files, edits of installed engine sources (`sed -i`,
-redirects, copies into site-packages, /sgl-workspace or a `find_spec` location), inline programs
-that rewrite engine files,
-sitecustomize hooks, engine wheels installed over the image, container setup scripts, and
-recipe code fetched from another repository at a pinned commit or pull-request ref (what runs
-then is outside the PR). Harness and eval tooling is allowed. Patching the PR adds needs
+measures something nobody can download. How it is judged: on what the scripts a PR reaches run.
+A changed script may run under any configuration, so it is read with nothing bound; the script of
+a changed master-config entry is read per swept configuration (benchmark and eval jobs); a helper
+they run next to themselves (`bash "$(dirname "$0")/x.sh"`) is read with nothing bound, and one
+they source is read whole. Every command that runs, or may run, is read for patching:
+`git apply`/`patch`, patch files, edits of installed engine sources (`sed -i`, redirects, copies
+into site-packages, /sgl-workspace or a `find_spec` location), inline programs that rewrite
+engine files, sitecustomize hooks, engine wheels installed over the image, container setup
+scripts. Dead code (`false &&`, `true ||`, a dead branch, an uncalled function, a comment) never
+counts; a command behind a condition the reader cannot decide counts, and the reason names that
+condition; a script that cannot be read in full fails. The lines a PR adds to shared launchers,
+multi-node recipe files and the shared benchmark library are read line by line, for patching
+and for recipe code fetched from another repository at a pinned commit or pull-request ref (what
+runs then is outside the PR). Harness and eval tooling is allowed. Patching the PR adds needs
 `docs/waiver/<this PR>.md` added in this PR; patching that was already there needs the original
 PR's waiver on the default branch. Either way the waiver must name the patched file, have the
 sections (what is patched, why, upstream links, removal plan) and be linked in the Additional
@@ -27,7 +31,16 @@ from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.diff import patch_lines
-from signoff.parse.engine_patches import PatchHit, find_in_lines, find_patches, helper_scripts
+from signoff.parse.engine_patches import (
+    Helper,
+    PatchHit,
+    find_in_lines,
+    find_in_run,
+    find_patches,
+    helper_scripts,
+    sourced_helper,
+)
+from signoff.parse.launch import ScriptRun
 
 ID = "engine-patches"
 NAME = "no engine patches without waiver"
@@ -45,9 +58,11 @@ class _Scan:
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """Helper scripts of the reached scripts; then the waivers the hits need."""
-    for path in _reached_scripts(ctx):
-        if ctx.evidence.file(path, "head") is None:
-            yield want_file(path, "head")
+    unread = _reach(ctx).unread
+    for path in dict.fromkeys(unread):
+        yield want_file(path, "head")
+    if unread:
+        return  # the scan needs the helpers first
     scan = _scan(ctx)
     if scan.problem:
         return
@@ -108,26 +123,72 @@ def _changed(ctx: JudgeContext, path: str) -> ChangedFile | None:
     return found if isinstance(found, ChangedFile) else None
 
 
-def _reached_scripts(ctx: JudgeContext) -> list[str]:
-    """Changed scripts, the scripts changed entries run, and helpers they call (transitively,
-    as far as the helpers have been read)."""
-    shared = ctx.policy.patches.shared_libraries
-    found: list[str] = [f.path for f in ctx.changed_scripts]
+@dataclass
+class _Reach:
+    """The scripts a PR reaches, with the readings to hold them to (None: read the whole text,
+    for a sourced helper), and the helpers found that the evidence does not hold yet."""
+
+    scripts: dict[str, tuple[ScriptRun, ...] | None] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+
+
+def _reach(ctx: JudgeContext) -> _Reach:
+    if "engine-patches.reach" not in ctx.memo:
+        ctx.memo["engine-patches.reach"] = _reach_all(ctx)
+    reach = ctx.memo["engine-patches.reach"]
+    assert isinstance(reach, _Reach)
+    return reach
+
+
+def _reach_all(ctx: JudgeContext) -> _Reach:
+    """Changed scripts (read with nothing bound), the scripts changed entries run (per swept
+    configuration, every job), and the helpers those readings run or source, transitively."""
+    readings: dict[str, list[ScriptRun]] = {}
+    for changed in ctx.changed_scripts:
+        readings.setdefault(changed.path, []).extend(ctx.script_runs_for_path(changed.path))
+    jobs = tuple(ctx.policy.sweep_env.jobs) or ("benchmark",)
     for entry in ctx.changed_entries:
-        read = ctx.script_for(entry)
-        if read is not None:
-            found.append(read.path)
-    queue = [p for p in dict.fromkeys(found) if not path_matches(p, IGNORED) and p not in shared]
-    seen: list[str] = []
+        for run in ctx.script_runs(entry, jobs=jobs):
+            readings.setdefault(run.path, []).append(run)
+    skip = set(ctx.policy.patches.shared_libraries)
+    queue = [path for path in readings if not path_matches(path, IGNORED) and path not in skip]
+    whole: set[str] = set()  # sourced helpers: their every command counts
+    done: list[str] = []
+    reach = _Reach()
     while queue:
         path = queue.pop(0)
-        if path in seen:
+        if path in done:
             continue
-        seen.append(path)
-        read = ctx.evidence.file(path, "head")
-        if read is not None and read.state == "ok" and read.text is not None:
-            queue += [h for h in helper_scripts(read.text, path) if h not in shared]
-    return seen
+        done.append(path)
+        for helper in _helpers(ctx, path, None if path in whole else readings[path]):
+            if helper.path in skip or path_matches(helper.path, IGNORED):
+                continue
+            if ctx.evidence.file(helper.path, "head") is None:
+                reach.unread.append(helper.path)
+            if helper.sourced and helper.path not in whole:
+                whole.add(helper.path)
+                done = [p for p in done if p != helper.path]  # read it again, whole
+            readings.setdefault(helper.path, list(ctx.script_runs_for_path(helper.path)))
+            queue.append(helper.path)
+    reach.scripts = {p: None if p in whole else tuple(readings[p]) for p in done}
+    return reach
+
+
+def _helpers(ctx: JudgeContext, path: str, runs: list[ScriptRun] | None) -> list[Helper]:
+    """Helpers run or sourced by what runs (by any command, when read whole)."""
+    parsed = ctx.parsed_script(path)
+    if parsed is None:
+        return []
+    if runs is None or any(not _evaluated(run, path) for run in runs):
+        return list(helper_scripts(parsed.text, path))
+    offsets = {record.offset for run in runs for record in run.ran}
+    return list(helper_scripts(parsed.text, path, offsets))
+
+
+def _evaluated(run: ScriptRun, path: str) -> bool:
+    """Whether a reading says what runs: complete, or missing only sourced helpers (which are
+    then read whole, with the script)."""
+    return run.complete or all(sourced_helper(p, path) is not None for p in run.problems)
 
 
 # --- scanning -----------------------------------------------------------------------------------
@@ -143,12 +204,15 @@ def _scan(ctx: JudgeContext) -> _Scan:
 
 def _scan_all(ctx: JudgeContext) -> _Scan:
     scan = _Scan()
-    for path in _reached_scripts(ctx):
+    for path, runs in _reach(ctx).scripts.items():
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
             scan.problem = f"{path} could not be read at the pinned head ({ctx.unread(read)})"
             return scan
-        hits = find_patches(read.text, path, ctx.policy.patches, _variables(ctx, path))
+        hits, problem = _script_hits(ctx, path, read.text, runs)
+        if problem:
+            scan.problem = problem
+            return scan
         _split(ctx, path, hits, scan)
         scan.scanned.append(path)
     patches = ctx.policy.patches
@@ -165,9 +229,36 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
     return scan
 
 
+def _script_hits(
+    ctx: JudgeContext, path: str, text: str, runs: tuple[ScriptRun, ...] | None
+) -> tuple[tuple[PatchHit, ...], str]:
+    """The patching one script runs across its readings (the surest hit per line and rule),
+    or why it cannot be told."""
+    patches, variables = ctx.policy.patches, _variables(ctx, path)
+    if runs is None:
+        return find_patches(text, path, patches, variables, "sourced: every command counts"), ""
+    found: list[PatchHit] = []
+    for run in runs:
+        if run.complete:
+            found += find_in_run(text, path, run, patches, variables)
+        elif _evaluated(run, path):
+            why = f"{run.problems[0]}: every command counts"
+            found += find_patches(text, path, patches, variables, why)
+        else:
+            why = run.problems[0] if run.problems else "unread"
+            where = f" ({run.label})" if run.label else ""
+            return (), f"{path} could not be fully read ({why}), so patching is unverified{where}"
+    surest: dict[tuple[int, str], PatchHit] = {}
+    for hit in found:
+        key = (hit.line, hit.rule)
+        if key not in surest or (surest[key].why and not hit.why):
+            surest[key] = hit
+    return tuple(surest[key] for key in sorted(surest)), ""
+
+
 def _variables(ctx: JudgeContext, path: str) -> dict[str, str]:
-    """Values of the script's simple variables, to read `sed -i ... "$FILE"` with its target.
-    (Switches to per-configuration script runs once the shell reader offers them.)"""
+    """Values of the script's simple variables, to read `sed -i ... "$FILE"` in its source text
+    with its target (the words a command runs with are read resolved as well)."""
     facts = ctx.script_facts(path)
     return dict(facts.variables) if facts is not None else {}
 
@@ -200,7 +291,8 @@ def _own_waiver(ctx: JudgeContext) -> str:
 
 def _waived(ctx: JudgeContext, hits: list[PatchHit], own: bool) -> Finding:
     first = hits[0]
-    what = f"{first.where} {first.what} (`{first.text}`)"
+    may = f" [may run: {first.why}]" if first.why else ""
+    what = f"{first.where} {first.what} (`{first.text}`){may}"
     more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
     files = sorted({hit.path for hit in hits})
     if own:
