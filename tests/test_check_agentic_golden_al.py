@@ -321,3 +321,27 @@ def test_a_synthetic_knob_in_dead_code_of_a_non_agentic_script_is_no_misuse(chec
     )
     add_changed_file(parts, parts["files"][5]["path"], script)
     assert check(parts, "agentic-golden-al").status == "N/A"
+
+
+def test_a_speculative_config_with_a_part_known_only_at_run_time_cannot_pin_the_al(check):
+    # a run-time value inside the JSON could close its string and add a later, different key
+    script = (
+        HEAD + 'NAME="$(cat /tmp/draft-name)"\n'
+        'vllm serve "$MODEL" --speculative-config "{\\"method\\": \\"mtp\\", '
+        '\\"num_speculative_tokens\\": 3, \\"rejection_sample_method\\": \\"synthetic\\", '
+        '\\"synthetic_acceptance_length\\": 3.39, \\"model\\": \\"$NAME\\"}" &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert (
+        "--speculative-config is `" in result.reason and "known only at run time" in result.reason
+    )
+
+
+def test_a_draft_length_the_environment_may_override_is_not_read_as_its_default(check):
+    script = AGENTIC_SGLANG.replace(
+        "--speculative-num-steps 3", '--speculative-num-steps "${NUM_STEPS:-3}"'
+    ).replace("--speculative-num-draft-tokens 4", "")
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert "draft length of the launch at" in result.reason and "${NUM_STEPS:-3}" in result.reason

@@ -153,3 +153,12 @@ def test_a_substituted_awk_computation_reaches_the_launch_resolved() -> None:
     )
     (launch,) = run_of(text).launches
     assert launch.args[0].value == "0.663333"
+
+
+def test_a_flag_value_holding_run_time_text_is_marked_unknown() -> None:
+    text = 'X=$(cat f)\nvllm serve m --speculative-config "{\\"model\\": \\"$X\\"}" --tp 8\n'
+    (launch,) = run_of(text).launches
+    assert [(arg.flag, arg.known) for arg in launch.args] == [
+        ("--speculative-config", False),
+        ("--tp", True),
+    ]

@@ -112,16 +112,26 @@ def _launch_problem(
             f"{at} sets {lacking.knob} without {lacking.missing}: it runs real (unsimulated) "
             "acceptance"
         )
+    unreadable = next((knob for knob in reading.knobs if knob.source), None)
+    if unreadable is not None:
+        return (
+            f"{at} {unreadable.source} is `{_short(unreadable.raw)}`, known only at run time, "
+            f"so its {unreadable.knob} cannot be read"
+        )
     if not reading.drafts:
-        shown = f" (`{reading.unresolved_drafts[0]}`)" if reading.unresolved_drafts else ""
+        shown = f" (`{_short(reading.unresolved_drafts[0])}`)" if reading.unresolved_drafts else ""
         return f"the draft length of the launch at {at} cannot be read{shown}"
     unresolved = next((knob for knob in reading.knobs if not knob.values), None)
     if unresolved is not None:
         return (
-            f"{_set_at(ctx, run, launch, unresolved)} {unresolved.knob} = `{unresolved.raw}` "
-            "cannot be resolved to a number"
+            f"{_set_at(ctx, run, launch, unresolved)} {unresolved.knob} = "
+            f"`{_short(unresolved.raw)}` cannot be resolved to a number"
         )
     return ""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def _undecided(at: str, choices: tuple[EnvChoice, ...]) -> str:

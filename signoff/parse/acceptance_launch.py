@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -38,6 +39,7 @@ class KnobSetting(Frozen):
     missing: str = ""  # what the setting lacks to take effect: `"rejection_sample_method": ...`
     rate: bool = False  # `values` are rates until the draft lengths turn them into ALs
     line: int = 0  # the flag's line; 0 for an inherited variable (set before the launch)
+    source: str = ""  # the flag whose whole value `raw` is, when that value cannot be read
 
 
 class LaunchAcceptance(Frozen):
@@ -94,59 +96,70 @@ def _setting(launch: ServerLaunch, knob: AcceptanceKnob, policy: Policy) -> Knob
     found = flag_value(launch, knob.flag, policy)
     if found is None:
         return None
-    value, line = found
     if not knob.key:
-        return _knob(knob, value, "", line)
-    data = json_value(launch, knob.flag, policy)
-    if data is None:  # a value the reader cannot parse may hold the knob: unresolved
-        return _knob(knob, value, "", line) if knob.key in value else None
+        return _knob(knob, found.text, "", found.line, found.known)
+    data, unreadable = json_value(launch, knob.flag, policy)
+    if data is None:  # a value known only at run time may hold the knob: not readable
+        return _knob(knob, unreadable, "", found.line, known=False, source=knob.flag)
     if knob.key not in data:
         return None
     absent = [f'"{k}": "{v}"' for k, v in knob.requires.items() if str(data.get(k)) != v]
-    return _knob(knob, _text(data[knob.key]), ", ".join(absent), line)
+    return _knob(knob, _text(data[knob.key]), ", ".join(absent), found.line)
 
 
-def _knob(knob: AcceptanceKnob, raw: str, missing: str, line: int = 0) -> KnobSetting:
-    number = _number(raw.strip().strip("\"'"))
+def _knob(
+    knob: AcceptanceKnob, raw: str, missing: str, line: int = 0, known: bool = True,
+    source: str = "",
+) -> KnobSetting:  # fmt: skip
+    number = _number(raw.strip().strip("\"'")) if known else None
     values = () if number is None else (number if knob.rate else round(number + knob.offset, 6),)
     return KnobSetting(knob=knob.name, engine=knob.engine, raw=raw, values=values,
-                       missing=missing, rate=knob.rate, line=line)  # fmt: skip
+                       missing=missing, rate=knob.rate, line=line, source=source)  # fmt: skip
 
 
-def flag_value(launch: ServerLaunch, flag: str, policy: Policy) -> tuple[str, int] | None:
-    """The value (and line) of the last `flag` the launch gets (argparse keeps the last)."""
+class FlagValue(NamedTuple):
+    text: str
+    line: int
+    known: bool  # False: the value holds text known only at run time
+
+
+def flag_value(launch: ServerLaunch, flag: str, policy: Policy) -> FlagValue | None:
+    """The value of the last `flag` the launch gets (argparse keeps the last)."""
     rules = engine_flags(launch.engine, policy)
     wanted = spelled(flag, rules)
     found = None
     for arg in launch.args:
         if arg.value is not None and "." not in arg.flag and spelled(arg.flag, rules) == wanted:
-            found = (arg.value, arg.line)
+            found = FlagValue(arg.value, arg.line, arg.known)
     return found
 
 
-def json_value(launch: ServerLaunch, flag: str, policy: Policy) -> dict[str, object] | None:
+def json_value(
+    launch: ServerLaunch, flag: str, policy: Policy
+) -> tuple[dict[str, object] | None, str]:
     """The JSON object `flag` carries, with the `--flag.key value` settings of engines that fold
-    them into it (vLLM); None when the flag's value is not a JSON object."""
+    them into it (vLLM); (None, "") when the launch has no such flag, (None, the value as
+    written) when a value is not a JSON object known before the run."""
     rules = engine_flags(launch.engine, policy)
     wanted = spelled(flag, rules)
-    data: dict[str, object] = {}
-    seen = False
+    data: dict[str, object] | None = None
     for arg in launch.args:
         if arg.value is None or spelled(arg.flag, rules) != wanted:
             continue
-        seen = True
+        if not arg.known:  # a run-time part could close a string and add any key
+            return None, arg.value
         _, dot, key = arg.flag.partition(".")
         if dot and rules.dotted_json:
-            data[key] = arg.value
+            data = {**(data or {}), key: arg.value}
             continue
         try:
             parsed = json.loads(arg.value)
         except (ValueError, RecursionError):
-            return None
+            return None, arg.value
         if not isinstance(parsed, dict):
-            return None
+            return None, arg.value
         data = dict(parsed)
-    return data if seen else None
+    return data, ""
 
 
 def _drafts(
@@ -157,11 +170,13 @@ def _drafts(
     for setting in drafts:
         raws: list[str] = []
         if setting.flag and setting.key:
-            data = json_value(launch, setting.flag, policy)
+            data, unreadable = json_value(launch, setting.flag, policy)
             raws += [_text(data[setting.key])] if data and setting.key in data else []
+            missing += [unreadable] if unreadable else []
         elif setting.flag:
             flagged = flag_value(launch, setting.flag, policy)
-            raws += [flagged[0]] if flagged is not None else []
+            raws += [flagged.text] if flagged is not None and flagged.known else []
+            missing += [flagged.text] if flagged is not None and not flagged.known else []
         elif setting.written:
             raws += [m["v"] for text in written for m in _rx(setting.regex).finditer(text)]
         for raw in raws:

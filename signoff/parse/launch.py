@@ -27,6 +27,7 @@ class Arg(Frozen):
     value: str | None  # None for boolean flags; unresolved variables stay as "$NAME"
     line: int
     joined: bool = False  # written as one word, `--flag=value`
+    known: bool = True  # False: the value holds text known only at run time (shown as written)
 
 
 class EnvChoice(Frozen):

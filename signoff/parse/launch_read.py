@@ -46,9 +46,11 @@ def read_args(argv: Sequence[Field]) -> list[Arg]:
             continue
         flag, eq, value = text.partition("=")
         if eq:
-            args.append(Arg(flag=flag, value=value, line=argv[i].line, joined=True))
+            known = argv[i].known
+            args.append(Arg(flag=flag, value=value, line=argv[i].line, joined=True, known=known))
         elif i + 1 < len(argv) and _is_value(argv[i + 1]):
-            args.append(Arg(flag=flag, value=argv[i + 1].text, line=argv[i].line))
+            known = argv[i + 1].known
+            args.append(Arg(flag=flag, value=argv[i + 1].text, line=argv[i].line, known=known))
             i += 1
         else:
             args.append(Arg(flag=flag, value=None, line=argv[i].line))
