@@ -345,3 +345,40 @@ def test_a_draft_length_the_environment_may_override_is_not_read_as_its_default(
     result = check(agentic_parts(script), "agentic-golden-al")
     assert result.status == "FAIL"
     assert "draft length of the launch at" in result.reason and "${NUM_STEPS:-3}" in result.reason
+
+
+SPEC_JSON = (
+    '"{\\"method\\": \\"mtp\\", \\"num_speculative_tokens\\": 3, '
+    '\\"rejection_sample_method\\": \\"synthetic\\", \\"synthetic_acceptance_length\\": 3.39}"'
+)
+
+
+def _vllm_with(json_word: str) -> str:
+    return (
+        HEAD + 'DRAFT="$(cat /tmp/draft-dir)"\n'
+        f'vllm serve "$MODEL" --speculative-config {json_word} &\n' + TAIL
+    )
+
+
+def test_a_run_time_model_path_written_before_the_knob_leaves_the_knob_readable(check):
+    word = SPEC_JSON.replace('{\\"method', '{\\"model\\": \\"$DRAFT/eagle\\", \\"method')
+    result = check(agentic_parts(_vllm_with(word)), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["after the knob", "outside a string", "escape after it", "key written at run time"],
+)
+def test_a_run_time_part_that_could_change_the_knob_makes_it_unreadable(check, case):
+    word = {
+        "after the knob": SPEC_JSON.replace('3.39}"', '3.39, \\"model\\": \\"$DRAFT\\"}"'),
+        "outside a string": SPEC_JSON.replace('{\\"method', '{\\"n\\": $DRAFT, \\"method'),
+        "escape after it": SPEC_JSON.replace(
+            '{\\"method', '{\\"model\\": \\"$DRAFT\\", \\"d\\": \\"a\\\\\\\\b\\", \\"method'
+        ),
+        "key written at run time": SPEC_JSON.replace('3.39}"', '3.39, \\"$DRAFT\\": 1}"'),
+    }[case]
+    result = check(agentic_parts(_vllm_with(word)), "agentic-golden-al")
+    assert result.status == "FAIL", (case, result.reason)
+    assert "known only at run time" in result.reason

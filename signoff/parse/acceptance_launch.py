@@ -98,7 +98,7 @@ def _setting(launch: ServerLaunch, knob: AcceptanceKnob, policy: Policy) -> Knob
         return None
     if not knob.key:
         return _knob(knob, found.text, "", found.line, found.known)
-    data, unreadable = json_value(launch, knob.flag, policy)
+    data, unreadable = json_value(launch, knob.flag, policy, (knob.key, *knob.requires))
     if data is None:  # a value known only at run time may hold the knob: not readable
         return _knob(knob, unreadable, "", found.line, known=False, source=knob.flag)
     if knob.key not in data:
@@ -135,31 +135,87 @@ def flag_value(launch: ServerLaunch, flag: str, policy: Policy) -> FlagValue | N
 
 
 def json_value(
-    launch: ServerLaunch, flag: str, policy: Policy
+    launch: ServerLaunch, flag: str, policy: Policy, keys: Sequence[str] = ()
 ) -> tuple[dict[str, object] | None, str]:
     """The JSON object `flag` carries, with the `--flag.key value` settings of engines that fold
     them into it (vLLM); (None, "") when the launch has no such flag, (None, the value as
-    written) when a value is not a JSON object known before the run."""
+    written) when a value is not a JSON object whose `keys` are known before the run."""
     rules = engine_flags(launch.engine, policy)
     wanted = spelled(flag, rules)
     data: dict[str, object] | None = None
     for arg in launch.args:
         if arg.value is None or spelled(arg.flag, rules) != wanted:
             continue
-        if not arg.known:  # a run-time part could close a string and add any key
-            return None, arg.value
         _, dot, key = arg.flag.partition(".")
         if dot and rules.dotted_json:
+            if not arg.known:
+                return None, arg.value
             data = {**(data or {}), key: arg.value}
             continue
-        try:
-            parsed = json.loads(arg.value)
-        except (ValueError, RecursionError):
+        parsed = _json_object(arg.value) if arg.known else partial_json(arg.parts, keys)
+        if parsed is None:
             return None, arg.value
-        if not isinstance(parsed, dict):
-            return None, arg.value
-        data = dict(parsed)
+        data = parsed
     return data, ""
+
+
+def _json_object(text: str) -> dict[str, object] | None:
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return dict(parsed) if isinstance(parsed, dict) else None
+
+
+_MARK = "\ue000"  # private-use characters: a run-time part while the JSON is parsed
+_HOLE = _MARK + "{}\ue001"
+
+
+class _Pairs(list[tuple[str, object]]):
+    """A JSON object read with its keys in written order (duplicates kept)."""
+
+
+def partial_json(
+    parts: Sequence[tuple[str, bool]], keys: Sequence[str]
+) -> dict[str, object] | None:
+    """A JSON object written with parts known only at run time (`"model": "$DIR/draft"`),
+    when those parts cannot change `keys`: each run-time part sits inside a string, every key
+    read is written after the last one (JSON readers keep a key's last value, so whatever a
+    run-time part could add is overridden), and no escape follows it (a trailing backslash in
+    the run-time text could otherwise re-pair the quotes after it). None otherwise."""
+    holes = [index for index, (_, known) in enumerate(parts) if not known]
+    texts = [text for text, _ in parts]
+    if not holes or any(_MARK in text for text in texts):
+        return None
+    written = "".join(
+        text if known else _HOLE.format(index) for index, (text, known) in enumerate(parts)
+    )
+    if "\\" in "".join(texts[holes[-1] + 1 :]):
+        return None
+    try:
+        pairs = json.loads(written, object_pairs_hook=_Pairs)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(pairs, _Pairs):
+        return None
+    shown = [json.dumps(pair, ensure_ascii=False) for pair in pairs]
+    if sum(text.count(_MARK) for text in shown) != len(holes):
+        return None  # a run-time part outside every string (or lost while parsing)
+    last = max(i for i, text in enumerate(shown) if _MARK in text)
+    for key in keys:
+        where = [i for i, (name, _) in enumerate(pairs) if name == key]
+        if where and where[-1] <= last:
+            return None
+    return {name: _plain(value) for name, value in pairs if _MARK not in name}
+
+
+def _plain(value: object) -> object:
+    """A value read with `_Pairs`, as dicts and lists again."""
+    if isinstance(value, _Pairs):
+        return {name: _plain(item) for name, item in value}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _drafts(
@@ -170,7 +226,7 @@ def _drafts(
     for setting in drafts:
         raws: list[str] = []
         if setting.flag and setting.key:
-            data, unreadable = json_value(launch, setting.flag, policy)
+            data, unreadable = json_value(launch, setting.flag, policy, (setting.key,))
             raws += [_text(data[setting.key])] if data and setting.key in data else []
             missing += [unreadable] if unreadable else []
         elif setting.flag:

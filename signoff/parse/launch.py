@@ -28,6 +28,8 @@ class Arg(Frozen):
     line: int
     joined: bool = False  # written as one word, `--flag=value`
     known: bool = True  # False: the value holds text known only at run time (shown as written)
+    # for a value known only in part: its (text, known) pieces, in order, joining to `value`
+    parts: tuple[tuple[str, bool], ...] = ()
 
 
 class EnvChoice(Frozen):
