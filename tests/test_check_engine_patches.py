@@ -342,3 +342,36 @@ def test_a_script_whose_reading_is_incomplete_fails_closed_naming_why(check):
     result = check(parts, "engine-patches")
     assert result.status == "FAIL"
     assert "could not be fully read" in result.reason and "eval of text" in result.reason
+
+
+def test_a_file_sourced_from_a_run_time_path_is_named_and_the_script_is_read_whole(check):
+    parts = passing_parts()
+    add_changed_file(
+        parts, SCRIPT_PATH, with_line(f'source "$WS_PATH/setup_deps.sh"\nfalse && {APPLY}\n')
+    )
+    result = check(parts, "engine-patches")
+    # what the sourced file defines may change what runs: every command of the script counts
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:7 applies a patch with git" in result.reason
+    add_changed_file(parts, SCRIPT_PATH, with_line('source "$WS_PATH/setup_deps.sh"\n'))
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS"
+    assert f"not read: `$WS_PATH/setup_deps.sh` (sourced at {SCRIPT_PATH}:6)" in result.reason
+
+
+def test_a_sourced_helper_next_to_the_script_is_read_whole(check):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, with_line('source "$(dirname "$0")/fixes.sh"\n'))
+    helper = "benchmarks/single_node/fixed_seq_len/fixes.sh"
+    replace_file(parts, helper, "head", f"apply_fix() {{\n    {APPLY}\n}}\n")
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{helper}:2 applies a patch with git" in result.reason
+
+
+def test_an_entry_whose_script_cannot_be_found_fails_closed_naming_the_candidates(check):
+    parts = passing_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    parts["files"] = [f for f in parts["files"] if f["path"] != SCRIPT_PATH]
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert "could not be read at the pinned head (" in result.reason
+    assert SCRIPT_PATH in result.reason and "patching is unverified" in result.reason

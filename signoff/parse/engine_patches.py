@@ -194,11 +194,8 @@ def helper_scripts(
     return tuple(Helper(path=p, sourced=sourced) for p, sourced in found.items())
 
 
-def sourced_helper(problem: str, path: str) -> str | None:
-    """The repository path of the helper a reading problem says was sourced and not read
-    (`sources $(dirname "$0")/x.sh, which is not read`); None for any other problem."""
+def sourced_file(problem: str) -> str | None:
+    """The file a reading problem says was sourced and not read (`sources $X/env.sh, which is
+    not read`, as written); None for any other problem."""
     match = _SOURCED.search(problem)
-    if match is None:
-        return None
-    helpers = helper_scripts(f'source "{match[1]}"\n', path)
-    return helpers[0].path if len(helpers) == 1 else None
+    return match[1] if match is not None else None

@@ -38,7 +38,7 @@ from signoff.parse.engine_patches import (
     find_in_run,
     find_patches,
     helper_scripts,
-    sourced_helper,
+    sourced_file,
 )
 from signoff.parse.launch import ScriptRun
 
@@ -53,6 +53,7 @@ class _Scan:
     introduced: list[PatchHit] = field(default_factory=list)  # on lines this PR adds
     existing: list[PatchHit] = field(default_factory=list)  # already on the default branch
     scanned: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # files sourced from run-time paths
     problem: str = ""
 
 
@@ -85,8 +86,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     scan = _scan(ctx)
     if scan.problem:
         return failed(scan.problem)
+    unread = f"; not read: {', '.join(dict.fromkeys(scan.unread))}" if scan.unread else ""
     if not scan.introduced and not scan.existing:
-        return passed(f"no engine patching in {_scanned(scan)}")
+        return passed(f"no engine patching in {_scanned(scan)}{unread}")
     notes: list[str] = []
     for hits, own in ((scan.introduced, True), (scan.existing, False)):
         if hits:
@@ -94,7 +96,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
             if verdict.status == "FAIL":
                 return verdict
             notes.append(verdict.reason)
-    return passed("; ".join(notes))
+    return passed("; ".join(notes) + unread)
 
 
 # --- what the PR reaches ------------------------------------------------------------------------
@@ -179,16 +181,18 @@ def _helpers(ctx: JudgeContext, path: str, runs: list[ScriptRun] | None) -> list
     parsed = ctx.parsed_script(path)
     if parsed is None:
         return []
-    if runs is None or any(not _evaluated(run, path) for run in runs):
+    if runs is None or any(not run.complete for run in runs):
         return list(helper_scripts(parsed.text, path))
     offsets = {record.offset for run in runs for record in run.ran}
     return list(helper_scripts(parsed.text, path, offsets))
 
 
-def _evaluated(run: ScriptRun, path: str) -> bool:
-    """Whether a reading says what runs: complete, or missing only sourced helpers (which are
-    then read whole, with the script)."""
-    return run.complete or all(sourced_helper(p, path) is not None for p in run.problems)
+def _evaluated(run: ScriptRun) -> bool:
+    """Whether a reading is complete but for files the script sources: the script is then read
+    whole (a sourced file's functions and variables can change what runs), and so are the
+    sourced helpers next to it; a file sourced from elsewhere is as unknown as any program the
+    script starts, and the reason names it."""
+    return run.complete or all(sourced_file(p) is not None for p in run.problems)
 
 
 # --- scanning -----------------------------------------------------------------------------------
@@ -207,14 +211,15 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
     for path, runs in _reach(ctx).scripts.items():
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
-            scan.problem = f"{path} could not be read at the pinned head ({ctx.unread(read)})"
+            why = next((p for run in runs or () for p in run.problems), "")  # names candidates
+            scan.problem = (
+                f"{why}, so patching is unverified" if why
+                else f"{path} could not be read at the pinned head ({ctx.unread(read)})"
+            )  # fmt: skip
             return scan
-        hits, problem = _script_hits(ctx, path, read.text, runs)
-        if problem:
-            scan.problem = problem
+        _scan_script(ctx, path, read.text, runs, scan)
+        if scan.problem:
             return scan
-        _split(ctx, path, hits, scan)
-        scan.scanned.append(path)
     patches = ctx.policy.patches
     shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     for changed in ctx.evidence.changed_files:
@@ -229,31 +234,49 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
     return scan
 
 
-def _script_hits(
-    ctx: JudgeContext, path: str, text: str, runs: tuple[ScriptRun, ...] | None
-) -> tuple[tuple[PatchHit, ...], str]:
+def _scan_script(
+    ctx: JudgeContext, path: str, text: str, runs: tuple[ScriptRun, ...] | None, scan: _Scan
+) -> None:
     """The patching one script runs across its readings (the surest hit per line and rule),
-    or why it cannot be told."""
+    into `scan`; or why it cannot be told (`scan.problem`)."""
     patches, variables = ctx.policy.patches, _variables(ctx, path)
     if runs is None:
-        return find_patches(text, path, patches, variables, "sourced: every command counts"), ""
-    found: list[PatchHit] = []
+        found = list(find_patches(text, path, patches, variables, "sourced: every command counts"))
+        runs = ()
+    else:
+        found = []
     for run in runs:
         if run.complete:
             found += find_in_run(text, path, run, patches, variables)
-        elif _evaluated(run, path):
+        elif _evaluated(run):
             why = f"{run.problems[0]}: every command counts"
             found += find_patches(text, path, patches, variables, why)
+            scan.unread += [
+                _unread_source(path, p) for p in run.problems if _unread_source(path, p)
+            ]
         else:
             why = run.problems[0] if run.problems else "unread"
             where = f" ({run.label})" if run.label else ""
-            return (), f"{path} could not be fully read ({why}), so patching is unverified{where}"
+            scan.problem = (
+                f"{path} could not be fully read ({why}), so patching is unverified{where}"
+            )
+            return
     surest: dict[tuple[int, str], PatchHit] = {}
     for hit in found:
         key = (hit.line, hit.rule)
         if key not in surest or (surest[key].why and not hit.why):
             surest[key] = hit
-    return tuple(surest[key] for key in sorted(surest)), ""
+    _split(ctx, path, tuple(surest[key] for key in sorted(surest)), scan)
+    scan.scanned.append(path)
+
+
+def _unread_source(path: str, problem: str) -> str:
+    """`$X/env.sh` (sourced at path:line) for a sourced file that is not a helper next to the
+    script (those are read); "" otherwise."""
+    target = sourced_file(problem)
+    if target is None or helper_scripts(f'source "{target}"\n', path):
+        return ""
+    return f"`{target}` (sourced at {problem.split(': ', 1)[0]})"
 
 
 def _variables(ctx: JudgeContext, path: str) -> dict[str, str]:
