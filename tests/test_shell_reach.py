@@ -162,3 +162,21 @@ def test_a_flag_value_holding_run_time_text_is_marked_unknown() -> None:
         ("--speculative-config", False),
         ("--tp", True),
     ]
+
+
+def test_a_double_bracket_test_may_continue_after_and_or_on_the_next_line() -> None:
+    text = 'if [[ "$X" == a ||\n      "$Y" == b ]]; then\n  git apply fix.patch\nfi\n'
+    parsed = read_script(text, "benchmarks/x.sh")
+    assert parsed.problems == ()
+    assert ran_texts(text, {"X": "a", "Y": "z"})["git apply fix.patch"] == ""
+    assert "git apply fix.patch" not in ran_texts(text, {"X": "c", "Y": "z"})
+
+
+def test_parentheses_and_bars_of_a_regex_after_equals_tilde_belong_to_the_regex() -> None:
+    text = 'if [[ "$V" =~ ^1\\.117\\.1([.-]|$) ]]; then echo old; fi\n[[ $A =~ (x|y) ]] && echo z\n'
+    parsed = read_script(text, "benchmarks/x.sh")
+    assert parsed.problems == ()
+    assert [s.text for s in command_spans_at(text)][:2] == [
+        '[[ "$V" =~ ^1\\.117\\.1([.-]|$) ]]',
+        "echo old",
+    ]
