@@ -255,7 +255,8 @@ def _scan_script(
                 _unread_source(path, p) for p in run.problems if _unread_source(path, p)
             ]
         else:
-            why = run.problems[0] if run.problems else "unread"
+            unsourced = [p for p in run.problems if sourced_file(p) is None]
+            why = unsourced[0] if unsourced else "unread"
             where = f" ({run.label})" if run.label else ""
             scan.problem = (
                 f"{path} could not be fully read ({why}), so patching is unverified{where}"
