@@ -382,3 +382,38 @@ def test_a_run_time_part_that_could_change_the_knob_makes_it_unreadable(check, c
     result = check(agentic_parts(_vllm_with(word)), "agentic-golden-al")
     assert result.status == "FAIL", (case, result.reason)
     assert "known only at run time" in result.reason
+
+
+PRINTF_SPEC = (
+    'CFG=$(printf \'{"method": "eagle3", "model": "%s", "num_speculative_tokens": %d, '
+    '"rejection_sample_method": "synthetic", "synthetic_acceptance_length": %.2f}\' '
+    '"$DRAFT" 3 3.39)\n'
+)
+
+
+def test_a_printf_config_with_a_run_time_draft_path_before_the_knob_is_read(check):
+    script = (
+        HEAD
+        + 'DRAFT="$(dirname "$MODEL_PATH")/eagle"\n'
+        + PRINTF_SPEC
+        + ('vllm serve "$MODEL" --speculative-config "$CFG" &\n' + TAIL)
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_printf_config_with_a_run_time_word_after_the_knob_is_not_read(check):
+    spec = (
+        PRINTF_SPEC.replace('"model": "%s", ', "")
+        .replace("%.2f}", '%.2f, "model": "%s"}')
+        .replace('"$DRAFT" 3 3.39', '3 3.39 "$DRAFT"')
+    )
+    script = (
+        HEAD
+        + 'DRAFT="$(cat /tmp/draft)"\n'
+        + spec
+        + ('vllm serve "$MODEL" --speculative-config "$CFG" &\n' + TAIL)
+    )
+    assert spec.count("%s") == 1 and '"model": "%s"}' in spec
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "known only at run time" in result.reason

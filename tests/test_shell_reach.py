@@ -12,6 +12,7 @@ from signoff.parse.bench_script import evaluate, read_script
 from signoff.parse.launch import ScriptRun
 from signoff.parse.script_text import command_spans_at, simple_commands
 from signoff.parse.shell_awk import awk_output
+from signoff.parse.shell_printf import printf_parts
 
 DATA = Path(__file__).parent / "data" / "scripts"
 
@@ -180,3 +181,34 @@ def test_parentheses_and_bars_of_a_regex_after_equals_tilde_belong_to_the_regex(
         '[[ "$V" =~ ^1\\.117\\.1([.-]|$) ]]',
         "echo old",
     ]
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (
+            [('{"model": "%s", "n": %d}', True), ("$DIR", False), ("3", True)],
+            (('{"model": "', True), ("$DIR", False), ('", "n": 3}', True)),
+        ),
+        ([("%d", True), ("$N", False)], None),  # a number conversion reads it
+        ([("%.2s", True), ("$N", False)], None),  # a precision cuts it
+        ([("$F", False), ("x", True)], None),  # the format itself unknown
+    ],
+)
+def test_printf_of_run_time_words_through_s_is_known_in_part(
+    args: list[tuple[str, bool]], parts: tuple[tuple[str, bool], ...] | None
+) -> None:
+    assert printf_parts(args) == parts
+
+
+def test_a_substituted_printf_of_a_run_time_path_reaches_the_launch_known_in_part() -> None:
+    text = (
+        'DIR=$(dirname "$MODEL_PATH")\n'
+        'CFG=$(printf \'{"model": "%s", "num_speculative_tokens": %d}\' "$DIR" 3)\n'
+        'vllm serve m --speculative-config "$CFG"\n'
+    )
+    (launch,) = run_of(text).launches
+    (arg,) = launch.args
+    assert not arg.known
+    assert [known for _, known in arg.parts] == [True, False, True]
+    assert arg.parts[2][0] == '", "num_speculative_tokens": 3}'

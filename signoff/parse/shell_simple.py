@@ -22,7 +22,7 @@ from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, pa
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
-from signoff.parse.shell_printf import echo_output, printf_output
+from signoff.parse.shell_printf import Parts, echo_output, printf_output, printf_parts
 from signoff.parse.shell_scan import ASSIGNMENT, NAME
 from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell_values import (
@@ -73,7 +73,7 @@ class _Hooks:
         self.scope.put(name, value)
         self.chosen.pop(name, None)
 
-    def substitute(self, offset: int, inner: str) -> str | None:
+    def substitute(self, offset: int, inner: str) -> str | Parts | None:
         return self.runner.substitution(offset, self.scope, inner, self.chosen)
 
     def problem(self, what: str) -> None:
@@ -101,10 +101,15 @@ def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     return node if not inner[position:].replace("\\\n", "").strip() else None
 
 
-def static_output(argv: list[Field]) -> str | None:
+def static_output(argv: list[Field]) -> str | Parts | None:
     """What `printf`/`echo` (or `awk 'BEGIN{print 1+2}'`) with these fields prints, when every
-    field is known."""
-    if not argv or any(not field.known for field in argv):
+    field is known; a printf whose format is known and whose other unknown arguments are each
+    printed whole by `%s` prints text known in part."""
+    if not argv:
+        return None
+    if any(not field.known for field in argv):
+        if argv[0].known and argv[0].text == "printf":
+            return printf_parts([(field.text, field.known) for field in argv[1:]])
         return None
     words = [field.text for field in argv]
     if words[0] == "printf":
@@ -486,9 +491,9 @@ class SimpleCommands:
 
     def substitution(
         self, offset: int, scope: Scope, inner: str = "", chosen: dict[str, Option] | None = None
-    ) -> str | None:
+    ) -> str | Parts | None:
         """Run the commands of the `$( )` whose inside starts at `offset` (a subshell); what it
-        prints when that is certain (see `static_output`), else None."""
+        prints when that is certain, wholly or in part (see `static_output`), else None."""
         seq = self.sources[-1].substitutions.get(offset)
         if seq is None:
             self.problem(self.line, "a command substitution could not be read")
