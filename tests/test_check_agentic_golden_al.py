@@ -417,3 +417,21 @@ def test_a_printf_config_with_a_run_time_word_after_the_knob_is_not_read(check):
     assert spec.count("%s") == 1 and '"model": "%s"}' in spec
     result = check(agentic_parts(script), "agentic-golden-al")
     assert result.status == "FAIL" and "known only at run time" in result.reason
+
+
+def test_a_launch_that_decodes_without_speculation_needs_no_knob(check):
+    script = HEAD + (
+        'SPEC_ARGS=()\nif [ "$CONC" -le 4 ]; then\n'
+        '    SPEC_ARGS=(--speculative-config \'{"method": "mtp", "num_speculative_tokens": '
+        '3, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": 3.39}\')\n'
+        'fi\nvllm serve "$MODEL" "${SPEC_ARGS[@]}" &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")  # conc 4 pins it, conc 8 is plain
+    assert result.status == "PASS", result.reason
+    assert "AL 3.39 = qwen3.5_mtp.yaml thinking_on[3] (2 benchmark configurations)" in result.reason
+
+
+def test_a_launch_with_a_run_time_word_where_a_flag_could_stand_is_held_to_the_knob(check):
+    script = HEAD + 'vllm serve "$MODEL" $EXTRA_SPEC_ARGS &\n' + TAIL
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason

@@ -49,14 +49,20 @@ def judge_runs(ctx: JudgeContext, target: RunTarget, curves: list[GoldenCurve]) 
         problem = _run_problem(ctx, target, run, mine, hits)
         if problem:
             return failed(f"{target.label}: {problem}")
-    if not mine:
-        return no_curve(ctx, target.label, keys)
     configs = sum(max(len(run.points), 1) for run in target.runs)
     plural = "s" if configs != 1 else ""
+    if not hits and all(_plain_runs(ctx, run) for run in target.runs):
+        return passed(f"{target.label}: the benchmark job's server does not decode speculatively")
+    if not mine:
+        return no_curve(ctx, target.label, keys)
     return passed(
         f"{target.label}: AL {', '.join(dict.fromkeys(hits))} "
         f"({configs} benchmark configuration{plural})"
     )
+
+
+def _plain_runs(ctx: JudgeContext, run: ScriptRun) -> bool:
+    return all(surely_not_speculative(ctx, launch) for launch in run.launches)
 
 
 def _run_problem(
@@ -72,6 +78,8 @@ def _run_problem(
     files = [doc.body for doc in run.heredocs]
     commands = _commands(ctx, run)
     for launch in run.launches:
+        if surely_not_speculative(ctx, launch):
+            continue  # `NUM_SPEC_TOKENS=0` at high concurrency: no acceptance to simulate
         knobs = knobs_for(launch, in_force(ctx))
         reading = read_launch_acceptance(launch, ctx.policy, knobs, files, commands)
         problem = _launch_problem(ctx, run, launch, reading, knobs)
@@ -80,6 +88,25 @@ def _run_problem(
         if problem:
             return problem + where + (f" [may run: {launch.why}]" if launch.why else "")
     return ""
+
+
+def surely_not_speculative(ctx: JudgeContext, launch: ServerLaunch) -> bool:
+    """A vLLM or SGLang launch that can be seen to decode without speculation: no flag either
+    engine could read as a speculative, draft or acceptance setting, no config file that could
+    hold one, no word known only at run time where a flag could stand. Any other launch (TRT-LLM
+    and ATOM read their spec settings from config files or flags of their own) is held to the
+    knob."""
+    if launch.engine not in ("vllm", "sglang") or launch.opaque:
+        return False
+    golden = ctx.policy.golden_al
+    signals = {*ctx.policy.spec_decode.script_flags, "--config"}
+    signals |= {knob.flag for knob in golden.knobs if knob.flag}
+    signals |= {draft.flag for draft in golden.drafts if draft.flag}
+    return not any(
+        may_be_flag(arg.flag, flag, launch.engine, ctx.policy)
+        for arg in launch.args
+        for flag in signals
+    )
 
 
 def in_force(ctx: JudgeContext) -> list[AcceptanceKnob]:
