@@ -375,3 +375,14 @@ def test_an_entry_whose_script_cannot_be_found_fails_closed_naming_the_candidate
     assert result.status == "FAIL"
     assert "could not be read at the pinned head (" in result.reason
     assert SCRIPT_PATH in result.reason and "patching is unverified" in result.reason
+
+
+def test_a_patch_in_a_heredoc_a_shell_runs_is_found(check):
+    parts = passing_parts()
+    block = f"bash <<'FIX'\necho patching\n{APPLY}\nFIX\n"
+    add_changed_file(parts, SCRIPT_PATH, with_line(block))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:8 applies a patch with git" in result.reason
+    # the same text given to a command that only stores it is data
+    add_changed_file(parts, SCRIPT_PATH, with_line(block.replace("bash <<", "cat > notes.txt <<")))
+    assert check(parts, "engine-patches").status == "PASS"

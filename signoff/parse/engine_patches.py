@@ -33,6 +33,7 @@ _SOURCED = re.compile(r"sources (.*), which is not read$")
 _HEREDOC_WRITE = re.compile(
     r"""open\([^)]*['"][wa]\+?b?['"]|\.write_text\(|\.write_bytes\(|shutil\.copy"""
 )
+_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "source", "."})
 _INLINE = PatchPattern(
     id="inline-program", regex=".", what="rewrites installed engine files inline"
 )
@@ -100,10 +101,15 @@ def find_in_run(
     them; never raises."""
     ran = {record.offset: record for record in run.ran}
     hits: list[PatchHit] = []
+    shells: set[int] = set()  # lines of commands that run a shell on their heredoc
     for span in command_spans_at(text):
         record = ran.get(span.offset)
-        pattern = _scan(expand(span.text, variables), policy) if record is not None else None
-        if pattern is not None and record is not None:
+        if record is None:
+            continue
+        if span.text.split(" ", 1)[0].rsplit("/", 1)[-1] in _SHELLS:
+            shells.add(span.first)
+        pattern = _scan(expand(span.text, variables), policy)
+        if pattern is not None:
             hits.append(_hit(path, span.first, pattern, span.text, record.why))
     for command in run.commands:  # also code read from strings (eval, bash -c), words resolved
         words = " ".join(command.argv)[:MAX_LINE]
@@ -114,6 +120,9 @@ def find_in_run(
         if _HEREDOC_WRITE.search(doc.body) and _engine_located(doc.body, policy):
             first = text.splitlines()[doc.line - 1].strip() if doc.line else doc.delimiter
             hits.append(_hit(path, doc.line, _INLINE, first, doc.why))
+        if doc.line in shells:  # `bash <<EOF ... EOF`: the body is a script that runs
+            for hit in find_patches(doc.body, path, policy, variables, doc.why):
+                hits.append(hit.model_copy(update={"line": doc.line + hit.line}))
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.rule, hit.why)))
 
 
