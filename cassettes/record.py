@@ -1093,15 +1093,44 @@ def fail_engine_patches(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# The golden AL pinned only in a function the script never calls (`false && pin_golden_al`):
+# the server the benchmark job starts gets the real-acceptance config.
+AGENTIC_DEAD_KNOB_SCRIPT = """#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "$0")/../../benchmark_lib.sh"
+# Golden AL: golden_al_distribution/dsv4_mtp.yaml, thinking_on, 3 draft tokens -> 2.49
+pin_golden_al() {
+  SPEC_CONFIG='{"method": "mtp", "num_speculative_tokens": 3, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": 2.49}'
+}
+SPEC_CONFIG='{"method": "mtp", "num_speculative_tokens": 3}'
+false && pin_golden_al
+vllm serve "$MODEL" --tensor-parallel-size "$TP" --kv-cache-dtype fp8 \\
+  --speculative-config "$SPEC_CONFIG" --port "$PORT" > "$SERVER_LOG" 2>&1 &
+wait_for_server_ready "$PORT"
+run_agentic_replay_and_write_outputs "$RESULT_DIR"
+"""
+
+
 def fail_agentic_golden_al(data: dict[str, Any]) -> str:
     """11 (E8): a new agentic MTP config pins AL 2.60; the golden curve says 2.49 at 3 drafts."""
+    return _agentic_pr(data, AGENTIC_SCRIPT)
+
+
+def fail_agentic_dead_knob(data: dict[str, Any]) -> str:
+    """11 (E8): the golden 2.49 is set only in a function called behind `false &&`; the
+    benchmark job serves with real acceptance."""
+    return _agentic_pr(data, AGENTIC_DEAD_KNOB_SCRIPT)
+
+
+def _agentic_pr(data: dict[str, Any], script: str) -> str:
+    """The PR adds a dsv4 agentic MTP entry with `script`; the golden curve is on main."""
     _with_models_md(data)
     main = _main_files(data)
     main["golden_al_distribution/README.md"] = "# Golden acceptance-length curves\n"
     main["golden_al_distribution/dsv4_mtp.yaml"] = GOLDEN_DSV4
     p1 = _pull(data)["commits"][0]["files"]
     p1["configs/nvidia-master.yaml"] += AGENTIC_ENTRY
-    p1["benchmarks/single_node/agentic/dsv4_fp4_b200_vllm_mtp.sh"] = AGENTIC_SCRIPT
+    p1["benchmarks/single_node/agentic/dsv4_fp4_b200_vllm_mtp.sh"] = script
     runs = data["repos"][REPO]["check_runs"]["p2"]
     for offset, conc in enumerate((4, 8)):
         runs.append(
@@ -1464,6 +1493,13 @@ VARIANTS = [
         "fail_agentic_golden_al",
         "check 11 (E8): an agentic MTP config pins AL 2.60 instead of the golden 2.49",
         fail_agentic_golden_al,
+        expect=("REJECTED", (11,)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_agentic_dead_knob",
+        "check 11 (E8): the golden AL is set only in a function called behind `false &&`",
+        fail_agentic_dead_knob,
         expect=("REJECTED", (11,)),
         standard="E8",
     ),

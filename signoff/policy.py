@@ -281,13 +281,18 @@ class PatchPolicy(Strict):
 
 
 class AcceptanceKnob(Strict):
-    """One engine's synthetic-acceptance setting, as text to find in a script or recipe."""
+    """One engine's synthetic-acceptance setting: where a server launch takes it (an exported
+    variable, a flag, or a key of a flag's JSON value) and, for recipe text, a regex."""
 
     engine: str  # vllm, sglang, trtllm, atom (the standard's switch lists those in force)
     name: str
     regex: str  # group `v` is the value: a number, a $VARIABLE or a printf conversion
     offset: float = 0  # added to the value to get the AL (TRT-LLM counts draft tokens: +1)
     rate: bool = False  # the value is (AL - 1) / draft length (ATOM's rate spelling)
+    env: str = ""  # the variable the server reads from its environment
+    flag: str = ""  # the server flag that carries it
+    key: str = ""  # with `flag`: the key of the flag's JSON value
+    requires: dict[str, str] = Field(default_factory=dict)  # keys the same JSON must also hold
 
     @field_validator("regex")
     @classmethod
@@ -298,8 +303,11 @@ class AcceptanceKnob(Strict):
 
 
 class DraftSetting(Strict):
-    regex: str  # group `v`: the draft length (a number or a $VARIABLE)
+    regex: str  # group `v`: the draft length (a number or a $VARIABLE), in recipe text
     offset: int = 0  # `--speculative-num-draft-tokens` is steps + 1: offset -1
+    flag: str = ""  # the server flag that sets it (with `key`: a key of its JSON value)
+    key: str = ""
+    written: bool = False  # set in a config file the script writes (TRT-LLM's max_draft_len)
 
     @field_validator("regex")
     @classmethod
@@ -320,7 +328,6 @@ class GoldenAlPolicy(Strict):
     drafts: tuple[DraftSetting, ...] = ()
     spec_config: str = "speculative[-_]config"  # a spec config; without `synthetic` = real AL
     synthetic_marker: str = "synthetic"
-    eval_only_guard: str = "EVAL_ONLY"  # scripts keep real acceptance for eval-only runs
     opt_in: str = "SYNTHETIC_ACCEPTANCE=true"  # master-config setting the runners inject from
     opt_in_length: str = "SYNTHETIC_ACCEPTANCE_LENGTH"
     recipe_dirs: dict[str, str] = Field(default_factory=dict)  # recipe directory -> prefix
@@ -329,6 +336,10 @@ class GoldenAlPolicy(Strict):
     source_cues: tuple[str, ...] = ()  # detail phrases stating where an AL came from
     exception_cues: tuple[str, ...] = ()  # detail phrases of a sanctioned exception
     tolerance: float = 0.005  # golden values have two decimals
+    # which sweep job and scenario of a changed agentic script is held to the golden AL (the
+    # benchmark job binds EVAL_ONLY=false; the eval job keeps real acceptance)
+    job: str = "benchmark"
+    scenario: str = "agentic-coding"
 
 
 class AppendOnlyPolicy(Strict):

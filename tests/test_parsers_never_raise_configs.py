@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from signoff.parse.acceptance_launch import read_launch_acceptance
 from signoff.parse.bench_script import evaluate, read_script
+from signoff.parse.engine_patches import find_in_run, find_patches, helper_scripts
 from signoff.parse.master_config import (
     MasterConfig,
     diff_entries,
     parse_master_config,
     script_candidates,
 )
-from signoff.policy import ImagePolicy
+from signoff.parse.script_text import command_spans_at
+from signoff.policy import ImagePolicy, load_policy
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SKU_PATTERN = ImagePolicy.model_fields["sku_pattern"].default
 
@@ -75,3 +82,31 @@ def test_a_recursive_alias_is_a_problem_not_a_crash() -> None:
         config.problems[-1]
         == "c.yaml:1: dsv4-fp4-b200-vllm: entry cannot be serialised (recursive alias?)"
     )
+
+
+KNOB_PIECES = st.sampled_from(
+    [
+        "export SGLANG_SIMULATE_ACC_LEN=", "2.49", "$(printf '%.2f' 2.49)", "TLLM_SPEC_DECODE",
+        "--speculative-config ", '\'{"synthetic_acceptance_length": 2.49}\'', "--spec-decode-",
+        "acceptance-rate ", "$(awk \"BEGIN{print (2.49-1)/3}\")", "--speculative-num-steps 3 ",
+        "git apply x.patch", "sed -i s/a/b/ /usr/lib/python3/site-packages/vllm/x.py",
+        "cat > /opt/vllm/x.py <<EOF\nopen('x','w')\nEOF\n", 'bash "$(dirname "$0")/h.sh"',
+        'source "$(dirname "$0")/h.sh"', "max_draft_len: 3",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(SHELL_PIECES, KNOB_PIECES), max_size=40).map("".join))
+def test_the_acceptance_and_patch_readers_never_raise_on_what_a_script_runs(text: str) -> None:
+    policy = load_policy(ROOT / "checklists" / "inferencex.yaml")
+    run = evaluate(read_script(text, "benchmarks/x.sh"), {"EVAL_ONLY": "false"})
+    spans = command_spans_at(text)
+    assert [span.offset for span in spans] == sorted(span.offset for span in spans)
+    for launch in run.launches:
+        reading = read_launch_acceptance(launch, policy, policy.golden_al.knobs, (), ())
+        assert all(d > 0 for d in reading.drafts)
+    hits = find_in_run(text, "benchmarks/x.sh", run, policy.patches, {})
+    assert all(hit.path == "benchmarks/x.sh" for hit in hits)
+    find_patches(text, "benchmarks/x.sh", policy.patches)
+    helper_scripts(text, "benchmarks/x.sh")

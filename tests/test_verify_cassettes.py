@@ -155,6 +155,7 @@ def test_a_run_that_cannot_verify_exits_3_with_one_line_naming_the_request(
         ("fail_deprecated_models", 7, "Single-turn 1k1k"),
         ("fail_engine_patches", 10, "applies a patch with git"),
         ("fail_agentic_golden_al", 11, "not the golden 2.49 (draft 3)"),
+        ("fail_agentic_dead_knob", 11, ":10 launches vllm serve with no synthetic-acceptance"),
         ("fail_append_only", 12, "`ep` was 1, now 8"),
         ("fail_spec_true_or", 8, "calls run_benchmark_serving without --use-chat-template"),
         ("fail_arch_underscore", 7, "--hf_overrides"),

@@ -410,6 +410,19 @@ class JudgeContext:
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
         return (self._evaluate(parsed, None, "", unset),)
 
+    def script_runs_for_job(self, path: str, job: str, scenario: str) -> tuple[ScriptRun, ...]:
+        """A changed script read as one sweep job runs it under any configuration: what the
+        sweep exports for every point of the job and scenario is bound (the benchmark job's
+        `EVAL_ONLY=false`), the search space is not (conditions on it stay undecided)."""
+        parsed = self.parsed_script(path)
+        if parsed is None:
+            return (_unread(path),)
+        sweep = self.policy.sweep_env
+        env = {**sweep.constants, **sweep.scenarios.get(scenario, {}), **sweep.jobs.get(job, {})}
+        read = parsed.reads(env)
+        bound = {n: v for n, v in env.items() if n in read}
+        return (self._evaluate(parsed, bound, job, frozenset()),)
+
     def _runs_of(
         self,
         entry: MasterEntry,

@@ -1,22 +1,23 @@
-"""Read how a benchmark script or recipe sets speculative acceptance: synthetic-acceptance knobs
-(per engine), draft lengths, real (unsimulated) spec configs and thinking mode.
+"""Read how a multi-node recipe (srt-slurm YAML, read as text) sets speculative acceptance:
+synthetic-acceptance knobs (per engine), draft lengths, real (unsimulated) spec configs and
+thinking mode.
 
-Values are often indirect: `SYNTHETIC_ACCEPT_LEN=2.78` then `"synthetic_acceptance_length":
-$SYNTHETIC_ACCEPT_LEN`, or a printf `%.2f` filled from a later argument. A `$NAME` resolves to
-every value the script assigns it (all branches); a printf conversion resolves to its argument.
-What cannot be resolved stays a string the check reports. Nothing is run.
+Recipes are data, not code: every line counts except comments. Values are usually literal; a
+`$NAME` resolves to the value given in `variables` (none by default), a printf `%.2f` to the
+argument that fills it, `$(awk "BEGIN{print (A-1)/B}")` to its arithmetic. What cannot be
+resolved stays a string the check reports. Benchmark scripts are not read here: the checks hold
+what their evaluated launches get (acceptance_launch.py).
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.script_text import command_spans
+from signoff.parse.shell_awk import arithmetic
 from signoff.policy import GoldenAlPolicy
 
 _REF = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?$")
@@ -25,8 +26,6 @@ _CONVERSION = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdifg]")
 _ARG = re.compile(r'"([^"]*)"|\'([^\']*)\'|(\S+)')
 _AWK_PRINT = re.compile(r"""\$\(\s*awk\s+["']BEGIN\s*\{\s*print\s+([^}]{1,200})\}["']\s*\)""")
 _VAR_IN_EXPR = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
-_ARITHMETIC = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult,
-               ast.Div, ast.USub, ast.UAdd)  # fmt: skip
 
 
 class Frozen(BaseModel):
@@ -47,7 +46,6 @@ class AcceptanceReading(Frozen):
     drafts: tuple[int, ...] = ()  # every draft length the text can set
     unresolved_drafts: tuple[str, ...] = ()
     real_spec_lines: tuple[int, ...] = ()  # spec configs without the synthetic marker
-    eval_only_guard: bool = False  # the text branches on EVAL_ONLY
     thinking_off: bool = False
 
 
@@ -60,20 +58,16 @@ def read_acceptance(
     text: str,
     policy: GoldenAlPolicy,
     engines: Sequence[str],
-    variables: Mapping[str, str],
-    alternatives: Mapping[str, Sequence[str]],
-    *,
-    shell: bool = True,
+    variables: Mapping[str, str] | None = None,
 ) -> AcceptanceReading:
-    """Every acceptance setting in `text` for the engines in force; never raises."""
-    spans = command_spans(text) if shell else _plain_lines(text)
-    values = _Resolver(variables, alternatives)
+    """Every acceptance setting in a recipe's lines for the engines in force; never raises."""
+    values = _Resolver(variables or {}, {})
     settings: list[AlSetting] = []
     drafts: set[int] = set()
     unresolved: list[str] = []
     real: list[int] = []
-    for first, _, written in spans:
-        span = written.replace('\\"', '"')  # JSON inside a double-quoted shell string
+    for first, _, written in _plain_lines(text):
+        span = written.replace('\\"', '"')  # JSON inside a double-quoted string
         settings += _settings(span, first, policy, engines, values)
         found, missing = _drafts(span, policy, values)
         drafts |= found
@@ -85,7 +79,6 @@ def read_acceptance(
         drafts=tuple(sorted(drafts)),
         unresolved_drafts=tuple(dict.fromkeys(unresolved)),
         real_spec_lines=tuple(real),
-        eval_only_guard=policy.eval_only_guard in text,
         thinking_off=any(_rx(rx).search(text) for rx in policy.thinking_off),
     )
 
@@ -130,36 +123,6 @@ class _Resolver:
             return None
         expression = _VAR_IN_EXPR.sub(lambda m: self.variables.get(m[1] or m[2], "x"), awk[1])
         return arithmetic(expression)
-
-
-def arithmetic(expression: str) -> float | None:
-    """The value of + - * / over number literals (parsed, never evaluated as code); None for
-    anything else."""
-    try:
-        tree = ast.parse(expression.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not all(isinstance(node, _ARITHMETIC) for node in ast.walk(tree)):
-        return None
-    return _fold(tree.body)
-
-
-def _fold(node: ast.AST) -> float | None:
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return None
-        return float(value)
-    if isinstance(node, ast.UnaryOp):
-        inner = _fold(node.operand)
-        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
-    if isinstance(node, ast.BinOp):
-        left, right = _fold(node.left), _fold(node.right)
-        if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
-            return None
-        ops = {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}
-        return ops.get(type(node.op), left / right if isinstance(node.op, ast.Div) else None)
-    return None
 
 
 def _number(text: str) -> float | None:

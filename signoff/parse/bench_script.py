@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from signoff.parse.launch import ClientCall, HeredocUse, ScriptRun, ServerLaunch, ShellCommand
+from signoff.parse.launch import ClientCall, HeredocUse, Ran, ScriptRun, ServerLaunch, ShellCommand
 from signoff.parse.shell_ast import Parsed, parse
 from signoff.parse.shell_eval import Evaluator
 from signoff.parse.shell_flow import Records
@@ -202,6 +202,7 @@ def _run_of(
         clients=tuple(records.clients),
         commands=tuple(records.commands),
         heredocs=tuple(records.heredocs),
+        ran=tuple(records.ran),
         notes=tuple(evaluator.notes),
         problems=problems,
         complete=not problems,
@@ -230,7 +231,19 @@ def _unique(records: Records) -> Records:
         _in_order(records.clients),
         _in_order(records.commands),
         _in_order(records.heredocs),
+        _surest(records.ran),
     )
+
+
+def _surest(ran: list[Ran]) -> list[Ran]:
+    """Each command once, in text order: reached when any path surely runs it, else the first
+    condition it was seen under."""
+    kept: dict[int, Ran] = {}
+    for record in ran:
+        known = kept.get(record.offset)
+        if known is None or (known.reach == "undecided" and record.reach == "reached"):
+            kept[record.offset] = record
+    return [kept[offset] for offset in sorted(kept)]
 
 
 _Record = TypeVar("_Record", ServerLaunch, ClientCall, ShellCommand, HeredocUse)

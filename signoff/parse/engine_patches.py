@@ -1,12 +1,16 @@
 """Find where a benchmark file patches the serving stack: patch tools, edits of installed engine
 sources, sitecustomize hooks, engine wheels, container setup scripts, pinned external recipes.
 
-Text is read, never run. A script is read command by command: the source lines each command
-spans (quotes and continuations followed by the shell scanner, redirects kept), with simple
-`$VAR`/`${VAR}` references replaced by the values the script reader found, so
-`sed -i '...' "$SGLANG_FILE"` is read with the engine path it edits. Heredoc bodies (inline
-Python) count when they both name an engine location and write a file. Recipe and launcher files
-are read line by line. The rules (regexes, engine locations, harness exemptions) are profile data.
+Text is read, never run. A script is held to what runs: the script reader's evaluation says which
+of its commands run (or may: `why` names the condition it could not decide), and each such
+command is read as its own source text (redirects kept, continuations joined) with simple
+`$VAR`/`${VAR}` references replaced by the values the reader found, and as the words it runs
+with (values resolved), so `sed -i '...' "$SGLANG_FILE"` is read with the engine path it edits.
+Dead code (`false && ...`, `true || ...`, a dead branch, an uncalled function, a comment) is not
+read. Heredoc bodies given to commands that run (inline Python) count when they both name an
+engine location and write a file. When a script cannot be evaluated, every command in its text
+counts (`find_patches`). Recipe and launcher files are read line by line. The rules (regexes,
+engine locations, harness exemptions) are profile data.
 """
 
 from __future__ import annotations
@@ -18,14 +22,20 @@ from posixpath import dirname, join, normpath
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.script_text import MAX_LINE, command_spans, expand
+from signoff.parse.launch import ScriptRun
+from signoff.parse.script_text import MAX_LINE, command_spans, command_spans_at, expand
 from signoff.policy import PatchPattern, PatchPolicy
 
 _HELPER = re.compile(
-    r"""(?:^|[\s;&|(])(?:bash|sh|source|\.)\s+["']?\$\(\s*dirname\s+["']?\$(?:0|\{0\}|BASH_SOURCE(?:\[0\])?|\{BASH_SOURCE\[0\]\})["']?\s*\)/([A-Za-z0-9_./-]+\.sh)"""
+    r"""(?:^|[\s;&|(])(bash|sh|source|\.)\s+["']?\$\(\s*dirname\s+["']?\$(?:0|\{0\}|BASH_SOURCE(?:\[0\])?|\{BASH_SOURCE\[0\]\})["']?\s*\)/([A-Za-z0-9_./-]+\.sh)"""
 )
+_SOURCED = re.compile(r"sources (.*), which is not read$")
 _HEREDOC_WRITE = re.compile(
     r"""open\([^)]*['"][wa]\+?b?['"]|\.write_text\(|\.write_bytes\(|shutil\.copy"""
+)
+_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "source", "."})
+_INLINE = PatchPattern(
+    id="inline-program", regex=".", what="rewrites installed engine files inline"
 )
 
 
@@ -37,6 +47,7 @@ class PatchHit(BaseModel):
     rule: str
     what: str
     text: str  # the offending line, shortened
+    why: str = ""  # "": it runs; else the condition the reader could not decide
 
     @property
     def where(self) -> str:
@@ -68,26 +79,56 @@ def _match(line: str, patterns: Sequence[PatchPattern], policy: PatchPolicy) -> 
 
 
 def find_patches(
-    text: str,
-    path: str,
-    policy: PatchPolicy,
-    variables: Mapping[str, str] | None = None,
-    *,
-    only_lines: Iterable[int] | None = None,
-) -> tuple[PatchHit, ...]:
-    """Every patching command in `text` (restricted to `only_lines` when given); never raises."""
-    wanted = set(only_lines) if only_lines is not None else None
+    text: str, path: str, policy: PatchPolicy, variables: Mapping[str, str] | None = None,
+    why: str = "",
+) -> tuple[PatchHit, ...]:  # fmt: skip
+    """Every patching command in `text`, run or not (for a script the reader could not
+    evaluate: `why` says so); never raises."""
     hits: list[PatchHit] = []
-    for number, last, line in command_spans(text):
-        if wanted is not None and wanted.isdisjoint(range(number, last + 1)):
-            continue
-        read = expand(line, variables or {})
-        pattern = _match(read, policy.patterns, policy)
-        if pattern is None or _harness(read, policy):
-            continue
-        hits.append(_hit(path, number, pattern, line))
-    hits.extend(_heredoc_hits(text, path, policy, wanted))
+    for number, _, line in command_spans(text):
+        pattern = _scan(expand(line, variables or {}), policy)
+        if pattern is not None:
+            hits.append(_hit(path, number, pattern, line, why))
+    hits.extend(_heredoc_hits(text, path, policy, why))
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.rule)))
+
+
+def find_in_run(
+    text: str, path: str, run: ScriptRun, policy: PatchPolicy, variables: Mapping[str, str]
+) -> tuple[PatchHit, ...]:
+    """The patching commands of one evaluated reading of the script `text`: commands that run
+    or may run (their source text and the words they run with) and the heredocs given to
+    them; never raises."""
+    ran = {record.offset: record for record in run.ran}
+    hits: list[PatchHit] = []
+    shells: set[int] = set()  # lines of commands that run a shell on their heredoc
+    for span in command_spans_at(text):
+        record = ran.get(span.offset)
+        if record is None:
+            continue
+        if span.text.split(" ", 1)[0].rsplit("/", 1)[-1] in _SHELLS:
+            shells.add(span.first)
+        pattern = _scan(expand(span.text, variables), policy)
+        if pattern is not None:
+            hits.append(_hit(path, span.first, pattern, span.text, record.why))
+    for command in run.commands:  # also code read from strings (eval, bash -c), words resolved
+        words = " ".join(command.argv)[:MAX_LINE]
+        pattern = _scan(words, policy)
+        if pattern is not None:
+            hits.append(_hit(path, command.line, pattern, words, command.why))
+    for doc in run.heredocs:
+        if _HEREDOC_WRITE.search(doc.body) and _engine_located(doc.body, policy):
+            first = text.splitlines()[doc.line - 1].strip() if doc.line else doc.delimiter
+            hits.append(_hit(path, doc.line, _INLINE, first, doc.why))
+        if doc.line in shells:  # `bash <<EOF ... EOF`: the body is a script that runs
+            for hit in find_patches(doc.body, path, policy, variables, doc.why):
+                hits.append(hit.model_copy(update={"line": doc.line + hit.line}))
+    return tuple(sorted(hits, key=lambda hit: (hit.line, hit.rule, hit.why)))
+
+
+def _scan(line: str, policy: PatchPolicy) -> PatchPattern | None:
+    pattern = _match(line, policy.patterns, policy)
+    return None if pattern is None or _harness(line, policy) else pattern
 
 
 def find_in_lines(
@@ -108,14 +149,12 @@ def find_in_lines(
     return tuple(hits)
 
 
-def _hit(path: str, number: int, pattern: PatchPattern, line: str) -> PatchHit:
+def _hit(path: str, number: int, pattern: PatchPattern, line: str, why: str = "") -> PatchHit:
     shown = line if len(line) <= 100 else line[:97] + "..."
-    return PatchHit(path=path, line=number, rule=pattern.id, what=pattern.what, text=shown)
+    return PatchHit(path=path, line=number, rule=pattern.id, what=pattern.what, text=shown, why=why)
 
 
-def _heredoc_hits(
-    text: str, path: str, policy: PatchPolicy, wanted: set[int] | None
-) -> list[PatchHit]:
+def _heredoc_hits(text: str, path: str, policy: PatchPolicy, why: str) -> list[PatchHit]:
     """Inline programs (`python3 - <<EOF ... EOF`) that write into an engine location."""
     hits = []
     lines = text.splitlines()
@@ -130,23 +169,42 @@ def _heredoc_hits(
         if raw.strip() != delimiter:
             continue
         body = "\n".join(lines[start : number - 1])
-        in_scope = wanted is None or any(n in wanted for n in range(start, number + 1))
-        if in_scope and _HEREDOC_WRITE.search(body) and _engine_located(body, policy):
-            pattern = PatchPattern(
-                id="inline-program", regex=".", what="rewrites installed engine files inline"
-            )
-            hits.append(_hit(path, start, pattern, lines[start - 1].strip()))
+        if _HEREDOC_WRITE.search(body) and _engine_located(body, policy):
+            hits.append(_hit(path, start, _INLINE, lines[start - 1].strip(), why))
         start = None
     return hits
 
 
-def helper_scripts(text: str, path: str) -> tuple[str, ...]:
+class Helper(BaseModel):
+    """A script another one runs (`bash x.sh`: a process of its own) or sources (`source x.sh`:
+    its functions and variables become the caller's)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: str
+    sourced: bool
+
+
+def helper_scripts(
+    text: str, path: str, offsets: Iterable[int] | None = None
+) -> tuple[Helper, ...]:
     """Scripts `path` runs or sources next to itself (`bash "$(dirname "$0")/x.sh"`), as
-    repository paths; paths leaving the repository are dropped."""
-    found: list[str] = []
-    for _, _, line in command_spans(text):
-        for match in _HELPER.finditer(line):
-            target = normpath(join(dirname(path), match[1]))
-            if not target.startswith("../") and target not in found and target != path:
-                found.append(target)
-    return tuple(found)
+    repository paths, from the commands at `offsets` (every command when None); paths leaving
+    the repository are dropped."""
+    wanted = set(offsets) if offsets is not None else None
+    found: dict[str, bool] = {}
+    for span in command_spans_at(text):
+        if wanted is not None and span.offset not in wanted:
+            continue
+        for match in _HELPER.finditer(span.text):
+            target = normpath(join(dirname(path), match[2]))
+            if not target.startswith("../") and target != path:
+                found[target] = found.get(target, False) or match[1] in ("source", ".")
+    return tuple(Helper(path=p, sourced=sourced) for p, sourced in found.items())
+
+
+def sourced_file(problem: str) -> str | None:
+    """The file a reading problem says was sourced and not read (`sources $X/env.sh, which is
+    not read`, as written); None for any other problem."""
+    match = _SOURCED.search(problem)
+    return match[1] if match is not None else None

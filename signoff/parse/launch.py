@@ -27,6 +27,18 @@ class Arg(Frozen):
     value: str | None  # None for boolean flags; unresolved variables stay as "$NAME"
     line: int
     joined: bool = False  # written as one word, `--flag=value`
+    known: bool = True  # False: the value holds text known only at run time (shown as written)
+    # for a value known only in part: its (text, known) pieces, in order, joining to `value`
+    parts: tuple[tuple[str, bool], ...] = ()
+
+
+class EnvChoice(Frozen):
+    """An exported variable whose value at a launch depends on a condition the reader could not
+    decide: one of the values it may have there (None: not set by the script on that path)."""
+
+    name: str
+    value: str | None
+    why: str  # the condition under which it has this value
 
 
 class ServerLaunch(Frozen):
@@ -41,6 +53,9 @@ class ServerLaunch(Frozen):
     # Words where a flag could stand whose text is only known at run time (`$EXTRA_ARGS`,
     # `$(cat args.txt)`): the reader cannot say which flags they hold.
     opaque: tuple[str, ...] = ()
+    # Exported variables `env` leaves out because their value here is not decided (set in one
+    # arm of an undecided `if`, or differently in each): every value each may have, and when.
+    env_undecided: tuple[EnvChoice, ...] = ()
 
 
 class ClientCall(Frozen):
@@ -70,6 +85,16 @@ class HeredocUse(Frozen):
     why: str = ""
 
 
+class Ran(Frozen):
+    """A simple command of the script's own text that runs (or may): where its first word or
+    assignment starts, so text-level rules can be held to what runs (dead code is not listed)."""
+
+    offset: int
+    line: int
+    reach: Reach = "reached"
+    why: str = ""
+
+
 class ScriptRun(Frozen):
     """One script evaluated under one configuration point of the sweep (or several points that
     gave the same reading)."""
@@ -82,6 +107,7 @@ class ScriptRun(Frozen):
     clients: tuple[ClientCall, ...] = ()
     commands: tuple[ShellCommand, ...] = ()
     heredocs: tuple[HeredocUse, ...] = ()
+    ran: tuple[Ran, ...] = ()  # every simple command of the script's text that runs, in order
     notes: tuple[str, ...] = ()  # undecidable conditions and other reading notes, with lines
     problems: tuple[str, ...] = ()  # why the reading is incomplete
     complete: bool = True  # False: the script could not be read reliably (checks fail closed)

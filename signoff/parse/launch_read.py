@@ -46,14 +46,30 @@ def read_args(argv: Sequence[Field]) -> list[Arg]:
             continue
         flag, eq, value = text.partition("=")
         if eq:
-            args.append(Arg(flag=flag, value=value, line=argv[i].line, joined=True))
+            parts = _after(argv[i].parts, len(flag) + 1)
+            args.append(Arg(flag=flag, value=value, line=argv[i].line, joined=True,
+                            known=argv[i].known, parts=parts))  # fmt: skip
         elif i + 1 < len(argv) and _is_value(argv[i + 1]):
-            args.append(Arg(flag=flag, value=argv[i + 1].text, line=argv[i].line))
+            word = argv[i + 1]
+            args.append(Arg(flag=flag, value=word.text, line=argv[i].line, known=word.known,
+                            parts=word.parts))  # fmt: skip
             i += 1
         else:
             args.append(Arg(flag=flag, value=None, line=argv[i].line))
         i += 1
     return args
+
+
+def _after(parts: tuple[tuple[str, bool], ...], skip: int) -> tuple[tuple[str, bool], ...]:
+    """The pieces of a word's text from character `skip` on (`--flag=` dropped)."""
+    out: list[tuple[str, bool]] = []
+    for text, known in parts:
+        if skip >= len(text):
+            skip -= len(text)
+            continue
+        out.append((text[skip:], known))
+        skip = 0
+    return tuple(out)
 
 
 def _is_value(word: Field) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from signoff.parse import shell_arith, shell_glob
+from signoff.parse.shell_printf import Parts
 from signoff.parse.shell_scan import NAME
 from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unknown
 
@@ -39,8 +40,9 @@ class Hooks(Protocol):
     def assign(self, name: str, value: Text) -> None: ...
 
     # Run the commands of the $( ) whose inside (`inner`) starts at `offset`; the text it prints
-    # when that is known for certain (a lone printf/echo of known words), else None.
-    def substitute(self, offset: int, inner: str) -> str | None: ...
+    # when that is known for certain (a lone printf/echo of known words), or its (text, known)
+    # pieces when known in part (a printf of a run-time word through `%s`), else None.
+    def substitute(self, offset: int, inner: str) -> str | Parts | None: ...
 
     def problem(self, what: str) -> None: ...
 
@@ -127,7 +129,7 @@ class Expander:
             elif char == "`":
                 stop = _end(raw.find("`", i + 1), raw)
                 printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop])
-                out.append(_substituted(raw[i : stop + 1], printed, quoted))
+                out.extend(_substituted(raw[i : stop + 1], printed, quoted))
                 i = stop + 1
             else:
                 out.append(_Seg(char, quoted))
@@ -156,7 +158,7 @@ class Expander:
         if raw.startswith("$(", i):
             stop = _matching(raw, i + 1, "(", ")")
             printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1])
-            out.append(_substituted(raw[i:stop], printed, quoted))
+            out.extend(_substituted(raw[i:stop], printed, quoted))
             return stop
         if raw.startswith("${", i):
             stop = _matching(raw, i + 1, "{", "}")
@@ -426,12 +428,18 @@ class Expander:
 # --- module helpers -------------------------------------------------------------------------
 
 
-def _substituted(written: str, printed: str | None, quoted: bool) -> _Seg:
+def _substituted(written: str, printed: str | Parts | None, quoted: bool) -> list[_Seg]:
     """A command substitution: its output when known (trailing newlines dropped, as the shell
-    does), else the text as written, unknown."""
+    does), its pieces when known in part (the run-time ones as written), else the text as
+    written, unknown."""
     if printed is None:
-        return _Seg(written, quoted, known=False, split=not quoted)
-    return _Seg(printed.rstrip("\n"), quoted, split=not quoted)
+        return [_Seg(written, quoted, known=False, split=not quoted)]
+    if isinstance(printed, str):
+        return [_Seg(printed.rstrip("\n"), quoted, split=not quoted)]
+    pieces = list(printed)
+    if pieces and pieces[-1][1]:
+        pieces[-1] = (pieces[-1][0].rstrip("\n"), True)
+    return [_Seg(text, quoted, known=known, split=not quoted) for text, known in pieces if text]
 
 
 def _end(found: int, raw: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from signoff.parse.launch import ClientCall, HeredocUse, ServerLaunch, ShellCommand
+from signoff.parse.launch import ClientCall, HeredocUse, Ran, ServerLaunch, ShellCommand
 from signoff.parse.shell_values import Scope
 
 MAX_EVAL_DEPTH = 90  # nested compounds + calls + substitutions (each costs ~5 Python frames)
@@ -32,12 +32,14 @@ class Records:
     clients: list[ClientCall] = field(default_factory=list)
     commands: list[ShellCommand] = field(default_factory=list)
     heredocs: list[HeredocUse] = field(default_factory=list)
+    ran: list[Ran] = field(default_factory=list)  # simple commands of the script's own text
 
     def extend(self, other: Records) -> None:
         self.launches += other.launches
         self.clients += other.clients
         self.commands += other.commands
         self.heredocs += other.heredocs
+        self.ran += other.ran
 
     def content(self) -> tuple[tuple[str, ...], ...]:
         """What was recorded, regardless of how surely (to compare the forks of a command)."""
@@ -54,4 +56,5 @@ class Records:
             [r.model_copy(update=update) for r in self.clients],
             [r.model_copy(update=update) for r in self.commands],
             [r.model_copy(update=update) for r in self.heredocs],
+            [r.model_copy(update=update) for r in self.ran],
         )

@@ -36,6 +36,35 @@ def printf_output(args: list[str]) -> str | None:
             return "".join(out)[:MAX_OUTPUT]
 
 
+Parts = tuple[tuple[str, bool], ...]  # (text, known) pieces of an output known in part
+_STAND_IN = "\ue002{}\ue003"  # private-use characters: an argument known only at run time
+_STOOD_IN = re.compile("(\ue002\\d+\ue003)")
+
+
+def printf_parts(args: list[tuple[str, bool]]) -> Parts | None:
+    """`printf FORMAT ARGS...` when the format is known and some arguments are not: each
+    unknown argument must be printed whole, once, by a `%s` (it stands in the output as
+    written); None when a number conversion or a precision reads it, or the format repeats."""
+    if not args or not args[0][1] or any("\ue002" in text for text, _ in args):
+        return None
+    stand_ins = [text if known else _STAND_IN.format(n) for n, (text, known) in enumerate(args)]
+    printed = printf_output(stand_ins)
+    if printed is None:
+        return None
+    pieces = _STOOD_IN.split(printed)
+    whole = [piece for piece in pieces if _STOOD_IN.fullmatch(piece)]
+    unknown = [n for n, (_, known) in enumerate(args) if not known]
+    if sorted(int(piece[1:-1]) for piece in whole) != unknown:
+        return None  # cut by a precision, or printed twice by a repeated format
+    if any("\ue002" in piece or "\ue003" in piece for piece in pieces if piece not in whole):
+        return None
+    return tuple(
+        (args[int(piece[1:-1])][0], False) if piece in whole else (piece, True)
+        for piece in pieces
+        if piece
+    )
+
+
 def echo_output(args: list[str]) -> str | None:
     """`echo [-n] ARGS...` (bash's default: no escapes unless -e)."""
     newline, escapes = True, False

@@ -67,6 +67,7 @@ class Scanner:
     problems: list[tuple[int, str]] = field(default_factory=list)
     _pending: list[int] = field(default_factory=list)  # heredocs waiting for their body
     _in_test: bool = False
+    _regex_next: bool = False  # the next word of a `[[ ]]` is the regex after `=~`
 
     def __post_init__(self) -> None:
         self.lines = LineIndex(self.text)
@@ -91,10 +92,18 @@ class Scanner:
             return (space.end() if space else i + 1), drop_next
         if char == "\\" and text.startswith("\\\n", i):
             return i + 2, drop_next
+        if char == "\n" and self._in_test and out and out[-1].text in ("&&", "||"):
+            return i + 1, drop_next  # `[[ a ||` continues on the next line
         if char == "\n":
             out.append(Token("op", "\n", i))
             self._in_test = False
             return self._heredoc_bodies(i + 1, end), drop_next
+        if self._in_test and self._regex_next:
+            self._regex_next = False
+            stop = self._regex_end(i, end)  # `( ) |` are part of a `=~` regex, not operators
+            if not drop_next:
+                out.append(Token("word", self.text[i:stop], i))
+            return stop, False
         if char == "#":
             newline = text.find("\n", i, end)
             return (end if newline < 0 else newline), drop_next
@@ -126,7 +135,35 @@ class Scanner:
             word = self.text[i:stop]
             out.append(Token("word", word, i))
             self._in_test = (self._in_test or word == "[[") and word != "]]"
+            self._regex_next = self._in_test and word == "=~"
         return stop
+
+    def _regex_end(self, i: int, end: int) -> int:
+        """The end of the regex word after `=~`: bash reads parentheses and `|` in it as part
+        of the regex, up to a blank outside quotes and parentheses."""
+        depth = 0
+        while i < end:
+            char = self.text[i]
+            if char in " \t\r\n" and depth == 0:
+                return i
+            if char == ")" and depth == 0:
+                return i
+            if char in "()":
+                depth += 1 if char == "(" else -1
+                i += 1
+            elif char == "\\":
+                i += 2
+            elif char == "'":
+                i = self._find(i + 1, end, "'")
+            elif char == '"':
+                i = self._double_quoted(i + 1, end)
+            elif self.text.startswith("$(", i):
+                i = self._balanced(i + 1, end, "(", ")", record=True)
+            elif self.text.startswith("${", i):
+                i = self._balanced(i + 1, end, "{", "}")
+            else:
+                i += 1
+        return min(i, end)
 
     def _arithmetic_end(self, i: int, end: int) -> int:
         """Index just past the `))` closing the arithmetic command opened at `i`."""

@@ -16,12 +16,13 @@ import re
 from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
-from signoff.parse.launch import ClientCall, HeredocUse, Reach, ShellCommand
+from signoff.parse.launch import ClientCall, EnvChoice, HeredocUse, Ran, Reach, ShellCommand
 from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
+from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
-from signoff.parse.shell_printf import echo_output, printf_output
+from signoff.parse.shell_printf import Parts, echo_output, printf_output, printf_parts
 from signoff.parse.shell_scan import ASSIGNMENT, NAME
 from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell_values import (
@@ -76,7 +77,7 @@ class _Hooks:
         self.scope.put(name, value)
         self.chosen.pop(name, None)
 
-    def substitute(self, offset: int, inner: str) -> str | None:
+    def substitute(self, offset: int, inner: str) -> str | Parts | None:
         return self.runner.substitution(offset, self.scope, inner, self.chosen)
 
     def problem(self, what: str) -> None:
@@ -107,15 +108,23 @@ def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     return node if not inner[position:].replace("\\\n", "").strip() else None
 
 
-def static_output(argv: list[Field]) -> str | None:
-    """What `printf`/`echo` with these fields prints, when every field is known."""
-    if not argv or any(not field.known for field in argv):
+def static_output(argv: list[Field]) -> str | Parts | None:
+    """What `printf`/`echo` (or `awk 'BEGIN{print 1+2}'`) with these fields prints, when every
+    field is known; a printf whose format is known and whose other unknown arguments are each
+    printed whole by `%s` prints text known in part."""
+    if not argv:
+        return None
+    if any(not field.known for field in argv):
+        if argv[0].known and argv[0].text == "printf":
+            return printf_parts([(field.text, field.known) for field in argv[1:]])
         return None
     words = [field.text for field in argv]
     if words[0] == "printf":
         return printf_output(words[1:])
     if words[0] == "echo":
         return echo_output(words[1:])
+    if words[0] == "awk":
+        return awk_output(words[1:])
     return None
 
 
@@ -195,6 +204,7 @@ class SimpleCommands:
 
     def simple(self, node: Simple, scope: Scope) -> tuple[Scope, Outcome]:
         self.tick(self.at(node.line))
+        self._record_ran(node, scope)
         combos = self._combinations(node, scope)
         if not combos:
             return self._simple_once(node, scope, {})
@@ -211,6 +221,8 @@ class SimpleCommands:
         self.records = outer
         if len({fork.content() for fork in forks}) == 1:
             self.records.extend(forks[0].with_reach(scope.why()))  # does not depend on them
+            for fork in forks[1:]:  # what each combination ran on the way (function bodies)
+                self.records.ran += fork.with_reach(scope.why()).ran
         else:
             for fork in forks:
                 self.records.extend(fork)
@@ -337,6 +349,18 @@ class SimpleCommands:
         why = scope.why()
         return ("undecided", why) if why else ("reached", "")
 
+    def _record_ran(self, node: Simple, scope: Scope) -> None:
+        """A simple command of the script's own text that runs, by where it starts (commands
+        read from strings (`eval`, `bash -c`) have no place in the text)."""
+        if self.sources[-1] is not self.parsed:
+            return
+        words = [*node.assigns, *node.words]
+        if not words:
+            return
+        reach, why = self._reach(scope)
+        offset = min(word.offset for word in words)
+        self.records.ran.append(Ran(offset=offset, line=node.line, reach=reach, why=why))
+
     def _record_client(self, argv: list[Field], scope: Scope) -> None:
         reach, why = self._reach(scope)
         args = tuple(read_args(argv[1:]))
@@ -350,9 +374,10 @@ class SimpleCommands:
         env = {**self._exported(scope), **prefix}
         launch = read_launch(argv, env, reach, why)
         if launch is not None:
+            update: dict[str, object] = {"env_undecided": self._exported_undecided(scope, prefix)}
             if self.line_base[-1]:
-                launch = launch.model_copy(update={"line": self.line_base[-1]})
-            self.records.launches.append(launch)
+                update["line"] = self.line_base[-1]
+            self.records.launches.append(launch.model_copy(update=update))
             return
         if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
             return
@@ -379,6 +404,22 @@ class SimpleCommands:
             if isinstance(value, Text) and value is not FROM_ENVIRONMENT:
                 env[name] = value.text
         return env
+
+    def _exported_undecided(self, scope: Scope, prefix: dict[str, str]) -> tuple[EnvChoice, ...]:
+        """The exported variables `_exported` leaves out because they hold several values here:
+        each value (None: unset, or whatever the environment holds) with its condition."""
+        choices: list[EnvChoice] = []
+        for name in sorted(scope.exported_names() - prefix.keys()):
+            options = scope.options(name)
+            if len(options) < 2:
+                continue
+            for option in options:
+                value = option.value
+                if isinstance(value, Array):  # exporting an array exports its first element
+                    value = value.values()[0] if value.items else Text("")
+                text = value.text if value is not None and value is not FROM_ENVIRONMENT else None
+                choices.append(EnvChoice(name=name, value=text, why=option.why))
+        return tuple(choices)
 
     # --- assignments --------------------------------------------------------------------------
 
@@ -476,9 +517,9 @@ class SimpleCommands:
 
     def substitution(
         self, offset: int, scope: Scope, inner: str = "", chosen: dict[str, Option] | None = None
-    ) -> str | None:
+    ) -> str | Parts | None:
         """Run the commands of the `$( )` whose inside starts at `offset` (a subshell); what it
-        prints when that is certain (see `static_output`), else None."""
+        prints when that is certain, wholly or in part (see `static_output`), else None."""
         seq = self.sources[-1].substitutions.get(offset)
         if seq is None:
             self.problem(self.line, "a command substitution could not be read")

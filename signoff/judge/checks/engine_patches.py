@@ -1,16 +1,20 @@
 """The serving engine runs as shipped: no engine patches without a waiver.
 
 Why: the community must be able to reproduce a number from the released image; a patched engine
-measures something nobody can download. How it is judged: the benchmark scripts a PR reaches
-(those it changes, those its changed master-config entries run, and the helper scripts they run
-or source next to themselves) are read command by command, and the lines it adds to shared
-launchers, multi-node recipe files and the shared benchmark library line by line, for
-patching: `git apply`/`patch`, patch files, edits of installed engine sources (`sed -i`,
-redirects, copies into site-packages, /sgl-workspace or a `find_spec` location), inline programs
-that rewrite engine files,
-sitecustomize hooks, engine wheels installed over the image, container setup scripts, and
-recipe code fetched from another repository at a pinned commit or pull-request ref (what runs
-then is outside the PR). Harness and eval tooling is allowed. Patching the PR adds needs
+measures something nobody can download. How it is judged: on what the scripts a PR reaches run.
+A changed script may run under any configuration, so it is read with nothing bound; the script of
+a changed master-config entry is read per swept configuration (benchmark and eval jobs); a helper
+they run next to themselves (`bash "$(dirname "$0")/x.sh"`) is read with nothing bound, and one
+they source is read whole. Every command that runs, or may run, is read for patching:
+`git apply`/`patch`, patch files, edits of installed engine sources (`sed -i`, redirects, copies
+into site-packages, /sgl-workspace or a `find_spec` location), inline programs that rewrite
+engine files, sitecustomize hooks, engine wheels installed over the image, container setup
+scripts. Dead code (`false &&`, `true ||`, a dead branch, an uncalled function, a comment) never
+counts; a command behind a condition the reader cannot decide counts, and the reason names that
+condition; a script that cannot be read in full fails. The lines a PR adds to shared launchers,
+multi-node recipe files and the shared benchmark library are read line by line, for patching
+and for recipe code fetched from another repository at a pinned commit or pull-request ref (what
+runs then is outside the PR). Harness and eval tooling is allowed. Patching the PR adds needs
 `docs/waiver/<this PR>.md` added in this PR; patching that was already there needs the original
 PR's waiver on the default branch. Either way the waiver must name the patched file, have the
 sections (what is patched, why, upstream links, removal plan) and be linked in the Additional
@@ -27,7 +31,16 @@ from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.diff import patch_lines
-from signoff.parse.engine_patches import PatchHit, find_in_lines, find_patches, helper_scripts
+from signoff.parse.engine_patches import (
+    Helper,
+    PatchHit,
+    find_in_lines,
+    find_in_run,
+    find_patches,
+    helper_scripts,
+    sourced_file,
+)
+from signoff.parse.launch import ScriptRun
 
 ID = "engine-patches"
 NAME = "no engine patches without waiver"
@@ -40,14 +53,17 @@ class _Scan:
     introduced: list[PatchHit] = field(default_factory=list)  # on lines this PR adds
     existing: list[PatchHit] = field(default_factory=list)  # already on the default branch
     scanned: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # files sourced from run-time paths
     problem: str = ""
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """Helper scripts of the reached scripts; then the waivers the hits need."""
-    for path in _reached_scripts(ctx):
-        if ctx.evidence.file(path, "head") is None:
-            yield want_file(path, "head")
+    unread = _reach(ctx).unread
+    for path in dict.fromkeys(unread):
+        yield want_file(path, "head")
+    if unread:
+        return  # the scan needs the helpers first
     scan = _scan(ctx)
     if scan.problem:
         return
@@ -70,8 +86,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     scan = _scan(ctx)
     if scan.problem:
         return failed(scan.problem)
+    unread = f"; not read: {', '.join(dict.fromkeys(scan.unread))}" if scan.unread else ""
     if not scan.introduced and not scan.existing:
-        return passed(f"no engine patching in {_scanned(scan)}")
+        return passed(f"no engine patching in {_scanned(scan)}{unread}")
     notes: list[str] = []
     for hits, own in ((scan.introduced, True), (scan.existing, False)):
         if hits:
@@ -79,7 +96,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
             if verdict.status == "FAIL":
                 return verdict
             notes.append(verdict.reason)
-    return passed("; ".join(notes))
+    return passed("; ".join(notes) + unread)
 
 
 # --- what the PR reaches ------------------------------------------------------------------------
@@ -108,26 +125,74 @@ def _changed(ctx: JudgeContext, path: str) -> ChangedFile | None:
     return found if isinstance(found, ChangedFile) else None
 
 
-def _reached_scripts(ctx: JudgeContext) -> list[str]:
-    """Changed scripts, the scripts changed entries run, and helpers they call (transitively,
-    as far as the helpers have been read)."""
-    shared = ctx.policy.patches.shared_libraries
-    found: list[str] = [f.path for f in ctx.changed_scripts]
+@dataclass
+class _Reach:
+    """The scripts a PR reaches, with the readings to hold them to (None: read the whole text,
+    for a sourced helper), and the helpers found that the evidence does not hold yet."""
+
+    scripts: dict[str, tuple[ScriptRun, ...] | None] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+
+
+def _reach(ctx: JudgeContext) -> _Reach:
+    if "engine-patches.reach" not in ctx.memo:
+        ctx.memo["engine-patches.reach"] = _reach_all(ctx)
+    reach = ctx.memo["engine-patches.reach"]
+    assert isinstance(reach, _Reach)
+    return reach
+
+
+def _reach_all(ctx: JudgeContext) -> _Reach:
+    """Changed scripts (read with nothing bound), the scripts changed entries run (per swept
+    configuration, every job), and the helpers those readings run or source, transitively."""
+    readings: dict[str, list[ScriptRun]] = {}
+    for changed in ctx.changed_scripts:
+        readings.setdefault(changed.path, []).extend(ctx.script_runs_for_path(changed.path))
+    jobs = tuple(ctx.policy.sweep_env.jobs) or ("benchmark",)
     for entry in ctx.changed_entries:
-        read = ctx.script_for(entry)
-        if read is not None:
-            found.append(read.path)
-    queue = [p for p in dict.fromkeys(found) if not path_matches(p, IGNORED) and p not in shared]
-    seen: list[str] = []
+        for run in ctx.script_runs(entry, jobs=jobs):
+            readings.setdefault(run.path, []).append(run)
+    skip = set(ctx.policy.patches.shared_libraries)
+    queue = [path for path in readings if not path_matches(path, IGNORED) and path not in skip]
+    whole: set[str] = set()  # sourced helpers: their every command counts
+    done: list[str] = []
+    reach = _Reach()
     while queue:
         path = queue.pop(0)
-        if path in seen:
+        if path in done:
             continue
-        seen.append(path)
-        read = ctx.evidence.file(path, "head")
-        if read is not None and read.state == "ok" and read.text is not None:
-            queue += [h for h in helper_scripts(read.text, path) if h not in shared]
-    return seen
+        done.append(path)
+        for helper in _helpers(ctx, path, None if path in whole else readings[path]):
+            if helper.path in skip or path_matches(helper.path, IGNORED):
+                continue
+            if ctx.evidence.file(helper.path, "head") is None:
+                reach.unread.append(helper.path)
+            if helper.sourced and helper.path not in whole:
+                whole.add(helper.path)
+                done = [p for p in done if p != helper.path]  # read it again, whole
+            readings.setdefault(helper.path, list(ctx.script_runs_for_path(helper.path)))
+            queue.append(helper.path)
+    reach.scripts = {p: None if p in whole else tuple(readings[p]) for p in done}
+    return reach
+
+
+def _helpers(ctx: JudgeContext, path: str, runs: list[ScriptRun] | None) -> list[Helper]:
+    """Helpers run or sourced by what runs (by any command, when read whole)."""
+    parsed = ctx.parsed_script(path)
+    if parsed is None:
+        return []
+    if runs is None or any(not run.complete for run in runs):
+        return list(helper_scripts(parsed.text, path))
+    offsets = {record.offset for run in runs for record in run.ran}
+    return list(helper_scripts(parsed.text, path, offsets))
+
+
+def _evaluated(run: ScriptRun) -> bool:
+    """Whether a reading is complete but for files the script sources: the script is then read
+    whole (a sourced file's functions and variables can change what runs), and so are the
+    sourced helpers next to it; a file sourced from elsewhere is as unknown as any program the
+    script starts, and the reason names it."""
+    return run.complete or all(sourced_file(p) is not None for p in run.problems)
 
 
 # --- scanning -----------------------------------------------------------------------------------
@@ -143,14 +208,18 @@ def _scan(ctx: JudgeContext) -> _Scan:
 
 def _scan_all(ctx: JudgeContext) -> _Scan:
     scan = _Scan()
-    for path in _reached_scripts(ctx):
+    for path, runs in _reach(ctx).scripts.items():
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
-            scan.problem = f"{path} could not be read at the pinned head ({ctx.unread(read)})"
+            why = next((p for run in runs or () for p in run.problems), "")  # names candidates
+            scan.problem = (
+                f"{why}, so patching is unverified" if why
+                else f"{path} could not be read at the pinned head ({ctx.unread(read)})"
+            )  # fmt: skip
             return scan
-        hits = find_patches(read.text, path, ctx.policy.patches, _variables(ctx, path))
-        _split(ctx, path, hits, scan)
-        scan.scanned.append(path)
+        _scan_script(ctx, path, read.text, runs, scan)
+        if scan.problem:
+            return scan
     patches = ctx.policy.patches
     shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     for changed in ctx.evidence.changed_files:
@@ -165,9 +234,55 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
     return scan
 
 
+def _scan_script(
+    ctx: JudgeContext, path: str, text: str, runs: tuple[ScriptRun, ...] | None, scan: _Scan
+) -> None:
+    """The patching one script runs across its readings (the surest hit per line and rule),
+    into `scan`; or why it cannot be told (`scan.problem`)."""
+    patches, variables = ctx.policy.patches, _variables(ctx, path)
+    if runs is None:
+        found = list(find_patches(text, path, patches, variables, "sourced: every command counts"))
+        runs = ()
+    else:
+        found = []
+    for run in runs:
+        if run.complete:
+            found += find_in_run(text, path, run, patches, variables)
+        elif _evaluated(run):
+            why = f"{run.problems[0]}: every command counts"
+            found += find_patches(text, path, patches, variables, why)
+            scan.unread += [
+                _unread_source(path, p) for p in run.problems if _unread_source(path, p)
+            ]
+        else:
+            unsourced = [p for p in run.problems if sourced_file(p) is None]
+            why = unsourced[0] if unsourced else "unread"
+            where = f" ({run.label})" if run.label else ""
+            scan.problem = (
+                f"{path} could not be fully read ({why}), so patching is unverified{where}"
+            )
+            return
+    surest: dict[tuple[int, str], PatchHit] = {}
+    for hit in found:
+        key = (hit.line, hit.rule)
+        if key not in surest or (surest[key].why and not hit.why):
+            surest[key] = hit
+    _split(ctx, path, tuple(surest[key] for key in sorted(surest)), scan)
+    scan.scanned.append(path)
+
+
+def _unread_source(path: str, problem: str) -> str:
+    """`$X/env.sh` (sourced at path:line) for a sourced file that is not a helper next to the
+    script (those are read); "" otherwise."""
+    target = sourced_file(problem)
+    if target is None or helper_scripts(f'source "{target}"\n', path):
+        return ""
+    return f"`{target}` (sourced at {problem.split(': ', 1)[0]})"
+
+
 def _variables(ctx: JudgeContext, path: str) -> dict[str, str]:
-    """Values of the script's simple variables, to read `sed -i ... "$FILE"` with its target.
-    (Switches to per-configuration script runs once the shell reader offers them.)"""
+    """Values of the script's simple variables, to read `sed -i ... "$FILE"` in its source text
+    with its target (the words a command runs with are read resolved as well)."""
     facts = ctx.script_facts(path)
     return dict(facts.variables) if facts is not None else {}
 
@@ -200,7 +315,8 @@ def _own_waiver(ctx: JudgeContext) -> str:
 
 def _waived(ctx: JudgeContext, hits: list[PatchHit], own: bool) -> Finding:
     first = hits[0]
-    what = f"{first.where} {first.what} (`{first.text}`)"
+    may = f" [may run: {first.why}]" if first.why else ""
+    what = f"{first.where} {first.what} (`{first.text}`){may}"
     more = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
     files = sorted({hit.path for hit in hits})
     if own:
