@@ -28,12 +28,18 @@ from signoff.errors import ExitCode, GatherError, InputError, PublishError, Sign
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gate import signoff_problem
 from signoff.gather import fetch_signoff, gather_evidence, pin_pull, pool
-from signoff.gather.signoffs import PostedNow, read_posted
+from signoff.gather.api import Api
+from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
 from signoff.policy import Policy, load_policy
-from signoff.publish.comment import describe_github_error, publish_comment, resolve_identity
+from signoff.publish.comment import (
+    CommentResult,
+    describe_github_error,
+    publish_comment,
+    resolve_identity,
+)
 from signoff.publish.render import render_json, render_markdown
 from signoff.publish.sanitize import log_line
 from signoff.publish.status import StatusState, plan_status, publish_status
@@ -126,15 +132,34 @@ def verify(
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
         )
-    verdict = judge(evidence, policy, chosen)
-    outcome = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
-    if not publish:
-        who.settle()
-        return outcome
     try:
-        return publish_outcome(gh, outcome, policy, who.get, opts)
+        return _judge_and_publish(gh, outcome, evidence, policy, chosen, publish, who, opts)
     finally:
         who.settle()
+
+
+def _judge_and_publish(
+    gh: Github,
+    outcome: VerifyOutcome,
+    evidence: Evidence,
+    policy: Policy,
+    standard: Standard,
+    publish: bool,
+    who: _Identity,
+    opts: PublishOptions,
+) -> VerifyOutcome:
+    """Judge, then publish when asked. The sign-off lists read right before writing go out
+    first, and are under way while the verdict is judged (judging reads nothing)."""
+    ahead = publish and not _refusal(evidence, policy)
+    with Api(gh) as posted:
+        if ahead:
+            prefetch_posted(posted, outcome.ref)
+        verdict = judge(evidence, policy, standard)
+        judged = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
+        if not publish:
+            return judged
+        read = (lambda: _read_posted(gh, outcome.ref, posted)) if ahead else None
+        return publish_outcome(gh, judged, policy, who.get, opts, posted=read)
 
 
 def publish_outcome(
@@ -143,10 +168,13 @@ def publish_outcome(
     policy: Policy,
     identity: str | Callable[[], str] | None,
     options: PublishOptions | None = None,
+    *,
+    posted: Callable[[], PostedNow] | None = None,
 ) -> VerifyOutcome:
     """Write the judged verdict (comment, status) unless this comment may not replace it.
 
     `identity`: the login our comment will be by (None: ask GitHub), or a callable answering it.
+    `posted`: the PR's sign-offs as read right before writing (None: read them here).
     """
     evidence, verdict = outcome.evidence, outcome.verdict
     if evidence is None or verdict is None:
@@ -155,9 +183,10 @@ def publish_outcome(
     if refusal:
         return outcome.model_copy(update=refusal)
     who = identity if callable(identity) else (lambda: resolve_identity(gh, identity))
+    now = posted or (lambda: _read_posted(gh, outcome.ref))
     try:
         opts = options or PublishOptions()
-        return _publish_verdict(gh, outcome, evidence, verdict, policy, who, opts)
+        return _publish_verdict(gh, outcome, evidence, verdict, policy, who, opts, now)
     except (PublishError, GatherError) as exc:
         return outcome.model_copy(update={"error": str(exc)})
 
@@ -216,36 +245,81 @@ def _publish_verdict(
     policy: Policy,
     identity: Callable[[], str],
     opts: PublishOptions,
+    read_posted_now: Callable[[], PostedNow],
 ) -> VerifyOutcome:
     # Right before writing: only the newest sign-off's verification writes, and only if the
     # sign-off is still the text that was judged (concurrent runs converge on its verdict).
-    posted = _read_posted(gh, outcome.ref)
+    body = render_markdown(verdict, policy)  # (while the lists sent ahead are under way)
+    posted = read_posted_now()
     why_not = superseded(posted.signoffs, evidence, policy)
     if why_not:
         return outcome.model_copy(update={"skipped": why_not})
+    status = _StatusWrite(gh, evidence, verdict, policy, opts)
     update: dict[str, object] = {}
     if opts.post_comment:
-        update = _write_comment(gh, evidence, verdict, policy, identity, posted)
-    target = str(update.get("comment_url") or "") or opts.run_url or evidence.pull_request.url
-    plan = plan_status(
-        verdict.outcome,
-        policy,
-        sha=verdict.head_sha,
-        context=opts.status_context,
-        target_url=target,
-    )
-    publish_status(gh, evidence.repository.full_name, plan)
-    update["status_state"] = plan.state
+        update = _write_comment(
+            gh, evidence, verdict, body, policy, identity, posted, status.point_at
+        )
+    status.settle(str(update.get("comment_url") or ""))
+    update["status_state"] = status.state
     return outcome.model_copy(update=update)
+
+
+class _StatusWrite:
+    """The commit status, pointing at the verdict comment that stays.
+
+    It goes out as soon as the comment is written (beside the re-read that converges after a
+    creation) with that comment's URL; when the comment that stays turns out to be another one
+    (a concurrent run created one first) or the comment could not be written, `settle` writes it
+    once more with the right target, so the status ends as a sequential run leaves it.
+    """
+
+    def __init__(
+        self, gh: Github, evidence: Evidence, verdict: Verdict, policy: Policy, opts: PublishOptions
+    ) -> None:
+        self._gh, self._repo, self._opts = gh, evidence.repository.full_name, opts
+        self._fallback = opts.run_url or evidence.pull_request.url
+        self._plan = plan_status(
+            verdict.outcome,
+            policy,
+            sha=verdict.head_sha,
+            context=opts.status_context,
+            target_url=self._fallback,
+        )
+        self.state: StatusState = self._plan.state
+        self._sent: str | None = None  # the target written (None: not yet)
+        self._failed: PublishError | None = None
+
+    def point_at(self, written: CommentResult) -> None:
+        """The comment as written: send the status now (a failure is raised by `settle`)."""
+        try:
+            self._send(written.url or self._fallback)
+        except PublishError as exc:
+            self._failed = exc
+
+    def settle(self, comment_url: str) -> None:
+        """The comment that stays is known: the status must point at it (or at the fallback)."""
+        if self._failed is not None:
+            raise self._failed
+        target = comment_url or self._fallback
+        if self._sent != target:
+            self._send(target)
+
+    def _send(self, target: str) -> None:
+        plan = self._plan.model_copy(update={"target_url": target or None})
+        self._sent = target
+        publish_status(self._gh, self._repo, plan)
 
 
 def _write_comment(
     gh: Github,
     evidence: Evidence,
     verdict: Verdict,
+    body: str,
     policy: Policy,
     identity: Callable[[], str],
     posted: PostedNow,
+    on_written: Callable[[CommentResult], None],
 ) -> dict[str, object]:
     """The verdict comment's outcome fields; a refused write is an error, not an exception:
     the status is still published (it is what branch protection reads) and the run fails (3)."""
@@ -254,21 +328,27 @@ def _write_comment(
             gh,
             evidence.repository.full_name,
             verdict.pr,
-            render_markdown(verdict, policy),
+            body,
             marker=policy.publish.marker,
             sha=verdict.head_sha,
             identity=identity(),
             known=posted.comments,
             pr_url=evidence.pull_request.url,
+            on_written=on_written,
         )
     except PublishError as exc:
         return {"error": str(exc)}
     return {"comment_url": written.url, "comment_action": written.action}
 
 
-def _read_posted(gh: Github, ref: SignoffRef) -> PostedNow:
+def _read_posted(gh: Github, ref: SignoffRef, api: Api | None = None) -> PostedNow:
+    """The three sign-off lists now (through `api` when they were sent ahead there)."""
     try:
-        return read_posted(gh, ref)
+        if api is not None:
+            return read_posted(api, ref)
+        with Api(gh) as own:
+            prefetch_posted(own, ref)
+            return read_posted(own, ref)
     except GithubException as exc:
         raise PublishError(
             f"could not read the PR's sign-offs before writing: {describe_github_error(exc)}"

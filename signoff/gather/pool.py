@@ -14,10 +14,12 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-# Eight reads in flight at most: a typical verdict's widest stage (files, commits, comments, the
-# three policy files, the head's check runs) fits in one round trip, far below GitHub's limit of
-# 100 concurrent requests; more workers would only add connections on a 2-core runner.
-WORKERS = 8
+# Twelve reads in flight at most: a typical verdict's widest stage fits in one round trip. That is
+# stage 2 (master configs at base and head, the upstream PR and its files list with the task that
+# then reads its recipe, the GraphQL edit history, the head's sweep run, its jobs and artifact
+# list: ten workers for the demo), far below GitHub's limit of 100 concurrent requests. More
+# workers would only add connections on a 2-core runner.
+WORKERS = 12
 
 
 class Pool:
