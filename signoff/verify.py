@@ -5,50 +5,44 @@ and for a sign-off that may not replace the head's verdict (not a possible CODEO
 sign-off exists: exit 0); see signoff/judge/eligibility.py.
 
 `verify()` never raises GatherError/PublishError: it returns them in the outcome, so the action
-can still write its outputs and an `error` status. `run_verify_command()` is `signoff verify`.
+can still write its outputs and an `error` status. `signoff verify` is
+`signoff.verify_command.run_verify_command()`.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from pathlib import Path
 from typing import Literal
 
 from github import Github, GithubException
 from pydantic import BaseModel, ConfigDict
 
-from signoff.client import Client, connect, resolve_api_url
-from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
-from signoff.evidence import Evidence, dump_evidence
+from signoff.client import Client
+from signoff.errors import ExitCode, GatherError, PublishError
+from signoff.evidence import Evidence
 from signoff.gate import signoff_problem
-from signoff.gather import fetch_signoff, gather_evidence, pin_pull, pool
+from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool
 from signoff.gather.api import Api
 from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
-from signoff.policy import Policy, load_policy
+from signoff.policy import Policy
 from signoff.publish.comment import (
     CommentResult,
     describe_github_error,
     publish_comment,
     resolve_identity,
 )
-from signoff.publish.render import render_json, render_markdown
-from signoff.publish.sanitize import log_line
+from signoff.publish.render import render_markdown
 from signoff.publish.status import StatusState, plan_status, publish_status
-from signoff.refs import SignoffRef, parse_signoff_url
+from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard
 
-OutputFormat = Literal["markdown", "json"]
 OutcomeResult = Literal["PASS", "REJECTED", "ERROR", "SKIPPED"]
-REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
 
 
 class VerifyOutcome(BaseModel):
@@ -110,9 +104,14 @@ def verify(
     options: PublishOptions | None = None,
     standard: Standard | None = None,
     reviewed_at: datetime | None = None,
+    head: HeadStart | None = None,
 ) -> VerifyOutcome:
     """Pin the head SHA, gather, judge under `standard` (default: the profile's) as of
-    `reviewed_at` (default: now) and (when `publish`) write the comment and status."""
+    `reviewed_at` (default: now) and (when `publish`) write the comment and status.
+
+    `head`: the pin and the first reads, already sent (`signoff.gather.start`, without
+    `pinned_head`); None pins first thing here.
+    """
     opts = options or PublishOptions()
     chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
@@ -120,14 +119,16 @@ def verify(
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
-        pinned = pin_pull(gh, ref)
+        pinned = head.pinned() if head is not None else pin_pull(gh, ref)
         sha = pinned_head or pinned.head_sha
         outcome = outcome.model_copy(update={"head_sha": sha})
         evidence = gather_evidence(
             gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
-            reviewed_at=reviewed_at,
+            reviewed_at=reviewed_at, started=head.api if head is not None else None,
         )  # fmt: skip
     except GatherError as exc:
+        if head is not None:
+            head.api.close()  # (gathering closes it, unless the pin itself failed)
         who.settle()
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
@@ -387,166 +388,3 @@ def _may_write_error(gh: Github, ref: SignoffRef, policy: Policy) -> bool:
     trusted = signoff.author_association.upper() in policy.publish.trusted_associations
     problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
     return trusted and not problem
-
-
-def run_verify_command(
-    url: str,
-    *,
-    api_url: str | None = None,
-    publish: bool = False,
-    fmt: OutputFormat = "markdown",
-    evidence_out: str | None = None,
-    replay: str | None = None,
-    token_env: str = "GITHUB_TOKEN",
-    profile: str | None = None,
-    standard: str | None = None,
-) -> int:
-    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error
-
-    Every input is checked before the first request, so bad input never publishes anything.
-    """
-    out: _EvidenceOut | None = None
-    try:
-        ref = parse_signoff_url(url, api_url=resolve_api_url(api_url))
-        policy = load_policy(profile)
-        chosen = resolve_standard(standard, policy)
-        if not token_env.strip():
-            raise InputError("--token-env needs the name of an environment variable")
-        token = os.environ.get(token_env, "").strip()
-        if not token and replay is None:
-            raise InputError(f"{token_env} is not set")
-        check_token(token, token_env)
-        out = _EvidenceOut(evidence_out) if evidence_out is not None else None
-        with _replaying(replay):
-            outcome = _verify_online(
-                ref, policy, chosen, token or REPLAY_TOKEN, api_url, publish, replay is not None
-            )
-    except SignoffError as exc:
-        if out is not None:
-            out.abandon()
-        print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
-        return int(exc.exit_code)
-    return _report(outcome, policy, fmt, out, replay)
-
-
-def check_token(token: str, where: str) -> None:
-    """A token is printable ASCII (an HTTP header value); anything else is a pasting accident."""
-    if not all(" " < ch < "\x7f" for ch in token):
-        raise InputError(
-            f"{where} holds characters no GitHub token has (spaces, control, non-ASCII)"
-        )
-
-
-class _EvidenceOut:
-    """`--evidence-out FILE`, claimed before verifying: an unwritable path is bad input."""
-
-    def __init__(self, path: str) -> None:
-        if not path.strip():
-            raise InputError("--evidence-out needs a file path")
-        self.path = Path(path)
-        if self.path.is_dir():
-            raise InputError(f"{path}: --evidence-out is a directory")
-        self._created = not self.path.exists()
-        try:
-            with self.path.open("a", encoding="utf-8"):
-                pass  # creates it (or proves it writable) without touching what it holds
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write the evidence bundle ({_why(exc)})") from None
-
-    def write(self, evidence: Evidence) -> str:
-        """Write the bundle; "" or the one-line reason it could not be written."""
-        try:
-            self.path.write_text(dump_evidence(evidence), encoding="utf-8")
-        except OSError as exc:
-            return f"{self.path}: cannot write the evidence bundle ({_why(exc)})"
-        return ""
-
-    def abandon(self) -> None:
-        """Nothing was gathered: remove the file if this run created it empty."""
-        if self._created:
-            self.path.unlink(missing_ok=True)
-
-
-def _why(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
-
-
-def _verify_online(
-    ref: SignoffRef,
-    policy: Policy,
-    standard: Standard,
-    token: str,
-    api_url: str | None,
-    publish: bool,
-    test: bool,
-) -> VerifyOutcome:
-    gh = connect(token, api_url, mode="test" if test else "production")
-    identity = os.environ.get("SIGNOFF_BOT_LOGIN", "").strip() or None
-    return verify(gh, ref, policy, publish=publish, identity=identity, standard=standard)
-
-
-def _report(
-    outcome: VerifyOutcome,
-    policy: Policy,
-    fmt: OutputFormat,
-    out: _EvidenceOut | None,
-    replayed: str | None,
-) -> int:
-    refused = outcome.not_signoff or outcome.skipped
-    if refused:
-        # Nothing was written; one line says why (exit 2 for no sign-off, 0 for a skip).
-        if out is not None:
-            out.abandon()
-        label = "not published" if outcome.skipped else "bad input"
-        print(f"signoff: {label}: {log_line(refused)}", file=sys.stderr)
-        return int(outcome.exit_code)
-    problem = ""
-    if out is not None:
-        problem = out.write(outcome.evidence) if outcome.evidence is not None else ""
-        if outcome.evidence is None:
-            out.abandon()
-    if outcome.verdict is not None:
-        text = (
-            render_json(outcome.verdict)
-            if fmt == "json"
-            else render_markdown(outcome.verdict, policy)
-        )
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    if outcome.comment_action or outcome.status_state:
-        print(f"signoff: {_published(outcome, replayed)}", file=sys.stderr)
-    if outcome.error:
-        print(f"signoff: {failure_line(outcome.error)}", file=sys.stderr)
-    if problem:
-        print(f"signoff: {log_line(problem)}", file=sys.stderr)
-        return int(ExitCode.BAD_INPUT)
-    return int(outcome.exit_code)
-
-
-def _published(outcome: VerifyOutcome, replayed: str | None) -> str:
-    """What was written, in the words a user would check (a replay wrote nothing)."""
-    comment = f"comment {outcome.comment_action or 'not posted'}"
-    if outcome.comment_url:
-        comment += f" ({outcome.comment_url})"
-    status = f"status {outcome.status_state or 'not written'}"
-    what = f"{comment}; {status} on {outcome.head_sha}"
-    if replayed:
-        return f"replayed {replayed}, nothing was sent to GitHub; the recording answered: {what}"
-    return f"published: {what}"
-
-
-def failure_line(message: str) -> str:
-    """One inert log line for a could-not-verify or could-not-publish error."""
-    text = log_line(message)
-    return text if text.startswith("could not") else f"could not verify: {text}"
-
-
-def _replaying(cassette: str | None) -> AbstractContextManager[object]:
-    """`signoff.replay.replay(cassette)` (InputError when it is no cassette), or nothing.
-
-    vcrpy is imported only here, for a replay; a live run never loads it.
-    """
-    if cassette is None:
-        return nullcontext()
-    from signoff import replay
-
-    return replay.replay(cassette)

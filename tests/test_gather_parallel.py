@@ -1,10 +1,11 @@
 """Reading ahead never changes the evidence or what is written: one worker and many agree.
 
 Every cassette is gathered once with one worker (each read made when it is started, the order
-the cassettes were recorded in) and then by a pool of `pool.WORKERS`, with a random pause before
-every answer (REST, GraphQL and writes alike) so that answers arrive in a different order each
-time. The evidence bundles, and the verdicts rendered from them, must be byte-identical; a run
-that cannot verify must fail with the same message.
+the cassettes were recorded in) and then concurrently, with a random pause before every answer
+(REST, GraphQL and writes alike) so that answers arrive in a different order each time: by a pool
+of `pool.WORKERS`, and by `signoff verify`'s head start (the pin and the first reads sent from a
+thread of their own, `signoff.gather.start`). The evidence bundles, and the verdicts rendered
+from them, must be byte-identical; a run that cannot verify must fail with the same message.
 The cassettes recorded with publishing are also verified and published both ways: the same
 comment, status and outcome.
 """
@@ -25,7 +26,7 @@ import signoff.gather.api as api_module
 from signoff.client import connect
 from signoff.errors import GatherError
 from signoff.evidence import dump_evidence
-from signoff.gather import gather_evidence, pin_pull, pool
+from signoff.gather import gather_evidence, pin_pull, pool, start
 from signoff.judge import judge
 from signoff.policy import Policy
 from signoff.publish.render import render_markdown
@@ -41,21 +42,28 @@ REVIEWED_AT = datetime(
 )  # the judge reads no clock; fix the one gather records
 
 
-def gathered(name: str, policy: Policy, workers: int) -> tuple[str, str]:
+def gathered(
+    name: str, policy: Policy, workers: int, *, head_start: bool = False
+) -> tuple[str, str]:
     """(evidence bundle, verdict) of the cassette's sign-off, or ("", error) when it fails."""
     described = info(name)
     standard = resolve_standard(described.get("standard"), policy)
     with replay(cassette(name)):
         gh = connect("replay-token", described["api_url"], mode="test")
         ref = parse_signoff_url(described["signoff_url"])
+        head = start(gh, ref, policy, standard) if head_start else None
         try:
-            pinned = pin_pull(gh, ref)
+            pinned = head.pinned() if head is not None else pin_pull(gh, ref)
             evidence = gather_evidence(
                 gh, ref, policy, pinned_head=pinned.head_sha, pull_json=pinned.raw,
                 workers=workers, standard=standard, reviewed_at=REVIEWED_AT,
+                started=head.api if head is not None else None,
             )  # fmt: skip
         except GatherError as exc:
             return "", str(exc)
+        finally:
+            if head is not None:
+                head.api.close()
     return dump_evidence(evidence), render_markdown(judge(evidence, policy), policy)
 
 
@@ -96,6 +104,16 @@ def test_many_workers_gather_byte_identical_evidence_to_one(
     assert parallel[0] == sequential[0]
     assert parallel[1] == sequential[1]
     assert sequential[0] or info(name)["verdict"] == "ERROR"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_head_start_gathers_byte_identical_evidence_to_one_worker(
+    name: str, policy: Policy, jitter: set[str]
+) -> None:
+    sequential = gathered(name, policy, workers=1)
+    started = gathered(name, policy, workers=1, head_start=True)
+    assert "signoff-pin" in jitter  # the pin went out from its own thread
+    assert started == sequential
 
 
 def published(name: str, policy: Policy) -> tuple[VerifyOutcome, bool]:

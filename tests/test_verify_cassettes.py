@@ -21,7 +21,7 @@ import signoff.replay as replay_module
 from signoff.policy import load_policy
 from signoff.replay import replay as real_replay
 from signoff.standards import resolve_standard
-from signoff.verify import run_verify_command
+from signoff.verify_command import run_verify_command
 
 NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
 REPO = "SemiAnalysisAI/InferenceX"

@@ -41,10 +41,11 @@ from signoff.evidence import (
 )
 from signoff.gather import (
     check_runs,
+    commit_checks,
     evals,
     files,
+    first,
     pull,
-    signoff_body,
     teams,
     upstream,
     wants,
@@ -75,12 +76,15 @@ def gather_evidence(
     standard: Standard | None = None,
     reviewed_at: datetime | None = None,
     policy_refs: Mapping[str, str] | None = None,
+    started: Api | None = None,
 ) -> Evidence:
     """Everything the standard's checks need for one sign-off, judged at `pinned_head` (default:
     head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
     `workers`: reads in flight at once (0: `pool.WORKERS`; 1: one after another, inline).
+    `started`: the session the pin and the first reads went out in (`signoff.gather.start`);
+    its answers are taken, and it is closed here (`deadline` and `workers` are its own).
     `policy_refs` reads the default-branch files at other commits (an audit judges with the
     files of an earlier instant): a path maps to the commit to read that file at, and the key
     "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
@@ -88,7 +92,7 @@ def gather_evidence(
     chosen = standard if standard is not None else resolve_standard(None, policy)
     when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
     refs = dict(policy_refs or {})
-    with Api(gh, deadline, workers=workers) as api:
+    with started or Api(gh, deadline, workers=workers) as api:
         edits = _Edits(api)
         try:
             evidence = _gather(api, ref, policy, chosen, refs, pinned_head, pull_json, edits)
@@ -154,7 +158,7 @@ class _Pass:
 
     def policy_ref(self, path: str, default_branch: str) -> str:
         """Where a default-branch file is read: the branch, or the audit's commit for it."""
-        return self.policy_refs.get(path, self.policy_refs.get("*", default_branch))
+        return first.policy_ref(path, default_branch, self.policy_refs)
 
 
 def _gather(
@@ -186,20 +190,12 @@ def _stage_one(run: _Pass, raw_pull: dict[str, Any]) -> None:
     """What the PR object names: its lists, the policy files, the pinned head's check runs."""
     api, ref, repo = run.api, run.ref, run.repo
     default_branch = pull.to_repository(ref, raw_pull).default_branch
-    paths = run.policy.paths
-    thresholds = run.standard.switches.thresholds or paths.thresholds
-    policy_files = [paths.codeowners, paths.template, thresholds]
+    first.send(api, ref, raw_pull, run.pinned, run.policy, run.standard, run.policy_refs)
     at_head = run.pinned == pull.head_sha(raw_pull)
-    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
-    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
-        api.prefetch(signoff_body.endpoint(ref))
-    for path in policy_files:
-        files.prefetch(api, repo, [path], run.policy_ref(path, default_branch))
-    check_runs.prefetch_commit_checks(api, repo, run.pinned, keep=True)  # stage 2 looks
     run.fields.update(_pull_fields(api, ref, raw_pull, run.pinned, at_head))
     run.reads += [
         files.read_file(api, repo, path, run.policy_ref(path, default_branch), "default")
-        for path in policy_files
+        for path in first.policy_files(run.policy, run.standard)
     ]
 
 
@@ -299,7 +295,7 @@ def _prefetch_head_runs(api: Api, repo: str, head: str, policy: Policy) -> None:
     list is read only when the sweep qualifies; check runs that look green almost always mean it
     does, and an artifact list sent for nothing costs one request on a sweep that FAILs.
     """
-    head_checks = check_runs.read_commit_checks(api, repo, head)
+    head_checks = commit_checks.read_commit_checks(api, repo, head)
     run_ids = candidate_run_ids(head_checks, tuple(sorted(policy.sweep.scopes)), policy)
     for run_id in run_ids:
         workflow_runs.prefetch(api, repo, run_id)

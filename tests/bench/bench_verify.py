@@ -96,7 +96,7 @@ def counting_child(name: str) -> int:
     from io import StringIO
 
     import signoff.replay as replay_module
-    import signoff.verify as verify_module
+    import signoff.verify_command as verify_module
     from signoff.replay import replay
 
     case = next(c for c in CASES if c.name == name)
