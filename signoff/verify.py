@@ -278,7 +278,7 @@ class _StatusWrite:
     def __init__(
         self, gh: Github, evidence: Evidence, verdict: Verdict, policy: Policy, opts: PublishOptions
     ) -> None:
-        self._gh, self._repo, self._opts = gh, evidence.repository.full_name, opts
+        self._gh, self._repo = gh, evidence.repository.full_name
         self._fallback = opts.run_url or evidence.pull_request.url
         self._plan = plan_status(
             verdict.outcome,
@@ -289,13 +289,13 @@ class _StatusWrite:
         )
         self.state: StatusState = self._plan.state
         self._sent: str | None = None  # the target written (None: not yet)
-        self._failed: PublishError | None = None
+        self._failed: Exception | None = None
 
     def point_at(self, written: CommentResult) -> None:
         """The comment as written: send the status now (a failure is raised by `settle`)."""
         try:
             self._send(written.url or self._fallback)
-        except PublishError as exc:
+        except Exception as exc:  # raised once converging is done: it must not be skipped
             self._failed = exc
 
     def settle(self, comment_url: str) -> None:

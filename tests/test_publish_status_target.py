@@ -55,6 +55,13 @@ class NoDeleteGitHub(RacedGitHub):
         return 403, {"message": "Resource not accessible by integration"}
 
 
+class NoStatusGitHub(RacedGitHub):
+    """... and the status is refused."""
+
+    def _status(self, match: Any, body: dict[str, Any]) -> tuple[int, Any]:
+        return 403, {"message": "Resource not accessible by integration"}
+
+
 class NoCommentGitHub(FakeGitHub):
     """The verdict comment itself is refused."""
 
@@ -102,6 +109,13 @@ def test_when_converging_fails_the_status_points_at_the_pr_not_at_a_doomed_comme
     assert "could not delete a duplicate verdict comment" in written.error
     assert targets(state)[-1] == PR_URL
     assert written.status_state == "success"
+
+
+def test_a_refused_status_does_not_keep_the_comments_from_converging(policy: Policy) -> None:
+    written, state = publish(NoStatusGitHub, policy)
+    assert "could not set status codeowner-signoff-verify=success" in written.error
+    ours = state.ours(marker_line("codeowner-signoff-verify", HEAD_SHA))
+    assert [c["id"] for c in ours] == [RIVAL_ID] and state.statuses == []
 
 
 def test_a_refused_comment_leaves_one_status_on_the_pr(policy: Policy) -> None:
