@@ -7,9 +7,7 @@ to read next), and the judge and its parsers take a third of a verdict's start-u
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -76,24 +74,18 @@ class HeadStart:
 
 
 def start(gh: Github, ref: SignoffRef, policy: Policy, standard: Standard) -> HeadStart:
-    """Pin the PR on a thread of its own, then send the first reads at its head (`first`).
+    """Pin the PR on a worker of the pool, then send the first reads at its head (`first`).
 
-    With `signoff.client.Client` that thread has its own requester. The caller must close `api`
-    (`gather_evidence(started=api)` does) once `pinned()` has answered.
+    The caller must close `api` (`gather_evidence(started=api)` does) once `pinned()` answered.
     """
     api = Api(gh)
-    answer: Future[PinnedPull] = Future()
 
-    def pin() -> None:
-        try:
-            raw = read_pull(api, ref)
-            first.send(api, ref, raw, head_sha(raw), policy, standard, {})
-            answer.set_result(PinnedPull(head_sha=head_sha(raw), raw=raw))
-        except BaseException as exc:  # handed to whoever waits for the pin
-            answer.set_exception(exc)
+    def pin() -> PinnedPull:
+        raw = read_pull(api, ref)
+        first.send(api, ref, raw, head_sha(raw), policy, standard, {})
+        return PinnedPull(head_sha=head_sha(raw), raw=raw)
 
-    threading.Thread(target=pin, name="signoff-pin", daemon=True).start()
-    return HeadStart(api, answer.result)
+    return HeadStart(api, api.start(pin).result)
 
 
 def fetch_signoff(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:
