@@ -12,9 +12,11 @@ from signoff.gather.answers import (
     CommentItem,
     CommitItem,
     CompareAnswer,
+    DirEntry,
     EditsAnswer,
     FileItem,
     JobsPage,
+    Membership,
     PullAnswer,
     ReviewCommentItem,
     ReviewItem,
@@ -90,6 +92,9 @@ def test_a_pull_answer_missing_its_declared_counts_is_malformed() -> None:
         (ReviewCommentItem, {"id": 7, "user": {"type": "User"}}),  # an account without a login
         (Viewer, {"id": 1}),  # GET /user without a login
         (Viewer, {"login": ""}),
+        (Membership, {"role": "member"}),  # no state: member or not could not be told
+        (DirEntry, {"type": "file"}),  # a directory entry without its name
+        (DirEntry, {"name": "golden.json", "type": None}),
     ],
 )
 def test_list_items_without_what_gather_indexes_are_malformed(

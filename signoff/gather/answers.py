@@ -142,6 +142,13 @@ class Membership(Answer):
     state: str
 
 
+class DirEntry(Answer):
+    """One entry of `GET contents/{dir}` (a directory answers with a list of them)."""
+
+    name: Annotated[str, Field(min_length=1)]
+    type: str
+
+
 class WorkflowRunAnswer(Answer):
     """`GET actions/runs/{id}`: what the sweep's provenance rests on."""
 

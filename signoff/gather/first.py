@@ -45,7 +45,7 @@ def send(
     at_head = pinned == pull.head_sha(raw_pull)
     pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
-        api.prefetch(signoff_body.endpoint(ref))
+        signoff_body.prefetch(api, ref)
     for path in policy_files(policy, standard):
         files.prefetch(api, repo, [path], policy_ref(path, default_branch, policy_refs))
     commit_checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

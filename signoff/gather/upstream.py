@@ -23,7 +23,7 @@ import requests
 from github.GithubException import GithubException
 
 from signoff.evidence import LinkState, UpstreamFile, UpstreamLink
-from signoff.gather.answers import FileItem, UpstreamPull
+from signoff.gather.answers import CommitItem, FileItem, UpstreamPull
 from signoff.gather.api import Api, JsonObject, error_status
 from signoff.parse.links import RecipeLinkRef, classify_recipe_link
 from signoff.parse.recipe_doc import is_recipe_document
@@ -176,7 +176,7 @@ def with_source(api: Api, link: UpstreamLink, policy: RecipePolicy) -> UpstreamL
         return link
     repo, path = found
     try:
-        head = api.get_object(f"/repos/{repo}/commits/HEAD")
+        head = api.get_object(f"/repos/{repo}/commits/HEAD", item=CommitItem.model_validate)
     except GithubException as exc:
         missing = UpstreamFile(path=path, state="unavailable", reason=error_status(exc))
         return link.model_copy(update={"repo": repo, "files": (missing,)})
