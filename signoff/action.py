@@ -28,7 +28,8 @@ from signoff.publish.summary import (
 )
 from signoff.refs import web_host
 from signoff.standards import Standard, resolve_standard
-from signoff.verify import PublishOptions, VerifyOutcome, check_token, failure_line, verify
+from signoff.verify import PublishOptions, VerifyOutcome, verify
+from signoff.verify_command import check_token, failure_line
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}

@@ -5,44 +5,44 @@ and for a sign-off that may not replace the head's verdict (not a possible CODEO
 sign-off exists: exit 0); see signoff/judge/eligibility.py.
 
 `verify()` never raises GatherError/PublishError: it returns them in the outcome, so the action
-can still write its outputs and an `error` status. `run_verify_command()` is `signoff verify`.
+can still write its outputs and an `error` status. `signoff verify` is
+`signoff.verify_command.run_verify_command()`.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from pathlib import Path
 from typing import Literal
 
 from github import Github, GithubException
 from pydantic import BaseModel, ConfigDict
 
-from signoff.client import Client, connect, resolve_api_url
-from signoff.errors import ExitCode, GatherError, InputError, PublishError, SignoffError
-from signoff.evidence import Evidence, dump_evidence
+from signoff.client import Client
+from signoff.errors import ExitCode, GatherError, PublishError
+from signoff.evidence import Evidence
 from signoff.gate import signoff_problem
-from signoff.gather import fetch_signoff, gather_evidence, pin_pull, pool
-from signoff.gather.signoffs import PostedNow, read_posted
+from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool
+from signoff.gather.api import Api
+from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
-from signoff.policy import Policy, load_policy
-from signoff.publish.comment import describe_github_error, publish_comment, resolve_identity
-from signoff.publish.render import render_json, render_markdown
-from signoff.publish.sanitize import log_line
+from signoff.policy import Policy
+from signoff.publish.comment import (
+    CommentResult,
+    describe_github_error,
+    publish_comment,
+    resolve_identity,
+)
+from signoff.publish.render import render_markdown
 from signoff.publish.status import StatusState, plan_status, publish_status
-from signoff.refs import SignoffRef, parse_signoff_url
+from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard
 
-OutputFormat = Literal["markdown", "json"]
 OutcomeResult = Literal["PASS", "REJECTED", "ERROR", "SKIPPED"]
-REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
 
 
 class VerifyOutcome(BaseModel):
@@ -104,9 +104,14 @@ def verify(
     options: PublishOptions | None = None,
     standard: Standard | None = None,
     reviewed_at: datetime | None = None,
+    head: HeadStart | None = None,
 ) -> VerifyOutcome:
     """Pin the head SHA, gather, judge under `standard` (default: the profile's) as of
-    `reviewed_at` (default: now) and (when `publish`) write the comment and status."""
+    `reviewed_at` (default: now) and (when `publish`) write the comment and status.
+
+    `head`: the pin and the first reads, already sent (`signoff.gather.start`, without
+    `pinned_head`); None pins first thing here.
+    """
     opts = options or PublishOptions()
     chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
@@ -114,27 +119,48 @@ def verify(
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
-        pinned = pin_pull(gh, ref)
+        pinned = head.pinned() if head is not None else pin_pull(gh, ref)
         sha = pinned_head or pinned.head_sha
         outcome = outcome.model_copy(update={"head_sha": sha})
         evidence = gather_evidence(
             gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
-            reviewed_at=reviewed_at,
+            reviewed_at=reviewed_at, started=head.api if head is not None else None,
         )  # fmt: skip
     except GatherError as exc:
+        if head is not None:
+            head.api.close()  # (gathering closes it, unless the pin itself failed)
         who.settle()
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
         )
-    verdict = judge(evidence, policy, chosen)
-    outcome = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
-    if not publish:
-        who.settle()
-        return outcome
     try:
-        return publish_outcome(gh, outcome, policy, who.get, opts)
+        return _judge_and_publish(gh, outcome, evidence, policy, chosen, publish, who, opts)
     finally:
         who.settle()
+
+
+def _judge_and_publish(
+    gh: Github,
+    outcome: VerifyOutcome,
+    evidence: Evidence,
+    policy: Policy,
+    standard: Standard,
+    publish: bool,
+    who: _Identity,
+    opts: PublishOptions,
+) -> VerifyOutcome:
+    """Judge, then publish when asked. The sign-off lists read right before writing go out
+    first, and are under way while the verdict is judged (judging reads nothing)."""
+    ahead = publish and not _refusal(evidence, policy)
+    with Api(gh) as posted:
+        if ahead:
+            prefetch_posted(posted, outcome.ref)
+        verdict = judge(evidence, policy, standard)
+        judged = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
+        if not publish:
+            return judged
+        read = (lambda: _read_posted(gh, outcome.ref, posted)) if ahead else None
+        return publish_outcome(gh, judged, policy, who.get, opts, posted=read)
 
 
 def publish_outcome(
@@ -143,10 +169,13 @@ def publish_outcome(
     policy: Policy,
     identity: str | Callable[[], str] | None,
     options: PublishOptions | None = None,
+    *,
+    posted: Callable[[], PostedNow] | None = None,
 ) -> VerifyOutcome:
     """Write the judged verdict (comment, status) unless this comment may not replace it.
 
     `identity`: the login our comment will be by (None: ask GitHub), or a callable answering it.
+    `posted`: the PR's sign-offs as read right before writing (None: read them here).
     """
     evidence, verdict = outcome.evidence, outcome.verdict
     if evidence is None or verdict is None:
@@ -155,9 +184,10 @@ def publish_outcome(
     if refusal:
         return outcome.model_copy(update=refusal)
     who = identity if callable(identity) else (lambda: resolve_identity(gh, identity))
+    now = posted or (lambda: _read_posted(gh, outcome.ref))
     try:
         opts = options or PublishOptions()
-        return _publish_verdict(gh, outcome, evidence, verdict, policy, who, opts)
+        return _publish_verdict(gh, outcome, evidence, verdict, policy, who, opts, now)
     except (PublishError, GatherError) as exc:
         return outcome.model_copy(update={"error": str(exc)})
 
@@ -216,36 +246,81 @@ def _publish_verdict(
     policy: Policy,
     identity: Callable[[], str],
     opts: PublishOptions,
+    read_posted_now: Callable[[], PostedNow],
 ) -> VerifyOutcome:
     # Right before writing: only the newest sign-off's verification writes, and only if the
     # sign-off is still the text that was judged (concurrent runs converge on its verdict).
-    posted = _read_posted(gh, outcome.ref)
+    body = render_markdown(verdict, policy)  # (while the lists sent ahead are under way)
+    posted = read_posted_now()
     why_not = superseded(posted.signoffs, evidence, policy)
     if why_not:
         return outcome.model_copy(update={"skipped": why_not})
+    status = _StatusWrite(gh, evidence, verdict, policy, opts)
     update: dict[str, object] = {}
     if opts.post_comment:
-        update = _write_comment(gh, evidence, verdict, policy, identity, posted)
-    target = str(update.get("comment_url") or "") or opts.run_url or evidence.pull_request.url
-    plan = plan_status(
-        verdict.outcome,
-        policy,
-        sha=verdict.head_sha,
-        context=opts.status_context,
-        target_url=target,
-    )
-    publish_status(gh, evidence.repository.full_name, plan)
-    update["status_state"] = plan.state
+        update = _write_comment(
+            gh, evidence, verdict, body, policy, identity, posted, status.point_at
+        )
+    status.settle(str(update.get("comment_url") or ""))
+    update["status_state"] = status.state
     return outcome.model_copy(update=update)
+
+
+class _StatusWrite:
+    """The commit status, pointing at the verdict comment that stays.
+
+    It goes out as soon as the comment is written (beside the re-read that converges after a
+    creation) with that comment's URL; when the comment that stays turns out to be another one
+    (a concurrent run created one first) or the comment could not be written, `settle` writes it
+    once more with the right target, so the status ends as a sequential run leaves it.
+    """
+
+    def __init__(
+        self, gh: Github, evidence: Evidence, verdict: Verdict, policy: Policy, opts: PublishOptions
+    ) -> None:
+        self._gh, self._repo = gh, evidence.repository.full_name
+        self._fallback = opts.run_url or evidence.pull_request.url
+        self._plan = plan_status(
+            verdict.outcome,
+            policy,
+            sha=verdict.head_sha,
+            context=opts.status_context,
+            target_url=self._fallback,
+        )
+        self.state: StatusState = self._plan.state
+        self._sent: str | None = None  # the target written (None: not yet)
+        self._failed: Exception | None = None
+
+    def point_at(self, written: CommentResult) -> None:
+        """The comment as written: send the status now (a failure is raised by `settle`)."""
+        try:
+            self._send(written.url or self._fallback)
+        except Exception as exc:  # raised once converging is done: it must not be skipped
+            self._failed = exc
+
+    def settle(self, comment_url: str) -> None:
+        """The comment that stays is known: the status must point at it (or at the fallback)."""
+        if self._failed is not None:
+            raise self._failed
+        target = comment_url or self._fallback
+        if self._sent != target:
+            self._send(target)
+
+    def _send(self, target: str) -> None:
+        plan = self._plan.model_copy(update={"target_url": target or None})
+        self._sent = target
+        publish_status(self._gh, self._repo, plan)
 
 
 def _write_comment(
     gh: Github,
     evidence: Evidence,
     verdict: Verdict,
+    body: str,
     policy: Policy,
     identity: Callable[[], str],
     posted: PostedNow,
+    on_written: Callable[[CommentResult], None],
 ) -> dict[str, object]:
     """The verdict comment's outcome fields; a refused write is an error, not an exception:
     the status is still published (it is what branch protection reads) and the run fails (3)."""
@@ -254,21 +329,27 @@ def _write_comment(
             gh,
             evidence.repository.full_name,
             verdict.pr,
-            render_markdown(verdict, policy),
+            body,
             marker=policy.publish.marker,
             sha=verdict.head_sha,
             identity=identity(),
             known=posted.comments,
             pr_url=evidence.pull_request.url,
+            on_written=on_written,
         )
     except PublishError as exc:
         return {"error": str(exc)}
     return {"comment_url": written.url, "comment_action": written.action}
 
 
-def _read_posted(gh: Github, ref: SignoffRef) -> PostedNow:
+def _read_posted(gh: Github, ref: SignoffRef, api: Api | None = None) -> PostedNow:
+    """The three sign-off lists now (through `api` when they were sent ahead there)."""
     try:
-        return read_posted(gh, ref)
+        if api is not None:
+            return read_posted(api, ref)
+        with Api(gh) as own:
+            prefetch_posted(own, ref)
+            return read_posted(own, ref)
     except GithubException as exc:
         raise PublishError(
             f"could not read the PR's sign-offs before writing: {describe_github_error(exc)}"
@@ -307,166 +388,3 @@ def _may_write_error(gh: Github, ref: SignoffRef, policy: Policy) -> bool:
     trusted = signoff.author_association.upper() in policy.publish.trusted_associations
     problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
     return trusted and not problem
-
-
-def run_verify_command(
-    url: str,
-    *,
-    api_url: str | None = None,
-    publish: bool = False,
-    fmt: OutputFormat = "markdown",
-    evidence_out: str | None = None,
-    replay: str | None = None,
-    token_env: str = "GITHUB_TOKEN",
-    profile: str | None = None,
-    standard: str | None = None,
-) -> int:
-    """`signoff verify SIGNOFF_URL`: print the verdict; exit 0 PASS, 1 REJECTED, 2 input, 3 error
-
-    Every input is checked before the first request, so bad input never publishes anything.
-    """
-    out: _EvidenceOut | None = None
-    try:
-        ref = parse_signoff_url(url, api_url=resolve_api_url(api_url))
-        policy = load_policy(profile)
-        chosen = resolve_standard(standard, policy)
-        if not token_env.strip():
-            raise InputError("--token-env needs the name of an environment variable")
-        token = os.environ.get(token_env, "").strip()
-        if not token and replay is None:
-            raise InputError(f"{token_env} is not set")
-        check_token(token, token_env)
-        out = _EvidenceOut(evidence_out) if evidence_out is not None else None
-        with _replaying(replay):
-            outcome = _verify_online(
-                ref, policy, chosen, token or REPLAY_TOKEN, api_url, publish, replay is not None
-            )
-    except SignoffError as exc:
-        if out is not None:
-            out.abandon()
-        print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
-        return int(exc.exit_code)
-    return _report(outcome, policy, fmt, out, replay)
-
-
-def check_token(token: str, where: str) -> None:
-    """A token is printable ASCII (an HTTP header value); anything else is a pasting accident."""
-    if not all(" " < ch < "\x7f" for ch in token):
-        raise InputError(
-            f"{where} holds characters no GitHub token has (spaces, control, non-ASCII)"
-        )
-
-
-class _EvidenceOut:
-    """`--evidence-out FILE`, claimed before verifying: an unwritable path is bad input."""
-
-    def __init__(self, path: str) -> None:
-        if not path.strip():
-            raise InputError("--evidence-out needs a file path")
-        self.path = Path(path)
-        if self.path.is_dir():
-            raise InputError(f"{path}: --evidence-out is a directory")
-        self._created = not self.path.exists()
-        try:
-            with self.path.open("a", encoding="utf-8"):
-                pass  # creates it (or proves it writable) without touching what it holds
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write the evidence bundle ({_why(exc)})") from None
-
-    def write(self, evidence: Evidence) -> str:
-        """Write the bundle; "" or the one-line reason it could not be written."""
-        try:
-            self.path.write_text(dump_evidence(evidence), encoding="utf-8")
-        except OSError as exc:
-            return f"{self.path}: cannot write the evidence bundle ({_why(exc)})"
-        return ""
-
-    def abandon(self) -> None:
-        """Nothing was gathered: remove the file if this run created it empty."""
-        if self._created:
-            self.path.unlink(missing_ok=True)
-
-
-def _why(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
-
-
-def _verify_online(
-    ref: SignoffRef,
-    policy: Policy,
-    standard: Standard,
-    token: str,
-    api_url: str | None,
-    publish: bool,
-    test: bool,
-) -> VerifyOutcome:
-    gh = connect(token, api_url, mode="test" if test else "production")
-    identity = os.environ.get("SIGNOFF_BOT_LOGIN", "").strip() or None
-    return verify(gh, ref, policy, publish=publish, identity=identity, standard=standard)
-
-
-def _report(
-    outcome: VerifyOutcome,
-    policy: Policy,
-    fmt: OutputFormat,
-    out: _EvidenceOut | None,
-    replayed: str | None,
-) -> int:
-    refused = outcome.not_signoff or outcome.skipped
-    if refused:
-        # Nothing was written; one line says why (exit 2 for no sign-off, 0 for a skip).
-        if out is not None:
-            out.abandon()
-        label = "not published" if outcome.skipped else "bad input"
-        print(f"signoff: {label}: {log_line(refused)}", file=sys.stderr)
-        return int(outcome.exit_code)
-    problem = ""
-    if out is not None:
-        problem = out.write(outcome.evidence) if outcome.evidence is not None else ""
-        if outcome.evidence is None:
-            out.abandon()
-    if outcome.verdict is not None:
-        text = (
-            render_json(outcome.verdict)
-            if fmt == "json"
-            else render_markdown(outcome.verdict, policy)
-        )
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    if outcome.comment_action or outcome.status_state:
-        print(f"signoff: {_published(outcome, replayed)}", file=sys.stderr)
-    if outcome.error:
-        print(f"signoff: {failure_line(outcome.error)}", file=sys.stderr)
-    if problem:
-        print(f"signoff: {log_line(problem)}", file=sys.stderr)
-        return int(ExitCode.BAD_INPUT)
-    return int(outcome.exit_code)
-
-
-def _published(outcome: VerifyOutcome, replayed: str | None) -> str:
-    """What was written, in the words a user would check (a replay wrote nothing)."""
-    comment = f"comment {outcome.comment_action or 'not posted'}"
-    if outcome.comment_url:
-        comment += f" ({outcome.comment_url})"
-    status = f"status {outcome.status_state or 'not written'}"
-    what = f"{comment}; {status} on {outcome.head_sha}"
-    if replayed:
-        return f"replayed {replayed}, nothing was sent to GitHub; the recording answered: {what}"
-    return f"published: {what}"
-
-
-def failure_line(message: str) -> str:
-    """One inert log line for a could-not-verify or could-not-publish error."""
-    text = log_line(message)
-    return text if text.startswith("could not") else f"could not verify: {text}"
-
-
-def _replaying(cassette: str | None) -> AbstractContextManager[object]:
-    """`signoff.replay.replay(cassette)` (InputError when it is no cassette), or nothing.
-
-    vcrpy is imported only here, for a replay; a live run never loads it.
-    """
-    if cassette is None:
-        return nullcontext()
-    from signoff import replay
-
-    return replay.replay(cassette)

@@ -42,6 +42,9 @@ class FakeState:
     edits: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     graphql_queries: int = 0
     head_sha: str = "c0ffee" + "a" * 34  # what GET pulls/{n} answers (nothing else of the PR)
+    user_answer: tuple[int, Any] = (403, {"message": "Forbidden"})  # GET /user (an App token)
+    # "VERB path" -> how many of its next answers are cut short (a 200 whose JSON breaks off)
+    cut_short: dict[str, int] = field(default_factory=dict)
     next_id: int = 5_000_000_000
     clock: int = 0  # seconds after 2026-11-21T00:00:00Z: every write is a tick later
 
@@ -117,9 +120,11 @@ class Turnstile:
 
 
 class _Response:
-    def __init__(self, status: int, data: Any) -> None:
+    def __init__(self, status: int, data: Any, *, cut: bool = False) -> None:
         self.status = status
         self._text = "" if data is None else json.dumps(data)
+        if cut:
+            self._text = self._text[: len(self._text) // 2]
         self._headers = {"content-type": "application/json; charset=utf-8"}
 
     def getheaders(self) -> Any:
@@ -138,7 +143,7 @@ class FakeGitHub:
         self._lock = threading.Lock()
         base = f"/repos/{state.repo}"
         self._routes: list[tuple[str, re.Pattern[str], Any]] = [
-            ("GET", re.compile(r"/user"), lambda m, body: (403, {"message": "Forbidden"})),
+            ("GET", re.compile(r"/user"), lambda m, body: self.state.user_answer),
             ("GET", re.compile(rf"{base}/pulls/{state.pr}"), self._pull),
             ("GET", re.compile(rf"{base}/issues/comments/(\d+)"), self._get_comment),
             ("GET", re.compile(rf"{base}/issues/{state.pr}/comments"), self._list_comments),
@@ -173,8 +178,14 @@ class FakeGitHub:
                 if verb != "GET" and path != "/graphql":
                     self.state.writes.append((threading.current_thread().name, f"{verb} {path}"))
                 status, data = handler(match, payload)
-                return _Response(status, data)
+                return _Response(status, data, cut=self._cut(f"{verb} {path}"))
         return _Response(404, {"message": f"Not Found: {verb} {path}"})
+
+    def _cut(self, request: str) -> bool:
+        left = self.state.cut_short.get(request, 0)
+        if left:
+            self.state.cut_short[request] = left - 1
+        return left > 0
 
     def _pull(self, match: re.Match[str], body: dict[str, Any]) -> tuple[int, Any]:
         # The fields gather's strict answer shape requires (GitHub always sends them).

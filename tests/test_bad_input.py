@@ -421,7 +421,7 @@ def test_an_unexpected_error_is_one_line_and_exit_3(
     def broken(*args: Any, **kwargs: Any) -> int:
         raise RuntimeError("something\nunforeseen")
 
-    monkeypatch.setattr("signoff.verify.run_verify_command", broken)
+    monkeypatch.setattr("signoff.verify_command.run_verify_command", broken)
     assert main(["verify", DEMO]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err

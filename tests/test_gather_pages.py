@@ -88,9 +88,14 @@ class SourceRepo:
     def __init__(self, files: dict[str, str], head: str = "f" * 40) -> None:
         self.files, self.head, self.asked = files, head, []  # type: ignore[var-annotated]
 
-    def get_object(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    def get_object(
+        self, path: str, params: dict[str, Any] | None = None, *, item: Any = None
+    ) -> dict[str, Any]:
         self.asked.append(path)
-        return {"sha": self.head}
+        answer = {"sha": self.head}
+        if item is not None:
+            item(answer)  # checked on arrival, as `Api` does
+        return answer
 
     def file_text(self, repo: str, path: str, ref: str) -> str | None:
         self.asked.append(f"{repo}:{path}@{ref}")

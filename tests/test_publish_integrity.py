@@ -8,9 +8,10 @@ import pytest
 from builders import HEAD_SHA, SIGNER, build, passing_parts, replace_file
 from fake_github import FakeGitHub, FakeState, client, fake_github
 
-from signoff.client import Deadline
+from signoff.errors import GatherError
 from signoff.evidence import PostedSignoff, SignOff
 from signoff.gate import decide
+from signoff.gather.api import Api
 from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.policy import Policy
@@ -165,8 +166,8 @@ def _signoff(node_id: str = "IC_1") -> SignOff:
 def test_the_edit_history_is_paged_and_bounded(edits: int, queries: int, complete: bool) -> None:
     state = FakeState(repo=REPO, pr=PR)
     state.edits["IC_1"] = (SIGNER, [SIGNER] * edits)
-    with fake_github(FakeGitHub(state)):
-        history = read_signoff_edits(client(), _signoff(), Deadline())
+    with fake_github(FakeGitHub(state)), Api(client()) as api:
+        history = read_signoff_edits(api, _signoff())
     assert history.readable and history.complete is complete
     assert state.graphql_queries == queries
     assert history.others(SIGNER) == ()
@@ -174,11 +175,35 @@ def test_the_edit_history_is_paged_and_bounded(edits: int, queries: int, complet
 
 def test_an_unknown_node_is_unreadable_and_no_node_id_asks_nothing() -> None:
     state = FakeState(repo=REPO, pr=PR)
-    with fake_github(FakeGitHub(state)):
-        missing = read_signoff_edits(client(), _signoff("IC_404"), Deadline())
-        none = read_signoff_edits(client(), _signoff(""), Deadline())
+    with fake_github(FakeGitHub(state)), Api(client()) as api:
+        missing = read_signoff_edits(api, _signoff("IC_404"))
+        none = read_signoff_edits(api, _signoff(""))
     assert not missing.readable and "404" in missing.reason
     assert not none.readable and state.graphql_queries == 1
+
+
+def test_an_edit_history_answer_cut_short_is_asked_for_again() -> None:
+    state = FakeState(repo=REPO, pr=PR)
+    state.edits["IC_1"] = (SIGNER, ["ravi-s"])
+    state.cut_short["POST /graphql"] = 2  # GraphQL only reads: asking again is safe
+    with fake_github(FakeGitHub(state)), Api(client()) as api:
+        history = read_signoff_edits(api, _signoff())
+    assert history.readable and history.editors == ("ravi-s",)
+    assert state.graphql_queries == 3
+
+
+def test_an_edit_history_answer_that_stays_cut_short_cannot_be_verified() -> None:
+    state = FakeState(repo=REPO, pr=PR)
+    state.edits["IC_1"] = (SIGNER, [])
+    state.cut_short["POST /graphql"] = 3
+    cut_short = r"the GraphQL query with a JSON body cut short"
+    with (
+        fake_github(FakeGitHub(state)),
+        Api(client()) as api,
+        pytest.raises(GatherError, match=cut_short),
+    ):
+        read_signoff_edits(api, _signoff())
+    assert state.graphql_queries == 3
 
 
 # --- an outage lets only a possible CODEOWNER's sign-off set `error` ---------------------------

@@ -12,7 +12,8 @@ from signoff.client import connect
 from signoff.policy import Policy
 from signoff.refs import parse_signoff_url
 from signoff.replay import replay
-from signoff.verify import failure_line, run_verify_command, verify
+from signoff.verify import verify
+from signoff.verify_command import failure_line, run_verify_command
 
 ROOT = Path(__file__).resolve().parent.parent
 E2E = ROOT / "cassettes" / "publish" / "e2e"

@@ -16,7 +16,7 @@ from cassette_helpers import CASSETTES, Replayed, cassette, info, is_write, repl
 
 from signoff.policy import load_policy
 from signoff.standards import resolve_standard
-from signoff.verify import run_verify_command
+from signoff.verify_command import run_verify_command
 
 NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
 REPO = "SemiAnalysisAI/InferenceX"

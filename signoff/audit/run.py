@@ -43,7 +43,7 @@ from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
 from signoff.replay import MATCH_URI, REPLAY_API_URL
 from signoff.replay import replay as play
-from signoff.verify import REPLAY_TOKEN
+from signoff.verify_command import REPLAY_TOKEN
 
 MAX_JOBS = 16
 HISTORY_MARGIN = timedelta(days=30)

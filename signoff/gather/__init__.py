@@ -1,21 +1,48 @@
-"""Gather: read everything a verdict needs from GitHub into one frozen `Evidence` snapshot."""
+"""Gather: read everything a verdict needs from GitHub into one frozen `Evidence` snapshot.
+
+`gather_evidence` is imported on first use: it needs the judge's reading of the evidence (what
+to read next), and the judge and its parsers take a third of a verdict's start-up to import.
+`pin_pull` and `start` need none of it, so the first reads go out while they load.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from github import Github
 
 from signoff.client import Deadline
 from signoff.evidence import SignOff
+from signoff.gather import first
 from signoff.gather.api import Api
-from signoff.gather.collect import gather_evidence
 from signoff.gather.pull import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
+from signoff.policy import Policy
 from signoff.refs import SignoffRef
+from signoff.standards import Standard
 
-__all__ = ["Deadline", "PinnedPull", "fetch_signoff", "gather_evidence", "pin_pull"]
+if TYPE_CHECKING:
+    from signoff.gather.collect import gather_evidence
+
+__all__ = [
+    "Deadline",
+    "HeadStart",
+    "PinnedPull",
+    "fetch_signoff",
+    "gather_evidence",
+    "pin_pull",
+    "start",
+]
+
+
+def __getattr__(name: str) -> object:
+    if name == "gather_evidence":
+        from signoff.gather.collect import gather_evidence
+
+        return gather_evidence
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -35,6 +62,30 @@ def pin_pull(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -
     with Api(gh, deadline) as api:
         raw = read_pull(api, ref)
     return PinnedPull(head_sha=head_sha(raw), raw=raw)
+
+
+@dataclass(frozen=True)
+class HeadStart:
+    """A verification whose first reads are under way: `pinned()` waits for the pinned PR (or
+    raises what reading it raised); `api` holds the answers, for `gather_evidence(started=)`."""
+
+    api: Api
+    pinned: Callable[[], PinnedPull]
+
+
+def start(gh: Github, ref: SignoffRef, policy: Policy, standard: Standard) -> HeadStart:
+    """Pin the PR on a worker of the pool, then send the first reads at its head (`first`).
+
+    The caller must close `api` (`gather_evidence(started=api)` does) once `pinned()` answered.
+    """
+    api = Api(gh)
+
+    def pin() -> PinnedPull:
+        raw = read_pull(api, ref)
+        first.send(api, ref, raw, head_sha(raw), policy, standard, {})
+        return PinnedPull(head_sha=head_sha(raw), raw=raw)
+
+    return HeadStart(api, api.start(pin).result)
 
 
 def fetch_signoff(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:

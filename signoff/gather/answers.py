@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 Sha = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")]
 Count = Annotated[int, Field(ge=0)]
@@ -140,3 +140,123 @@ class TreeAnswer(Answer):
 
 class Membership(Answer):
     state: str
+
+
+class DirEntry(Answer):
+    """One entry of `GET contents/{dir}` (a directory answers with a list of them)."""
+
+    name: Annotated[str, Field(min_length=1)]
+    type: str
+
+
+class WorkflowRunAnswer(Answer):
+    """`GET actions/runs/{id}`: what the sweep's provenance rests on."""
+
+    id: Id
+    path: str
+    event: str
+    head_sha: Sha
+    status: str | None = None
+    conclusion: str | None = None
+    check_suite_id: int | None = None
+
+
+class JobItem(Answer):
+    id: Id
+    name: str
+    status: str
+    conclusion: str | None = None
+
+
+class JobsPage(Answer):
+    """One page of `GET actions/runs/{id}/jobs`."""
+
+    total_count: Count
+    jobs: list[JobItem]
+
+
+class ReviewItem(Answer):
+    """One review of `pulls/{n}/reviews` (a pending review has no `submitted_at` yet)."""
+
+    id: Id
+    user: Account | None = None
+    body: str | None = None
+    author_association: str | None = None
+    submitted_at: str | None = None
+    html_url: str | None = None
+
+
+class ReviewCommentItem(Answer):
+    """One inline review comment of `pulls/{n}/comments`."""
+
+    id: Id
+    user: Account | None = None
+    body: str | None = None
+    author_association: str | None = None
+    created_at: str | None = None
+    html_url: str | None = None
+
+
+class UpstreamPull(Answer):
+    """`GET pulls/{n}` of an upstream recipe PR: its state and where its recipe is read."""
+
+    number: Id
+    state: str
+    draft: bool | None = None
+    merged_at: str | None = None
+    merge_commit_sha: Sha | None = None
+    head: PullEnd
+
+
+class Viewer(Answer):
+    """`GET /user`: the login our writes are attributed to."""
+
+    login: Annotated[str, Field(min_length=1)]
+
+
+# --- the sign-off's edit history (GraphQL) ----------------------------------------------------
+
+COMMENT_TYPES = frozenset({"IssueComment", "PullRequestReview", "PullRequestReviewComment"})
+
+
+class PageInfo(Answer):
+    has_next_page: bool = Field(alias="hasNextPage")
+    end_cursor: str | None = Field(None, alias="endCursor")
+
+
+class ContentEdit(Answer):
+    editor: Account | None = None  # null: an account GitHub no longer names
+
+
+class ContentEdits(Answer):
+    """One page of `userContentEdits`, newest first."""
+
+    total_count: Count = Field(alias="totalCount")
+    page_info: PageInfo = Field(alias="pageInfo")
+    nodes: list[ContentEdit]
+
+
+class EditedNode(Answer):
+    """The sign-off's node; a comment or review carries what the query asked of it."""
+
+    typename: str = Field(alias="__typename")
+    author: Account | None = None
+    last_edited_at: str | None = Field(None, alias="lastEditedAt")
+    editor: Account | None = None
+    user_content_edits: ContentEdits | None = Field(None, alias="userContentEdits")
+
+    @model_validator(mode="after")
+    def _comment_has_history(self) -> EditedNode:
+        if self.typename in COMMENT_TYPES and self.user_content_edits is None:
+            raise ValueError(f"a {self.typename} without userContentEdits")
+        return self
+
+
+class NodeData(Answer):
+    node: EditedNode | None
+
+
+class EditsAnswer(Answer):
+    """The answer to signoff_edits.QUERY (GraphQL errors are raised before it is checked)."""
+
+    data: NodeData

@@ -113,8 +113,10 @@ class Api:
     def start(self, task: Callable[..., T], *args: object) -> Future[T]:
         """Run an independent read (its own requests, in its own order) in the pool.
 
-        A task must not take answers sent ahead by `prefetch` (it could wait for a read queued
-        behind itself), and two tasks must not read the same URL (replay answers in order).
+        A task may take answers sent ahead by `prefetch` before it was started (the pool starts
+        reads in the order they were sent, so those are under way when the task runs), never
+        answers it or anyone sends later: it could wait for a read queued behind itself. Two
+        tasks must not read the same URL (replay answers in order).
         """
         return self._pool.start(task, *args)
 
@@ -253,16 +255,36 @@ class Api:
     def _fetch(
         self, path: str, params: dict[str, Any] | None, expect: Expect
     ) -> tuple[Headers, Any]:
-        """(headers, JSON) of one GET, checked; a malformed answer is asked for again.
+        """(headers, JSON) of one GET, checked; a malformed answer is asked for again."""
+        return self._checked(
+            lambda: self._guarded(path, lambda: read_json(self._gh.requester, "GET", path, params)),
+            expect,
+            f"GET {shown(path, params)}",
+        )
 
-        Rate limits, network failures, 5xx that survived the client's retries and answers that
-        stay malformed become GatherError (could not verify); 4xx stay GithubException.
-        """
+    def graphql(self, query: str, variables: dict[str, Any], *, item: Check) -> JsonObject:
+        """One GraphQL query, checked like a GET and asked again when malformed (it only reads,
+        though it is sent as a POST). GraphQL's own errors stay GithubException (4xx)."""
+        requester = self._gh.requester
+        answer = self._checked(
+            lambda: self._guarded("GraphQL", lambda: requester.graphql_query(query, variables)),
+            Expect("object", item=item),
+            "the GraphQL query",
+        )
+        data = answer[1]
+        assert isinstance(data, dict)  # checked on arrival
+        return data
+
+    def _checked(
+        self, send: Callable[[], tuple[Headers, Any]], expect: Expect, what: str
+    ) -> tuple[Headers, Any]:
+        """Rate limits, network failures, 5xx that survived the client's retries and answers that
+        stay malformed become GatherError (could not verify); 4xx stay GithubException."""
         problem = ""
         for attempt in range(1, MALFORMED_TRIES + 1):
             self.deadline.check()
             try:
-                headers, data = self._get_json(path, params)
+                headers, data = send()
                 _check(data, expect)
                 return headers, data
             except MalformedAnswer as exc:
@@ -272,21 +294,25 @@ class Api:
             if attempt < MALFORMED_TRIES:
                 time.sleep(self._malformed_wait() * 2 ** (attempt - 1))
         raise GatherError(
-            f"could not verify: GitHub answered GET {shown(path, params)} with {problem} "
-            f"({MALFORMED_TRIES} tries)"
+            f"could not verify: GitHub answered {what} with {problem} ({MALFORMED_TRIES} tries)"
         )
 
-    def _get_json(self, path: str, params: dict[str, Any] | None) -> tuple[Headers, Any]:
+    @staticmethod
+    def _guarded(what: str, call: Callable[[], tuple[Headers, Any]]) -> tuple[Headers, Any]:
+        """One request with GitHub's failures mapped: could not verify, but a 4xx is raised
+        (callers decide what it means)."""
         try:
-            return read_json(self._gh.requester, "GET", path, params)
+            return call()
         except RateLimitExceededException as exc:
             raise rate_limit_error(exc.headers) from None
+        except MalformedAnswer:
+            raise
         except (requests.RequestException, OSError) as exc:
-            raise GatherError(f"could not verify: GitHub request {path} failed ({exc})") from None
+            raise GatherError(f"could not verify: GitHub request {what} failed ({exc})") from None
         except GithubException as exc:
             if exc.status >= 500:
                 raise GatherError(
-                    f"could not verify: GitHub kept failing on {path} ({error_status(exc)})"
+                    f"could not verify: GitHub kept failing on {what} ({error_status(exc)})"
                 ) from None
             raise
 

@@ -1,27 +1,27 @@
 """Check runs of in-PR commits, newest first, until one commit shows a qualifying sweep.
 
 A commit's green sweep-family check runs name candidate workflow runs (details_url, a hint);
-each candidate is read once with its jobs (gather/workflow_runs.py), and the judge counts only
-the jobs of a run that is the sweep workflow's `pull_request` run on that commit.
+each candidate is read once with its jobs (gather/workflow_runs.py; a commit's candidates, and
+each run and its jobs, go out together), and the judge counts only the jobs of a run that is the
+sweep workflow's `pull_request` run on that commit.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
-from signoff.gather.answers import CheckRunItem, CompareAnswer
-from signoff.gather.api import Api, JsonObject
+from signoff.gather import workflow_runs
+from signoff.gather.answers import CompareAnswer
+from signoff.gather.api import Api
+from signoff.gather.commit_checks import read_commit_checks
 from signoff.gather.pull import to_changed_file
-from signoff.gather.workflow_runs import read_workflow_run
-from signoff.judge.sweep_rules import assess_commit, candidate_run_ids
+from signoff.judge.sweep_rules import assess_commit, candidate_run_ids, glob_regex, is_ignored
 from signoff.policy import Policy
 
-_RUN_ID = re.compile(r"/actions/runs/(\d+)/job/")
 # A PR with many unswept commits would cost one request per commit; past this many the judge
 # sees the examined commits only (it fails closed when none qualified).
 MAX_COMMITS_EXAMINED = 30
@@ -35,44 +35,6 @@ def scan_order(commits: Sequence[str], pinned: str) -> list[str]:
     if pinned in newest_first:
         return newest_first[newest_first.index(pinned) :]
     return [pinned, *newest_first]
-
-
-def prefetch_commit_checks(api: Api, repo: str, sha: str, *, keep: bool = False) -> None:
-    """Send the first page of `read_commit_checks` ahead (`keep`: for every later read of it)."""
-    api.prefetch_pages(_runs_path(repo, sha), 1, key="check_runs", item=_RUN, keep=keep)
-
-
-def read_commit_checks(api: Api, repo: str, sha: str) -> CommitChecks:
-    """All check runs of one commit (GitHub's default filter=latest: re-runs replace attempts)."""
-    try:
-        items = api.pages(_runs_path(repo, sha), key="check_runs", item=_RUN)
-    except GithubException:
-        return CommitChecks(sha=sha, complete=False)
-    runs = tuple(
-        sorted((to_check_run(item) for item in items), key=lambda r: (r.name, r.run_id or 0))
-    )
-    return CommitChecks(sha=sha, check_runs=runs)
-
-
-def _runs_path(repo: str, sha: str) -> str:
-    return f"/repos/{repo}/commits/{sha}/check-runs"
-
-
-def to_check_run(item: JsonObject) -> CheckRun:
-    details = str(item.get("details_url") or "")
-    match = _RUN_ID.search(details)
-    return CheckRun(
-        name=str(item.get("name") or ""),
-        status=str(item.get("status") or ""),
-        conclusion=item.get("conclusion"),
-        run_id=int(match.group(1)) if match else None,
-        details_url=details,
-        id=_int_or_none(item.get("id")),
-    )
-
-
-def _int_or_none(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 @dataclass(frozen=True)
@@ -95,9 +57,11 @@ def find_sweep(
     for sha in order[:MAX_COMMITS_EXAMINED]:
         checks = read_commit_checks(api, repo, sha)
         examined.append(checks)
-        for run_id in candidate_run_ids(checks, scopes, policy):
-            if run_id not in runs:
-                runs[run_id] = read_workflow_run(api, repo, run_id)
+        unread = [i for i in candidate_run_ids(checks, scopes, policy) if i not in runs]
+        for run_id in unread:
+            workflow_runs.prefetch(api, repo, run_id)
+        for run_id in unread:
+            runs[run_id] = workflow_runs.read_workflow_run(api, repo, run_id)
         assessment = assess_commit(checks, scopes, policy, tuple(runs.values()))
         if assessment.qualifies:
             return _search(examined, runs, sha, assessment.run_id)
@@ -109,6 +73,24 @@ def _search(
 ) -> SweepSearch:
     ordered = tuple(runs[key] for key in sorted(runs))
     return SweepSearch(tuple(examined), ordered, sha, run)
+
+
+def looks_green(checks: CommitChecks, policy: Policy) -> bool:
+    """Whether the commit's check runs alone, taken by their names, would make up every family
+    of some scope: every executed one green, each required family executed (a hint for reading
+    ahead; names prove nothing, so the judge never uses it)."""
+    runs = [run for run in checks.check_runs if not is_ignored(run, policy)]
+    return checks.complete and any(
+        all(_family_green(runs, family.patterns, family.required) for family in scope.families)
+        for scope in policy.sweep.scopes.values()
+    )
+
+
+def _family_green(runs: Sequence[CheckRun], patterns: tuple[str, ...], required: bool) -> bool:
+    pattern = glob_regex(patterns)
+    executed = [r for r in runs if pattern.match(r.name) and r.conclusion != "skipped"]
+    green = all(r.status == "completed" and r.conclusion == "success" for r in executed)
+    return green and (bool(executed) or not required)
 
 
 def prefetch_diff_at(api: Api, repo: str, base_sha: str, sha: str) -> None:
@@ -126,5 +108,4 @@ def read_diff_at(api: Api, repo: str, base_sha: str, sha: str) -> PrDiffAt:
     return PrDiffAt(sha=sha, files=files, complete=len(files) < MAX_COMPARE_FILES)
 
 
-_RUN = CheckRunItem.model_validate
 _COMPARE = CompareAnswer.model_validate

@@ -6,11 +6,15 @@ sequential run's whatever order the answers arrive in:
 
 1. what the PR object names: files, commits and comments (every declared page), the policy
    files on the default branch, the check runs of the pinned head;
-2. what the files and the sign-off name: master configs at base and head, changed scripts,
-   team memberships, upstream recipe links, and the artifact list of the head's sweep run
-   when the head's check runs already show one;
+2. what the files, the sign-off and the head's check runs name: master configs at base and
+   head, changed scripts, team memberships, upstream recipe links (each PR and its files list
+   together), the sign-off's edit history (GraphQL, on its own), the workflow runs the head's
+   green check runs name (each run with its jobs), and their artifact list when those check runs
+   look green;
 3. the sweep: older commits' check runs (newest first, only while none qualified), the PR's
    diff at an older sweep commit, the eval artifacts, and the head once more.
+
+`bench_latency.py --trace` prints the resulting rounds of requests.
 """
 
 from __future__ import annotations
@@ -26,14 +30,33 @@ from github.GithubException import GithubException
 
 from signoff.client import Deadline
 from signoff.errors import GatherError
-from signoff.evidence import DirListing, Evidence, FileRead, TeamMembership, UpstreamLink
-from signoff.gather import check_runs, evals, files, pull, signoff_body, teams, upstream, wants
+from signoff.evidence import (
+    DirListing,
+    Evidence,
+    FileRead,
+    SignOff,
+    SignoffEdits,
+    TeamMembership,
+    UpstreamLink,
+)
+from signoff.gather import (
+    check_runs,
+    commit_checks,
+    evals,
+    files,
+    first,
+    pull,
+    teams,
+    upstream,
+    wants,
+    workflow_runs,
+)
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import WantRole
-from signoff.judge.sweep_rules import assess_commit
+from signoff.judge.sweep_rules import candidate_run_ids
 from signoff.parse.links import RecipeLinkRef
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
@@ -53,12 +76,15 @@ def gather_evidence(
     standard: Standard | None = None,
     reviewed_at: datetime | None = None,
     policy_refs: Mapping[str, str] | None = None,
+    started: Api | None = None,
 ) -> Evidence:
     """Everything the standard's checks need for one sign-off, judged at `pinned_head` (default:
     head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
     `workers`: reads in flight at once (0: `pool.WORKERS`; 1: one after another, inline).
+    `started`: the session the pin and the first reads went out in (`signoff.gather.start`);
+    its answers are taken, and it is closed here (`deadline` and `workers` are its own).
     `policy_refs` reads the default-branch files at other commits (an audit judges with the
     files of an earlier instant): a path maps to the commit to read that file at, and the key
     "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
@@ -66,19 +92,38 @@ def gather_evidence(
     chosen = standard if standard is not None else resolve_standard(None, policy)
     when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
     refs = dict(policy_refs or {})
-    with Api(gh, deadline, workers=workers) as api:
+    with started or Api(gh, deadline, workers=workers) as api:
+        edits = _Edits(api)
         try:
-            evidence = _gather(api, ref, policy, chosen, refs, pinned_head, pull_json)
+            evidence = _gather(api, ref, policy, chosen, refs, pinned_head, pull_json, edits)
             if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
                 # The files list answers for the PR's head at the time of the request, which
                 # has moved since the pin: gather again, reading the PR's diff at the pin.
                 pin = evidence.pull_request.head_sha
-                evidence = _gather(api, ref, policy, chosen, refs, pin, None)
+                evidence = _gather(api, ref, policy, chosen, refs, pin, None, edits)
         except GithubException as exc:  # anything a step did not turn into evidence
             raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
-    edits = read_signoff_edits(gh, evidence.signoff, api.deadline)
-    update = {"signoff_edits": edits, "standard": chosen.record(), "reviewed_at": when}
+        history = edits.result(evidence.signoff)
+    update = {"signoff_edits": history, "standard": chosen.record(), "reviewed_at": when}
     return evidence.model_copy(update=update)
+
+
+class _Edits:
+    """The sign-off's edit history, read once per verification on a worker of its own as soon
+    as the sign-off (its node id) is known; a second pass at the pin reuses it (same comment)."""
+
+    def __init__(self, api: Api) -> None:
+        self._api = api
+        self._task: Future[SignoffEdits] | None = None
+
+    def start(self, signoff: SignOff) -> None:
+        if self._task is None:
+            self._task = self._api.start(read_signoff_edits, self._api, signoff)
+
+    def result(self, signoff: SignOff) -> SignoffEdits:
+        self.start(signoff)
+        assert self._task is not None
+        return self._task.result()
 
 
 def _listed_files_at_head(
@@ -113,7 +158,7 @@ class _Pass:
 
     def policy_ref(self, path: str, default_branch: str) -> str:
         """Where a default-branch file is read: the branch, or the audit's commit for it."""
-        return self.policy_refs.get(path, self.policy_refs.get("*", default_branch))
+        return first.policy_ref(path, default_branch, self.policy_refs)
 
 
 def _gather(
@@ -124,11 +169,13 @@ def _gather(
     policy_refs: Mapping[str, str],
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
+    edits: _Edits,
 ) -> Evidence:
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
     pinned = pinned_head or pull.head_sha(raw_pull)
     run = _Pass(api, ref, policy, standard, policy_refs, pinned)
     _stage_one(run, raw_pull)
+    edits.start(run.fields["signoff"])
     memberships, links, head_reads = _stage_two(run)
     _stage_three(run, head_reads)
     run.fields["memberships"] = tuple(future.result() for future in memberships)
@@ -143,27 +190,19 @@ def _stage_one(run: _Pass, raw_pull: dict[str, Any]) -> None:
     """What the PR object names: its lists, the policy files, the pinned head's check runs."""
     api, ref, repo = run.api, run.ref, run.repo
     default_branch = pull.to_repository(ref, raw_pull).default_branch
-    paths = run.policy.paths
-    thresholds = run.standard.switches.thresholds or paths.thresholds
-    policy_files = [paths.codeowners, paths.template, thresholds]
+    first.send(api, ref, raw_pull, run.pinned, run.policy, run.standard, run.policy_refs)
     at_head = run.pinned == pull.head_sha(raw_pull)
-    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
-    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
-        api.prefetch(signoff_body.endpoint(ref))
-    for path in policy_files:
-        files.prefetch(api, repo, [path], run.policy_ref(path, default_branch))
-    check_runs.prefetch_commit_checks(api, repo, run.pinned, keep=True)  # stage 2 looks
     run.fields.update(_pull_fields(api, ref, raw_pull, run.pinned, at_head))
     run.reads += [
         files.read_file(api, repo, path, run.policy_ref(path, default_branch), "default")
-        for path in policy_files
+        for path in first.policy_files(run.policy, run.standard)
     ]
 
 
 def _stage_two(
     run: _Pass,
 ) -> tuple[list[Future[TeamMembership]], _Links, list[FileRead]]:
-    """What the files and the sign-off name: configs, scripts, teams, upstream, the head's run."""
+    """What the files and the sign-off name: configs, scripts, teams, upstream, the head's runs."""
     api, repo, pinned = run.api, run.repo, run.pinned
     ctx = run.context()
     masters = ctx.changed_master_files
@@ -173,7 +212,7 @@ def _stage_two(
     files.prefetch(api, repo, _scripts_to_read(ctx), pinned)
     memberships = _start_memberships(api, ctx, run.fields["signoff"].author)
     links = _start_upstream(api, ctx, run.policy)
-    _prefetch_head_run_artifacts(api, repo, pinned, run.policy)
+    _prefetch_head_runs(api, repo, pinned, run.policy)
     head_reads = files.read_all(api, repo, masters, pinned, "head")
     run.reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
     run.reads += _read_scripts(api, repo, run.context(), pinned)
@@ -247,21 +286,21 @@ def _pull_fields(
     }
 
 
-def _prefetch_head_run_artifacts(api: Api, repo: str, head: str, policy: Policy) -> None:
-    """The head's sweep run's artifact list, sent ahead when the head's runs qualify anywhere.
+def _prefetch_head_runs(api: Api, repo: str, head: str, policy: Policy) -> None:
+    """The workflow runs the head's green check runs name (each with its first jobs page), and
+    the artifact list of the one run when its check runs look green, sent with stage 2.
 
-    Which scopes the PR needs is known only once the master configs are read; a head whose
-    check runs qualify for some scope almost always qualifies for the PR's, so its run's
-    artifact list goes out with stage 2 instead of after it (one read wasted otherwise).
+    Which scopes the PR needs is known only once the master configs are read, so the runs named
+    for any scope go out: nearly always the one sweep run the PR's scopes name too. Its artifact
+    list is read only when the sweep qualifies; check runs that look green almost always mean it
+    does, and an artifact list sent for nothing costs one request on a sweep that FAILs.
     """
-    head_checks = check_runs.read_commit_checks(api, repo, head)
-    run_ids = {
-        assessment.run_id
-        for scope in sorted(policy.sweep.scopes)
-        if (assessment := assess_commit(head_checks, (scope,), policy)).qualifies
-    }
-    if len(run_ids) == 1 and (run_id := run_ids.pop()) is not None:
-        evals.prefetch(api, repo, run_id)
+    head_checks = commit_checks.read_commit_checks(api, repo, head)
+    run_ids = candidate_run_ids(head_checks, tuple(sorted(policy.sweep.scopes)), policy)
+    for run_id in run_ids:
+        workflow_runs.prefetch(api, repo, run_id)
+    if len(run_ids) == 1 and check_runs.looks_green(head_checks, policy):
+        evals.prefetch(api, repo, run_ids[0])
 
 
 def _scripts_to_read(ctx: JudgeContext) -> list[str]:
@@ -304,6 +343,8 @@ def _start_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> _Links:
     groups: dict[tuple[str, str], list[RecipeLinkRef]] = {}
     for ref in refs:
         groups.setdefault(_target(ref), []).append(ref)
+    for group in groups.values():  # sent before the tasks start, so no task waits behind them
+        upstream.prefetch(api, group[0])
     return refs, [api.start(_read_links, api, group, policy) for group in groups.values()]
 
 

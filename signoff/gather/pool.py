@@ -4,20 +4,31 @@ Only requests run in the pool. Every decision about what to read next, and every
 taken in the gathering thread in a fixed order, so the evidence cannot depend on which answer
 arrived first: a run with one worker (inline, the order a plain sequential client would use)
 and a run with many give the same evidence byte for byte.
+
+The worker threads are the process's, shared by every `Pool` of the same size: each thread keeps
+its own requester (`signoff.client.Client`) and so its own open connection to GitHub, and the
+reads made before writing, after gathering, reuse the connections gathering opened instead of
+opening (TLS: two round trips each) new ones. A `Pool` waits only for the reads it started.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-# Eight reads in flight at most: a typical verdict's widest stage (files, commits, comments, the
-# three policy files, the head's check runs) fits in one round trip, far below GitHub's limit of
-# 100 concurrent requests; more workers would only add connections on a 2-core runner.
-WORKERS = 8
+# Twelve reads in flight at most: a typical verdict's widest stage fits in one round trip. That is
+# stage 2 (master configs at base and head, the upstream PR and its files list with the task that
+# then reads its recipe, the GraphQL edit history, the head's sweep run, its jobs and artifact
+# list: ten workers for the demo), far below GitHub's limit of 100 concurrent requests. More
+# workers would only add connections on a 2-core runner.
+WORKERS = 12
+
+_EXECUTORS: dict[int, ThreadPoolExecutor] = {}
+_EXECUTORS_LOCK = threading.Lock()
 
 
 class Pool:
@@ -25,14 +36,14 @@ class Pool:
 
     def __init__(self, workers: int = WORKERS) -> None:
         self.workers = max(1, workers)
-        self._executor: ThreadPoolExecutor | None = None
+        self._started: list[Future[Any]] = []
 
     def start(self, fn: Callable[..., T], *args: object) -> Future[T]:
         if self.workers == 1:
             return _run_inline(fn, *args)
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="signoff-read")
-        return self._executor.submit(fn, *args)
+        future = _executor(self.workers).submit(fn, *args)
+        self._started.append(future)
+        return future
 
     def close(self) -> None:
         """Wait until every read started has run (each is bounded by the client's timeout).
@@ -40,9 +51,16 @@ class Pool:
         Nothing is dropped, not even after a failure: one worker runs each read when it is
         started, so many workers must make the same requests for the runs to agree.
         """
-        if self._executor is not None:
-            self._executor.shutdown(wait=True)
-            self._executor = None
+        wait(self._started)
+        self._started.clear()
+
+
+def _executor(workers: int) -> ThreadPoolExecutor:
+    """The process's worker threads for pools of this size (started on first use)."""
+    with _EXECUTORS_LOCK:
+        if workers not in _EXECUTORS:
+            _EXECUTORS[workers] = ThreadPoolExecutor(workers, thread_name_prefix="signoff-read")
+        return _EXECUTORS[workers]
 
 
 def _run_inline(fn: Callable[..., T], *args: object) -> Future[T]:

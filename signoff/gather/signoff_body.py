@@ -6,7 +6,8 @@ from github.GithubException import UnknownObjectException
 
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
-from signoff.gather.api import Api, JsonObject
+from signoff.gather.answers import CommentItem, ReviewCommentItem, ReviewItem
+from signoff.gather.api import Api, Check, JsonObject
 from signoff.gather.pull import account_type, pull_url
 from signoff.refs import SignoffRef
 
@@ -30,6 +31,19 @@ def endpoint(ref: SignoffRef) -> str:
     return f"/repos/{ref.full_name}/pulls/comments/{ref.id}"
 
 
+# What each endpoint answers: the same shapes as the PR's lists of that kind.
+_SHAPE: dict[str, Check] = {
+    "conversation comment": CommentItem.model_validate,
+    "review summary": ReviewItem.model_validate,
+    "inline review comment": ReviewCommentItem.model_validate,
+}
+
+
+def prefetch(api: Api, ref: SignoffRef) -> None:
+    """Send `fetch_signoff`'s read of the sign-off ahead."""
+    api.prefetch(endpoint(ref), item=_SHAPE[ref.kind])
+
+
 def fetch_signoff(api: Api, ref: SignoffRef, comments: list[JsonObject] | None = None) -> SignOff:
     """The sign-off; a conversation comment is taken from the already-read comment list."""
     if ref.kind == "conversation comment" and comments is not None:
@@ -37,7 +51,7 @@ def fetch_signoff(api: Api, ref: SignoffRef, comments: list[JsonObject] | None =
             if int(item.get("id") or 0) == ref.id:
                 return to_signoff(ref, item)
     try:
-        raw = api.get_object(endpoint(ref))
+        raw = api.get_object(endpoint(ref), item=_SHAPE[ref.kind])
     except UnknownObjectException:
         raise GatherError(f"{signoff_url(ref)}: sign-off not found (or not readable)") from None
     _check_belongs(ref, raw)

@@ -4,21 +4,18 @@ REST says who created a comment, not who edited it: a collaborator can edit anyo
 tick its boxes). GitHub's GraphQL API tells: `editor` / `lastEditedAt` (the last edit) and
 `userContentEdits` (every edit, newest first, ending with the creation once edited). Bounded to
 MAX_PAGES pages of 100 edits; a history that cannot be read in full is recorded as incomplete,
-and the judge fails closed on it. Sent through PyGithub's `requester.graphql_query`, so the
-configured retries, timeout and GitHub Enterprise URL apply.
+and the judge fails closed on it. Sent through PyGithub's `requester.graphql_query` (`Api.graphql`),
+so the configured retries, timeout and GitHub Enterprise URL apply, and the answer is checked on
+arrival (`answers.EditsAnswer`) like every REST answer.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from github.GithubException import GithubException
 
-import requests
-from github import Github
-from github.GithubException import GithubException, RateLimitExceededException
-
-from signoff.client import Deadline, rate_limit_error
-from signoff.errors import GatherError
 from signoff.evidence import SignOff, SignoffEdits
+from signoff.gather.answers import COMMENT_TYPES, Account, EditedNode, EditsAnswer
+from signoff.gather.api import Api
 
 PAGE = 100
 MAX_PAGES = 5  # 500 edits; past that the history is "could not be read in full"
@@ -41,77 +38,58 @@ query SignoffEdits($id: ID!, $first: Int!, $after: String) {
 }
 """
 
-COMMENT_TYPES = frozenset({"IssueComment", "PullRequestReview", "PullRequestReviewComment"})
 
-
-def read_signoff_edits(gh: Github, signoff: SignOff, deadline: Deadline) -> SignoffEdits:
+def read_signoff_edits(api: Api, signoff: SignOff) -> SignoffEdits:
     """The sign-off's edit history; unreadable or partial answers are recorded, never guessed."""
     if not signoff.node_id:
         return SignoffEdits(readable=False, reason="GitHub gave the sign-off no node id")
     editors: list[str] = []
     after: str | None = None
     for number in range(1, MAX_PAGES + 1):
-        node = _query(gh, signoff.node_id, after, deadline)
+        node = _query(api, signoff.node_id, after)
         if isinstance(node, str):
             return SignoffEdits(readable=False, reason=node)
-        page = node.get("userContentEdits")
-        if not isinstance(page, dict):
-            return SignoffEdits(readable=False, reason="the answer has no userContentEdits")
-        raw_edits = page.get("nodes")
-        edits: list[Any] = raw_edits if isinstance(raw_edits, list) else []
-        editors.extend(_login(e.get("editor")) for e in edits if isinstance(e, dict))
-        raw_info = page.get("pageInfo")
-        info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
-        after = info.get("endCursor") if isinstance(info.get("endCursor"), str) else None
-        more = bool(info.get("hasNextPage"))
+        page = node.user_content_edits
+        assert page is not None  # a comment's node always has one (checked on arrival)
+        editors.extend(_login(edit.editor) for edit in page.nodes)
+        after, more = page.page_info.end_cursor, page.page_info.has_next_page
         if not more or after is None or number == MAX_PAGES:
-            return _history(node, editors, page, more=more)
+            return _history(node, editors, more=more)
     raise AssertionError("unreachable: the last page always returns")
 
 
-def _history(
-    node: dict[str, Any], editors: list[str], page: dict[str, Any], *, more: bool
-) -> SignoffEdits:
+def _history(node: EditedNode, editors: list[str], *, more: bool) -> SignoffEdits:
     """Complete only when no page is left and as many edits were read as GitHub counts."""
-    total = page.get("totalCount")
-    edited_at = node.get("lastEditedAt")
+    assert node.user_content_edits is not None
+    edited_at = node.last_edited_at
     return SignoffEdits(
         readable=True,
-        author=_login(node.get("author")),
-        last_editor=_login(node.get("editor")) if edited_at else None,
-        last_edited_at=edited_at if isinstance(edited_at, str) else None,
+        author=_login(node.author),
+        last_editor=_login(node.editor) if edited_at else None,
+        last_edited_at=edited_at,
         editors=tuple(editors),
-        complete=not more and isinstance(total, int) and len(editors) >= total,
+        complete=not more and len(editors) >= node.user_content_edits.total_count,
     )
 
 
-def _query(gh: Github, node_id: str, after: str | None, deadline: Deadline) -> dict[str, Any] | str:
+def _query(api: Api, node_id: str, after: str | None) -> EditedNode | str:
     """The sign-off's node, or why it could not be read (GitHub's own failures end the run)."""
-    deadline.check()
+    variables = {"id": node_id, "first": PAGE, "after": after}
     try:
-        variables = {"id": node_id, "first": PAGE, "after": after}
-        _, data = gh.requester.graphql_query(QUERY, variables)
-    except RateLimitExceededException as exc:
-        raise rate_limit_error(exc.headers) from None
-    except (requests.RequestException, OSError, ValueError) as exc:
-        raise GatherError(f"could not verify: GitHub GraphQL request failed ({exc})") from None
-    except GithubException as exc:
-        if exc.status >= 500:
-            raise GatherError(f"could not verify: GitHub GraphQL failed ({exc.status})") from None
+        data = api.graphql(QUERY, variables, item=EditsAnswer.model_validate)
+    except GithubException as exc:  # GraphQL's own errors (NOT_FOUND: 404), 4xx
         return f"GraphQL answered {exc.status}: {_message(exc.data)}"
-    node = (data.get("data") or {}).get("node") if isinstance(data, dict) else None
-    if not isinstance(node, dict):
+    node = EditsAnswer.model_validate(data).data.node
+    if node is None:
         return "GraphQL returned no node for the sign-off"
-    if node.get("__typename") not in COMMENT_TYPES:
-        return f"the sign-off's node is a {node.get('__typename')}, not a comment or review"
+    if node.typename not in COMMENT_TYPES:
+        return f"the sign-off's node is a {node.typename}, not a comment or review"
     return node
 
 
-def _login(actor: object) -> str:
+def _login(actor: Account | None) -> str:
     """An actor's login; "" for an account GitHub no longer names (a deleted user: null)."""
-    if isinstance(actor, dict) and isinstance(actor.get("login"), str):
-        return str(actor["login"])
-    return ""
+    return actor.login if actor is not None else ""
 
 
 def _message(data: object) -> str:

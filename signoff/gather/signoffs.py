@@ -3,19 +3,23 @@
 Publishing needs the live picture, not the seconds-old gathered one: which sign-off is the newest
 (only its verification may write), whether ours was edited or deleted meanwhile, and which verdict
 comments exist now. Three lists: conversation comments, review summaries, inline review comments.
+Their first pages do not depend on each other, so they go out together (`prefetch_posted`); every
+entry is checked on arrival like the rest of gather's answers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from github import Github
-
-from signoff.client import Deadline
 from signoff.evidence import Comment, PostedSignoff, SignoffKind
-from signoff.gather.api import Api, JsonObject
-from signoff.gather.pull import account_type, to_comment
+from signoff.gather.answers import CommentItem, ReviewCommentItem, ReviewItem
+from signoff.gather.api import Api, Check, JsonObject
+from signoff.gather.pull import MAX_COMMENT_PAGES, account_type, to_comment
 from signoff.refs import SignoffRef
+
+_COMMENT = CommentItem.model_validate
+_REVIEW = ReviewItem.model_validate
+_INLINE = ReviewCommentItem.model_validate
 
 
 @dataclass(frozen=True)
@@ -26,22 +30,50 @@ class PostedNow:
     signoffs: tuple[PostedSignoff, ...]
 
 
-def read_posted(gh: Github, ref: SignoffRef, deadline: Deadline | None = None) -> PostedNow:
-    """Three paginated lists; GitHub's failures raise (the caller writes nothing then)."""
-    api = Api(gh, deadline)
+def _lists(ref: SignoffRef) -> tuple[tuple[SignoffKind, str, Check, int], ...]:
+    """(kind, list path, entry check, page bound) of the three lists."""
     base = f"/repos/{ref.full_name}"
-    comments = api.pages(f"{base}/issues/{ref.pr}/comments", max_pages=100)
-    reviews = api.pages(f"{base}/pulls/{ref.pr}/reviews")
-    inline = api.pages(f"{base}/pulls/{ref.pr}/comments")
-    posted = (
-        [to_posted("conversation comment", item) for item in comments]
-        + [to_posted("review summary", item) for item in reviews]
-        + [to_posted("inline review comment", item) for item in inline]
+    return (
+        ("conversation comment", comments_path(ref.full_name, ref.pr), _COMMENT, MAX_COMMENT_PAGES),
+        ("review summary", f"{base}/pulls/{ref.pr}/reviews", _REVIEW, 30),
+        ("inline review comment", f"{base}/pulls/{ref.pr}/comments", _INLINE, 30),
     )
+
+
+def prefetch_posted(api: Api, ref: SignoffRef) -> None:
+    """Send the first page of each list ahead (`read_posted` takes them; later pages follow)."""
+    for _, path, check, _ in _lists(ref):
+        api.prefetch_pages(path, 1, item=check)
+
+
+def read_posted(api: Api, ref: SignoffRef) -> PostedNow:
+    """Three paginated lists; GitHub's failures raise (the caller writes nothing then)."""
+    posted: list[PostedSignoff | None] = []
+    comments: list[JsonObject] = []
+    for kind, path, check, bound in _lists(ref):
+        items = api.pages(path, max_pages=bound, item=check)
+        comments = items if kind == "conversation comment" else comments
+        posted += [to_posted(kind, item) for item in items]
     return PostedNow(
         comments=tuple(to_comment(item) for item in comments),
         signoffs=tuple(p for p in posted if p is not None),
     )
+
+
+def comments_path(repository: str, pr: int) -> str:
+    return f"/repos/{repository}/issues/{pr}/comments"
+
+
+def prefetch_comments(api: Api, repository: str, pr: int) -> None:
+    """Send the first page of `read_comments` ahead."""
+    api.prefetch_pages(comments_path(repository, pr), 1, item=_COMMENT)
+
+
+def read_comments(api: Api, repository: str, pr: int) -> tuple[Comment, ...]:
+    """The PR's conversation comments now, every page (the re-read that converges after a POST)."""
+    path = comments_path(repository, pr)
+    items = api.pages(path, max_pages=MAX_COMMENT_PAGES, item=_COMMENT)
+    return tuple(to_comment(item) for item in items)
 
 
 def to_posted(kind: SignoffKind, item: JsonObject) -> PostedSignoff | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from github.GithubException import GithubException, UnknownObjectException
 
 from signoff.evidence import TeamMembership
+from signoff.gather.answers import Membership
 from signoff.gather.api import Api, error_status
 from signoff.parse.codeowners import CodeOwners
 
@@ -45,7 +46,9 @@ def teams_to_check(codeowners: CodeOwners, paths: tuple[str, ...], signer: str) 
 def read_membership(api: Api, team: str, login: str) -> TeamMembership:
     org, slug = team.split("/", 1)
     try:
-        data = api.get_object(f"/orgs/{org}/teams/{slug}/memberships/{login}")
+        data = api.get_object(
+            f"/orgs/{org}/teams/{slug}/memberships/{login}", item=Membership.model_validate
+        )
     except UnknownObjectException:
         return _after_404(api, team, login)
     except GithubException as exc:

@@ -5,7 +5,8 @@ recipe document (Markdown, MDX, YAML, a cookbook's JSX config) whole, through th
 the merge commit (`merge_commit_sha`; an unmerged PR at its head, which Check 3 rejects anyway).
 A PR that edits an existing recipe keeps most of its arguments in unchanged lines, so its patch is
 not the recipe. An MDX page that imports a cookbook config it did not change gets that config read
-too. Cost per PR: 1 + up to MAX_FILE_PAGES list pages + up to MAX_RECIPE_FILES contents reads.
+too. Cost per PR: 1 + up to MAX_FILE_PAGES list pages + up to MAX_RECIPE_FILES contents reads;
+the PR and the first page of its files are independent reads (`prefetch` sends both ahead).
 Published pages (recipes.vllm.ai, docs.sglang.io) are not GitHub hosts, which PyGithub's
 requester refuses to contact, so they are fetched with `requests` directly: GET, 10 s timeout,
 2 MB cap, no credentials sent. A page the profile maps to the repository file it is generated
@@ -22,6 +23,7 @@ import requests
 from github.GithubException import GithubException
 
 from signoff.evidence import LinkState, UpstreamFile, UpstreamLink
+from signoff.gather.answers import CommitItem, FileItem, UpstreamPull
 from signoff.gather.api import Api, JsonObject, error_status
 from signoff.parse.links import RecipeLinkRef, classify_recipe_link
 from signoff.parse.recipe_doc import is_recipe_document
@@ -37,6 +39,13 @@ MAX_RECIPE_FILES = 8  # recipe documents read whole per upstream PR (contents AP
 MAX_RECIPE_BYTES = 512 * 1024  # a longer recipe document is not read (judged as unavailable)
 
 
+def prefetch(api: Api, ref: RecipeLinkRef) -> None:
+    """Send an upstream PR's own read and its first files page ahead (`read_link` takes them)."""
+    if ref.kind == "pull" and ref.number is not None:
+        api.prefetch(_pull_path(ref.repo, ref.number), item=_PULL)
+        api.prefetch_pages(f"{_pull_path(ref.repo, ref.number)}/files", 1, item=_FILE)
+
+
 def read_link(api: Api, ref: RecipeLinkRef, policy: RecipePolicy) -> UpstreamLink:
     if ref.kind == "pull" and ref.number is not None:
         return _read_pull(api, ref, ref.number)
@@ -47,8 +56,10 @@ def read_link(api: Api, ref: RecipeLinkRef, policy: RecipePolicy) -> UpstreamLin
 
 def _read_pull(api: Api, ref: RecipeLinkRef, number: int) -> UpstreamLink:
     try:
-        pull = api.get_object(f"/repos/{ref.repo}/pulls/{number}")
-        listed = api.pages(f"/repos/{ref.repo}/pulls/{number}/files", max_pages=MAX_FILE_PAGES)
+        pull = api.get_object(_pull_path(ref.repo, number), item=_PULL)
+        listed = api.pages(
+            f"{_pull_path(ref.repo, number)}/files", max_pages=MAX_FILE_PAGES, item=_FILE
+        )
     except GithubException as exc:
         return UpstreamLink(
             url=ref.url,
@@ -72,6 +83,10 @@ def _read_pull(api: Api, ref: RecipeLinkRef, number: int) -> UpstreamLink:
         files=files,
         files_complete=len(listed) < MAX_FILE_PAGES * 100,
     )
+
+
+def _pull_path(repo: str, number: int) -> str:
+    return f"/repos/{repo}/pulls/{number}"
 
 
 def pull_state(pull: JsonObject) -> LinkState:
@@ -161,7 +176,7 @@ def with_source(api: Api, link: UpstreamLink, policy: RecipePolicy) -> UpstreamL
         return link
     repo, path = found
     try:
-        head = api.get_object(f"/repos/{repo}/commits/HEAD")
+        head = api.get_object(f"/repos/{repo}/commits/HEAD", item=CommitItem.model_validate)
     except GithubException as exc:
         missing = UpstreamFile(path=path, state="unavailable", reason=error_status(exc))
         return link.model_copy(update={"repo": repo, "files": (missing,)})
@@ -211,3 +226,7 @@ def _fetch_page(url: str, target: str) -> UpstreamLink | str:
 
 def _page(url: str, state: LinkState, *, text: str | None = None, reason: str = "") -> UpstreamLink:
     return UpstreamLink(url=url, kind="page", state=state, page_text=text, reason=reason)
+
+
+_PULL = UpstreamPull.model_validate
+_FILE = FileItem.model_validate

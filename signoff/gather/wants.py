@@ -14,6 +14,7 @@ from github.GithubException import GithubException
 
 from signoff.evidence import DirListing, Evidence, FileRead, FileState
 from signoff.gather import files
+from signoff.gather.answers import DirEntry
 from signoff.gather.api import Api, error_status
 from signoff.judge import check_modules
 from signoff.judge.context import JudgeContext
@@ -81,7 +82,7 @@ def _read(api: Api, repo: str, want: Want, ref: str, ctx: JudgeContext) -> FileR
 def list_dir(api: Api, repo: str, path: str, ref: str, role: WantRole) -> DirListing:
     """One directory listing (contents API): ok, missing (404), or unavailable with the reason."""
     try:
-        data = api.get(f"/repos/{repo}/contents/{path}", {"ref": ref})
+        data = api.get(f"/repos/{repo}/contents/{path}", {"ref": ref}, item=_entries)
     except GithubException as exc:
         state: FileState = "missing" if exc.status == 404 else "unavailable"
         return DirListing(path=path, role=role, sha=ref, state=state, reason=error_status(exc))
@@ -89,9 +90,12 @@ def list_dir(api: Api, repo: str, path: str, ref: str, role: WantRole) -> DirLis
         return DirListing(
             path=path, role=role, sha=ref, state="unavailable", reason=f"{path} is not a directory"
         )
-    names = sorted(
-        str(item.get("name", "")) + ("/" if item.get("type") == "dir" else "")
-        for item in data
-        if isinstance(item, dict) and item.get("name")
-    )
+    names = sorted(item["name"] + ("/" if item["type"] == "dir" else "") for item in data)
     return DirListing(path=path, role=role, sha=ref, entries=tuple(names))
+
+
+def _entries(data: object) -> None:
+    """A directory's entries each name themselves (a file's own object is checked by its read)."""
+    if isinstance(data, list):
+        for entry in data:
+            DirEntry.model_validate(entry)

@@ -5,6 +5,7 @@ Two reads per run: `GET actions/runs/{id}` (workflow path, event, head SHA, chec
 creates jobs, so they are the run's results; the commit's check-run list is not: a check run's
 details_url is free text, a check run created with a workflow's token can land in another
 workflow's suite, and a later check run with the same name hides a job there (filter=latest).
+The run and the first page of its jobs do not depend on each other: `prefetch` sends both ahead.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from github.GithubException import GithubException
 
 from signoff.evidence import WorkflowJob, WorkflowRun
+from signoff.gather.answers import JobsPage, WorkflowRunAnswer
 from signoff.gather.api import Api, JsonObject, error_status
 
 PER_PAGE = 100
@@ -20,10 +22,16 @@ PER_PAGE = 100
 MAX_JOB_PAGES = 10
 
 
+def prefetch(api: Api, repo: str, run_id: int) -> None:
+    """Send the run and the first page of its jobs ahead (`read_workflow_run` takes them)."""
+    api.prefetch(_run_path(repo, run_id), item=_RUN)
+    api.prefetch(_jobs_path(repo, run_id), _page(1), item=_JOBS)
+
+
 def read_workflow_run(api: Api, repo: str, run_id: int) -> WorkflowRun:
     """The run and its jobs; an unreadable run is recorded with the reason, never skipped."""
     try:
-        data = api.get_object(f"/repos/{repo}/actions/runs/{run_id}")
+        data = api.get_object(_run_path(repo, run_id), item=_RUN)
     except GithubException as exc:
         return WorkflowRun(id=run_id, readable=False, reason=error_status(exc))
     run = to_workflow_run(run_id, data)
@@ -53,13 +61,8 @@ def _jobs(api: Api, repo: str, run_id: int) -> tuple[tuple[WorkflowJob, ...], bo
     jobs: dict[int, WorkflowJob] = {}
     total = -1
     for page in range(1, MAX_JOB_PAGES + 1):
-        data = api.get_object(
-            f"/repos/{repo}/actions/runs/{run_id}/jobs", {"per_page": PER_PAGE, "page": page}
-        )
-        items, count = data.get("jobs"), data.get("total_count")
-        if not isinstance(items, list) or not isinstance(count, int):
-            return _ordered(jobs), False  # not GitHub's shape: never complete
-        total = count
+        data = api.get_object(_jobs_path(repo, run_id), _page(page), item=_JOBS)
+        items, total = data["jobs"], data["total_count"]  # checked on arrival
         for item in items:
             job = to_job(item)
             if job is not None:
@@ -81,9 +84,26 @@ def to_job(item: object) -> WorkflowJob | None:
     )
 
 
+def _run_path(repo: str, run_id: int) -> str:
+    return f"/repos/{repo}/actions/runs/{run_id}"
+
+
+def _jobs_path(repo: str, run_id: int) -> str:
+    return f"{_run_path(repo, run_id)}/jobs"
+
+
+def _page(number: int) -> dict[str, int]:
+    """The jobs list's query: GitHub's default first page, asked for by number."""
+    return {"per_page": PER_PAGE, "page": number}
+
+
 def _ordered(jobs: dict[int, WorkflowJob]) -> tuple[WorkflowJob, ...]:
     return tuple(jobs[key] for key in sorted(jobs))
 
 
 def _is_id(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+_RUN = WorkflowRunAnswer.model_validate
+_JOBS = JobsPage.model_validate

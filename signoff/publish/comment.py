@@ -10,21 +10,25 @@ the PR's comments and converges: the oldest of our comments for the SHA is kept 
 run's text if it differs), every other one is deleted. Whatever the interleaving, the last run to
 create a comment sees all the others and leaves exactly one. Runs that update in place update the
 oldest, the one every run keeps. Which run may write at all (the newest sign-off's) is decided
-before, in signoff/judge/eligibility.py.
+before, in signoff/judge/eligibility.py. The re-read goes out as soon as the creation is answered,
+so whatever the caller writes next (the commit status, `on_written`) travels beside it.
+
+Every list is read through gather's checked reader (`signoff.gather.signoffs.read_comments`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from github import Github, GithubException
-from github.IssueComment import IssueComment
-from github.PaginatedList import PaginatedList
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from signoff.errors import PublishError
+from signoff.errors import GatherError, PublishError
 from signoff.evidence import Comment
+from signoff.gather.answers import Viewer
+from signoff.gather.api import Api
+from signoff.gather.signoffs import prefetch_comments, read_comments
 
 DEFAULT_APP_IDENTITY = "github-actions[bot]"
 MAX_BODY = 65_536  # GitHub rejects longer comment bodies with 422
@@ -87,32 +91,30 @@ def resolve_identity(gh: Github, configured: str | None) -> str:
         raise PublishError(
             f"could not determine the token's login: {describe_github_error(exc)}"
         ) from None
-    login = data.get("login") if isinstance(data, dict) else None
-    return login if isinstance(login, str) and login else DEFAULT_APP_IDENTITY
-
-
-def list_pr_comments(gh: Github, repository: str, pr: int) -> tuple[Comment, ...]:
-    """Re-read the PR's conversation comments (only when the gathered list may be stale)."""
     try:
-        listing = PaginatedList(
-            IssueComment, gh.requester, f"/repos/{repository}/issues/{pr}/comments", {}
-        )
-        return tuple(
-            Comment(
-                id=item.id,
-                author=item.user.login if item.user else "",
-                body=item.body or "",
-                created_at=item.created_at.strftime("%Y-%m-%dT%H:%M:%SZ")
-                if item.created_at
-                else "",
-                url=item.html_url or "",
-            )
-            for item in listing
-        )
+        # A login we cannot read would make our own verdict comments unrecognisable (every run
+        # would post another): an answer without one is an error, not the App's identity.
+        return Viewer.model_validate(data).login
+    except ValidationError:
+        raise PublishError("could not determine the token's login: GET /user has none") from None
+
+
+def list_pr_comments(
+    gh: Github, repository: str, pr: int, api: Api | None = None
+) -> tuple[Comment, ...]:
+    """Re-read the PR's conversation comments (only when the gathered list may be stale);
+    through `api` when its first page was sent ahead there."""
+    try:
+        if api is not None:
+            return read_comments(api, repository, pr)
+        with Api(gh) as own:
+            return read_comments(own, repository, pr)
     except GithubException as exc:
         raise PublishError(
             f"could not list comments of {repository}#{pr}: {describe_github_error(exc)}"
         ) from None
+    except GatherError as exc:
+        raise PublishError(f"could not list comments of {repository}#{pr}: {exc}") from None
 
 
 def publish_comment(
@@ -127,12 +129,17 @@ def publish_comment(
     known: Sequence[Comment] | None = None,
     pr_url: str = "",
     relist: bool = False,
+    on_written: Callable[[CommentResult], None] | None = None,
 ) -> CommentResult:
     """Create, update or leave alone the one verdict comment for `sha`.
 
     `known` is the comment list already gathered (Evidence.comments); None or `relist` re-reads it.
     `body` must be the rendered verdict, whose first line is the marker for `sha`.
+    `on_written` is told the comment as written (after a creation: before converging, while the
+    re-read is under way); the result returned is the comment that stays, which a race can make
+    another one. It must not raise.
     """
+    told = on_written or (lambda result: None)
     if not is_verdict_for(body, marker=marker, sha=sha):
         raise PublishError(
             f"refusing to post a verdict whose first line is not {marker_line(marker, sha)}"
@@ -143,12 +150,18 @@ def publish_comment(
     ours = verdict_comments(comments, marker=marker, sha=sha, identity=identity)
     if not ours:
         created = _write(gh, "POST", f"/repos/{repository}/issues/{pr}/comments", body, "created")
+        with Api(gh) as api:
+            prefetch_comments(api, repository, pr)
+            told(created)
+            now = list_pr_comments(gh, repository, pr, api)
         return converge(
-            gh, repository, pr, body, created, marker=marker, sha=sha, identity=identity
+            gh, repository, pr, body, created, marker=marker, sha=sha, identity=identity, now=now
         )
     for extra in ours[1:]:  # left by an earlier race: the list just read shows them, no re-read
         _delete(gh, f"/repos/{repository}/issues/comments/{extra.id}")
-    return _update(gh, repository, ours[0], body, pr_url)
+    updated = _update(gh, repository, ours[0], body, pr_url)
+    told(updated)
+    return updated
 
 
 def _update(
@@ -171,11 +184,14 @@ def converge(
     marker: str,
     sha: str,
     identity: str,
+    now: Sequence[Comment] | None = None,
 ) -> CommentResult:
-    """After a POST: keep the oldest of our verdict comments for `sha`, delete the others."""
-    ours = verdict_comments(
-        list_pr_comments(gh, repository, pr), marker=marker, sha=sha, identity=identity
-    )
+    """After a POST: keep the oldest of our verdict comments for `sha`, delete the others.
+
+    `now` is the PR's comment list read after the POST (None: read it here).
+    """
+    listed = list_pr_comments(gh, repository, pr) if now is None else now
+    ours = verdict_comments(listed, marker=marker, sha=sha, identity=identity)
     if not ours:
         return created  # not listed yet: the run that lists it converges
     for extra in ours[1:]:

@@ -12,7 +12,12 @@ caps (3,000 files, 250 commits, 1,000 comments) and a PR past them (3,200 files,
 the request cost of reading past the caps). Artifact blobs are served from ghemu's internal
 `/_ghemu/blobs/` path, which the delay rule does not slow down; they are counted as requests.
 
-    python tests/bench/bench_latency.py [--runs 5] [--delay 0.1] [--only demo]
+    python tests/bench/bench_latency.py [--runs 5] [--delay 0.1] [--only demo] [--trace]
+
+`--trace` instead runs each chosen case once with the delay and prints its critical path: every
+request with the time it reached the emulator and the time its answer left, counted from the
+start of the process, so the rounds of reads that wait for each other can be seen (first request:
+interpreter start and imports; after the last answer: judging, rendering, exit).
 
 Run it with the Python of the environment signoff is installed in: the command measured is the
 `signoff` script beside that interpreter. ghemu runs inside this process; it answers from one
@@ -41,6 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -105,6 +111,8 @@ class Run:
     requests: int
     writes: int
     verdict: str
+    started: float = 0.0  # epoch seconds at the process start
+    log: tuple[dict[str, Any], ...] = ()  # the emulator's request log
 
 
 def run_once(
@@ -118,6 +126,7 @@ def run_once(
         argv = [signoff_command(), "verify", url, "--api-url", base, "--format", "json"]
         argv += ["--publish"] if case.publish else []
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.time()
         start = time.perf_counter()
         done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - start
@@ -126,7 +135,8 @@ def run_once(
         emulator.stop()
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     verdict = _verdict(done.stdout) or f"(none: {done.stderr.strip().splitlines()[-1:]})"
-    return Run(seconds, cpu, done.returncode, len(emulator.log), len(emulator.writes), verdict)
+    log = tuple(emulator.log)
+    return Run(seconds, cpu, done.returncode, len(log), len(emulator.writes), verdict, started, log)
 
 
 def _on_host(signoff_url: str, base: str) -> str:
@@ -177,13 +187,42 @@ def measure(case: Case, runs: int, delay: float, env: dict[str, str]) -> bool:
     return met
 
 
+def trace(case: Case, delay: float, env: dict[str, str]) -> None:
+    """One run's requests on a time line: arrival and answer, ms from the process start."""
+    scenario, signoff_url = scenario_for(case)
+    run_once(case, scenario, signoff_url, delay, env)  # warm-up (and the bytecode cache)
+    run = run_once(case, scenario, signoff_url, delay, env)
+    print(
+        f"{case.name}: {run.seconds * 1000:.0f} ms, {run.requests} requests, verdict {run.verdict}"
+    )
+    print(f"{'arrived':>8} {'answered':>8}  request")
+    for entry in sorted(run.log, key=lambda e: e["time"]):
+        arrived = (_epoch(entry["time"]) - run.started) * 1000
+        query = f"?{entry['query']}" if entry["query"] else ""
+        print(
+            f"{arrived:8.0f} {arrived + entry['ms']:8.0f}  "
+            f"{entry['method']} {entry['path']}{query} {entry['status']}"
+        )
+    print(f"{run.seconds * 1000:8.0f} {'':8}  process exit")
+
+
+def _epoch(stamp: str) -> float:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--delay", type=float, default=DELAY_RULE["seconds"])
     parser.add_argument("--only", action="append", help="run only this case (repeatable)")
+    parser.add_argument("--trace", action="store_true", help="print one run's request time line")
     args = parser.parse_args(argv)
     chosen = [c for c in cases() if not args.only or c.name in args.only]
+    if args.trace:
+        with tempfile.TemporaryDirectory(prefix="signoff-bench-pyc-") as cache:
+            for case in chosen:
+                trace(case, args.delay, child_env(cache))
+        return 0
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load {load}), "

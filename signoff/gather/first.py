@@ -1,0 +1,51 @@
+"""The first reads: everything the PR object alone names, sent as soon as the pin answers.
+
+Files, commits and comments (every page the PR declares), the sign-off itself unless the
+comment list holds it, the policy files on the default branch (or at an audit's commits) and
+the pinned head's check runs. Gathering sends them as its stage 1 (`collect`); `signoff verify`
+sends them from the thread that pins the PR (`signoff.gather.start`), while the judge and its
+parsers are still being imported. Sending the same read twice sends it once (`Api.prefetch`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from signoff.gather import commit_checks, files, pull, signoff_body
+from signoff.gather.api import Api
+from signoff.policy import Policy
+from signoff.refs import SignoffRef
+from signoff.standards import Standard
+
+
+def policy_files(policy: Policy, standard: Standard) -> list[str]:
+    """The default branch's files every verdict reads: CODEOWNERS, the template, thresholds."""
+    paths = policy.paths
+    return [paths.codeowners, paths.template, standard.switches.thresholds or paths.thresholds]
+
+
+def policy_ref(path: str, default_branch: str, policy_refs: Mapping[str, str]) -> str:
+    """Where a default-branch file is read: the branch, or the audit's commit for it."""
+    return policy_refs.get(path, policy_refs.get("*", default_branch))
+
+
+def send(
+    api: Api,
+    ref: SignoffRef,
+    raw_pull: dict[str, Any],
+    pinned: str,
+    policy: Policy,
+    standard: Standard,
+    policy_refs: Mapping[str, str],
+) -> None:
+    """Send every first read ahead (the files list only when `pinned` is the PR's head)."""
+    repo = ref.full_name
+    default_branch = pull.to_repository(ref, raw_pull).default_branch
+    at_head = pinned == pull.head_sha(raw_pull)
+    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
+    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
+        signoff_body.prefetch(api, ref)
+    for path in policy_files(policy, standard):
+        files.prefetch(api, repo, [path], policy_ref(path, default_branch, policy_refs))
+    commit_checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

@@ -1,0 +1,49 @@
+"""`signoff verify` sends its first reads before the judge is imported, and the garbage collector
+rests until a command's modules are in (only in the console script's own process)."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+
+from signoff import startup
+
+LATER = ("signoff.judge", "signoff.parse", "signoff.publish", "signoff.gate", "markdown_it")
+
+
+def _python(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_what_the_first_request_needs_loads_no_judge_parser_or_publisher() -> None:
+    code = (
+        "import sys, signoff.verify_command, signoff.gather; "
+        f"print(sorted(m for m in sys.modules if m.startswith({LATER!r})))"
+    )
+    assert _python(code) == "[]"
+
+
+def test_gathering_itself_is_imported_on_first_use() -> None:
+    code = (
+        "import sys, signoff.gather as g; before = 'signoff.gather.collect' in sys.modules; "
+        "g.gather_evidence; print(before, 'signoff.judge' in sys.modules)"
+    )
+    assert _python(code) == "False True"
+
+
+def test_the_console_script_pauses_the_collector_until_the_modules_are_imported() -> None:
+    code = (
+        "import gc, sys; from signoff import startup; startup.pause(); paused = gc.isenabled(); "
+        "startup.imported(waiting=True); "
+        "print(paused, gc.isenabled(), gc.get_freeze_count() > 0, sys.getswitchinterval())"
+    )
+    assert _python(code) == f"False True True {startup.WAITING_SWITCH_INTERVAL}"
+
+
+def test_a_process_that_did_not_pause_keeps_its_collector_and_switch_interval() -> None:
+    interval, frozen = sys.getswitchinterval(), gc.get_freeze_count()
+    startup.imported(waiting=True)  # what `cli.main` and the verify command call in any process
+    assert gc.isenabled()
+    assert (sys.getswitchinterval(), gc.get_freeze_count()) == (interval, frozen)
