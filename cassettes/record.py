@@ -1178,6 +1178,29 @@ def fail_evals_no_prefix(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def eval_json_bomb(data: dict[str, Any]) -> str:
+    """2: agg_eval_all.json is the real rows and 9,000 copies (4.3 MB of text, ~40 KB zipped)."""
+    rows = [*AGG_ROWS, *([AGG_ROWS[0]] * 9_000)]
+    text = "[" + ",".join(json.dumps(row) for row in rows) + "]\n"
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = text
+    return pass_conversation(data)
+
+
+def eval_job_number_too_wide(data: dict[str, Any]) -> str:
+    """2: no aggregate; the eval job's lm-eval results give gsm8k a 401-digit integer score."""
+    artifact = data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]
+    score = "1" + "0" * 400  # float() of it raises OverflowError
+    results = (
+        '{"lm_eval_version": "0.4.9", "results": {"gsm8k": {"alias": "gsm8k", '
+        f'"exact_match,strict-match": {score}, "exact_match,flexible-extract": 0.95}}}}, '
+        '"n-samples": {"gsm8k": {"original": 1319, "effective": 1319}}}\n'
+    )
+    meta = {"infmax_model_prefix": "dsv4", "framework": "vllm", "precision": "fp4", "hw": "b200"}
+    artifact["name"] = "eval_dsv4_8k1k_fp4_vllm_tp8-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_conc64"
+    artifact["files"] = {"meta_env.json": {**meta, "conc": 64}, "results_2026.json": results}
+    return pass_conversation(data)
+
+
 FILES_LIST = rf"^/repos/{REPO}/pulls/{PR}/files$"
 
 
@@ -1285,6 +1308,18 @@ VARIANTS = [
         "artifact_gone_410",
         "eval_results_all download answers 410",
         artifact_gone_410,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "eval_json_bomb",
+        "agg_eval_all.json is 4.3 MB of rows (~40 KB zipped)",
+        eval_json_bomb,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "eval_job_number_too_wide",
+        "a per-job lm-eval score is a 401-digit integer",
+        eval_job_number_too_wide,
         expect=("REJECTED", (2,)),
     ),
     Variant(
