@@ -526,6 +526,16 @@ def _edit_pr_file(data: dict[str, Any], path: str, old: str, new: str) -> None:
     files[path] = files[path].replace(old, new)
 
 
+def _select_in_changelog(data: dict[str, Any], key: str) -> None:
+    """The PR's changelog entry (added in p2) also selects `key`, so the sweep benchmarks it."""
+    files = _pull(data)["commits"][1]["files"]
+    selected = "    - dsv4-fp4-b200-vllm-mtp\n"
+    assert selected in files["perf-changelog.yaml"]
+    files["perf-changelog.yaml"] = files["perf-changelog.yaml"].replace(
+        selected, f"{selected}    - {key}\n"
+    )
+
+
 def fail_codeowner(data: dict[str, Any]) -> str:
     """0: an AMD owner (listed only on configs/amd-master.yaml) signs an nvidia-master change."""
     data["users"]["chunfangamd"] = {"name": "Chunfang AMD"}
@@ -833,6 +843,7 @@ def image_markdown(data: dict[str, Any]) -> str:
         "image: vllm/vllm-openai:v0.11.2\n  model: deepseek-ai/DeepSeek-V4-Pro",
         f'image: "{MARKDOWN_IMAGE}"\n  model: deepseek-ai/DeepSeek-V4-Pro',
     )
+    _select_in_changelog(data, "dsv4-fp4-b200-vllm")
     return pass_conversation(data)
 
 
@@ -1131,6 +1142,7 @@ def _agentic_pr(data: dict[str, Any], script: str) -> str:
     p1 = _pull(data)["commits"][0]["files"]
     p1["configs/nvidia-master.yaml"] += AGENTIC_ENTRY
     p1["benchmarks/single_node/agentic/dsv4_fp4_b200_vllm_mtp.sh"] = script
+    _select_in_changelog(data, "dsv4-fp4-b200-vllm-agentic-mtp")
     runs = data["repos"][REPO]["check_runs"]["p2"]
     for offset, conc in enumerate((4, 8)):
         runs.append(
@@ -1175,6 +1187,19 @@ def fail_evals_no_prefix(data: dict[str, Any]) -> str:
     rows[1].update(em_strict=0.905, em_flexible=0.912, score=0.905)
     del rows[1]["model_prefix"]
     data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = rows
+    return pass_conversation(data)
+
+
+def unswept_entry(data: dict[str, Any]) -> str:
+    """1, 2: the PR also moves the existing dsv4-fp4-b200-vllm entry to another upstream tag,
+    but its changelog entry selects only the new MTP entry: the sweep (green, with dsv4 evals
+    that pass) never ran the changed one."""
+    files = _pull(data)["commits"][0]["files"]
+    old = "dsv4-fp4-b200-vllm:\n  image: vllm/vllm-openai:v0.11.2\n"
+    assert old in files["configs/nvidia-master.yaml"]
+    files["configs/nvidia-master.yaml"] = files["configs/nvidia-master.yaml"].replace(
+        old, "dsv4-fp4-b200-vllm:\n  image: vllm/vllm-openai:v0.12.0rc1\n"
+    )
     return pass_conversation(data)
 
 
@@ -1309,6 +1334,12 @@ VARIANTS = [
         "eval_results_all download answers 410",
         artifact_gone_410,
         expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "unswept_entry",
+        "the PR changes an existing entry its changelog entry does not select",
+        unswept_entry,
+        expect=("REJECTED", (1, 2)),
     ),
     Variant(
         "eval_json_bomb",
