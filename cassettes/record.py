@@ -1203,6 +1203,39 @@ def unswept_entry(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def _job_artifact(index: int, strict: float) -> dict[str, Any]:
+    """One eval job's artifact: its meta_env.json and lm-eval results (gsm8k)."""
+    results = {
+        "lm_eval_version": "0.4.9",
+        "results": {
+            "gsm8k": {"exact_match,strict-match": strict, "exact_match,flexible-extract": strict}
+        },
+        "n-samples": {"gsm8k": {"original": 1319, "effective": 1319}},
+    }
+    meta = {"infmax_model_prefix": "dsv4", "framework": "vllm", "precision": "fp4", "hw": "b200"}
+    return {
+        "id": 3000002710 + index,
+        "name": f"eval_dsv4_8k1k_fp4_vllm_tp8-ep1_conc64_b200-nv_{index}",
+        "files": {"meta_env.json": meta, "results_2026.json": results},
+    }
+
+
+def eval_jobs_past_eight(data: dict[str, Any]) -> str:
+    """2: no aggregate; nine eval-job artifacts, the last by name below the bar (0.5): reading
+    only the first eight by name judged the run on part of its evals."""
+    run = data["repos"][REPO]["workflow_runs"][0]
+    jobs = [_job_artifact(i, 0.95) for i in range(8)] + [_job_artifact(8, 0.5)]
+    run["artifacts"] = [*jobs, *run["artifacts"][1:]]  # the server-logs artifact stays
+    return pass_conversation(data)
+
+
+def eval_jobs_past_the_bound(data: dict[str, Any]) -> str:
+    """2: no aggregate; 17 eval-job artifacts, one more than is read: none is read."""
+    run = data["repos"][REPO]["workflow_runs"][0]
+    run["artifacts"] = [_job_artifact(i, 0.95) for i in range(17)]
+    return pass_conversation(data)
+
+
 def eval_json_bomb(data: dict[str, Any]) -> str:
     """2: agg_eval_all.json is the real rows and 9,000 copies (4.3 MB of text, ~40 KB zipped)."""
     rows = [*AGG_ROWS, *([AGG_ROWS[0]] * 9_000)]
@@ -1340,6 +1373,18 @@ VARIANTS = [
         "the PR changes an existing entry its changelog entry does not select",
         unswept_entry,
         expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "eval_jobs_past_eight",
+        "no aggregate; 9 eval-job artifacts, the 9th by name below the bar",
+        eval_jobs_past_eight,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "eval_jobs_past_the_bound",
+        "no aggregate; 17 eval-job artifacts, past the 16 read",
+        eval_jobs_past_the_bound,
+        expect=("REJECTED", (2,)),
     ),
     Variant(
         "eval_json_bomb",

@@ -106,3 +106,18 @@ def test_a_zip_needing_a_newer_zip_version_is_unavailable_not_a_crash() -> None:
     blob[central + 6 : central + 8] = (131).to_bytes(2, "little")  # needs zip version 13.1
     with pytest.raises(Unavailable, match="a zip this reader cannot open"):
         unpack(bytes(blob), "eval_results_all")
+
+
+def test_every_eval_job_artifact_is_read_not_the_first_eight_by_name() -> None:
+    # The ninth by name holds a 0.500 gsm8k score; the first eight alone made Check 2 PASS.
+    reason = _check_2_reason("eval_jobs_past_eight")
+    assert "0.500" in reason
+    (results,) = replay_verify("eval_jobs_past_eight").evidence.evals
+    assert len(results.jobs) == 9
+
+
+def test_more_eval_job_artifacts_than_are_read_fail_closed_without_downloading() -> None:
+    replayed = replay_verify("eval_jobs_past_the_bound")
+    assert not any(uri.endswith("/zip") for uri in replayed.requests)
+    reason = _check_2_reason("eval_jobs_past_the_bound")
+    assert "17 per-job eval artifacts" in reason and "at most 16 are read" in reason

@@ -34,11 +34,15 @@ AGGREGATE_FILE = "agg_eval_all.json"
 MAX_ZIP_BYTES = 50 * 1024 * 1024
 # JSON parsed from one artifact. Real ones hold a few KB (the aggregate) to a few hundred KB
 # (lm-eval results with their task configs); parsing 4 MB of `{},{},...` builds ~1.4 million
-# objects (~100 MB, 0.2 s), so 8 artifacts stay within the 2 s / 300 MB bound on hostile input.
+# objects (~100 MB, 0.1 s, freed before the next), so 16 artifacts stay within 2 s / 300 MB.
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 MAX_ROWS = 10_000  # aggregate rows; a full sweep writes hundreds (configurations x tasks)
 MAX_METRICS = 10_000  # metric values in one lm-eval results file; real ones hold tens
-MAX_JOB_ARTIFACTS = 8
+# Per-job eval artifacts read when there is no aggregate: more is not read at all (fail closed),
+# never read in part. A PR's sweep runs one eval job per (model, runner, framework, precision).
+MAX_JOB_ARTIFACTS = 16
+# Artifacts named `eval_*` that hold no results (no meta_env.json): logs and GPU metrics.
+NOT_RESULTS = ("eval_server_logs_", "eval_gpu_metrics_")
 # The zip's central directory (one ~100-byte record per member). zipfile turns every record into
 # an object as it opens the zip: 40 MB of empty members costs about 3 s and 300 MB before any
 # name is seen. 1 MB lists ~8,000 members; a real eval artifact holds tens (SWE-bench: hundreds).
@@ -115,14 +119,24 @@ def _aggregate_rows(api: Api, repo: str, artifact: JsonObject) -> tuple[EvalRow,
 def _job_results(api: Api, repo: str, artifacts: list[JsonObject]) -> tuple[EvalJob, ...]:
     # `eval_*` also matches eval_server_logs_* / eval_gpu_metrics_*: only meta_env.json dirs count.
     candidates = sorted(
-        (a for a in artifacts if str(a.get("name", "")).startswith("eval_")),
+        (a for a in artifacts if _may_hold_results(str(a.get("name", "")))),
         key=lambda a: str(a.get("name")),
-    )[:MAX_JOB_ARTIFACTS]
+    )
+    if len(candidates) > MAX_JOB_ARTIFACTS:
+        # Reading the first few would judge the run on part of its evals.
+        raise Unavailable(
+            f"the run has {len(candidates)} per-job eval artifacts and no {AGGREGATE}; at most "
+            f"{MAX_JOB_ARTIFACTS} are read, so its eval results cannot all be judged"
+        )
     jobs: list[EvalJob] = []
     for artifact in candidates:
         members = _download(api, repo, artifact)
         jobs.extend(_jobs_of(str(artifact.get("name")), members))
     return tuple(jobs)
+
+
+def _may_hold_results(name: str) -> bool:
+    return name.startswith("eval_") and not name.startswith(NOT_RESULTS)
 
 
 def _download(api: Api, repo: str, artifact: JsonObject) -> dict[str, bytes]:

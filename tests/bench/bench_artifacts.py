@@ -72,8 +72,8 @@ CASES: dict[str, tuple[tuple[str, ...], Callable[[], bytes]]] = {
         (AGGREGATE,),
         lambda: _zip({"agg_eval_all.json": "[" * 1_000_000}),
     ),
-    "8-job-artifacts-at-the-bound": (
-        tuple(f"eval_job{i}" for i in range(8)),
+    "16-job-artifacts-at-the-bound": (
+        tuple(f"eval_job{i}" for i in range(16)),
         lambda: _zip({"meta_env.json": "{}", "results_1.json": _results(9_000) + " " * 3_600_000}),
     ),
     "job-results-80k-metrics": (
