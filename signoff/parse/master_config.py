@@ -79,6 +79,12 @@ class MasterEntry(Frozen):
     search_space_args: SearchSpaceArgs = SearchSpaceArgs()
     spaces: tuple[SearchSpace, ...] = ()  # every search-space item, in file order
 
+    @property
+    def engine(self) -> str:
+        """The framework as the profile names engines: InferenceX compares `framework` as free
+        text, and its results lower-case it (a `VLLM` entry is published as vllm)."""
+        return self.framework.strip().lower()
+
 
 class EntryChange(Frozen):
     key: str
