@@ -526,6 +526,16 @@ def _edit_pr_file(data: dict[str, Any], path: str, old: str, new: str) -> None:
     files[path] = files[path].replace(old, new)
 
 
+def _select_in_changelog(data: dict[str, Any], key: str) -> None:
+    """The PR's changelog entry (added in p2) also selects `key`, so the sweep benchmarks it."""
+    files = _pull(data)["commits"][1]["files"]
+    selected = "    - dsv4-fp4-b200-vllm-mtp\n"
+    assert selected in files["perf-changelog.yaml"]
+    files["perf-changelog.yaml"] = files["perf-changelog.yaml"].replace(
+        selected, f"{selected}    - {key}\n"
+    )
+
+
 def fail_codeowner(data: dict[str, Any]) -> str:
     """0: an AMD owner (listed only on configs/amd-master.yaml) signs an nvidia-master change."""
     data["users"]["chunfangamd"] = {"name": "Chunfang AMD"}
@@ -833,6 +843,7 @@ def image_markdown(data: dict[str, Any]) -> str:
         "image: vllm/vllm-openai:v0.11.2\n  model: deepseek-ai/DeepSeek-V4-Pro",
         f'image: "{MARKDOWN_IMAGE}"\n  model: deepseek-ai/DeepSeek-V4-Pro',
     )
+    _select_in_changelog(data, "dsv4-fp4-b200-vllm")
     return pass_conversation(data)
 
 
@@ -1131,6 +1142,7 @@ def _agentic_pr(data: dict[str, Any], script: str) -> str:
     p1 = _pull(data)["commits"][0]["files"]
     p1["configs/nvidia-master.yaml"] += AGENTIC_ENTRY
     p1["benchmarks/single_node/agentic/dsv4_fp4_b200_vllm_mtp.sh"] = script
+    _select_in_changelog(data, "dsv4-fp4-b200-vllm-agentic-mtp")
     runs = data["repos"][REPO]["check_runs"]["p2"]
     for offset, conc in enumerate((4, 8)):
         runs.append(
@@ -1175,6 +1187,75 @@ def fail_evals_no_prefix(data: dict[str, Any]) -> str:
     rows[1].update(em_strict=0.905, em_flexible=0.912, score=0.905)
     del rows[1]["model_prefix"]
     data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = rows
+    return pass_conversation(data)
+
+
+def unswept_entry(data: dict[str, Any]) -> str:
+    """1, 2: the PR also moves the existing dsv4-fp4-b200-vllm entry to another upstream tag,
+    but its changelog entry selects only the new MTP entry: the sweep (green, with dsv4 evals
+    that pass) never ran the changed one."""
+    files = _pull(data)["commits"][0]["files"]
+    old = "dsv4-fp4-b200-vllm:\n  image: vllm/vllm-openai:v0.11.2\n"
+    assert old in files["configs/nvidia-master.yaml"]
+    files["configs/nvidia-master.yaml"] = files["configs/nvidia-master.yaml"].replace(
+        old, "dsv4-fp4-b200-vllm:\n  image: vllm/vllm-openai:v0.12.0rc1\n"
+    )
+    return pass_conversation(data)
+
+
+def _job_artifact(index: int, strict: float) -> dict[str, Any]:
+    """One eval job's artifact: its meta_env.json and lm-eval results (gsm8k)."""
+    results = {
+        "lm_eval_version": "0.4.9",
+        "results": {
+            "gsm8k": {"exact_match,strict-match": strict, "exact_match,flexible-extract": strict}
+        },
+        "n-samples": {"gsm8k": {"original": 1319, "effective": 1319}},
+    }
+    meta = {"infmax_model_prefix": "dsv4", "framework": "vllm", "precision": "fp4", "hw": "b200"}
+    return {
+        "id": 3000002710 + index,
+        "name": f"eval_dsv4_8k1k_fp4_vllm_tp8-ep1_conc64_b200-nv_{index}",
+        "files": {"meta_env.json": meta, "results_2026.json": results},
+    }
+
+
+def eval_jobs_past_eight(data: dict[str, Any]) -> str:
+    """2: no aggregate; nine eval-job artifacts, the last by name below the bar (0.5): reading
+    only the first eight by name judged the run on part of its evals."""
+    run = data["repos"][REPO]["workflow_runs"][0]
+    jobs = [_job_artifact(i, 0.95) for i in range(8)] + [_job_artifact(8, 0.5)]
+    run["artifacts"] = [*jobs, *run["artifacts"][1:]]  # the server-logs artifact stays
+    return pass_conversation(data)
+
+
+def eval_jobs_past_the_bound(data: dict[str, Any]) -> str:
+    """2: no aggregate; 17 eval-job artifacts, one more than is read: none is read."""
+    run = data["repos"][REPO]["workflow_runs"][0]
+    run["artifacts"] = [_job_artifact(i, 0.95) for i in range(17)]
+    return pass_conversation(data)
+
+
+def eval_json_bomb(data: dict[str, Any]) -> str:
+    """2: agg_eval_all.json is the real rows and 9,000 copies (4.3 MB of text, ~40 KB zipped)."""
+    rows = [*AGG_ROWS, *([AGG_ROWS[0]] * 9_000)]
+    text = "[" + ",".join(json.dumps(row) for row in rows) + "]\n"
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = text
+    return pass_conversation(data)
+
+
+def eval_job_number_too_wide(data: dict[str, Any]) -> str:
+    """2: no aggregate; the eval job's lm-eval results give gsm8k a 401-digit integer score."""
+    artifact = data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]
+    score = "1" + "0" * 400  # float() of it raises OverflowError
+    results = (
+        '{"lm_eval_version": "0.4.9", "results": {"gsm8k": {"alias": "gsm8k", '
+        f'"exact_match,strict-match": {score}, "exact_match,flexible-extract": 0.95}}}}, '
+        '"n-samples": {"gsm8k": {"original": 1319, "effective": 1319}}}\n'
+    )
+    meta = {"infmax_model_prefix": "dsv4", "framework": "vllm", "precision": "fp4", "hw": "b200"}
+    artifact["name"] = "eval_dsv4_8k1k_fp4_vllm_tp8-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_conc64"
+    artifact["files"] = {"meta_env.json": {**meta, "conc": 64}, "results_2026.json": results}
     return pass_conversation(data)
 
 
@@ -1285,6 +1366,36 @@ VARIANTS = [
         "artifact_gone_410",
         "eval_results_all download answers 410",
         artifact_gone_410,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "unswept_entry",
+        "the PR changes an existing entry its changelog entry does not select",
+        unswept_entry,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "eval_jobs_past_eight",
+        "no aggregate; 9 eval-job artifacts, the 9th by name below the bar",
+        eval_jobs_past_eight,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "eval_jobs_past_the_bound",
+        "no aggregate; 17 eval-job artifacts, past the 16 read",
+        eval_jobs_past_the_bound,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "eval_json_bomb",
+        "agg_eval_all.json is 4.3 MB of rows (~40 KB zipped)",
+        eval_json_bomb,
+        expect=("REJECTED", (2,)),
+    ),
+    Variant(
+        "eval_job_number_too_wide",
+        "a per-job lm-eval score is a 401-digit integer",
+        eval_job_number_too_wide,
         expect=("REJECTED", (2,)),
     ),
     Variant(

@@ -99,6 +99,8 @@ class EvalPolicy(Strict):
     fallback_threshold: float = 0.85
     strict_metric: str = "exact_match,strict-match"  # name given to agg rows' em_strict
     flexible_metric: str = "exact_match,flexible-extract"  # name given to agg rows' em_flexible
+    # task -> samples in its full test set; a score on fewer (n_eff) was a limited eval
+    full_samples: dict[str, int] = Field(default_factory=dict)
 
 
 class EngineFlags(Strict):

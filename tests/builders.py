@@ -514,6 +514,11 @@ AGENTIC_RECIPE_PAGE = """\
 """
 
 
+def _keys(entries: str) -> list[str]:
+    """The top-level keys of master-config entry text."""
+    return [line.split(":", 1)[0] for line in entries.splitlines() if line[:1].isalnum()]
+
+
 def agentic_parts(
     script: str = AGENTIC_SGLANG, entry: str = AGENTIC_ENTRY, golden: bool = True
 ) -> dict[str, Any]:
@@ -529,6 +534,7 @@ def agentic_parts(
     changed = next(f for f in parts["changed_files"] if f["path"] == master["path"])
     changed["patch"] = unified_patch(base, head)
     add_changed_file(parts, AGENTIC_SCRIPT, script)
+    select_in_changelog(parts, "dsv4-fp4-b200-vllm-mtp", *_keys(entry))
     runs = parts["commit_checks"][0]["check_runs"]
     runs += [
         check_run(f"agentic / p1 | qwen3.5 fp8 h200 sgl TP8 mtp c{c}", job=60 + i)
@@ -626,6 +632,15 @@ def changelog_patch(added: str, at: int = 120) -> str:
     return f"@@ -{at},1 +{at},{len(lines) + 1} @@\n context line\n" + "\n".join(
         "+" + line for line in lines
     )
+
+
+def select_in_changelog(parts: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The PR's new perf-changelog.yaml entry selects `keys` (run-sweep.yml benchmarks those)."""
+    items = "".join(f"    - {key}\n" for key in keys)
+    added = f"- config-keys:\n{items}  description:\n    - Sweep {keys[0]}\n  pr-link: XXX\n"
+    changed = next(f for f in parts["changed_files"] if f["path"] == "perf-changelog.yaml")
+    changed["patch"] = changelog_patch(added)
+    return parts
 
 
 def append_only_parts(

@@ -8,6 +8,7 @@ from builders import (
     check_run,
     green_runs,
     passing_parts,
+    select_in_changelog,
     set_head_sweep,
     swept_older_commit,
 )
@@ -152,6 +153,7 @@ def test_multi_node_entries_need_multi_node_families(check):
         if read["path"] == "configs/nvidia-master.yaml" and read["role"] == "head":
             read["text"] = base + "\n" + multi
     parts["changed_files"] = [f for f in parts["changed_files"] if not f["path"].endswith(".sh")]
+    select_in_changelog(parts, "dsv4-fp4-gb200-dynamo-vllm")
     result = check(parts, "sweep")
     assert result.status == "FAIL"
     assert "multi-node" in result.reason

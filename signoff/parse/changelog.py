@@ -56,6 +56,21 @@ def new_entries(patch: str, path: str) -> NewEntries:
     return NewEntries(entries=tuple(entries), deleted_lines=deleted, problems=tuple(problems))
 
 
+def appended_entries(base: str, head: str, path: str) -> NewEntries:
+    """The entries the head appends to the base text (for a changelog GitHub sent no patch for:
+    past the PR's first 3,000 files). Anything but a pure append of whole lines is a problem."""
+    if not head.startswith(base) or (base and not base.endswith("\n")):
+        return NewEntries(problems=(f"{path}: the head does not only append to the base",))
+    first = base.count("\n") + 1
+    added = head[len(base) :]
+    if not added.strip():
+        return NewEntries()
+    parsed = _entries(added, first, path)
+    if isinstance(parsed, str):
+        return NewEntries(problems=(parsed,))
+    return NewEntries(entries=tuple(parsed))
+
+
 def _runs(added: tuple[DiffLine, ...]) -> list[list[DiffLine]]:
     runs: list[list[DiffLine]] = []
     for line in added:

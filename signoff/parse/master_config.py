@@ -72,8 +72,18 @@ class MasterEntry(Frozen):
     spec_modes: tuple[str, ...]  # every distinct spec-decoding value, "none" included, sorted
     is_agentic: bool
     fingerprint: str  # sha256 of the entry's canonical JSON; equal fingerprints = unchanged
+    # The same split the way a changelog's `scenario-type` limits a sweep: the entry less its
+    # scenarios (config-wide fields reach every scenario), and each scenario by its name.
+    fields_fingerprint: str = ""
+    scenario_fingerprints: tuple[tuple[str, str], ...] = ()
     search_space_args: SearchSpaceArgs = SearchSpaceArgs()
     spaces: tuple[SearchSpace, ...] = ()  # every search-space item, in file order
+
+    @property
+    def engine(self) -> str:
+        """The framework as the profile names engines: InferenceX compares `framework` as free
+        text, and its results lower-case it (a `VLLM` entry is published as vllm)."""
+        return self.framework.strip().lower()
 
 
 class EntryChange(Frozen):
@@ -148,12 +158,15 @@ def _read_entry(
             problems.append(f"{where}: missing {name}")
     multinode = _flag(value, "multinode", where, problems, required=True)
     disagg = _flag(value, "disagg", where, problems, required=False)
+    scenarios = _scenarios(value)
     try:
         fingerprint = _fingerprint(value)
+        wide = {k: v for k, v in value.items() if k not in ("scenarios", LEGACY_SCENARIO_KEY)}
+        fields_fingerprint = _fingerprint(wide)
+        per_scenario = tuple(sorted((name, _fingerprint(body)) for name, body in scenarios.items()))
     except (TypeError, ValueError, RecursionError):
         problems.append(f"{where}: entry cannot be serialised (recursive alias?)")
         return None
-    scenarios = _scenarios(value)
     spaces = list(_search_spaces(scenarios))
     modes = sorted({_spec_mode(space) for space in spaces} or {"none"})
     image = normalise_image(fields["image"])
@@ -178,6 +191,8 @@ def _read_entry(
         spec_modes=tuple(modes),
         is_agentic="agentic-coding" in scenarios,
         fingerprint=fingerprint,
+        fields_fingerprint=fields_fingerprint,
+        scenario_fingerprints=per_scenario,
         search_space_args=_search_space_args(spaces),
         spaces=tuple(_read_spaces(scenarios)),
     )

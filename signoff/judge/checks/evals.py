@@ -6,7 +6,9 @@ the head's recipe unchanged since that run); without such a run nothing evaluate
 recipe and Check 2 fails. Those results (the `agg_eval_all.json` rows, or the per-job lm-eval
 results) must put every `exact_match,*` metric at or above the bar for the model prefix in the
 thresholds file on the default branch (per-model, else default, else the fallback); zero metrics
-is a FAIL, and so are failed or missing batched concurrencies. A result that names no model
+is a FAIL, and so are failed or missing batched concurrencies, a score outside 0-1, and a
+score measured on fewer samples than its task's full test set (the profile's `full_samples`;
+benchmark_lib.sh honours EVAL_LIMIT, which a PR's script can export). A result that names no model
 prefix cannot be tied to the changed model: it never counts toward a PASS, and one below the bar
 of a changed model FAILs (it may be that model's own result). Eval artifacts carry no image, so
 the image of each changed config at the eval run's commit must equal its image at the pinned
@@ -71,6 +73,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     verdict = _judge_scores(ctx, scores, thresholds)
     if verdict.status == "FAIL":
         return verdict
+    unsound = _unsound(ctx, scores)  # a score that clears its bar may still prove nothing
+    if unsound:
+        return failed(unsound)
     image = _image_problem(ctx, selected.sha)
     if image.startswith("!"):
         return failed(image[1:])
@@ -151,6 +156,26 @@ def _scores(ctx: JudgeContext, results: EvalResults) -> tuple[list[Score], list[
                         )
                     )
     return scores, problems
+
+
+def _unsound(ctx: JudgeContext, scores: list[Score]) -> str:
+    """Why a score cannot stand for its task ("" when none): it is no proportion, or it was
+    measured on part of the task's samples (n_eff below the full test set, or not recorded)."""
+    full = ctx.policy.evals.full_samples
+    for score in sorted(scores, key=lambda s: (s.task, s.where, s.metric)):
+        if not 0.0 <= score.value <= 1.0:
+            return (
+                f"{score.task} {score.metric} is {score.value:g} ({score.where}): an exact-match "
+                "score is a proportion between 0 and 1"
+            )
+        size = full.get(score.task)
+        if size is not None and (score.n_eff is None or score.n_eff < size):
+            counted = "an unrecorded number" if score.n_eff is None else f"{score.n_eff:,}"
+            return (
+                f"{score.task} ({score.where}) was scored on {counted} of its {size:,} samples "
+                "(a limited eval, e.g. EVAL_LIMIT); only full test sets count"
+            )
+    return ""
 
 
 def _tied(prefix: str | None) -> str | None:

@@ -9,10 +9,14 @@ details_url) are executed and all `success` for every check-run family its scope
 have their own families in the profile). `skipped` runs never count, `collect-evals` is ignored,
 green runs of any other workflow never count, and neither does a commit no longer in the PR. If
 the PR changes the sweep workflow or what it runs (the profile's definition paths), the run
-executed the PR's own definition and proves nothing. The swept commit must be the pinned head, or
+executed the PR's own definition and proves nothing. The run benchmarks only what the PR's new
+perf-changelog.yaml entries select, so every master-config entry the PR adds or changes must be
+selected by one that runs throughput, for every scenario the change reaches (judge/
+sweep_coverage.py). The swept commit must be the pinned head, or
 the PR's own changes to benchmark-affecting paths must be identical there and at the head
 (merging the default branch or fixing a changelog pr-link after the sweep is fine; changing the
-recipe is not). To satisfy it: run the unchanged sweep workflow on the final recipe.
+recipe is not). To satisfy it: list every changed config in the changelog entry and run the
+unchanged sweep workflow on the final recipe.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from dataclasses import dataclass
 from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, passed
+from signoff.judge.sweep_coverage import unswept
+from signoff.judge.sweep_coverage import wants as wants
 from signoff.judge.sweep_rules import CommitAssessment, assess_commit
 
 ID = "sweep"
@@ -61,7 +67,7 @@ def _judge_sweep(ctx: JudgeContext) -> SweepOutcome:
         return SweepOutcome(failed(_no_sweep_reason(ctx, notes)), None)
     head = evidence.pull_request.head_sha
     problem = recipe_drift(ctx, selected.sha) if selected.sha != head else ""
-    problem = problem or definition_changed(ctx, selected)
+    problem = problem or definition_changed(ctx, selected) or unswept(ctx, _diff_of(ctx, selected))
     if problem:
         return SweepOutcome(failed(problem), None)
     return SweepOutcome(passed(_pass_reason(ctx, selected)), selected)
@@ -135,6 +141,14 @@ def definition_changed(ctx: JudgeContext, selected: CommitAssessment) -> str:
                     "PR's merge ref), so its green jobs prove nothing"
                 )
     return ""
+
+
+def _diff_of(ctx: JudgeContext, selected: CommitAssessment) -> tuple[ChangedFile, ...]:
+    """The PR's changes as of the swept commit (the head's list when it is the head)."""
+    diff = ctx.evidence.sweep_diff
+    if selected.sha == ctx.evidence.pull_request.head_sha or diff is None:
+        return ctx.evidence.changed_files
+    return diff.files
 
 
 def recipe_drift(ctx: JudgeContext, sweep_sha: str) -> str:

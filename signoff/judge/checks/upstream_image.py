@@ -3,7 +3,8 @@
 Why: a vendor that claims first-class vLLM/SGLang support must show it with the engines' own
 images, and must not publish other engines ahead of them. How it is judged, per master-config
 entry the PR adds or changes: (a) a `vllm` entry's image lives in Docker Hub org `vllm`, an
-`sglang` entry's in `lmsysorg` (digests fine, `#` read as `/`), on established SKUs; (b) an entry
+`sglang` entry's in `lmsysorg` (digests fine, `#` read as `/`), on established SKUs, the
+framework read without case or blanks (InferenceX publishes a `VLLM` entry as vllm); (b) an entry
 of any other framework (TRT-LLM, ATOM, ...) needs a vLLM or SGLang entry for the same model prefix
 and SKU. New hardware (an SKU not in the profile's established list) is exempt. An exception
 documented in the Additional detail section excuses an entry only when one sentence there both
@@ -89,7 +90,7 @@ def _established(ctx: JudgeContext, entry: MasterEntry) -> bool:
 
 
 def _image_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
-    orgs = ctx.policy.images.upstream_orgs.get(entry.framework)
+    orgs = ctx.policy.images.upstream_orgs.get(entry.engine)
     if orgs is None or not _established(ctx, entry):
         return ""
     if entry.image_org in orgs:
@@ -105,13 +106,13 @@ def _image_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
 def _engine_first_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
     images = ctx.policy.images
     first = images.engine_first_frameworks
-    if entry.framework in first or entry.framework in images.exempt_frameworks:
+    if entry.engine in first or entry.engine in images.exempt_frameworks:
         return ""
     if not _established(ctx, entry):
         return ""
     for other in ctx.head_entries_mentioning({entry.model_prefix}):
         if (
-            other.framework in first
+            other.engine in first
             and other.model_prefix == entry.model_prefix
             and other.sku == entry.sku
         ):
