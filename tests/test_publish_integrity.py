@@ -8,13 +8,15 @@ import pytest
 from builders import HEAD_SHA, SIGNER, build, passing_parts, replace_file
 from fake_github import FakeGitHub, FakeState, client, fake_github
 
+from signoff import gate
 from signoff.errors import GatherError
 from signoff.evidence import PostedSignoff, SignOff
 from signoff.gate import decide
 from signoff.gather.api import Api
 from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
 from signoff.judge.eligibility import publish_blocker, superseded
-from signoff.policy import Policy
+from signoff.parse.signoff_comment import ParsedSignoff
+from signoff.policy import Policy, SignoffSyntax
 from signoff.refs import parse_signoff_url
 from signoff.verify import verify
 
@@ -133,6 +135,53 @@ def test_a_sign_off_edited_or_deleted_after_it_was_read_writes_nothing(policy: P
     edited = _ours().model_copy(update={"body": _ours().body + "\nP.S."})
     assert "was edited after it was read" in superseded([edited], evidence, policy)
     assert "was deleted" in superseded([], evidence, policy)
+
+
+def _count_markdown_readings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every body `signoff_problem` reads as Markdown (the costly reading)."""
+    read: list[str] = []
+    real = gate.parse_signoff
+
+    def counting(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
+        read.append(body)
+        return real(body, syntax)
+
+    monkeypatch.setattr(gate, "parse_signoff", counting)
+    return read
+
+
+def test_comments_of_accounts_that_cannot_be_codeowners_are_never_read_as_markdown(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Up to a second of parsing per 64 KB hostile comment: drive-by comments must cost nothing.
+    hostile = "As a PR reviewer and CODEOWNER\n- [x] " + "![" * 30_000
+    drive_by = [
+        _posted(100 + i, f"drive-by-{i}", "2026-11-21T10:00:00Z", author_association="NONE",
+                body=f"{hostile}{i}")
+        for i in range(3)
+    ]  # fmt: skip
+    read = _count_markdown_readings(monkeypatch)
+    assert superseded([_ours(), *drive_by], build(passing_parts()), policy) == ""
+    assert not [body for body in read if body.startswith(hostile)]
+
+
+def test_sign_offs_older_than_ours_are_never_read_as_markdown(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    older = _posted(
+        1, "kedarpotdar-nv", "2026-11-19T10:00:00Z", body="As a PR reviewer and CODEOWNER"
+    )
+    read = _count_markdown_readings(monkeypatch)
+    assert superseded([older, _ours()], build(passing_parts()), policy) == ""
+    assert older.body not in read
+
+
+def test_the_newest_of_several_newer_sign_offs_is_named(policy: Policy) -> None:
+    first = _posted(7, "kedarpotdar-nv", "2026-11-21T10:00:00Z")
+    second = _posted(8, "ankur-singh", "2026-11-22T10:00:00Z")
+    remark = _posted(9, "kedarpotdar-nv", "2026-11-23T10:00:00Z", body="LGTM, thanks!")
+    why = superseded([second, _ours(), remark, first], build(passing_parts()), policy)
+    assert "#issuecomment-8 by ankur-singh" in why
 
 
 # --- the gate names who edited someone else's comment ------------------------------------------
