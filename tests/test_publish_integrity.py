@@ -14,7 +14,9 @@ from signoff.evidence import PostedSignoff, SignOff
 from signoff.gate import decide
 from signoff.gather.api import Api
 from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
+from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
+from signoff.parse import signoff_comment
 from signoff.parse.signoff_comment import ParsedSignoff
 from signoff.policy import Policy, SignoffSyntax
 from signoff.refs import parse_signoff_url
@@ -269,3 +271,27 @@ def test_could_not_verify_writes_error_only_for_a_trusted_signer(
         outcome = verify(client(), parse_signoff_url(URL), policy, publish=True, identity=None)
     assert outcome.result == "ERROR" and int(outcome.exit_code) == 3
     assert [s["state"] for s in state.statuses] == written
+
+
+# --- one run reads its sign-off as Markdown once -----------------------------------------------
+
+
+def test_a_run_reads_its_sign_off_as_markdown_once(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The gate, the refusal before gathering, the judge and the refusal before writing all ask;
+    # a 64 KB hostile sign-off takes up to a second per reading.
+    parts = passing_parts()
+    body = parts["signoff"]["body"] + "\nread once: 5f0c1e\n"
+    parts["signoff"]["body"] = body
+    evidence = build(parts)
+    scanned: list[str] = []
+    real = signoff_comment.scan_markdown
+    monkeypatch.setattr(
+        signoff_comment, "scan_markdown", lambda text: scanned.append(text) or real(text)
+    )
+    assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
+    verdict = judge(evidence, policy)
+    assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
+    assert verdict.outcome == "PASS"
+    assert len([text for text in scanned if "read once: 5f0c1e" in text]) == 1

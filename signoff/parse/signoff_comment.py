@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -301,8 +302,18 @@ def has_opener(body: str, syntax: SignoffSyntax) -> bool:
 
 
 def parse_signoff(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
-    """Parse a sign-off body; never raises, whatever the text."""
-    text = to_lines(body or "")
+    """Parse a sign-off body; never raises, whatever the text.
+
+    Memoised: one run asks for the same body's reading in the gate, before gathering, in the
+    judge and before writing, and a 64 KB hostile body can take a second to read. The reading
+    is pure and frozen, so sharing it is safe.
+    """
+    return _parse_once(body or "", syntax)
+
+
+@lru_cache(maxsize=16)
+def _parse_once(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
+    text = to_lines(body)
     scan = scan_markdown(text)
     if _opener_row(scan.rows, syntax) is None:
         unwrapped = unwrap_fences(text, scan.fences, syntax.opener)
