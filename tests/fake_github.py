@@ -43,6 +43,7 @@ class FakeState:
     graphql_queries: int = 0
     head_sha: str = "c0ffee" + "a" * 34  # what GET pulls/{n} answers (nothing else of the PR)
     user_answer: tuple[int, Any] = (403, {"message": "Forbidden"})  # GET /user (an App token)
+    writer: str = BOT  # who the comments POSTed are by (a GitHub App's token: `<slug>[bot]`)
     # "VERB path" -> how many of its next answers are cut short (a 200 whose JSON breaks off)
     cut_short: dict[str, int] = field(default_factory=dict)
     next_id: int = 5_000_000_000
@@ -213,7 +214,7 @@ class FakeGitHub:
     def _create(self, match: re.Match[str], body: dict[str, Any]) -> tuple[int, Any]:
         self.state.next_id += 1
         comment = self.state._comment(
-            self.state.next_id, BOT, body["body"], self.state.now(), "NONE"
+            self.state.next_id, self.state.writer, body["body"], self.state.now(), "NONE"
         )
         self.state.comments.append(comment)
         return 201, comment
