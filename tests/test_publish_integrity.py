@@ -19,8 +19,8 @@ from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.parse import signoff_comment
 from signoff.parse.signoff_comment import ParsedSignoff
 from signoff.policy import Policy, SignoffSyntax
-from signoff.refs import parse_signoff_url
-from signoff.verify import verify
+from signoff.refs import SignoffRef, parse_signoff_url
+from signoff.verify import VerifyOutcome, publish_outcome, verify
 
 REPO, PR = "SemiAnalysisAI/InferenceX", 2650
 URL = f"https://github.com/{REPO}/pull/{PR}#issuecomment-3100000001"
@@ -295,3 +295,40 @@ def test_a_run_reads_its_sign_off_as_markdown_once(
     assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
     assert verdict.outcome == "PASS"
     assert len([text for text in scanned if "read once: 5f0c1e" in text]) == 1
+
+
+# --- a sign-off list longer than read is no picture of who is newest ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("kinds", "key", "count"),
+    [
+        ("conversation comments", "comments", 10_001),
+        ("review summaries", "reviews", 3_001),
+        ("inline review comments", "review_comments", 3_001),
+    ],
+)
+def test_a_sign_off_list_longer_than_its_bound_writes_nothing(
+    policy: Policy, kinds: str, key: str, count: int
+) -> None:
+    # Anyone may post thousands of comments; the newest sign-offs (ours too) sit past the cut.
+    state = FakeState(repo=REPO, pr=PR, head_sha=HEAD_SHA)
+    spam = [
+        state._comment(7_000_000 + i, f"drive-by-{i % 7}", "+1", "2026-11-21T00:00:00Z", "NONE")
+        for i in range(count)
+    ]
+    for entry in spam if key == "reviews" else ():
+        entry["submitted_at"] = entry["created_at"]
+    getattr(state, key).extend(spam)
+    evidence = build(passing_parts())
+    ref = SignoffRef(
+        owner="SemiAnalysisAI", repo="InferenceX", pr=PR, kind=evidence.signoff.kind,
+        id=evidence.signoff.id,
+    )  # fmt: skip
+    judged = VerifyOutcome(
+        ref=ref, head_sha=HEAD_SHA, verdict=judge(evidence, policy), evidence=evidence
+    )
+    with fake_github(FakeGitHub(state)):
+        done = publish_outcome(client(), judged, policy, identity=None)
+    assert f"more than {count - 1:,} {kinds}; which sign-off is the newest" in (done.error or "")
+    assert state.writes == [] and int(done.exit_code) == 3
