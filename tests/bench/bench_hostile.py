@@ -89,6 +89,8 @@ SIGNOFFS: dict[str, Callable[[], str]] = {
     "signoff-nested-lists": lambda: fill(OPENER, "- " * 40 + "[x] a\n"),
     "signoff-nested-quotes": lambda: fill(OPENER, "> " * 60 + "- [x] a\n"),
     "signoff-emphasis-soup": lambda: fill(OPENER + "- [x] ", "*a_`[", "\n"),
+    # The slowest shape found so far for markdown-it (image openers never closed).
+    "signoff-image-openers": lambda: fill(OPENER + "- [x] ", "![", "\n"),
     "signoff-link-soup": lambda: fill(
         signoff_body().split("Signed:")[0], "[l](https://x.test/a/actions/runs/1) ", SIGNED
     ),
