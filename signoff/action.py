@@ -18,7 +18,7 @@ from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.gate import GateDecision, decide
 from signoff.policy import Policy, load_policy
 from signoff.publish.render import render_markdown
-from signoff.publish.sanitize import log_line, status_context_input
+from signoff.publish.sanitize import log_line, reason_markdown, status_context_input
 from signoff.publish.summary import (
     evidence_path_for,
     unwritable,
@@ -142,7 +142,9 @@ def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> i
     if summary_path:
         parts = [render_markdown(outcome.verdict, policy)] if outcome.verdict else []
         if outcome.error:
-            parts.append(f"**signoff:** {failure_line(outcome.error)}\n")
+            # Errors can name artifacts or files the PR's configs named: inert Markdown only.
+            error = reason_markdown(failure_line(outcome.error), limit=2_000)
+            parts.append(f"**signoff:** {error}\n")
         try:
             write_step_summary(summary_path, "\n".join(parts))
         except OSError as exc:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs
 
 from github import Github
 from github.Requester import Requester
@@ -43,6 +44,7 @@ class FakeState:
     graphql_queries: int = 0
     head_sha: str = "c0ffee" + "a" * 34  # what GET pulls/{n} answers (nothing else of the PR)
     user_answer: tuple[int, Any] = (403, {"message": "Forbidden"})  # GET /user (an App token)
+    writer: str = BOT  # who the comments POSTed are by (a GitHub App's token: `<slug>[bot]`)
     # "VERB path" -> how many of its next answers are cut short (a 200 whose JSON breaks off)
     cut_short: dict[str, int] = field(default_factory=dict)
     next_id: int = 5_000_000_000
@@ -120,18 +122,36 @@ class Turnstile:
 
 
 class _Response:
-    def __init__(self, status: int, data: Any, *, cut: bool = False) -> None:
+    def __init__(self, status: int, data: Any, *, cut: bool = False, link: str = "") -> None:
         self.status = status
         self._text = "" if data is None else json.dumps(data)
         if cut:
             self._text = self._text[: len(self._text) // 2]
         self._headers = {"content-type": "application/json; charset=utf-8"}
+        if link:
+            self._headers["link"] = link
 
     def getheaders(self) -> Any:
         return self._headers.items()
 
     def read(self) -> str:
         return self._text
+
+
+def _paged(response: _Response, query: dict[str, list[str]]) -> _Response:
+    """A list answer cut to the page asked for (`page`, `per_page`), with GitHub's next link."""
+    if "per_page" not in query or response.status != 200:
+        return response
+    try:
+        items = json.loads(response.read())
+    except ValueError:  # an answer cut short on purpose stays cut short
+        return response
+    if not isinstance(items, list):
+        return response
+    page, size = int(query.get("page", ["1"])[0]), int(query["per_page"][0])
+    more = len(items) > page * size
+    link = f'<{API}/next?page={page + 1}>; rel="next"' if more else ""
+    return _Response(200, items[(page - 1) * size : page * size], link=link)
 
 
 class FakeGitHub:
@@ -165,7 +185,9 @@ class FakeGitHub:
             self.turnstile.enter()
         try:
             with self._lock:
-                return self._route(verb, url.split("?", 1)[0].removeprefix(API), body)
+                path, _, query = url.partition("?")
+                response = self._route(verb, path.removeprefix(API), body)
+                return _paged(response, parse_qs(query)) if verb == "GET" else response
         finally:
             if self.turnstile is not None:
                 self.turnstile.leave()
@@ -213,7 +235,7 @@ class FakeGitHub:
     def _create(self, match: re.Match[str], body: dict[str, Any]) -> tuple[int, Any]:
         self.state.next_id += 1
         comment = self.state._comment(
-            self.state.next_id, BOT, body["body"], self.state.now(), "NONE"
+            self.state.next_id, self.state.writer, body["body"], self.state.now(), "NONE"
         )
         self.state.comments.append(comment)
         return 201, comment

@@ -19,7 +19,9 @@ from github import Github
 import signoff.action as action
 from signoff.action import run_action
 from signoff.client import connect
+from signoff.refs import SignoffRef
 from signoff.replay import replay
+from signoff.verify import VerifyOutcome
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT / "tests" / "data" / "events"
@@ -343,3 +345,20 @@ def test_an_unknown_standard_input_is_bad_input_before_any_request(
     assert run_action(env) == 2
     assert outputs(tmp_path)["verdict"] == "ERROR"
     assert "unknown standard 'E0'" in capsys.readouterr().out
+
+
+def test_an_error_quoting_pr_controlled_text_is_inert_in_the_job_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Artifact and file names come from the PR's configs; an error naming one must not render
+    # a link or an image in the job summary.
+    def failing_verify(gh: Any, ref: SignoffRef, *args: Any, **kwargs: Any) -> VerifyOutcome:
+        error = "could not verify: artifact eval_[PASS](evil.example) ![x](y) <b>hi</b> failed"
+        return VerifyOutcome(ref=ref, error=error)
+
+    monkeypatch.setattr(action, "verify", failing_verify)
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    assert run_action(env) == 3
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "could not verify: artifact eval" in summary
+    assert "[PASS](" not in summary and "![x](" not in summary and "<b>" not in summary

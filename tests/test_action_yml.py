@@ -155,7 +155,8 @@ def test_the_example_workflow_asks_for_least_privilege_and_serialises_per_pr() -
     # Every trigger, dispatch included, queues on the PR's own group.
     assert "concurrency" not in workflow
     assert verify["concurrency"] == {
-        "group": "codeowner-signoff-verify-${{ needs.pull-request.outputs.number }}",
+        "group": "codeowner-signoff-verify-${{ needs.pull-request.outputs.number }}"
+        "${{ needs.pull-request.outputs.lane }}",
         "cancel-in-progress": False,
     }
     assert not any("actions/checkout" in step.get("uses", "") for step in steps(WORKFLOW))
@@ -176,21 +177,56 @@ def test_the_example_workflow_asks_for_least_privilege_and_serialises_per_pr() -
 def test_the_naming_job_finds_the_pr_of_every_trigger_or_fails(
     tmp_path: Path, event_pr: str, url: str, number: str | None
 ) -> None:
+    event = "issue_comment" if event_pr else "workflow_dispatch"
+    result, output = _name_the_pr(tmp_path, event, event_pr, url, "MEMBER")
+    if number is None:
+        assert result.returncode != 0 and "::error::" in result.stdout
+    else:
+        assert result.returncode == 0 and output == f"number={number}\nlane=\n"
+
+
+def _name_the_pr(
+    tmp_path: Path, event: str, event_pr: str, url: str, association: str
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """Run the naming job's script as the runner would; its result and $GITHUB_OUTPUT."""
     (step,) = load(WORKFLOW)["jobs"]["pull-request"]["steps"]
     output = tmp_path / "output"
     env = {
         "EVENT_PR": event_pr,
         "COMMENT_URL": url,
+        "ASSOCIATION": association,
+        "GITHUB_EVENT_NAME": event,
         "GITHUB_OUTPUT": str(output),
         "PATH": "/usr/bin:/bin",
     }
     result = subprocess.run(
         ["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True
     )
-    if number is None:
-        assert result.returncode != 0 and "::error::" in result.stdout
-    else:
-        assert result.returncode == 0 and output.read_text() == f"number={number}\n"
+    return result, output.read_text() if output.exists() else ""
+
+
+@pytest.mark.parametrize(
+    ("event", "association", "lane"),
+    [
+        ("issue_comment", "OWNER", ""),
+        ("pull_request_review", "MEMBER", ""),
+        ("pull_request_review_comment", "COLLABORATOR", ""),
+        ("workflow_dispatch", "", ""),
+        ("issue_comment", "NONE", "-outside"),
+        ("pull_request_review", "CONTRIBUTOR", "-outside"),
+        ("issue_comment", "FIRST_TIME_CONTRIBUTOR", "-outside"),
+        ("issue_comment", "", "-outside"),
+        ("issue_comment", "MEMBER\nOWNER", "-outside"),
+    ],
+)
+def test_only_the_repositorys_own_accounts_queue_in_the_prs_group(
+    tmp_path: Path, event: str, association: str, lane: str
+) -> None:
+    # GitHub cancels a group's pending run when a newer one queues: a drive-by's comment with
+    # the opener must not cancel an owner's verification waiting behind a running one. Their
+    # runs share one second group per PR, so a flood of comments still runs one at a time.
+    result, output = _name_the_pr(tmp_path, event, "2700", "", association)
+    assert result.returncode == 0 and output == f"number=2700\nlane={lane}\n"
 
 
 def test_the_example_workflow_listens_to_exactly_the_sign_off_events() -> None:

@@ -176,6 +176,17 @@ def test_a_reply_that_only_quotes_a_sign_off_does_not_trigger(policy: Policy) ->
     assert "opener" in decision.reason
 
 
+def test_a_reply_that_quotes_a_sign_off_in_an_html_blockquote_does_not_trigger(
+    policy: Policy,
+) -> None:
+    event = payload("issue_comment.created.pull_request")
+    event["comment"]["body"] = (
+        "Agreed:\n\n<blockquote>\n\n" + event["comment"]["body"] + "\n</blockquote>\n"
+    )
+    decision = decide("issue_comment", event, policy)
+    assert not decision.proceed and "opener" in decision.reason
+
+
 def test_a_fenced_sign_off_paste_still_triggers(policy: Policy) -> None:
     event = payload("issue_comment.created.pull_request")
     event["comment"]["body"] = "```\n" + event["comment"]["body"] + "```\n"

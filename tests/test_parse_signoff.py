@@ -145,6 +145,38 @@ def test_items_inside_block_quotes_do_not_count() -> None:
     assert parsed.signed is None
 
 
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "<blockquote>\n\n{signoff}\n</blockquote>\n",  # Markdown after a blank line
+        '<BLOCKQUOTE cite="x">\n\n{signoff}\n\n</BLOCKQUOTE>\n',
+        "<blockquote>\n\n{signoff}\n",  # never closed: the browser quotes to the end
+        "<div><blockquote>\n\n{signoff}\n\n</blockquote></div>\n",
+        "<blockquote><!-- </blockquote> -->\n\n{signoff}\n\n</blockquote>\n",
+        "> <blockquote>\n\n{signoff}\n",  # opened inside a `>` quote, never closed
+        "See <blockquote>\n\n{signoff}\n",  # opened inline
+    ],
+)
+def test_a_sign_off_inside_an_html_blockquote_is_someone_elses(quote: str) -> None:
+    # GitHub renders raw `<blockquote>` as a quote: what stands in it is not the commenter's.
+    quoted = f"{OPENER}\n- [x] quoted item\n\nSigned: kedarpotdar-nv"
+    parsed = parse("Agreed with my colleague:\n\n" + quote.format(signoff=quoted))
+    assert not parsed.has_opener
+    assert parsed.items == () and parsed.signed is None
+
+
+def test_text_after_a_closed_html_blockquote_is_the_commenters_own() -> None:
+    body = f"<blockquote>\n\n> earlier words\n\n</blockquote>\n\n{OPENER}\n- [x] mine\n"
+    parsed = parse(body)
+    assert parsed.has_opener and [item.text for item in parsed.items] == ["mine"]
+
+
+def test_blockquote_text_inside_an_html_comment_or_code_quotes_nothing() -> None:
+    body = f"<!-- <blockquote> -->\n\n`<blockquote>`\n\n{OPENER}\n- [x] mine\n"
+    parsed = parse(body)
+    assert parsed.has_opener and [item.text for item in parsed.items] == ["mine"]
+
+
 def test_items_in_code_spans_and_code_blocks_do_not_count() -> None:
     spans = "`- [x] in a span`\n\n    - [x] indented code\n\n```bash\n- [x] fenced\n```\n"
     body = f"{OPENER}\n- [x] real\n\n{spans}"

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
+from fake_github import FakeGitHub, FakeState, client, fake_github
 from github import Github
 
 from signoff.client import connect
@@ -188,3 +189,14 @@ def test_the_oldest_of_several_own_verdicts_is_the_one_updated_the_one_every_run
     )
     found = find_verdict_comment([second, first], marker=MARKER, sha=HEAD, identity=BOT)
     assert found is not None and found.id == 7
+
+
+def test_runs_that_guess_the_wrong_login_still_leave_one_verdict_comment() -> None:
+    # A GitHub App's token without the bot-login input: GET /user answers 403, so the guess is
+    # github-actions[bot], but GitHub writes the comments as the App's own bot account.
+    state = FakeState(repo=REPO, pr=PR, writer="signoff-app[bot]")
+    with fake_github(FakeGitHub(state)):
+        for _ in range(3):
+            publish_comment(client(), REPO, PR, NEW_BODY, marker=MARKER, sha=HEAD, identity=BOT)
+    verdicts = [c for c in state.comments if is_verdict_for(c["body"], marker=MARKER, sha=HEAD)]
+    assert [c["user"]["login"] for c in verdicts] == ["signoff-app[bot]"]

@@ -8,15 +8,19 @@ import pytest
 from builders import HEAD_SHA, SIGNER, build, passing_parts, replace_file
 from fake_github import FakeGitHub, FakeState, client, fake_github
 
+from signoff import gate
 from signoff.errors import GatherError
 from signoff.evidence import PostedSignoff, SignOff
 from signoff.gate import decide
 from signoff.gather.api import Api
 from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
+from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
-from signoff.policy import Policy
-from signoff.refs import parse_signoff_url
-from signoff.verify import verify
+from signoff.parse import signoff_comment
+from signoff.parse.signoff_comment import ParsedSignoff
+from signoff.policy import Policy, SignoffSyntax
+from signoff.refs import SignoffRef, parse_signoff_url
+from signoff.verify import VerifyOutcome, publish_outcome, verify
 
 REPO, PR = "SemiAnalysisAI/InferenceX", 2650
 URL = f"https://github.com/{REPO}/pull/{PR}#issuecomment-3100000001"
@@ -135,6 +139,53 @@ def test_a_sign_off_edited_or_deleted_after_it_was_read_writes_nothing(policy: P
     assert "was deleted" in superseded([], evidence, policy)
 
 
+def _count_markdown_readings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every body `signoff_problem` reads as Markdown (the costly reading)."""
+    read: list[str] = []
+    real = gate.parse_signoff
+
+    def counting(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
+        read.append(body)
+        return real(body, syntax)
+
+    monkeypatch.setattr(gate, "parse_signoff", counting)
+    return read
+
+
+def test_comments_of_accounts_that_cannot_be_codeowners_are_never_read_as_markdown(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Up to a second of parsing per 64 KB hostile comment: drive-by comments must cost nothing.
+    hostile = "As a PR reviewer and CODEOWNER\n- [x] " + "![" * 30_000
+    drive_by = [
+        _posted(100 + i, f"drive-by-{i}", "2026-11-21T10:00:00Z", author_association="NONE",
+                body=f"{hostile}{i}")
+        for i in range(3)
+    ]  # fmt: skip
+    read = _count_markdown_readings(monkeypatch)
+    assert superseded([_ours(), *drive_by], build(passing_parts()), policy) == ""
+    assert not [body for body in read if body.startswith(hostile)]
+
+
+def test_sign_offs_older_than_ours_are_never_read_as_markdown(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    older = _posted(
+        1, "kedarpotdar-nv", "2026-11-19T10:00:00Z", body="As a PR reviewer and CODEOWNER"
+    )
+    read = _count_markdown_readings(monkeypatch)
+    assert superseded([older, _ours()], build(passing_parts()), policy) == ""
+    assert older.body not in read
+
+
+def test_the_newest_of_several_newer_sign_offs_is_named(policy: Policy) -> None:
+    first = _posted(7, "kedarpotdar-nv", "2026-11-21T10:00:00Z")
+    second = _posted(8, "ankur-singh", "2026-11-22T10:00:00Z")
+    remark = _posted(9, "kedarpotdar-nv", "2026-11-23T10:00:00Z", body="LGTM, thanks!")
+    why = superseded([second, _ours(), remark, first], build(passing_parts()), policy)
+    assert "#issuecomment-8 by ankur-singh" in why
+
+
 # --- the gate names who edited someone else's comment ------------------------------------------
 
 
@@ -220,3 +271,64 @@ def test_could_not_verify_writes_error_only_for_a_trusted_signer(
         outcome = verify(client(), parse_signoff_url(URL), policy, publish=True, identity=None)
     assert outcome.result == "ERROR" and int(outcome.exit_code) == 3
     assert [s["state"] for s in state.statuses] == written
+
+
+# --- one run reads its sign-off as Markdown once -----------------------------------------------
+
+
+def test_a_run_reads_its_sign_off_as_markdown_once(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The gate, the refusal before gathering, the judge and the refusal before writing all ask;
+    # a 64 KB hostile sign-off takes up to a second per reading.
+    parts = passing_parts()
+    body = parts["signoff"]["body"] + "\nread once: 5f0c1e\n"
+    parts["signoff"]["body"] = body
+    evidence = build(parts)
+    scanned: list[str] = []
+    real = signoff_comment.scan_markdown
+    monkeypatch.setattr(
+        signoff_comment, "scan_markdown", lambda text: scanned.append(text) or real(text)
+    )
+    assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
+    verdict = judge(evidence, policy)
+    assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
+    assert verdict.outcome == "PASS"
+    assert len([text for text in scanned if "read once: 5f0c1e" in text]) == 1
+
+
+# --- a sign-off list longer than read is no picture of who is newest ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("kinds", "key", "count"),
+    [
+        ("conversation comments", "comments", 10_001),
+        ("review summaries", "reviews", 3_001),
+        ("inline review comments", "review_comments", 3_001),
+    ],
+)
+def test_a_sign_off_list_longer_than_its_bound_writes_nothing(
+    policy: Policy, kinds: str, key: str, count: int
+) -> None:
+    # Anyone may post thousands of comments; the newest sign-offs (ours too) sit past the cut.
+    state = FakeState(repo=REPO, pr=PR, head_sha=HEAD_SHA)
+    spam = [
+        state._comment(7_000_000 + i, f"drive-by-{i % 7}", "+1", "2026-11-21T00:00:00Z", "NONE")
+        for i in range(count)
+    ]
+    for entry in spam if key == "reviews" else ():
+        entry["submitted_at"] = entry["created_at"]
+    getattr(state, key).extend(spam)
+    evidence = build(passing_parts())
+    ref = SignoffRef(
+        owner="SemiAnalysisAI", repo="InferenceX", pr=PR, kind=evidence.signoff.kind,
+        id=evidence.signoff.id,
+    )  # fmt: skip
+    judged = VerifyOutcome(
+        ref=ref, head_sha=HEAD_SHA, verdict=judge(evidence, policy), evidence=evidence
+    )
+    with fake_github(FakeGitHub(state)):
+        done = publish_outcome(client(), judged, policy, identity=None)
+    assert f"more than {count - 1:,} {kinds}; which sign-off is the newest" in (done.error or "")
+    assert state.writes == [] and int(done.exit_code) == 3

@@ -190,13 +190,24 @@ class Api:
         `key` names the list inside an object answer (`check_runs`, `artifacts`). Pages are
         asked for by number (`?page=N&per_page=100`), so they can be sent ahead.
         """
+        return self.bounded_pages(path, key=key, max_pages=max_pages, item=item)[0]
+
+    def bounded_pages(
+        self,
+        path: str,
+        *,
+        key: str | None = None,
+        max_pages: int = 30,
+        item: Check | None = None,
+    ) -> tuple[list[JsonObject], bool]:
+        """`pages`, and whether the list was cut: GitHub linked a page past `max_pages`."""
         items: list[JsonObject] = []
         for number in range(1, max_pages + 1):
             headers, data = self._answer(path, page_params(number), Expect("page", key, item))
             items.extend(data if key is None else data[key])
             if 'rel="next"' not in str(headers.get("link", "")):
-                break
-        return items
+                return items, False
+        return items, True
 
     def file_text(self, repo: str, path: str, ref: str) -> str | None:
         """A file's UTF-8 text at `ref`; None when it does not exist there (404)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from signoff.errors import GatherError
 from signoff.evidence import Comment, PostedSignoff, SignoffKind
 from signoff.gather.answers import CommentItem, ReviewCommentItem, ReviewItem
 from signoff.gather.api import Api, Check, JsonObject
@@ -20,6 +21,11 @@ from signoff.refs import SignoffRef
 _COMMENT = CommentItem.model_validate
 _REVIEW = ReviewItem.model_validate
 _INLINE = ReviewCommentItem.model_validate
+_PLURAL: dict[SignoffKind, str] = {
+    "conversation comment": "conversation comments",
+    "review summary": "review summaries",
+    "inline review comment": "inline review comments",
+}
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,20 @@ def prefetch_posted(api: Api, ref: SignoffRef) -> None:
 
 
 def read_posted(api: Api, ref: SignoffRef) -> PostedNow:
-    """Three paginated lists; GitHub's failures raise (the caller writes nothing then)."""
+    """Three paginated lists; GitHub's failures raise (the caller writes nothing then).
+
+    A list longer than its bound raises too: anyone can post thousands of comments, and a cut
+    list hides the newest sign-offs (ours among them), so which one may write is unknown.
+    """
     posted: list[PostedSignoff | None] = []
     comments: list[JsonObject] = []
     for kind, path, check, bound in _lists(ref):
-        items = api.pages(path, max_pages=bound, item=check)
+        items, cut = api.bounded_pages(path, max_pages=bound, item=check)
+        if cut:
+            raise GatherError(
+                f"could not verify: the PR has more than {len(items):,} {_PLURAL[kind]}; which "
+                "sign-off is the newest cannot be read, so nothing was written"
+            )
         comments = items if kind == "conversation comment" else comments
         posted += [to_posted(kind, item) for item in items]
     return PostedNow(

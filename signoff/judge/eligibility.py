@@ -77,8 +77,8 @@ def superseded(posted: Sequence[PostedSignoff], evidence: Evidence, policy: Poli
             f"the sign-off {signoff.url} was edited after it was read; the verification of the "
             "edit writes the verdict"
         )
-    newer = newest_signoff(posted, evidence, policy)
-    if newer is not None and _order(newer) > _order(ours):
+    newer = newest_signoff(posted, evidence, policy, after=ours)
+    if newer is not None:
         return (
             f"a newer sign-off ({newer.url or f'{newer.kind} {newer.id}'} by {newer.author}) "
             "supersedes this one; its verification writes the verdict"
@@ -87,17 +87,27 @@ def superseded(posted: Sequence[PostedSignoff], evidence: Evidence, policy: Poli
 
 
 def newest_signoff(
-    posted: Sequence[PostedSignoff], evidence: Evidence, policy: Policy
+    posted: Sequence[PostedSignoff],
+    evidence: Evidence,
+    policy: Policy,
+    *,
+    after: PostedSignoff | None = None,
 ) -> PostedSignoff | None:
-    """The newest comment the gate would accept from a possible CODEOWNER (created time, id)."""
+    """The newest comment (created time, id) newer than `after` that the gate would accept from
+    a possible CODEOWNER.
+
+    Anyone can post thousands of comments of 64 KB, and reading one as Markdown can take a
+    second: the cheap tests (newer than ours, who wrote it) come first, so a comment only a
+    possible CODEOWNER wrote after ours is ever read, newest first, until one is a sign-off.
+    """
     ctx = JudgeContext(evidence, policy)
-    accepted = [
-        p
-        for p in posted
-        if not signoff_problem(p.author, p.author_type, p.body, policy)
-        and is_possible_codeowner(p.author, p.author_association, ctx)
-    ]
-    return max(accepted, key=_order, default=None)
+    newer = [p for p in posted if after is None or _order(p) > _order(after)]
+    for p in sorted(newer, key=_order, reverse=True):
+        if is_possible_codeowner(p.author, p.author_association, ctx) and not signoff_problem(
+            p.author, p.author_type, p.body, policy
+        ):
+            return p
+    return None
 
 
 def _order(posted: PostedSignoff) -> tuple[str, int, str]:

@@ -11,6 +11,9 @@
 #   `strstr` over the line). tests/test_tasklist_differential.py compares this with cmark-gfm.
 # - Block quotes, HTML comments/blocks and code (spans, indented or fenced blocks) are never the
 #   reviewer's statement: no opener, task item, detail text, signature or link comes from them.
+#   GitHub renders a raw HTML `<blockquote>` as a quote too, Markdown after a blank line inside
+#   it included: everything from the tag to its end tag (or to the end, if never closed) is
+#   quoted; a paragraph holding such a tag inline is quoted whole.
 # - Stray fence: reviewers paste the page's fenced template with its ``` lines. A fence whose info
 #   string is empty, `markdown` or `md` and whose content holds the opener is unwrapped (its fence
 #   lines blanked, so line numbers stay) and the comment parsed again, but only when no opener
@@ -26,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -41,6 +45,8 @@ _URL_TAIL = ".,;:!?*_~"
 _TASK_LINE = re.compile(r"[ \t\v\f]*(?:[-+*]|[0-9]{1,9}[.)])[ \t\v\f]+\[[ xX]\][ \t\v\f]")
 _BOX_TEXT = re.compile(r"\[[ xX]\][ \t\v\f]*")
 _UNWRAPPABLE_INFO = ("", "markdown", "md")
+# A `<blockquote` or `</blockquote` tag name, wherever its `>` is (the browser opens it anyway).
+_QUOTE_TAG = re.compile(r"<(/?)blockquote(?=[\s/>])", re.IGNORECASE)
 
 
 class Frozen(BaseModel):
@@ -124,8 +130,13 @@ class _Walk:
     items: list[RawItem] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
     quote: int = 0
+    html_quote: int = 0  # raw HTML <blockquote> elements left open
     stack: list[int | None] = field(default_factory=list)  # open list items: task index or None
     heading: int = 0
+
+    @property
+    def quoted(self) -> bool:
+        return self.quote > 0 or self.html_quote > 0
 
 
 def normalise_space(text: str) -> str:
@@ -164,15 +175,38 @@ def _visit(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) -> No
         walk.heading = int(token.tag[1:]) if token.tag[1:].isdigit() else 1
     elif kind == "heading_close":
         walk.heading = 0
-    elif kind == "fence" and walk.quote == 0 and token.map:
+    elif kind == "fence" and not walk.quoted and token.map:
         walk.fences.append(_fence(token))
+    elif kind == "html_block":
+        walk.html_quote = max(0, walk.html_quote + html_quote_change(token.content))
     elif kind == "inline" and token.map:
         _add_rows(walk, tokens, index, token)
 
 
+def html_quote_change(html: str) -> int:
+    """+1 per `<blockquote>` and -1 per `</blockquote>` in raw HTML, comments left out."""
+    change = 0
+    for match in _QUOTE_TAG.finditer(_without_comments(html)):
+        change += -1 if match.group(1) else 1
+    return change
+
+
+def _without_comments(html: str) -> str:
+    """Raw HTML without its `<!-- -->` comments; an unclosed one runs to the end (linear)."""
+    kept, at = [], 0
+    while (start := html.find("<!--", at)) >= 0:
+        kept.append(html[at:start])
+        end = html.find("-->", start + 4)
+        if end < 0:
+            return "".join(kept)
+        at = end + 3
+    kept.append(html[at:])
+    return "".join(kept)
+
+
 def _open_item(walk: _Walk, tokens: Sequence[Token], index: int) -> int | None:
     checked = _checkbox(walk, tokens, index)
-    if checked is None or walk.quote > 0:
+    if checked is None or walk.quoted:
         return None
     tasks = [task for task in walk.stack if task is not None]
     line = (tokens[index].map or [0])[0] + 1
@@ -212,6 +246,10 @@ def _add_rows(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) ->
     first_line = (token.map or [0])[0] + 1
     children = _strip_checkbox(token.children or [], item, walk, first_line)
     owner = next((task for task in reversed(walk.stack) if task is not None), None)
+    inline_html = "".join(c.content for c in children if c.type == "html_inline")
+    change = html_quote_change(inline_html) if "<" in inline_html else 0
+    quoted = walk.quoted or change != 0  # a quote tag inside the paragraph quotes it whole
+    walk.html_quote = max(0, walk.html_quote + change)
     for offset, line in enumerate(_flatten(children)):
         walk.rows.append(
             Row(
@@ -222,7 +260,7 @@ def _add_rows(walk: _Walk, tokens: Sequence[Token], index: int, token: Token) ->
                 links=tuple(line.links),
                 item=item,
                 owner=owner,
-                quoted=walk.quote > 0,
+                quoted=quoted,
                 heading=walk.heading,
             )
         )
@@ -301,8 +339,23 @@ def has_opener(body: str, syntax: SignoffSyntax) -> bool:
 
 
 def parse_signoff(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
-    """Parse a sign-off body; never raises, whatever the text."""
-    text = to_lines(body or "")
+    """Parse a sign-off body; never raises, whatever the text.
+
+    Memoised: one run asks for the same body's reading in the gate, before gathering, in the
+    judge and before writing, and a 64 KB hostile body can take a second to read. The reading
+    is pure and frozen, so sharing it is safe.
+    """
+    return _parse_once(body or "", syntax)
+
+
+def parse_cache_clear() -> None:
+    """Forget the memoised readings (for benchmarks that measure a reading)."""
+    _parse_once.cache_clear()
+
+
+@lru_cache(maxsize=16)
+def _parse_once(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
+    text = to_lines(body)
     scan = scan_markdown(text)
     if _opener_row(scan.rows, syntax) is None:
         unwrapped = unwrap_fences(text, scan.fences, syntax.opener)

@@ -42,6 +42,7 @@ class CommentResult(BaseModel):
     action: CommentAction
     id: int
     url: str  # html_url of the verdict comment
+    author: str = ""  # who GitHub says wrote it (known after a POST or PATCH; "" otherwise)
 
 
 def marker_line(marker: str, sha: str) -> str:
@@ -150,12 +151,16 @@ def publish_comment(
     ours = verdict_comments(comments, marker=marker, sha=sha, identity=identity)
     if not ours:
         created = _write(gh, "POST", f"/repos/{repository}/issues/{pr}/comments", body, "created")
+        # GitHub's answer names who we really are: a guessed identity (an App's token without
+        # `bot-login` is taken for github-actions[bot]) would never find this comment again, and
+        # every run would add one more. Converging by the real author removes the extras.
+        writer = created.author or identity
         with Api(gh) as api:
             prefetch_comments(api, repository, pr)
             told(created)
             now = list_pr_comments(gh, repository, pr, api)
         return converge(
-            gh, repository, pr, body, created, marker=marker, sha=sha, identity=identity, now=now
+            gh, repository, pr, body, created, marker=marker, sha=sha, identity=writer, now=now
         )
     for extra in ours[1:]:  # left by an earlier race: the list just read shows them, no re-read
         _delete(gh, f"/repos/{repository}/issues/comments/{extra.id}")
@@ -224,7 +229,14 @@ def _write(gh: Github, verb: str, path: str, body: str, action: CommentAction) -
         ) from None
     if not isinstance(data, dict) or not isinstance(data.get("id"), int):
         raise PublishError(f"GitHub answered {verb} {path} without a comment id")
-    return CommentResult(action=action, id=data["id"], url=str(data.get("html_url") or ""))
+    user = data.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    return CommentResult(
+        action=action,
+        id=data["id"],
+        url=str(data.get("html_url") or ""),
+        author=login if isinstance(login, str) else "",
+    )
 
 
 def describe_github_error(exc: GithubException) -> str:
