@@ -156,6 +156,57 @@ def test_check_7_reads_overrides_as_vllm_reads_them(check: Any, flag: str) -> No
     assert f"{SCRIPT_PATH}:" in result.reason
 
 
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "$'--hf\\x2doverrides' '{}'",
+        "$'--hf\\055overrides' '{}'",
+        "$'--hf\\u002doverrides' '{}'",
+        "$'\\x2d-hf-overrides' '{}'",
+        "$'--json-model-override-args\\x3d{}'",
+    ],
+    ids=["ansi-hex", "ansi-octal", "ansi-unicode", "ansi-leading", "ansi-joined"],
+)
+def test_check_7_reads_a_flag_spelled_with_ansi_c_escapes_as_bash_passes_it(
+    check: Any, flag: str
+) -> None:
+    result = check(with_launch_flag(flag), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert f"{SCRIPT_PATH}:" in result.reason and "-override" in result.reason
+
+
+@pytest.mark.parametrize(
+    "built",
+    [
+        "F=$(printf '\\x2d-hf-overrides')\n",
+        "F=$(printf '%b' '\\055-hf-overrides')\n",
+        "F=$(echo -e '\\x2d-hf-overrides')\n",
+        "F=$(echo -e '\\0055-hf-overrides')\n",
+    ],
+    ids=["printf-format", "printf-b", "echo-e-hex", "echo-e-octal"],
+)
+def test_check_7_reads_a_flag_printed_through_escapes_as_bash_prints_it(
+    check: Any, built: str
+) -> None:
+    script = built + SCRIPT.replace(LAUNCH_LINE, LAUNCH_LINE + "  \"$F\" '{}' \\\n")
+    result = check(with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+def test_an_escape_the_reader_cannot_decode_leaves_the_flag_unknown(check: Any) -> None:
+    script = "F=$(printf '%b' '--hf\\c')\n" + SCRIPT.replace(
+        LAUNCH_LINE, LAUNCH_LINE + "  \"$F\"-overrides '{}' \\\n"
+    )
+    result = check(with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL" and "known only at run time" in result.reason
+
+
+def test_a_chat_template_flag_spelled_with_escapes_still_counts(check: Any) -> None:
+    spelled = REAL_CALL.replace("--use-chat-template", "$'--use-chat\\x2dtemplate'")
+    result = check(with_client(spelled), "spec-chat-template")
+    assert result.status == "PASS", result.reason
+
+
 def test_an_abbreviated_json_model_override_reaches_sglang(check: Any) -> None:
     script = (
         'python3 -m sglang.launch_server --model-path "$MODEL" --tp 8 '

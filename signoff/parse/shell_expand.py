@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from signoff.parse import shell_arith, shell_glob
+from signoff.parse.shell_escapes import ansi_c_end, decode
 from signoff.parse.shell_printf import Parts
 from signoff.parse.shell_scan import NAME
 from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unknown
@@ -165,8 +166,14 @@ class Expander:
             out.extend(self._braced(raw[i:stop], offset + i, depth, quoted))
             return stop
         if raw.startswith("$'", i) and not quoted:
-            stop = _end(raw.find("'", i + 2), raw)
-            out.append(_Seg(_ansi_c(raw[i + 2 : stop]), True))
+            stop = (ansi_c_end(raw, i + 2, len(raw)) or len(raw) + 1) - 1
+            decoded = decode(raw[i + 2 : stop], "ansi")
+            # an escape bash decodes in a way not read here: the word is known only at run time
+            out.append(
+                _Seg(raw[i : stop + 1], True, known=False)
+                if decoded is None
+                else _Seg(decoded, True)
+            )
             return stop + 1
         if raw.startswith('$"', i) and not quoted:
             return i + 1  # a locale string is read as a double-quoted one
@@ -494,20 +501,6 @@ def _split_replacement(word: str) -> tuple[str, str, str]:
             return word[:i], "/", word[i + 1 :]
         i += 1
     return word, "", ""
-
-
-def _ansi_c(body: str) -> str:
-    table = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "e": "\x1b"}
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        if body[i] == "\\" and i + 1 < len(body):
-            out.append(table.get(body[i + 1], "\\" + body[i + 1]))
-            i += 2
-        else:
-            out.append(body[i])
-            i += 1
-    return "".join(out)
 
 
 def _merge_literals(segs: list[_Seg]) -> list[_Seg]:

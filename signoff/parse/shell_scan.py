@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from signoff.parse.shell_escapes import ansi_c_end
+
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=")
 
@@ -248,7 +250,7 @@ class Scanner:
             elif char == "`":
                 i = self._backtick(i + 1, end)
             elif self.text.startswith("$'", i):
-                i = self._find(i + 2, end, "'")
+                i = self._ansi_c(i + 2, end)
             elif self.text.startswith("$(", i):
                 i = self._balanced(i + 1, end, "(", ")", record=True)
             elif self.text.startswith("${", i):
@@ -263,6 +265,13 @@ class Scanner:
             self.problem(i - 1, f"unterminated {quote}")
             return end
         return stop + 1
+
+    def _ansi_c(self, i: int, end: int) -> int:
+        stop = ansi_c_end(self.text, i, end)
+        if stop is None:
+            self.problem(i - 2, "unterminated $'")
+            return end
+        return stop
 
     def _backtick(self, i: int, end: int) -> int:
         j = i
