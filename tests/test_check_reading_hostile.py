@@ -336,3 +336,47 @@ def test_an_allowlist_entry_without_a_decision_is_a_profile_error(tmp_path: Any)
 
 def test_the_policy_fixture_is_the_shipped_profile(policy: Policy) -> None:
     assert policy.arch.allowlist == () and policy.engines["sglang"].underscores_as_dashes is False
+
+
+# --- commands that run inside a word: process substitutions and redirection targets -------------
+
+OVERRIDE_LAUNCH = "vllm serve m --hf-overrides '{\"num_hidden_layers\": 1}'"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        f"cat <({OVERRIDE_LAUNCH})\n",
+        f"echo ready | tee >({OVERRIDE_LAUNCH})\n",
+        f'echo ready > "$({OVERRIDE_LAUNCH})"\n',
+        f"echo ready 2> `{OVERRIDE_LAUNCH}`\n",
+        f"while read -r line; do :; done < <({OVERRIDE_LAUNCH})\n",
+        f"{{ :; }} > >({OVERRIDE_LAUNCH})\n",
+    ],
+    ids=["process-in", "process-out", "redirect-target", "backtick-target", "loop-input", "group"],
+)
+def test_an_override_launched_inside_a_word_fails_check_7(check: Any, hidden: str) -> None:
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert f"{SCRIPT_PATH}:1 --hf-overrides" in result.reason
+
+
+def test_a_process_substitution_in_a_dead_branch_still_runs_nothing(check: Any) -> None:
+    hidden = f"if false; then cat <({OVERRIDE_LAUNCH}) > $({OVERRIDE_LAUNCH}); fi\n"
+    assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "cat <(" + WITHOUT_FLAG.strip() + ")\n",
+        'echo done > "$(' + WITHOUT_FLAG.strip() + ')"\n',
+        "while read -r line; do :; done < <(" + WITHOUT_FLAG.strip() + ")\n",
+    ],
+    ids=["process", "redirect-target", "loop-input"],
+)
+def test_a_client_call_without_the_flag_inside_a_word_fails_check_8(
+    check: Any, hidden: str
+) -> None:
+    result = check(with_client(REAL_CALL + hidden), "spec-chat-template")
+    assert result.status == "FAIL" and "without" in result.reason

@@ -23,6 +23,7 @@ from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unk
 MAX_DEPTH = 16
 _SPECIAL = "@*#?$!-0123456789"
 _SPECIAL_CHARS = frozenset("\\'\"$`")
+_PROCESS = ("<(", ">(")  # a process substitution opening an unquoted word
 _OPS = (
     ":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
     "^^", "^", ",,", ",", ":",
@@ -106,7 +107,7 @@ class Expander:
         if depth > MAX_DEPTH:
             self.hooks.problem(f"expansion nested deeper than {MAX_DEPTH} levels")
             return [_Seg(raw, in_quotes, known=False)]
-        if not _SPECIAL_CHARS.intersection(raw):
+        if not _SPECIAL_CHARS.intersection(raw) and (in_quotes or raw[:2] not in _PROCESS):
             return [_Seg(raw, in_quotes)] if raw else []  # nothing to expand: the common case
         out: list[_Seg] = []
         i, quoted, opened, array_in_quotes = 0, in_quotes, 0, False
@@ -123,6 +124,8 @@ class Expander:
                     out.append(_Seg("", True))  # "" is an empty argument, not nothing
                 quoted, opened, array_in_quotes = not quoted, len(out), False
                 i += 1
+            elif i == 0 and not quoted and raw[:2] in _PROCESS:
+                i = self._process_substitution(raw, offset, out)
             elif char == "$":
                 before = len(out)
                 i = self._dollar(raw, i, offset, depth, quoted, out)
@@ -136,6 +139,14 @@ class Expander:
                 out.append(_Seg(char, quoted))
                 i += 1
         return _merge_literals(out)
+
+    def _process_substitution(self, raw: str, offset: int, out: list[_Seg]) -> int:
+        """`<(cmd)` / `>(cmd)`: its commands run (as a `$( )`'s do); the word is a path
+        (`/dev/fd/63`) known only at run time."""
+        stop = _matching(raw, 1, "(", ")")
+        self.hooks.substitute(offset + 2, raw[2 : stop - 1])
+        out.append(_Seg(raw[:stop], False, known=False))
+        return stop
 
     def _escape(self, raw: str, i: int, quoted: bool, out: list[_Seg]) -> int:
         nxt = raw[i + 1]

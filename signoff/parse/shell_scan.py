@@ -33,7 +33,9 @@ _TEST_OPERATORS = ("&&", "||", "(", ")", "<", ">")
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    kind: Literal["word", "op", "heredoc"]  # heredoc: `text` is the index into `heredocs`
+    # heredoc: `text` is the index into `heredocs`; redirect: a redirection's target that runs
+    # commands when bash expands it (`> "$(cmd)"`, `< <(cmd)`), kept so they are read
+    kind: Literal["word", "op", "heredoc", "redirect"]
     text: str
     offset: int
 
@@ -118,8 +120,7 @@ class Scanner:
             return stop, False
         if char in "<>" and text.startswith(("<(", ">("), i):
             stop = self._balanced(i + 1, end, "(", ")", record=True)
-            if not drop_next:
-                out.append(Token("word", text[i:stop], i))
+            out.append(Token("redirect" if drop_next else "word", text[i:stop], i))
             return stop, False
         if char in _REDIRECT_START and not self._in_test and self._is_redirect(i, end):
             return self._redirect(i, end, out)
@@ -133,6 +134,8 @@ class Scanner:
         stop = plain.end() if plain is not None else i
         if stop == i or (stop < end and self.text[stop] not in _WORD_END):
             stop = max(self._word_end(i, end), i + 1)  # quotes, expansions, arrays: the long way
+        if drop_next and _runs_code(self.text[i:stop]):
+            out.append(Token("redirect", self.text[i:stop], i))
         if not drop_next:
             word = self.text[i:stop]
             out.append(Token("word", word, i))
@@ -336,6 +339,11 @@ class Scanner:
             j += 1
         self.problem(i, f"unterminated {open_}")
         return end
+
+
+def _runs_code(word: str) -> bool:
+    """Whether expanding the word runs commands (a substitution, in or out of quotes)."""
+    return "$(" in word or "`" in word or word.startswith(("<(", ">("))
 
 
 def _starting(text: str, i: int, options: tuple[str, ...]) -> str | None:

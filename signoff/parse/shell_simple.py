@@ -95,8 +95,10 @@ def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     if item.rest or item.background or item.first.negated or len(item.first.commands) != 1:
         return None
     node = item.first.commands[0]
-    if not isinstance(node, Simple) or node.assigns or node.heredocs or not node.words:
+    if not isinstance(node, Simple) or node.assigns or node.heredocs or node.redirects:
         return None
+    if not node.words:
+        return None  # nothing but assignments or redirections: it prints nothing
     if any("$(" in word.raw or "`" in word.raw for word in node.words):
         return None  # a nested substitution: expanding it again here would repeat its work
     position = 0
@@ -292,6 +294,8 @@ class SimpleCommands:
     ) -> tuple[Scope, Outcome]:
         exp = self.expander(scope, chosen)
         self._record_heredocs(node, scope)
+        for target in node.redirects:  # bash expands them as the command starts: what they run
+            exp.fields(target.raw, target.offset, target.line)
         if not node.words:
             for word in node.assigns:
                 self.assign_word(word, exp, scope)
