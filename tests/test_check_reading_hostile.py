@@ -380,3 +380,27 @@ def test_a_client_call_without_the_flag_inside_a_word_fails_check_8(
 ) -> None:
     result = check(with_client(REAL_CALL + hidden), "spec-chat-template")
     assert result.status == "FAIL" and "without" in result.reason
+
+
+# --- brace expansion makes the words bash passes ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["--{hf-overrides,x} '{}'", "--hf-{overrides,} '{}'", "--{json-model-override-args,x}={}"],
+    ids=["alternatives", "empty-alternative", "joined"],
+)
+def test_check_7_reads_a_flag_made_by_brace_expansion(check: Any, flag: str) -> None:
+    result = check(with_launch_flag(flag), "no-arch-hacks")
+    assert result.status == "FAIL" and "-override" in result.reason
+
+
+def test_a_brace_expansion_the_reader_cannot_read_fails_closed(check: Any) -> None:
+    result = check(with_launch_flag("--hf-{01..02}"), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "a brace expansion could not be read (--hf-{01..02})" in result.reason
+
+
+def test_a_quoted_json_value_with_commas_is_not_brace_expanded(check: Any) -> None:
+    result = check(with_launch_flag('--compilation-config \'{"a": 1, "b": 2}\''), "no-arch-hacks")
+    assert result.status == "PASS", result.reason

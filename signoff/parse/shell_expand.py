@@ -2,11 +2,12 @@
 
 Quotes, escapes, `$NAME`, `${NAME op word}` (defaults, assignment, alternatives, lengths,
 prefix/suffix removal, replacement, substrings, case changes, indirection, arrays), `$(( ))`,
-`$( )` and backticks. Unquoted expansions are split into fields; `"${A[@]}"` and `"$@"` give one
-field per item, so a quoted JSON item stays one argument. A part the reader cannot know (a
-command's output, a variable from the runner's environment) stays unknown and keeps the text it
-was written as; the field records the literal text before it (`prefix`), which is what a check
-may still rely on. Expansions nested deeper than `MAX_DEPTH` are reported, not followed.
+`$( )` and backticks, after brace expansion (`shell_brace`). Unquoted expansions are split into
+fields; `"${A[@]}"` and `"$@"` give one field per item, so a quoted JSON item stays one
+argument. A part the reader cannot know (a command's output, a variable from the runner's
+environment) stays unknown and keeps the text it was written as; the field records the literal
+text before it (`prefix`), which is what a check may still rely on. Expansions nested deeper
+than `MAX_DEPTH` are reported, not followed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from signoff.parse import shell_arith, shell_glob
+from signoff.parse.shell_brace import brace_expand
 from signoff.parse.shell_escapes import ansi_c_end, decode
 from signoff.parse.shell_printf import Parts
 from signoff.parse.shell_scan import NAME
@@ -48,6 +50,9 @@ class Hooks(Protocol):
 
     def problem(self, what: str) -> None: ...
 
+    # Count `steps` units of work against the reading's bound (words a brace expansion adds).
+    def charge(self, steps: int) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Field:
@@ -77,8 +82,18 @@ class Expander:
     # --- public -------------------------------------------------------------------------------
 
     def fields(self, raw: str, offset: int, line: int) -> list[Field]:
-        """The fields a command word becomes (split, arrays one item per field)."""
-        return _assemble(self._segments(raw, offset, 0), line, self._ifs())
+        """The fields a command word becomes (brace-expanded, split, arrays one item per
+        field)."""
+        words = brace_expand(raw)
+        if words is None:
+            self.hooks.problem(f"a brace expansion could not be read ({raw[:40]})")
+            words = [raw]
+        if len(words) > 1:
+            self.hooks.charge(len(words) - 1)
+        out: list[Field] = []
+        for word in words:
+            out += _assemble(self._segments(word, offset, 0), line, self._ifs())
+        return out
 
     def value(self, raw: str, offset: int) -> Text:
         """An assignment's value or a `[[ ]]` operand: expanded, never split."""

@@ -83,6 +83,9 @@ class _Hooks:
     def problem(self, what: str) -> None:
         self.runner.problem(self.runner.line, what)
 
+    def charge(self, steps: int) -> None:
+        self.runner.tick(self.runner.line, steps)
+
 
 def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     """The substitution's only command when it is one plain simple command whose words cover
@@ -171,7 +174,7 @@ class SimpleCommands:
     def fork_one(self, scope: Scope, run: Runner, why: str) -> tuple[Scope, Outcome]:
         raise NotImplementedError
 
-    def tick(self, line: int) -> None:
+    def tick(self, line: int, steps: int = 1) -> None:
         raise NotImplementedError
 
     def read_hook(
