@@ -404,3 +404,40 @@ def test_a_brace_expansion_the_reader_cannot_read_fails_closed(check: Any) -> No
 def test_a_quoted_json_value_with_commas_is_not_brace_expanded(check: Any) -> None:
     result = check(with_launch_flag('--compilation-config \'{"a": 1, "b": 2}\''), "no-arch-hacks")
     assert result.status == "PASS", result.reason
+
+
+# --- a substitution in an operand that applies only if a run-time variable is unset ----------
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        f": ${{NOPE:=$({OVERRIDE_LAUNCH})}}\n",
+        f'X="${{NOPE:-$({OVERRIDE_LAUNCH})}}"\n',
+        f"X=${{NOPE:-`{OVERRIDE_LAUNCH}`}}\n",
+    ],
+    ids=["assign-default", "default", "backtick"],
+)
+def test_an_override_in_a_fallback_operand_may_run_and_fails_check_7(
+    check: Any, hidden: str
+) -> None:
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf-overrides" in result.reason and "$NOPE is known only at run time" in result.reason
+
+
+def test_a_fallback_operand_of_a_set_variable_runs_nothing(check: Any) -> None:
+    hidden = f'NOPE=set\nX="${{NOPE:-$({OVERRIDE_LAUNCH})}}"\n'
+    assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"
+
+
+def test_a_client_call_in_a_fallback_operand_fails_check_8(check: Any) -> None:
+    hidden = 'X="${NOPE:-$(' + WITHOUT_FLAG.strip() + ')}"\n'
+    result = check(with_client(REAL_CALL + hidden), "spec-chat-template")
+    assert result.status == "FAIL" and "without" in result.reason
+
+
+def test_a_chat_template_call_only_in_a_fallback_operand_does_not_pass_check_8(check: Any) -> None:
+    hidden = 'X="${NOPE:-$(' + REAL_CALL.strip() + ')}"\n'
+    result = check(with_client(hidden), "spec-chat-template")
+    assert result.status == "FAIL"

@@ -46,7 +46,9 @@ class Hooks(Protocol):
     # Run the commands of the $( ) whose inside (`inner`) starts at `offset`; the text it prints
     # when that is known for certain (a lone printf/echo of known words), or its (text, known)
     # pieces when known in part (a printf of a run-time word through `%s`), else None.
-    def substitute(self, offset: int, inner: str) -> str | Parts | None: ...
+    # `why`: set when the substitution may not run (it sits in an operand that applies only
+    # if a variable known at run time is unset): what it runs is then marked undecided.
+    def substitute(self, offset: int, inner: str, why: str = "") -> str | Parts | None: ...
 
     def problem(self, what: str) -> None: ...
 
@@ -78,6 +80,7 @@ class _Seg:
 class Expander:
     def __init__(self, hooks: Hooks) -> None:
         self.hooks = hooks
+        self.undecided = ""  # why the substitutions being expanded may not run ("": they do)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -147,7 +150,7 @@ class Expander:
                 array_in_quotes |= any(seg.brk for seg in out[before:])
             elif char == "`":
                 stop = _end(raw.find("`", i + 1), raw)
-                printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop])
+                printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop], self.undecided)
                 out.extend(_substituted(raw[i : stop + 1], printed, quoted))
                 i = stop + 1
             else:
@@ -159,7 +162,7 @@ class Expander:
         """`<(cmd)` / `>(cmd)`: its commands run (as a `$( )`'s do); the word is a path
         (`/dev/fd/63`) known only at run time."""
         stop = _matching(raw, 1, "(", ")")
-        self.hooks.substitute(offset + 2, raw[2 : stop - 1])
+        self.hooks.substitute(offset + 2, raw[2 : stop - 1], self.undecided)
         out.append(_Seg(raw[:stop], False, known=False))
         return stop
 
@@ -184,7 +187,7 @@ class Expander:
             return stop
         if raw.startswith("$(", i):
             stop = _matching(raw, i + 1, "(", ")")
-            printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1])
+            printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1], self.undecided)
             out.extend(_substituted(raw[i:stop], printed, quoted))
             return stop
         if raw.startswith("${", i):
@@ -322,10 +325,12 @@ class Expander:
     ) -> list[_Seg]:
         value = self._scalar(name, index, guarded=op in _FALLBACKS)
         unknown_seg = [_Seg(whole, quoted, known=False, split=not quoted)]
+        operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
         if value is FROM_ENVIRONMENT or (isinstance(value, Text) and not value.known):
+            why = f"`{whole[:60]}` (${name} is known only at run time)"
+            self._may_run(word, operand_offset, depth, why)
             return unknown_seg
         current = value if isinstance(value, Text) else None
-        operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
             return self._default(name, op, current, word, operand_offset, depth, quoted)
         if current is None:
@@ -358,6 +363,17 @@ class Expander:
         if op in (":=", "="):
             self.hooks.assign(name, _joined(segs))
         return segs
+
+    def _may_run(self, word: str, offset: int, depth: int, why: str) -> None:
+        """The commands an operand's substitutions run when bash expands it, read as
+        undecided: whether it is expanded depends on a value known only at run time."""
+        if "$(" not in word and "`" not in word:
+            return
+        outer, self.undecided = self.undecided, self.undecided or why
+        try:
+            self._segments(word, offset, depth + 1)
+        finally:
+            self.undecided = outer
 
     def _operand(self, word: str, offset: int, depth: int, quoted: bool) -> list[_Seg]:
         segs = self._segments(word, offset, depth + 1, in_quotes=quoted)

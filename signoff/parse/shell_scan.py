@@ -324,6 +324,9 @@ class Scanner:
             if open_ == "{" and self.text.startswith("$(", j):
                 j = self._balanced(j + 1, end, "(", ")", record=True)  # `${X:-$(cmd)}`
                 continue
+            if open_ == "{" and char == "`":
+                j = self._backtick(j + 1, end)  # `${X:-`cmd`}`
+                continue
             if char == "#" and array and self.text[j - 1] in " \t\n(":
                 newline = self.text.find("\n", j, end)  # a comment inside a multi-line array
                 j = end if newline < 0 else newline

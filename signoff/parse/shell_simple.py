@@ -77,8 +77,8 @@ class _Hooks:
         self.scope.put(name, value)
         self.chosen.pop(name, None)
 
-    def substitute(self, offset: int, inner: str) -> str | Parts | None:
-        return self.runner.substitution(offset, self.scope, inner, self.chosen)
+    def substitute(self, offset: int, inner: str, why: str = "") -> str | Parts | None:
+        return self.runner.substitution(offset, self.scope, inner, self.chosen, why)
 
     def problem(self, what: str) -> None:
         self.runner.problem(self.runner.line, what)
@@ -523,13 +523,24 @@ class SimpleCommands:
         return scope, outcome
 
     def substitution(
-        self, offset: int, scope: Scope, inner: str = "", chosen: dict[str, Option] | None = None
+        self,
+        offset: int,
+        scope: Scope,
+        inner: str = "",
+        chosen: dict[str, Option] | None = None,
+        why: str = "",
     ) -> str | Parts | None:
         """Run the commands of the `$( )` whose inside starts at `offset` (a subshell); what it
-        prints when that is certain, wholly or in part (see `static_output`), else None."""
+        prints when that is certain, wholly or in part (see `static_output`), else None.
+        `why`: it may not run at all (what it runs is undecided, and its output unknown)."""
         seq = self.sources[-1].substitutions.get(offset)
         if seq is None:
             self.problem(self.line, "a command substitution could not be read")
+            return None
+        if why:
+            scope = scope.copy()
+            scope.reach = scope.why() or why
+            self.command_in_subshell(seq, scope)
             return None
         self.command_in_subshell(seq, scope)
         simple = lone_simple(seq, offset, inner)
