@@ -441,3 +441,38 @@ def test_a_chat_template_call_only_in_a_fallback_operand_does_not_pass_check_8(c
     hidden = 'X="${NOPE:-$(' + REAL_CALL.strip() + ')}"\n'
     result = check(with_client(hidden), "spec-chat-template")
     assert result.status == "FAIL"
+
+
+def test_a_client_call_started_as_a_coprocess_without_the_flag_fails_check_8(check: Any) -> None:
+    result = check(with_client(REAL_CALL + "coproc " + WITHOUT_FLAG), "spec-chat-template")
+    assert result.status == "FAIL" and "without" in result.reason
+
+
+def test_a_function_started_as_a_coprocess_is_read(check: Any) -> None:
+    hidden = f"hack() {{ {OVERRIDE_LAUNCH}; }}\ncoproc hack\n"
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "env -S 'vllm serve m --hf-overrides {}' &\n",
+        "python3 -c 'import os; os.system(\"vllm serve m --hf_overrides {}\")' &\n",
+        "ssh localhost 'vllm serve m --json-model-override-args {}' &\n",
+        "python3 - <<'PY' &\nimport subprocess\nsubprocess.run(['vllm', 'serve', 'm', "
+        "'--hf-overrides', '{}'])\nPY\n",
+    ],
+    ids=["env-split-string", "python-c", "ssh", "python-heredoc"],
+)
+def test_an_override_in_a_command_line_handed_over_as_one_string_fails(
+    check: Any, hidden: str
+) -> None:
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf" in result.reason or "--json-model" in result.reason
+
+
+def test_an_override_named_only_in_a_log_message_does_not_fail(check: Any) -> None:
+    hidden = 'echo "this recipe needs no --hf-overrides"\n'
+    assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"

@@ -335,6 +335,9 @@ class SimpleCommands:
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
+        if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
+            self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
+            return scope, Outcome()
         handler = _BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
