@@ -476,3 +476,12 @@ def test_an_override_in_a_command_line_handed_over_as_one_string_fails(
 def test_an_override_named_only_in_a_log_message_does_not_fail(check: Any) -> None:
     hidden = 'echo "this recipe needs no --hf-overrides"\n'
     assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"
+
+
+def test_a_launch_through_xargs_takes_arguments_known_only_at_run_time(check: Any) -> None:
+    hidden = "echo '--hf-overrides {}' | xargs vllm serve m &\n"
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert (
+        "[the arguments xargs reads from standard input] (known only at run time" in result.reason
+    )
