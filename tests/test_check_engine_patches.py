@@ -386,3 +386,36 @@ def test_a_patch_in_a_heredoc_a_shell_runs_is_found(check):
     # the same text given to a command that only stores it is data
     add_changed_file(parts, SCRIPT_PATH, with_line(block.replace("bash <<", "cat > notes.txt <<")))
     assert check(parts, "engine-patches").status == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("cp fix.py \"$(python3 -c 'import vllm; print(vllm.__path__[0])')/config.py\"\n",
+         "rewrites installed engine files"),
+        ("cp fix.py \"$(pip show vllm | sed -n 's/^Location: //p')/vllm/config.py\"\n",
+         "rewrites installed engine files"),
+        ("perl -pi -e 's/a/b/' /usr/local/lib/python3.12/dist-packages/vllm/config.py\n",
+         "rewrites installed engine files"),
+        ("python3 -c \"import vllm, pathlib; p = pathlib.Path(vllm.__file__).parent / 'config.py'; "
+         "p.write_text('')\"\n", "rewrites installed engine files"),
+        ("pip install -e ./my-fork\n", "installs engine packages"),
+        ("pip install /workspace/my-engine\n", "installs engine packages"),
+        ("export PYTHONPATH=/workspace/vllm-fork:$PYTHONPATH\n", "ahead of the installed engine"),
+    ],
+    ids=["cp-into-path", "pip-show-location", "perl-in-place", "python-c-write",
+         "editable-fork", "local-path", "pythonpath"],
+)  # fmt: skip
+def test_other_ways_of_replacing_engine_code_are_patching(check, command, named):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and named in result.reason
+
+
+def test_installing_a_checkout_in_place_is_left_to_the_launchers_srtctl_form(check):
+    parts = passing_parts()
+    add_changed_file(
+        parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', "uv pip install -e .\n")
+    )
+    assert check(parts, "engine-patches").status == "PASS"

@@ -156,6 +156,57 @@ def test_check_7_reads_overrides_as_vllm_reads_them(check: Any, flag: str) -> No
     assert f"{SCRIPT_PATH}:" in result.reason
 
 
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "$'--hf\\x2doverrides' '{}'",
+        "$'--hf\\055overrides' '{}'",
+        "$'--hf\\u002doverrides' '{}'",
+        "$'\\x2d-hf-overrides' '{}'",
+        "$'--json-model-override-args\\x3d{}'",
+    ],
+    ids=["ansi-hex", "ansi-octal", "ansi-unicode", "ansi-leading", "ansi-joined"],
+)
+def test_check_7_reads_a_flag_spelled_with_ansi_c_escapes_as_bash_passes_it(
+    check: Any, flag: str
+) -> None:
+    result = check(with_launch_flag(flag), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert f"{SCRIPT_PATH}:" in result.reason and "-override" in result.reason
+
+
+@pytest.mark.parametrize(
+    "built",
+    [
+        "F=$(printf '\\x2d-hf-overrides')\n",
+        "F=$(printf '%b' '\\055-hf-overrides')\n",
+        "F=$(echo -e '\\x2d-hf-overrides')\n",
+        "F=$(echo -e '\\0055-hf-overrides')\n",
+    ],
+    ids=["printf-format", "printf-b", "echo-e-hex", "echo-e-octal"],
+)
+def test_check_7_reads_a_flag_printed_through_escapes_as_bash_prints_it(
+    check: Any, built: str
+) -> None:
+    script = built + SCRIPT.replace(LAUNCH_LINE, LAUNCH_LINE + "  \"$F\" '{}' \\\n")
+    result = check(with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+def test_an_escape_the_reader_cannot_decode_leaves_the_flag_unknown(check: Any) -> None:
+    script = "F=$(printf '%b' '--hf\\c')\n" + SCRIPT.replace(
+        LAUNCH_LINE, LAUNCH_LINE + "  \"$F\"-overrides '{}' \\\n"
+    )
+    result = check(with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL" and "known only at run time" in result.reason
+
+
+def test_a_chat_template_flag_spelled_with_escapes_still_counts(check: Any) -> None:
+    spelled = REAL_CALL.replace("--use-chat-template", "$'--use-chat\\x2dtemplate'")
+    result = check(with_client(spelled), "spec-chat-template")
+    assert result.status == "PASS", result.reason
+
+
 def test_an_abbreviated_json_model_override_reaches_sglang(check: Any) -> None:
     script = (
         'python3 -m sglang.launch_server --model-path "$MODEL" --tp 8 '
@@ -285,3 +336,152 @@ def test_an_allowlist_entry_without_a_decision_is_a_profile_error(tmp_path: Any)
 
 def test_the_policy_fixture_is_the_shipped_profile(policy: Policy) -> None:
     assert policy.arch.allowlist == () and policy.engines["sglang"].underscores_as_dashes is False
+
+
+# --- commands that run inside a word: process substitutions and redirection targets -------------
+
+OVERRIDE_LAUNCH = "vllm serve m --hf-overrides '{\"num_hidden_layers\": 1}'"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        f"cat <({OVERRIDE_LAUNCH})\n",
+        f"echo ready | tee >({OVERRIDE_LAUNCH})\n",
+        f'echo ready > "$({OVERRIDE_LAUNCH})"\n',
+        f"echo ready 2> `{OVERRIDE_LAUNCH}`\n",
+        f"while read -r line; do :; done < <({OVERRIDE_LAUNCH})\n",
+        f"{{ :; }} > >({OVERRIDE_LAUNCH})\n",
+    ],
+    ids=["process-in", "process-out", "redirect-target", "backtick-target", "loop-input", "group"],
+)
+def test_an_override_launched_inside_a_word_fails_check_7(check: Any, hidden: str) -> None:
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert f"{SCRIPT_PATH}:1 --hf-overrides" in result.reason
+
+
+def test_a_process_substitution_in_a_dead_branch_still_runs_nothing(check: Any) -> None:
+    hidden = f"if false; then cat <({OVERRIDE_LAUNCH}) > $({OVERRIDE_LAUNCH}); fi\n"
+    assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "cat <(" + WITHOUT_FLAG.strip() + ")\n",
+        'echo done > "$(' + WITHOUT_FLAG.strip() + ')"\n',
+        "while read -r line; do :; done < <(" + WITHOUT_FLAG.strip() + ")\n",
+    ],
+    ids=["process", "redirect-target", "loop-input"],
+)
+def test_a_client_call_without_the_flag_inside_a_word_fails_check_8(
+    check: Any, hidden: str
+) -> None:
+    result = check(with_client(REAL_CALL + hidden), "spec-chat-template")
+    assert result.status == "FAIL" and "without" in result.reason
+
+
+# --- brace expansion makes the words bash passes ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["--{hf-overrides,x} '{}'", "--hf-{overrides,} '{}'", "--{json-model-override-args,x}={}"],
+    ids=["alternatives", "empty-alternative", "joined"],
+)
+def test_check_7_reads_a_flag_made_by_brace_expansion(check: Any, flag: str) -> None:
+    result = check(with_launch_flag(flag), "no-arch-hacks")
+    assert result.status == "FAIL" and "-override" in result.reason
+
+
+def test_a_brace_expansion_the_reader_cannot_read_fails_closed(check: Any) -> None:
+    result = check(with_launch_flag("--hf-{01..02}"), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "a brace expansion could not be read (--hf-{01..02})" in result.reason
+
+
+def test_a_quoted_json_value_with_commas_is_not_brace_expanded(check: Any) -> None:
+    result = check(with_launch_flag('--compilation-config \'{"a": 1, "b": 2}\''), "no-arch-hacks")
+    assert result.status == "PASS", result.reason
+
+
+# --- a substitution in an operand that applies only if a run-time variable is unset ----------
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        f": ${{NOPE:=$({OVERRIDE_LAUNCH})}}\n",
+        f'X="${{NOPE:-$({OVERRIDE_LAUNCH})}}"\n',
+        f"X=${{NOPE:-`{OVERRIDE_LAUNCH}`}}\n",
+    ],
+    ids=["assign-default", "default", "backtick"],
+)
+def test_an_override_in_a_fallback_operand_may_run_and_fails_check_7(
+    check: Any, hidden: str
+) -> None:
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf-overrides" in result.reason and "$NOPE is known only at run time" in result.reason
+
+
+def test_a_fallback_operand_of_a_set_variable_runs_nothing(check: Any) -> None:
+    hidden = f'NOPE=set\nX="${{NOPE:-$({OVERRIDE_LAUNCH})}}"\n'
+    assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"
+
+
+def test_a_client_call_in_a_fallback_operand_fails_check_8(check: Any) -> None:
+    hidden = 'X="${NOPE:-$(' + WITHOUT_FLAG.strip() + ')}"\n'
+    result = check(with_client(REAL_CALL + hidden), "spec-chat-template")
+    assert result.status == "FAIL" and "without" in result.reason
+
+
+def test_a_chat_template_call_only_in_a_fallback_operand_does_not_pass_check_8(check: Any) -> None:
+    hidden = 'X="${NOPE:-$(' + REAL_CALL.strip() + ')}"\n'
+    result = check(with_client(hidden), "spec-chat-template")
+    assert result.status == "FAIL"
+
+
+def test_a_client_call_started_as_a_coprocess_without_the_flag_fails_check_8(check: Any) -> None:
+    result = check(with_client(REAL_CALL + "coproc " + WITHOUT_FLAG), "spec-chat-template")
+    assert result.status == "FAIL" and "without" in result.reason
+
+
+def test_a_function_started_as_a_coprocess_is_read(check: Any) -> None:
+    hidden = f"hack() {{ {OVERRIDE_LAUNCH}; }}\ncoproc hack\n"
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "env -S 'vllm serve m --hf-overrides {}' &\n",
+        "python3 -c 'import os; os.system(\"vllm serve m --hf_overrides {}\")' &\n",
+        "ssh localhost 'vllm serve m --json-model-override-args {}' &\n",
+        "python3 - <<'PY' &\nimport subprocess\nsubprocess.run(['vllm', 'serve', 'm', "
+        "'--hf-overrides', '{}'])\nPY\n",
+    ],
+    ids=["env-split-string", "python-c", "ssh", "python-heredoc"],
+)
+def test_an_override_in_a_command_line_handed_over_as_one_string_fails(
+    check: Any, hidden: str
+) -> None:
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf" in result.reason or "--json-model" in result.reason
+
+
+def test_an_override_named_only_in_a_log_message_does_not_fail(check: Any) -> None:
+    hidden = 'echo "this recipe needs no --hf-overrides"\n'
+    assert check(with_script(hidden + SCRIPT), "no-arch-hacks").status == "PASS"
+
+
+def test_a_launch_through_xargs_takes_arguments_known_only_at_run_time(check: Any) -> None:
+    hidden = "echo '--hf-overrides {}' | xargs vllm serve m &\n"
+    result = check(with_script(hidden + SCRIPT), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert (
+        "[the arguments xargs reads from standard input] (known only at run time" in result.reason
+    )

@@ -2,7 +2,8 @@
 
 Launchers: `vllm serve`, `sglang serve`, `trtllm-serve [serve]`, `python[3] -m <engine module>`
 (also through a computed interpreter such as `"$SGLANG_PYTHON" -m sglang.launch_server`) and any
-of these behind wrappers (`env A=1`, `nohup`, `numactl ...`, `mpirun ...`). Flags are read as
+of these behind wrappers (`env A=1`, `nohup`, `numactl ...`, `mpirun ...`, `xargs`, whose
+standard input adds arguments known only at run time). Flags are read as
 `--flag value` or `--flag=value` (the value kept whole, JSON included). A word whose text is
 only known at run time, standing where a flag could be, is kept as `opaque`.
 """
@@ -20,8 +21,10 @@ from signoff.parse.shell_scan import ASSIGNMENT
 WRAPPERS = frozenset(
     {"nohup", "exec", "time", "setsid", "env", "stdbuf", "numactl", "taskset", "mpirun",
      "mpiexec", "srun", "timeout", "sudo", "nice", "ionice", "chrt", "flock", "docker", "podman",
-     "singularity", "apptainer", "enroot", "torchrun"}
+     "singularity", "apptainer", "enroot", "torchrun", "xargs"}
 )  # fmt: skip
+# Wrappers that add arguments of their own choosing to the command they run (read from stdin).
+_ADDS_ARGUMENTS = {"xargs": "[the arguments xargs reads from standard input]"}
 NOT_RUNNING = frozenset(
     {"echo", "printf", "grep", "egrep", "sed", "awk", "cat", "pgrep", "pkill", "kill", "which",
      "command", "type", "test", "[", "[[", "tee", "logger", "true", "false", ":"}
@@ -122,7 +125,7 @@ def read_launch(
         return ServerLaunch(
             engine=engine, command=command, model=model, args=tuple(args), line=argv[i].line,
             env={**env, **_wrapper_env(argv[:i])}, reach=reach, why=why,
-            opaque=opaque_words(tail[skip:]),
+            opaque=opaque_words(tail[skip:]) + _added_by(argv[:i]),
         )  # fmt: skip
     return None
 
@@ -160,6 +163,12 @@ def _python_module(
     if re.search(r"(?:launch_server|api_server|serve|server)$", module):
         return "other", command, j + 2, False
     return None
+
+
+def _added_by(before: Sequence[Field]) -> tuple[str, ...]:
+    """What the wrappers before a launcher add to its arguments at run time."""
+    found = (_ADDS_ARGUMENTS.get(basename(word.text)) for word in before if word.known)
+    return tuple(text for text in found if text)
 
 
 def _wrapper_env(before: Sequence[Field]) -> dict[str, str]:

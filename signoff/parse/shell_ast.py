@@ -33,6 +33,7 @@ class Simple:
     assigns: list[Word] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     heredocs: list[int] = field(default_factory=list)  # indexes into Parsed.heredocs
+    redirects: list[Word] = field(default_factory=list)  # targets that run code when expanded
 
 
 @dataclass(slots=True)
@@ -214,6 +215,8 @@ class _Parser:
             return self._function_name(index, top)
         elif token.kind == "heredoc":
             self._heredoc(token, top.body)
+        elif token.kind == "redirect":
+            self._redirect(token, top.body)
         elif token.kind == "op":
             return self._operator(index, top)
         else:
@@ -356,6 +359,24 @@ class _Parser:
         if body.simple is None:
             body.simple = Simple(self.scanner.lines.at(token.offset))
         body.simple.heredocs.append(int(token.text))
+
+    def _redirect(self, token: Token, body: _List) -> None:
+        """A redirection target that runs commands when expanded: part of its simple command;
+        on a compound command (`done < <(cmd)`) it is expanded before the compound runs, so
+        it becomes a command of its own, grouped just ahead of the compound."""
+        word = self._make_word(token)
+        if body.simple is not None or not body.closed or not body.cmds:
+            if body.simple is None:
+                body.simple = Simple(word.line)
+            body.simple.redirects.append(word)
+            return
+        compound = body.cmds[-1]
+        ahead = AndOr(Pipeline(word.line, [Simple(word.line, redirects=[word])]))
+        body.cmds[-1] = Group(
+            _line_of(compound),
+            Seq([ahead, AndOr(Pipeline(compound.line, [compound]))]),
+            subshell=False,
+        )
 
     def _function_name(self, index: int, top: _Frame) -> int:
         token = self.tokens[index]

@@ -68,9 +68,9 @@ class Evaluator(SimpleCommands):
         for name in sorted(set(scope.overflow)):
             self.note(f"{name} took more values than the reader keeps apart; read together")
 
-    def tick(self, line: int) -> None:
+    def tick(self, line: int, steps: int = 1) -> None:
         self.line = line
-        self.steps += 1
+        self.steps += steps
         if self.steps > self.budget:
             raise BudgetExceeded
 

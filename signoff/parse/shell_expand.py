@@ -2,11 +2,12 @@
 
 Quotes, escapes, `$NAME`, `${NAME op word}` (defaults, assignment, alternatives, lengths,
 prefix/suffix removal, replacement, substrings, case changes, indirection, arrays), `$(( ))`,
-`$( )` and backticks. Unquoted expansions are split into fields; `"${A[@]}"` and `"$@"` give one
-field per item, so a quoted JSON item stays one argument. A part the reader cannot know (a
-command's output, a variable from the runner's environment) stays unknown and keeps the text it
-was written as; the field records the literal text before it (`prefix`), which is what a check
-may still rely on. Expansions nested deeper than `MAX_DEPTH` are reported, not followed.
+`$( )` and backticks, after brace expansion (`shell_brace`). Unquoted expansions are split into
+fields; `"${A[@]}"` and `"$@"` give one field per item, so a quoted JSON item stays one
+argument. A part the reader cannot know (a command's output, a variable from the runner's
+environment) stays unknown and keeps the text it was written as; the field records the literal
+text before it (`prefix`), which is what a check may still rely on. Expansions nested deeper
+than `MAX_DEPTH` are reported, not followed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from signoff.parse import shell_arith, shell_glob
+from signoff.parse.shell_brace import brace_expand
+from signoff.parse.shell_escapes import ansi_c_end, decode
 from signoff.parse.shell_printf import Parts
 from signoff.parse.shell_scan import NAME
 from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unknown
@@ -22,6 +25,7 @@ from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unk
 MAX_DEPTH = 16
 _SPECIAL = "@*#?$!-0123456789"
 _SPECIAL_CHARS = frozenset("\\'\"$`")
+_PROCESS = ("<(", ">(")  # a process substitution opening an unquoted word
 _OPS = (
     ":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
     "^^", "^", ",,", ",", ":",
@@ -42,9 +46,14 @@ class Hooks(Protocol):
     # Run the commands of the $( ) whose inside (`inner`) starts at `offset`; the text it prints
     # when that is known for certain (a lone printf/echo of known words), or its (text, known)
     # pieces when known in part (a printf of a run-time word through `%s`), else None.
-    def substitute(self, offset: int, inner: str) -> str | Parts | None: ...
+    # `why`: set when the substitution may not run (it sits in an operand that applies only
+    # if a variable known at run time is unset): what it runs is then marked undecided.
+    def substitute(self, offset: int, inner: str, why: str = "") -> str | Parts | None: ...
 
     def problem(self, what: str) -> None: ...
+
+    # Count `steps` units of work against the reading's bound (words a brace expansion adds).
+    def charge(self, steps: int) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +80,23 @@ class _Seg:
 class Expander:
     def __init__(self, hooks: Hooks) -> None:
         self.hooks = hooks
+        self.undecided = ""  # why the substitutions being expanded may not run ("": they do)
 
     # --- public -------------------------------------------------------------------------------
 
     def fields(self, raw: str, offset: int, line: int) -> list[Field]:
-        """The fields a command word becomes (split, arrays one item per field)."""
-        return _assemble(self._segments(raw, offset, 0), line, self._ifs())
+        """The fields a command word becomes (brace-expanded, split, arrays one item per
+        field)."""
+        words = brace_expand(raw)
+        if words is None:
+            self.hooks.problem(f"a brace expansion could not be read ({raw[:40]})")
+            words = [raw]
+        if len(words) > 1:
+            self.hooks.charge(len(words) - 1)
+        out: list[Field] = []
+        for word in words:
+            out += _assemble(self._segments(word, offset, 0), line, self._ifs())
+        return out
 
     def value(self, raw: str, offset: int) -> Text:
         """An assignment's value or a `[[ ]]` operand: expanded, never split."""
@@ -105,7 +125,7 @@ class Expander:
         if depth > MAX_DEPTH:
             self.hooks.problem(f"expansion nested deeper than {MAX_DEPTH} levels")
             return [_Seg(raw, in_quotes, known=False)]
-        if not _SPECIAL_CHARS.intersection(raw):
+        if not _SPECIAL_CHARS.intersection(raw) and (in_quotes or raw[:2] not in _PROCESS):
             return [_Seg(raw, in_quotes)] if raw else []  # nothing to expand: the common case
         out: list[_Seg] = []
         i, quoted, opened, array_in_quotes = 0, in_quotes, 0, False
@@ -122,19 +142,29 @@ class Expander:
                     out.append(_Seg("", True))  # "" is an empty argument, not nothing
                 quoted, opened, array_in_quotes = not quoted, len(out), False
                 i += 1
+            elif i == 0 and not quoted and raw[:2] in _PROCESS:
+                i = self._process_substitution(raw, offset, out)
             elif char == "$":
                 before = len(out)
                 i = self._dollar(raw, i, offset, depth, quoted, out)
                 array_in_quotes |= any(seg.brk for seg in out[before:])
             elif char == "`":
                 stop = _end(raw.find("`", i + 1), raw)
-                printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop])
+                printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop], self.undecided)
                 out.extend(_substituted(raw[i : stop + 1], printed, quoted))
                 i = stop + 1
             else:
                 out.append(_Seg(char, quoted))
                 i += 1
         return _merge_literals(out)
+
+    def _process_substitution(self, raw: str, offset: int, out: list[_Seg]) -> int:
+        """`<(cmd)` / `>(cmd)`: its commands run (as a `$( )`'s do); the word is a path
+        (`/dev/fd/63`) known only at run time."""
+        stop = _matching(raw, 1, "(", ")")
+        self.hooks.substitute(offset + 2, raw[2 : stop - 1], self.undecided)
+        out.append(_Seg(raw[:stop], False, known=False))
+        return stop
 
     def _escape(self, raw: str, i: int, quoted: bool, out: list[_Seg]) -> int:
         nxt = raw[i + 1]
@@ -157,7 +187,7 @@ class Expander:
             return stop
         if raw.startswith("$(", i):
             stop = _matching(raw, i + 1, "(", ")")
-            printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1])
+            printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1], self.undecided)
             out.extend(_substituted(raw[i:stop], printed, quoted))
             return stop
         if raw.startswith("${", i):
@@ -165,8 +195,14 @@ class Expander:
             out.extend(self._braced(raw[i:stop], offset + i, depth, quoted))
             return stop
         if raw.startswith("$'", i) and not quoted:
-            stop = _end(raw.find("'", i + 2), raw)
-            out.append(_Seg(_ansi_c(raw[i + 2 : stop]), True))
+            stop = (ansi_c_end(raw, i + 2, len(raw)) or len(raw) + 1) - 1
+            decoded = decode(raw[i + 2 : stop], "ansi")
+            # an escape bash decodes in a way not read here: the word is known only at run time
+            out.append(
+                _Seg(raw[i : stop + 1], True, known=False)
+                if decoded is None
+                else _Seg(decoded, True)
+            )
             return stop + 1
         if raw.startswith('$"', i) and not quoted:
             return i + 1  # a locale string is read as a double-quoted one
@@ -289,10 +325,12 @@ class Expander:
     ) -> list[_Seg]:
         value = self._scalar(name, index, guarded=op in _FALLBACKS)
         unknown_seg = [_Seg(whole, quoted, known=False, split=not quoted)]
+        operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
         if value is FROM_ENVIRONMENT or (isinstance(value, Text) and not value.known):
+            why = f"`{whole[:60]}` (${name} is known only at run time)"
+            self._may_run(word, operand_offset, depth, why)
             return unknown_seg
         current = value if isinstance(value, Text) else None
-        operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
             return self._default(name, op, current, word, operand_offset, depth, quoted)
         if current is None:
@@ -325,6 +363,17 @@ class Expander:
         if op in (":=", "="):
             self.hooks.assign(name, _joined(segs))
         return segs
+
+    def _may_run(self, word: str, offset: int, depth: int, why: str) -> None:
+        """The commands an operand's substitutions run when bash expands it, read as
+        undecided: whether it is expanded depends on a value known only at run time."""
+        if "$(" not in word and "`" not in word:
+            return
+        outer, self.undecided = self.undecided, self.undecided or why
+        try:
+            self._segments(word, offset, depth + 1)
+        finally:
+            self.undecided = outer
 
     def _operand(self, word: str, offset: int, depth: int, quoted: bool) -> list[_Seg]:
         segs = self._segments(word, offset, depth + 1, in_quotes=quoted)
@@ -494,20 +543,6 @@ def _split_replacement(word: str) -> tuple[str, str, str]:
             return word[:i], "/", word[i + 1 :]
         i += 1
     return word, "", ""
-
-
-def _ansi_c(body: str) -> str:
-    table = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "e": "\x1b"}
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        if body[i] == "\\" and i + 1 < len(body):
-            out.append(table.get(body[i + 1], "\\" + body[i + 1]))
-            i += 2
-        else:
-            out.append(body[i])
-            i += 1
-    return "".join(out)
 
 
 def _merge_literals(segs: list[_Seg]) -> list[_Seg]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from signoff.parse.shell_escapes import decode
+
 _CONVERSION = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d*))?(?P<kind>.)?")
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "r": "\r",
-            "v": "\v", '"': '"', "'": "'"}  # fmt: skip
 _INTEGER = frozenset("diuxXoc")
 _FLOAT = frozenset("fFeEgG")
 MAX_OUTPUT = 65_536
@@ -24,7 +24,9 @@ def printf_output(args: list[str]) -> str | None:
         args = args[1:]
     if not args or args[0].startswith("-"):
         return None  # `printf -v NAME` assigns instead of printing
-    fmt, rest = _escaped(args[0]), list(args[1:])
+    fmt, rest = decode(args[0], "format"), list(args[1:])
+    if fmt is None or fmt.count("%") != args[0].count("%"):
+        return None  # bash prints an escaped `%` as itself; never read it as a conversion
     out: list[str] = []
     while True:
         used, text = _format_once(fmt, rest)
@@ -73,7 +75,8 @@ def echo_output(args: list[str]) -> str | None:
         escapes = "e" in args[0] or (escapes and "E" not in args[0])
         args = args[1:]
     text = " ".join(args)
-    return (_escaped(text) if escapes else text) + ("\n" if newline else "")
+    printed = decode(text, "echo") if escapes else text
+    return None if printed is None else printed + ("\n" if newline else "")
 
 
 def _format_once(fmt: str, args: list[str]) -> tuple[int, str | None]:
@@ -105,7 +108,8 @@ def _format_once(fmt: str, args: list[str]) -> tuple[int, str | None]:
 def _convert(kind: str, arg: str, flags: str, width: str, precision: str | None) -> str | None:
     spec = f"%{flags}{width}" + (f".{precision}" if precision is not None else "")
     if kind in ("s", "b"):
-        return (spec + "s") % (_escaped(arg) if kind == "b" else arg)
+        text = decode(arg, "b") if kind == "b" else arg
+        return None if text is None else (spec + "s") % text
     if kind in _INTEGER:
         number = _integer(arg)
         if number is None:
@@ -130,18 +134,3 @@ def _integer(arg: str) -> int | None:
         return int(text, 0) if not re.fullmatch(r"0\d+", text) else int(text, 8)
     except ValueError:
         return None
-
-
-def _escaped(text: str) -> str:
-    """Backslash escapes as printf reads them in its format (and `%b`, `echo -e`)."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and i + 1 < len(text) and text[i + 1] in _ESCAPES:
-            out.append(_ESCAPES[text[i + 1]])
-            i += 2
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from signoff.parse.shell_escapes import ansi_c_end
+
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=")
 
@@ -31,7 +33,9 @@ _TEST_OPERATORS = ("&&", "||", "(", ")", "<", ">")
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    kind: Literal["word", "op", "heredoc"]  # heredoc: `text` is the index into `heredocs`
+    # heredoc: `text` is the index into `heredocs`; redirect: a redirection's target that runs
+    # commands when bash expands it (`> "$(cmd)"`, `< <(cmd)`), kept so they are read
+    kind: Literal["word", "op", "heredoc", "redirect"]
     text: str
     offset: int
 
@@ -116,8 +120,7 @@ class Scanner:
             return stop, False
         if char in "<>" and text.startswith(("<(", ">("), i):
             stop = self._balanced(i + 1, end, "(", ")", record=True)
-            if not drop_next:
-                out.append(Token("word", text[i:stop], i))
+            out.append(Token("redirect" if drop_next else "word", text[i:stop], i))
             return stop, False
         if char in _REDIRECT_START and not self._in_test and self._is_redirect(i, end):
             return self._redirect(i, end, out)
@@ -131,6 +134,8 @@ class Scanner:
         stop = plain.end() if plain is not None else i
         if stop == i or (stop < end and self.text[stop] not in _WORD_END):
             stop = max(self._word_end(i, end), i + 1)  # quotes, expansions, arrays: the long way
+        if drop_next and _runs_code(self.text[i:stop]):
+            out.append(Token("redirect", self.text[i:stop], i))
         if not drop_next:
             word = self.text[i:stop]
             out.append(Token("word", word, i))
@@ -248,7 +253,7 @@ class Scanner:
             elif char == "`":
                 i = self._backtick(i + 1, end)
             elif self.text.startswith("$'", i):
-                i = self._find(i + 2, end, "'")
+                i = self._ansi_c(i + 2, end)
             elif self.text.startswith("$(", i):
                 i = self._balanced(i + 1, end, "(", ")", record=True)
             elif self.text.startswith("${", i):
@@ -263,6 +268,13 @@ class Scanner:
             self.problem(i - 1, f"unterminated {quote}")
             return end
         return stop + 1
+
+    def _ansi_c(self, i: int, end: int) -> int:
+        stop = ansi_c_end(self.text, i, end)
+        if stop is None:
+            self.problem(i - 2, "unterminated $'")
+            return end
+        return stop
 
     def _backtick(self, i: int, end: int) -> int:
         j = i
@@ -312,6 +324,9 @@ class Scanner:
             if open_ == "{" and self.text.startswith("$(", j):
                 j = self._balanced(j + 1, end, "(", ")", record=True)  # `${X:-$(cmd)}`
                 continue
+            if open_ == "{" and char == "`":
+                j = self._backtick(j + 1, end)  # `${X:-`cmd`}`
+                continue
             if char == "#" and array and self.text[j - 1] in " \t\n(":
                 newline = self.text.find("\n", j, end)  # a comment inside a multi-line array
                 j = end if newline < 0 else newline
@@ -327,6 +342,11 @@ class Scanner:
             j += 1
         self.problem(i, f"unterminated {open_}")
         return end
+
+
+def _runs_code(word: str) -> bool:
+    """Whether expanding the word runs commands (a substitution, in or out of quotes)."""
+    return "$(" in word or "`" in word or word.startswith(("<(", ">("))
 
 
 def _starting(text: str, i: int, options: tuple[str, ...]) -> str | None:

@@ -77,11 +77,14 @@ class _Hooks:
         self.scope.put(name, value)
         self.chosen.pop(name, None)
 
-    def substitute(self, offset: int, inner: str) -> str | Parts | None:
-        return self.runner.substitution(offset, self.scope, inner, self.chosen)
+    def substitute(self, offset: int, inner: str, why: str = "") -> str | Parts | None:
+        return self.runner.substitution(offset, self.scope, inner, self.chosen, why)
 
     def problem(self, what: str) -> None:
         self.runner.problem(self.runner.line, what)
+
+    def charge(self, steps: int) -> None:
+        self.runner.tick(self.runner.line, steps)
 
 
 def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
@@ -95,8 +98,10 @@ def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
     if item.rest or item.background or item.first.negated or len(item.first.commands) != 1:
         return None
     node = item.first.commands[0]
-    if not isinstance(node, Simple) or node.assigns or node.heredocs or not node.words:
+    if not isinstance(node, Simple) or node.assigns or node.heredocs or node.redirects:
         return None
+    if not node.words:
+        return None  # nothing but assignments or redirections: it prints nothing
     if any("$(" in word.raw or "`" in word.raw for word in node.words):
         return None  # a nested substitution: expanding it again here would repeat its work
     position = 0
@@ -169,7 +174,7 @@ class SimpleCommands:
     def fork_one(self, scope: Scope, run: Runner, why: str) -> tuple[Scope, Outcome]:
         raise NotImplementedError
 
-    def tick(self, line: int) -> None:
+    def tick(self, line: int, steps: int = 1) -> None:
         raise NotImplementedError
 
     def read_hook(
@@ -292,6 +297,8 @@ class SimpleCommands:
     ) -> tuple[Scope, Outcome]:
         exp = self.expander(scope, chosen)
         self._record_heredocs(node, scope)
+        for target in node.redirects:  # bash expands them as the command starts: what they run
+            exp.fields(target.raw, target.offset, target.line)
         if not node.words:
             for word in node.assigns:
                 self.assign_word(word, exp, scope)
@@ -328,6 +335,9 @@ class SimpleCommands:
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
+        if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
+            self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
+            return scope, Outcome()
         handler = _BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
@@ -516,13 +526,24 @@ class SimpleCommands:
         return scope, outcome
 
     def substitution(
-        self, offset: int, scope: Scope, inner: str = "", chosen: dict[str, Option] | None = None
+        self,
+        offset: int,
+        scope: Scope,
+        inner: str = "",
+        chosen: dict[str, Option] | None = None,
+        why: str = "",
     ) -> str | Parts | None:
         """Run the commands of the `$( )` whose inside starts at `offset` (a subshell); what it
-        prints when that is certain, wholly or in part (see `static_output`), else None."""
+        prints when that is certain, wholly or in part (see `static_output`), else None.
+        `why`: it may not run at all (what it runs is undecided, and its output unknown)."""
         seq = self.sources[-1].substitutions.get(offset)
         if seq is None:
             self.problem(self.line, "a command substitution could not be read")
+            return None
+        if why:
+            scope = scope.copy()
+            scope.reach = scope.why() or why
+            self.command_in_subshell(seq, scope)
             return None
         self.command_in_subshell(seq, scope)
         simple = lone_simple(seq, offset, inner)

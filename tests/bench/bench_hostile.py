@@ -159,6 +159,13 @@ def nested_ifs(depth: int, condition: str) -> dict[str, Any]:
     return parts
 
 
+def brace_words(word: str, lines: int) -> dict[str, Any]:
+    """A script of `lines` commands, each given one brace-expansion word to read."""
+    parts = passing_parts()
+    replace_file(parts, SCRIPT_PATH, "head", f"echo {word}\n" * lines + SCRIPT)
+    return parts
+
+
 CASES: dict[str, Callable[[], dict[str, Any]]] = {
     **{name: (lambda make=make: with_signoff(make())) for name, make in SIGNOFFS.items()},
     "signoff-exception-prose-fork-image": fork_image_with_exception_prose,
@@ -167,6 +174,8 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     # About 200 KB each: GitHub's files API returns bigger files only as blobs.
     "script-6000-nested-ifs": lambda: nested_ifs(6_000, '[ -n "${TP:-8}" ]'),
     "script-12000-nested-ifs": lambda: nested_ifs(12_000, "true"),
+    "script-braces-unmatched": lambda: brace_words("{" * 2_000 + "a,b}", 100),
+    "script-braces-1024-fields": lambda: brace_words("{a,b}" * 10, 4_000),
 }
 
 

@@ -7,8 +7,10 @@ condition on the sweep's variables undecided); the script of a changed master-co
 the PR leaves alone is read per swept configuration (benchmark and eval jobs). Every server
 launch and other command that is reached, or whose reachability cannot be decided, is scanned
 for architecture overrides (`--hf-overrides`, `--json-model-override-args`, in every spelling the
-engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`), for `sed`/`jq`
-edits of model config files and for override keys in heredocs it writes; dead branches, `false
+engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`; inside any
+word of another command, which may hand a command line over as one string: `env -S`, `python3
+-c`), for `sed`/`jq` edits of model config files and for override keys or flags in heredocs it
+writes or feeds to a program; dead branches, `false
 &&`, `true ||`, uncalled functions and comments never count. Lines the PR adds to master configs
 are scanned too. Each hit FAILs with the flag, the whole value and the line, unless the profile's
 allowlist names it for that model with the maintainer decision it rests on (the allowlist ships
@@ -31,6 +33,8 @@ NAME = "no architecture hacks"
 # Commands other than a recognised server read flags their own way; only the spellings every
 # argparse-style parser shares are followed there (no abbreviations: `curl --json` is not one).
 _OTHER_COMMAND = EngineFlags(abbreviations=False)
+# A long flag anywhere in a word (`=value` is cut off by `spelled`).
+_FLAG_TOKEN = re.compile(r"(?<![\w-])--[A-Za-z0-9][\w.=-]*")
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -115,7 +119,7 @@ def _scan_run(
             hits.append(f"{run.path}:{command.line} {shown}{where}{_undecided(command.why)}")
     for heredoc in run.heredocs:
         for offset, body_line in enumerate(heredoc.body.splitlines(), start=1):
-            if _has_config_key(policy, body_line):
+            if _has_config_key(policy, body_line) or _flag_in((body_line,), policy):
                 at = heredoc.line + offset
                 shown = body_line.strip()[:120]
                 hits.append(f"{run.path}:{at} {shown}{where}{_undecided(heredoc.why)}")
@@ -145,12 +149,13 @@ def _allowed(
 
 
 def _flag_in(argv: tuple[str, ...], policy: Policy) -> str:
-    """An override flag passed to a command that is not a recognised server."""
+    """An override flag passed to a command that is not a recognised server, as a word or
+    inside one: a command line handed over as one string (`env -S '...'`, `python3 -c
+    'os.system("vllm serve ... --hf-overrides ...")'`, `ssh host '...'`) runs the flag too."""
     for word in argv:
-        if word.startswith("--") and any(
-            _same_flag(word, flag, policy) for flag in policy.arch.flags
-        ):
-            return word[:120]
+        for token in _FLAG_TOKEN.findall(word) if "--" in word else ():
+            if any(_same_flag(token, flag, policy) for flag in policy.arch.flags):
+                return word[:120]
     return ""
 
 
