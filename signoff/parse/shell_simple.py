@@ -16,8 +16,17 @@ import re
 from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
-from signoff.parse.launch import ClientCall, EnvChoice, HeredocUse, Ran, Reach, ShellCommand
+from signoff.parse.launch import (
+    ClientCall,
+    EnvChoice,
+    HeredocUse,
+    Ran,
+    Reach,
+    ScriptFileRun,
+    ShellCommand,
+)
 from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
+from signoff.parse.script_files import known_name, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
@@ -393,6 +402,12 @@ class SimpleCommands:
             return
         words = tuple(field.text for field in argv)
         line = self.at(argv[0].line)
+        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
+        if file is not None:  # its text is not read: the checks decide what that may hide
+            self.records.script_files.append(ScriptFileRun(
+                command=" ".join(words), word=file.text, name=known_name(file), line=line,
+                reach=reach, why=why,
+            ))  # fmt: skip
         self.records.commands.append(ShellCommand(argv=words, line=line, reach=reach, why=why))
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:

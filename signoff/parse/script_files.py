@@ -1,0 +1,98 @@
+"""Recognise a command line that runs a script file (`bash x.sh`, `./x.sh`), which is not read.
+
+Two shapes run a file: a shell interpreter (`bash`, `sh`, `dash`, `zsh`, by any path) given a
+file operand (`bash -c` runs a string instead, and `bash -s` or no operand reads standard
+input: neither names a file), and a command word that is a path (it holds `/` or ends in `.sh`)
+or is known only at run time (`$RUNNER`, `"$(dirname "$0")/x.sh"`). Both may stand behind
+wrappers (`exec`, `timeout 10`, `env A=1`, `nohup`, `sudo -E`...). Nothing is executed here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from signoff.parse.launch_read import WRAPPERS, basename
+from signoff.parse.shell_expand import Field
+from signoff.parse.shell_scan import ASSIGNMENT
+
+INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
+# Interpreter options whose argument is the next word (`bash -o pipefail x.sh`).
+_OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+# Words a wrapper takes before the command it runs: a duration, a priority, a CPU list.
+_WRAPPER_ARG = re.compile(r"[0-9][0-9.,:-]*[smhd]?")
+
+
+def script_file_word(argv: Sequence[Field]) -> Field | None:
+    """The word naming the script file this command line runs; None when it runs none."""
+    if not argv:
+        return None
+    start = _command_index(argv)
+    found = _file_at(argv, start, command=True) if start < len(argv) else None
+    if found is not None or start == 0:
+        return found
+    # a wrapper option the skip above does not know (`taskset -c 0-3`): any later interpreter or
+    # `.sh` word is taken as the command (failing closed: at worst a file is named needlessly)
+    for i in range(start + 1, len(argv)):
+        found = _file_at(argv, i, command=False)
+        if found is not None:
+            return found
+    return None
+
+
+def known_name(word: Field) -> str:
+    """The file's base name when the text after the word's last `/` is known ("" if not)."""
+    if word.known:
+        return basename(word.text)
+    tail = ""
+    for text, known in reversed(word.parts):
+        if not known:
+            return ""
+        tail = text + tail
+        if "/" in tail:
+            return basename(tail)
+    return ""
+
+
+def _command_index(argv: Sequence[Field]) -> int:
+    """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
+    i = 0
+    while i < len(argv) and argv[i].known and basename(argv[i].text) in WRAPPERS:
+        i += 1
+        while i < len(argv) and argv[i].known and _wrapper_word(argv[i].text):
+            i += 1
+    return i
+
+
+def _wrapper_word(text: str) -> bool:
+    return (
+        text.startswith("-") or bool(ASSIGNMENT.match(text)) or bool(_WRAPPER_ARG.fullmatch(text))
+    )
+
+
+def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
+    word = argv[i]
+    if word.known and basename(word.text) in INTERPRETERS:
+        return _operand(argv, i + 1)
+    if not command:
+        return word if word.known and word.text.endswith(".sh") else None
+    if not word.known or "/" in word.text or word.text.endswith(".sh"):
+        return word
+    return None
+
+
+def _operand(argv: Sequence[Field], i: int) -> Field | None:
+    """The file operand of an interpreter whose options start at `i`."""
+    while i < len(argv):
+        word = argv[i]
+        if not word.known:
+            return word  # an option or the file: either way a run-time word names what runs
+        text = word.text
+        if text == "--":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if text[:1] not in ("-", "+") or text in ("-", "+"):
+            return word if text not in ("-", "+") else None
+        if not text.startswith("--") and ("c" in text or "s" in text):
+            return None  # `-c` runs a string (read elsewhere); `-s` reads standard input
+        i += 2 if text in _OPTION_ARGS else 1
+    return None

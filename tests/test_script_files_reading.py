@@ -1,0 +1,70 @@
+"""The script reader records every command that runs a script file, with the word naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from signoff.parse.bench_script import evaluate, read_script
+
+
+def _files(text: str) -> list[tuple[str, str, str]]:
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    return [(call.word, call.name, call.reach) for call in run.script_files]
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "name"),
+    [
+        ("bash ./other.sh", "./other.sh", "other.sh"),
+        ("sh FILE", "FILE", "FILE"),
+        ("zsh -e run.zsh arg", "run.zsh", "run.zsh"),
+        ('bash "$(dirname "$0")/x.sh"', '$(dirname "$0")/x.sh', "x.sh"),
+        ("./x.sh", "./x.sh", "x.sh"),
+        ('"$DIR/x.sh" args', "$DIR/x.sh", "x.sh"),
+        ("exec bash x.sh", "x.sh", "x.sh"),
+        ("timeout 10 bash x.sh", "x.sh", "x.sh"),
+        ("nohup ./x.sh &", "./x.sh", "x.sh"),
+        ("env A=1 bash x.sh", "x.sh", "x.sh"),
+        ("sudo -E nice -n 5 bash x.sh", "x.sh", "x.sh"),
+        ("taskset -c 0-3 ./x.sh", "./x.sh", "x.sh"),
+        ("bash -o pipefail -- x.sh", "x.sh", "x.sh"),
+        ("/bin/bash dir/x.sh", "dir/x.sh", "x.sh"),
+        ("S=./x.sh; bash $S", "./x.sh", "x.sh"),
+        ('bash "$SETUP"', "$SETUP", ""),
+        ('"$RUNNER" --go', "$RUNNER", ""),
+        ('bash "$DIR/$NAME"', "$DIR/$NAME", ""),
+    ],
+)
+def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, name):
+    assert _files(line) == [(word, name, "reached")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "bash -c 'echo hi'",
+        "bash -ec 'echo hi'",
+        "bash -s < input",
+        "bash",
+        "echo ./x.sh",
+        "grep -q x ./x.sh",
+        "python3 x.py",
+        "vllm serve model --port 8000",
+        "source ./x.sh",
+        "hf download model",
+    ],
+)
+def test_commands_that_run_no_script_file_record_none(line):
+    assert _files(line) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["if false; then bash x.sh; fi", "true || ./x.sh", "false && ./x.sh", "f() { ./x.sh; }"],
+)
+def test_a_script_file_on_a_dead_path_is_not_recorded(text):
+    assert _files(text) == []
+
+
+def test_a_script_file_behind_an_undecided_condition_is_recorded_as_undecided():
+    assert _files('if [ -n "$X" ]; then ./x.sh; fi') == [("./x.sh", "x.sh", "undecided")]
