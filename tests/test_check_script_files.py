@@ -165,3 +165,11 @@ def test_check_3_is_unaffected_by_a_script_run_by_file(check):
     before = check(passing_parts(), "recipe")
     after = check(_parts("bash ./helper.bash"), "recipe")
     assert (after.status, after.reason) == (before.status, before.reason)
+
+
+def test_engine_patches_does_not_count_a_run_time_word_against_library_lines_it_reads(check):
+    parts = _parts('bash "$SETUP_SCRIPT"', helper=None)
+    add_changed_file(parts, "benchmarks/benchmark_lib.sh", "f() { :; }\n", base="\n")
+    assert check(parts, "engine-patches").status == "PASS"
+    result = check(parts, "spec-chat-template")  # Check 8 does not read the library
+    assert result.status == "FAIL" and "`benchmarks/benchmark_lib.sh`" in result.reason

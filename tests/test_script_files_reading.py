@@ -33,6 +33,10 @@ def _files(text: str) -> list[tuple[str, str, str]]:
         ('bash "$SETUP"', "$SETUP", ""),
         ('"$RUNNER" --go', "$RUNNER", ""),
         ('bash "$DIR/$NAME"', "$DIR/$NAME", ""),
+        ('sudo -E "$H"', "$H", ""),
+        ('flock -w "$WAIT" 9 bash x.sh', "x.sh", "x.sh"),
+        ("exec -a name bash x.sh", "x.sh", "x.sh"),
+        ("$(command -v bash) x.sh", "x.sh", "x.sh"),
     ],
 )
 def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, name):
@@ -52,6 +56,8 @@ def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, n
         "vllm serve model --port 8000",
         "source ./x.sh",
         "hf download model",
+        'flock -w "${WAIT:-60}" 9',
+        "$(command -v python3) -m venv /tmp/venv",
     ],
 )
 def test_commands_that_run_no_script_file_record_none(line):

@@ -21,6 +21,19 @@ INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
 _OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # Words a wrapper takes before the command it runs: a duration, a priority, a CPU list.
 _WRAPPER_ARG = re.compile(r"[0-9][0-9.,:-]*[smhd]?")
+# Wrapper options whose value is the next word, known or not (`flock -w "$WAIT" 9`).
+_WRAPPER_VALUE_OPTIONS = {
+    "flock": frozenset({"-w", "--wait", "--timeout", "-E", "--conflict-exit-code"}),
+    "timeout": frozenset({"-k", "--kill-after", "-s", "--signal"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-U"}),
+    "exec": frozenset({"-a"}),
+    "taskset": frozenset({"-c", "--cpu-list"}),
+    "ionice": frozenset({"-c", "-n", "--class", "--classdata"}),
+}
+# `$(command -v python3)`: the program found on PATH under that name, as the plain name runs.
+_LOOKED_UP = re.compile(r"\$\((?:command -v|which) ([A-Za-z0-9_.+-]+)\)")
 
 
 def script_file_word(argv: Sequence[Field]) -> Field | None:
@@ -58,10 +71,11 @@ def _command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0
     while i < len(argv) and argv[i].known and basename(argv[i].text) in WRAPPERS:
+        takes_value = _WRAPPER_VALUE_OPTIONS.get(basename(argv[i].text), frozenset())
         i += 1
         while i < len(argv) and argv[i].known and _wrapper_word(argv[i].text):
-            i += 1
-    return i
+            i += 2 if argv[i].text in takes_value else 1
+    return min(i, len(argv))
 
 
 def _wrapper_word(text: str) -> bool:
@@ -72,6 +86,9 @@ def _wrapper_word(text: str) -> bool:
 
 def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
     word = argv[i]
+    looked_up = _LOOKED_UP.fullmatch(word.text) if not word.known else None
+    if looked_up is not None:  # the named program, as if written plainly
+        word = Field(looked_up[1], True, looked_up[1], word.line)
     if word.known and basename(word.text) in INTERPRETERS:
         return _operand(argv, i + 1)
     if not command:

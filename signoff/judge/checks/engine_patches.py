@@ -211,7 +211,14 @@ def _scan(ctx: JudgeContext) -> _Scan:
 
 def _scan_all(ctx: JudgeContext) -> _Scan:
     scan = _Scan()
+    patches = ctx.policy.patches
+    shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     reached = _reach(ctx).scripts
+    # what this check reads: the reached scripts, and the launcher/recipe/library lines it scans
+    known = {
+        *reached,
+        *(f.path for f in ctx.evidence.changed_files if _matches_any(f.path, shared)),
+    }
     for path, runs in reached.items():
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
@@ -222,13 +229,11 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             )  # fmt: skip
             return scan
         _scan_script(ctx, path, read.text, runs, scan)
-        unread = next((u for run in runs or () if (u := unread_script_file(ctx, run, reached))), "")
+        unread = next((u for run in runs or () if (u := unread_script_file(ctx, run, known))), "")
         if unread and not scan.problem:
             scan.problem = f"{unread}, so patching there is unverified"
         if scan.problem:
             return scan
-    patches = ctx.policy.patches
-    shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     for changed in ctx.evidence.changed_files:
         if changed.status == "removed" or not _matches_any(changed.path, shared):
             continue
