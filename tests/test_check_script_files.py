@@ -173,3 +173,24 @@ def test_engine_patches_does_not_count_a_run_time_word_against_library_lines_it_
     assert check(parts, "engine-patches").status == "PASS"
     result = check(parts, "spec-chat-template")  # Check 8 does not read the library
     assert result.status == "FAIL" and "`benchmarks/benchmark_lib.sh`" in result.reason
+
+
+@pytest.mark.parametrize("line", ["cat ./helper.bash | bash", "bash < ./helper.bash"])
+def test_a_shell_reading_its_script_from_standard_input_counts_as_a_run_time_word(check, line):
+    result = check(_parts(line), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "`(standard input)`" in result.reason and HELPER_PATH in result.reason
+
+
+def test_a_shell_fed_a_quoted_heredoc_is_read_as_its_script(check):
+    line = "bash <<'EOF'\nrun_benchmark_serving --model \"$MODEL\"\nEOF"
+    result = check(_parts(line, helper=None), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "calls run_benchmark_serving without --use-chat-template" in result.reason
+
+
+def test_a_shell_fed_an_expanding_heredoc_fails_closed(check):
+    line = 'bash <<EOF\nrun_benchmark_serving --model "$MODEL" --use-chat-template\nEOF'
+    result = check(_parts(line, helper=None), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "runs an expanding heredoc as its script" in result.reason

@@ -37,6 +37,9 @@ def _files(text: str) -> list[tuple[str, str, str]]:
         ('flock -w "$WAIT" 9 bash x.sh', "x.sh", "x.sh"),
         ("exec -a name bash x.sh", "x.sh", "x.sh"),
         ("$(command -v bash) x.sh", "x.sh", "x.sh"),
+        ("bash < x.sh", "(standard input)", ""),
+        ("cat x.sh | sh", "(standard input)", ""),
+        ("bash -s -- arg", "(standard input)", ""),
     ],
 )
 def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, name):
@@ -48,8 +51,6 @@ def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, n
     [
         "bash -c 'echo hi'",
         "bash -ec 'echo hi'",
-        "bash -s < input",
-        "bash",
         "echo ./x.sh",
         "grep -q x ./x.sh",
         "python3 x.py",
@@ -74,3 +75,18 @@ def test_a_script_file_on_a_dead_path_is_not_recorded(text):
 
 def test_a_script_file_behind_an_undecided_condition_is_recorded_as_undecided():
     assert _files('if [ -n "$X" ]; then ./x.sh; fi') == [("./x.sh", "x.sh", "undecided")]
+
+
+def test_a_script_file_run_from_a_quoted_heredoc_script_is_recorded():
+    assert _files("bash <<'EOF'\n./x.sh\nEOF") == [("./x.sh", "x.sh", "reached")]
+
+
+def test_commands_of_a_heredoc_script_keep_their_own_line_numbers():
+    run = evaluate(read_script("echo a\nbash <<'EOF'\necho b\n./x.sh\nEOF\n", "s.sh"), None)
+    assert [(call.word, call.line) for call in run.script_files] == [("./x.sh", 4)]
+
+
+def test_an_expanding_heredoc_fed_to_a_shell_makes_the_reading_incomplete():
+    run = evaluate(read_script('bash <<EOF\n./x.sh "$Y"\nEOF\n', "s.sh"), None)
+    assert not run.complete
+    assert run.problems == ("s.sh:1: bash runs an expanding heredoc as its script",)

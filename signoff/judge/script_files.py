@@ -56,8 +56,8 @@ def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], scrip
     if shells:
         more = f" and {len(shells) - 1} more" if len(shells) > 1 else ""
         return (
-            f"a file known only at run time, and this PR adds or changes the shell file "
-            f"{code(shells[0])}{more}"
+            f"a file known only at run time ({code(call.word)}), and this PR adds or changes "
+            f"the shell file {code(shells[0])}{more}"
         )
     return ""
 

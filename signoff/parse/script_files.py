@@ -1,8 +1,9 @@
 """Recognise a command line that runs a script file (`bash x.sh`, `./x.sh`), which is not read.
 
 Two shapes run a file: a shell interpreter (`bash`, `sh`, `dash`, `zsh`, by any path) given a
-file operand (`bash -c` runs a string instead, and `bash -s` or no operand reads standard
-input: neither names a file), and a command word that is a path (it holds `/` or ends in `.sh`)
+file operand, or none (it then reads standard input: `bash < x.sh`, `cat x.sh | sh`, whose file
+is not followed either; `bash -c` runs a string, which is read elsewhere, and so is a quoted
+heredoc fed to `bash`/`sh`); and a command word that is a path (it holds `/` or ends in `.sh`)
 or is known only at run time (`$RUNNER`, `"$(dirname "$0")/x.sh"`). Both may stand behind
 wrappers (`exec`, `timeout 10`, `env A=1`, `nohup`, `sudo -E`...). Nothing is executed here.
 """
@@ -17,6 +18,7 @@ from signoff.parse.shell_expand import Field
 from signoff.parse.shell_scan import ASSIGNMENT
 
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
+STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
 # Interpreter options whose argument is the next word (`bash -o pipefail x.sh`).
 _OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # Words a wrapper takes before the command it runs: a duration, a priority, a CPU list.
@@ -99,17 +101,26 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
 
 
 def _operand(argv: Sequence[Field], i: int) -> Field | None:
-    """The file operand of an interpreter whose options start at `i`."""
+    """The file operand of an interpreter whose options start at `i`; STDIN when it reads its
+    script from standard input (`bash < x.sh`, `cat x.sh | sh`, `bash -s`), whose file the
+    reader does not follow; None for `-c`, which runs a string that is read elsewhere."""
+    line = argv[i - 1].line
     while i < len(argv):
         word = argv[i]
         if not word.known:
             return word  # an option or the file: either way a run-time word names what runs
         text = word.text
         if text == "--":
-            return argv[i + 1] if i + 1 < len(argv) else None
+            return argv[i + 1] if i + 1 < len(argv) else _stdin(line)
         if text[:1] not in ("-", "+") or text in ("-", "+"):
-            return word if text not in ("-", "+") else None
-        if not text.startswith("--") and ("c" in text or "s" in text):
-            return None  # `-c` runs a string (read elsewhere); `-s` reads standard input
+            return word if text not in ("-", "+") else _stdin(line)
+        if not text.startswith("--") and "c" in text:
+            return None
+        if not text.startswith("--") and "s" in text:
+            return _stdin(line)
         i += 2 if text in _OPTION_ARGS else 1
-    return None
+    return _stdin(line)
+
+
+def _stdin(line: int) -> Field:
+    return Field(STDIN, False, "", line)
