@@ -194,3 +194,15 @@ def test_a_shell_fed_an_expanding_heredoc_fails_closed(check):
     result = check(_parts(line, helper=None), "spec-chat-template")
     assert result.status == "FAIL", result.reason
     assert "runs an expanding heredoc as its script" in result.reason
+
+
+def test_a_plain_command_name_that_is_a_file_the_pr_adds_counts(check):
+    line = 'PATH="$(dirname "$0"):$PATH"; helper.bash --port 8888'
+    result = check(_parts(line), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert f"runs `helper.bash --port 8888`, which this PR adds (`{HELPER_PATH}`)" in result.reason
+
+
+def test_a_plain_command_that_names_no_changed_file_is_unaffected(check):
+    result = check(_parts("nvidia-smi -L"), "spec-chat-template")
+    assert result.status == "PASS", result.reason

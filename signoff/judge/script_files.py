@@ -3,7 +3,8 @@
 signoff reads the scripts it judges, never a script one of them runs by file (`bash x.sh`,
 `./x.sh`). An unchanged repository file was reviewed when it landed; a file the PR adds or
 changes was not, so a call that may run one counts against a PASS: its base name is that of a
-file the PR adds or changes (a path match is a base-name match too), or its name is known only
+file the PR adds or changes (a path match is a base-name match too; so is a command's plain
+name, since a script may put its own directory on PATH), or its name is known only
 at run time and the PR adds or changes a shell file other than the scripts being judged. When
 the PR's file list is incomplete, every such call counts. Dead paths were never recorded.
 """
@@ -23,14 +24,12 @@ UNREAD = "signoff does not read scripts run by file"
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 
 
-def unread_script_file(
-    ctx: JudgeContext, run: ScriptRun, judged: Iterable[str], read: Iterable[str] = ()
-) -> str:
+def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str]) -> str:
     """Why `run` cannot pass: the first call it makes to a script file the PR may have written
-    ("" when there is none). `judged`: the scripts the check reads (a call to one of them is
-    read there); `read`: files the check reads as helpers of this script."""
-    skip = {*judged, *read}
-    for call in run.script_files:
+    ("" when there is none). `judged`: the files the check reads itself (a call to one of them
+    is read there)."""
+    skip = set(judged)
+    for call in (*run.script_files, *_by_plain_name(run)):
         written = _written_by_pr(ctx, call, skip, run.path)
         if written:
             where = f" ({run.label})" if run.label else ""
@@ -39,6 +38,18 @@ def unread_script_file(
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
             )
     return ""
+
+
+def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:
+    """Other commands, as runs of the file their plain name finds on PATH (a script may put
+    its own directory there: `helper` then runs a file the PR adds)."""
+    return [
+        ScriptFileRun(command=" ".join(command.argv), word=command.argv[0],
+                      name=command.argv[0], line=command.line, reach=command.reach,
+                      why=command.why)
+        for command in run.commands
+        if command.argv and command.argv[0] and "/" not in command.argv[0]
+    ]  # fmt: skip
 
 
 def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], script: str) -> str:

@@ -39,7 +39,48 @@ _LOOKED_UP = re.compile(r"\$\((?:command -v|which) ([A-Za-z0-9_.+-]+)\)")
 
 
 def script_file_word(argv: Sequence[Field]) -> Field | None:
-    """The word naming the script file this command line runs; None when it runs none."""
+    """The word naming the script file this command line runs; None when it runs none. Under
+    `xargs` or `find -exec` the file may be a word they substitute (`{}`): known only then."""
+    if not argv:
+        return None
+    if basename(argv[0].text) == "find":
+        return _found_by_find(argv)
+    found = _script_file_word(argv)
+    wrappers = argv[: _command_index(argv)]
+    if found is None or not any(basename(w.text) == "xargs" for w in wrappers):
+        return found
+    return _substituted(found, {"{}", *_xargs_replace(argv)})
+
+
+def _xargs_replace(words: Sequence[Field]) -> set[str]:
+    """The replace-strings given to xargs (`-I X`, `-IX`, `-i`, `--replace=X`)."""
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        text = word.text
+        if text == "-I" and i + 1 < len(words):
+            out.add(words[i + 1].text)
+        elif text.startswith(("-I", "-i", "--replace=")) and len(text) > 2:
+            out.add(text.split("=", 1)[1] if "=" in text else text[2:])
+    return out
+
+
+def _found_by_find(argv: Sequence[Field]) -> Field | None:
+    for i, word in enumerate(argv):
+        if word.text in ("-exec", "-execdir", "-ok", "-okdir"):
+            found = _script_file_word(argv[i + 1 :])
+            if found is not None:
+                return _substituted(found, {"{}"})
+    return None
+
+
+def _substituted(word: Field, marks: set[str]) -> Field:
+    """The word as known only at run time when it holds a string xargs or find replaces."""
+    if not any(mark and mark in word.text for mark in marks):
+        return word
+    return Field(word.text, False, "", word.line)
+
+
+def _script_file_word(argv: Sequence[Field]) -> Field | None:
     if not argv:
         return None
     start = _command_index(argv)
