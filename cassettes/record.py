@@ -797,6 +797,31 @@ def fail_spec_true_or(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+HELPER_PATH = "benchmarks/single_node/helper.sh"
+# The benchmark call a PR would rather not show: no --use-chat-template.
+HELPER_SCRIPT = """\
+#!/usr/bin/env bash
+# Shared client invocation for the MTP recipes.
+run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" --conc "$CONC"
+"""
+
+
+def fail_spec_subscript(data: dict[str, Any]) -> str:
+    """8: the recipe's own call is clean; a helper the PR adds, run by file, holds the flagless
+    one (signoff does not read scripts run by file)."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" \\\n'
+        '  --conc "$CONC" --use-chat-template\n',
+        'run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" \\\n'
+        '  --conc "$CONC" --use-chat-template\n'
+        f"bash {HELPER_PATH}\n",
+    )
+    _pull(data)["commits"][0]["files"][HELPER_PATH] = HELPER_SCRIPT
+    return pass_conversation(data)
+
+
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
     _edit_pr_file(
@@ -1510,6 +1535,12 @@ VARIANTS = [
         "fail_spec_true_or",
         "check 8: `true || ... --use-chat-template` beside the real call without it",
         fail_spec_true_or,
+        expect=("REJECTED", (8,)),
+    ),
+    Variant(
+        "fail_spec_subscript",
+        "check 8: a clean recipe call, and a helper the PR adds run by file with the flagless one",
+        fail_spec_subscript,
         expect=("REJECTED", (8,)),
     ),
     Variant(

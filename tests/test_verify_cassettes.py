@@ -159,6 +159,11 @@ def test_a_run_that_cannot_verify_exits_3_with_one_line_naming_the_request(
         ("fail_append_only", 12, "`ep` was 1, now 8"),
         ("fail_spec_true_or", 8, "calls run_benchmark_serving without --use-chat-template"),
         ("fail_arch_underscore", 7, "--hf_overrides"),
+        (
+            "fail_spec_subscript",
+            8,
+            "runs `bash benchmarks/single_node/helper.sh`, which this PR adds",
+        ),
     ],
 )
 def test_each_check_fails_on_its_own_cassette(

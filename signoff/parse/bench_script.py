@@ -25,7 +25,15 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from signoff.parse.launch import ClientCall, HeredocUse, Ran, ScriptRun, ServerLaunch, ShellCommand
+from signoff.parse.launch import (
+    ClientCall,
+    HeredocUse,
+    Ran,
+    ScriptFileRun,
+    ScriptRun,
+    ServerLaunch,
+    ShellCommand,
+)
 from signoff.parse.shell_ast import Parsed, parse
 from signoff.parse.shell_eval import Evaluator
 from signoff.parse.shell_flow import Records
@@ -202,6 +210,7 @@ def _run_of(
         clients=tuple(records.clients),
         commands=tuple(records.commands),
         heredocs=tuple(records.heredocs),
+        script_files=tuple(records.script_files),
         ran=tuple(records.ran),
         notes=tuple(evaluator.notes),
         problems=problems,
@@ -232,6 +241,7 @@ def _unique(records: Records) -> Records:
         _in_order(records.commands),
         _in_order(records.heredocs),
         _surest(records.ran),
+        _in_order(records.script_files),
     )
 
 
@@ -246,7 +256,7 @@ def _surest(ran: list[Ran]) -> list[Ran]:
     return [kept[offset] for offset in sorted(kept)]
 
 
-_Record = TypeVar("_Record", ServerLaunch, ClientCall, ShellCommand, HeredocUse)
+_Record = TypeVar("_Record", ServerLaunch, ClientCall, ShellCommand, HeredocUse, ScriptFileRun)
 
 
 def _in_order(records: list[_Record]) -> list[_Record]:

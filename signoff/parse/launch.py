@@ -85,6 +85,18 @@ class HeredocUse(Frozen):
     why: str = ""
 
 
+class ScriptFileRun(Frozen):
+    """A command that runs a script file (`bash x.sh`, `./x.sh`, `"$DIR/x.sh"`): the reader
+    does not read that file, so what it runs is unknown."""
+
+    command: str  # the command line as resolved (run-time parts as written)
+    word: str  # the word naming the file, as resolved
+    name: str  # its base name ("": known only at run time)
+    line: int
+    reach: Reach = "reached"
+    why: str = ""
+
+
 class Ran(Frozen):
     """A simple command of the script's own text that runs (or may): where its first word or
     assignment starts, so text-level rules can be held to what runs (dead code is not listed)."""
@@ -107,6 +119,7 @@ class ScriptRun(Frozen):
     clients: tuple[ClientCall, ...] = ()
     commands: tuple[ShellCommand, ...] = ()
     heredocs: tuple[HeredocUse, ...] = ()
+    script_files: tuple[ScriptFileRun, ...] = ()  # scripts it runs by file (not read)
     ran: tuple[Ran, ...] = ()  # every simple command of the script's text that runs, in order
     notes: tuple[str, ...] = ()  # undecidable conditions and other reading notes, with lines
     problems: tuple[str, ...] = ()  # why the reading is incomplete

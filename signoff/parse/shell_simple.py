@@ -4,8 +4,9 @@ A command whose words use a variable with several values (set in arms the reader
 decide) is evaluated once per consistent combination of those values; when the combinations
 record the same thing the command does not depend on them. Builtins that change the shell's
 state are followed (`export`, `local`, `declare`, `unset`, `shift`, `set --`, `read`, `source`
-of the benchmark library, `eval` and `bash -c` of known text, `trap` handlers); `source` of any
-other file and `alias` are not read and make the reading incomplete. Server launches, client
+of the benchmark library, `eval` and `bash -c` of known text, a quoted heredoc fed to `bash`/`sh`,
+`trap` handlers); `source` of any other file, `alias` and an expanding heredoc fed to a shell
+are not read and make the reading incomplete. Server launches, client
 calls, other commands and heredocs are recorded with how surely they run.
 """
 
@@ -16,8 +17,17 @@ import re
 from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
-from signoff.parse.launch import ClientCall, EnvChoice, HeredocUse, Ran, Reach, ShellCommand
+from signoff.parse.launch import (
+    ClientCall,
+    EnvChoice,
+    HeredocUse,
+    Ran,
+    Reach,
+    ScriptFileRun,
+    ShellCommand,
+)
 from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
+from signoff.parse.script_files import STDIN, known_name, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
@@ -393,6 +403,12 @@ class SimpleCommands:
             return
         words = tuple(field.text for field in argv)
         line = self.at(argv[0].line)
+        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
+        if file is not None:  # its text is not read: the checks decide what that may hide
+            self.records.script_files.append(ScriptFileRun(
+                command=" ".join(words), word=file.text, name=known_name(file), line=line,
+                reach=reach, why=why,
+            ))  # fmt: skip
         self.records.commands.append(ShellCommand(argv=words, line=line, reach=reach, why=why))
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
@@ -565,20 +581,23 @@ class SimpleCommands:
         return Outcome(False) if outcome.ctl == "fail" else Outcome(outcome.status)
 
     def run_text(
-        self, text: str, scope: Scope, line: int, *, subshell: bool
+        self, text: str, scope: Scope, line: int, *, subshell: bool, first_line: int = 0
     ) -> tuple[Scope, Outcome]:
-        """Code held in a string (`eval`, `bash -c`, `trap`): read it and run it here."""
+        """Code held in a string (`eval`, `bash -c`, `trap`): read it and run it here.
+        `first_line`: the text is the script's own lines from there on (a heredoc), so what it
+        runs keeps its own line numbers; otherwise it all reports `line`."""
         self.text_chars += len(text)
         if self.text_chars > MAX_TEXT_CHARS:
             self.problem(line, "more code in strings than the reader follows")
             return scope, Outcome(None)
-        parsed = parse(text)
+        own_lines = bool(first_line) and not self.line_base[-1]
+        parsed = parse("\n" * (first_line - 1) + text if own_lines else text)
         for inner_line, what in parsed.problems[:1]:
             self.problem(
                 line, f"code in a string could not be read (its line {inner_line}: {what})"
             )
         self.sources.append(parsed)
-        self.line_base.append(self.at(line))
+        self.line_base.append(0 if own_lines else self.at(line))
         try:
             if subshell:
                 return scope, self.command_in_subshell(parsed.script, scope)
@@ -763,6 +782,10 @@ def _shell(
 ) -> tuple[Scope, Outcome]:
     texts = [field.text for field in argv]
     if "-c" not in texts[1:]:
+        heredoc = _heredoc_script(runner, argv, node)
+        if heredoc is not None:  # `bash <<'EOF'`: the heredoc is the script it runs
+            first, script = heredoc
+            return runner.run_text(script, scope, node.line, subshell=True, first_line=first)
         runner._record_command(argv, {}, scope)
         return scope, Outcome(None)
     code = argv[texts.index("-c", 1) + 1] if texts.index("-c", 1) + 1 < len(argv) else None
@@ -770,6 +793,22 @@ def _shell(
         runner.problem(node.line, f"{texts[0]} -c of text known only at run time")
         return scope, Outcome(None)
     return runner.run_text(code.text, scope, node.line, subshell=True)
+
+
+def _heredoc_script(
+    runner: SimpleCommands, argv: list[Field], node: Simple
+) -> tuple[int, str] | None:
+    """The text of the heredoc a shell reads as its script (its standard input), when known:
+    a quoted delimiter or a body with nothing to expand; an expanding body makes the reading
+    incomplete (it would be expanded once here and read again by the shell)."""
+    word = script_file_word(argv)
+    if word is None or word.known or word.text != STDIN or not node.heredocs:
+        return None
+    doc = runner.sources[-1].heredocs[node.heredocs[-1]]
+    if doc.quoted or not any(mark in doc.body for mark in ("$", "`", "\\")):
+        return doc.line + 1, doc.body  # the body starts on the line after the command's
+    runner.problem(node.line, f"{argv[0].text} runs an expanding heredoc as its script")
+    return 0, ""
 
 
 def _trap(

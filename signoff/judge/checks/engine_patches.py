@@ -2,24 +2,26 @@
 
 Why: the community must be able to reproduce a number from the released image; a patched engine
 measures something nobody can download. How it is judged: on what the scripts a PR reaches run.
-A changed script may run under any configuration, so it is read with nothing bound; the script of
-a changed master-config entry is read per swept configuration (benchmark and eval jobs); a helper
-they run next to themselves (`bash "$(dirname "$0")/x.sh"`) is read with nothing bound, and one
-they source is read whole. Every command that runs, or may run, is read for patching:
+A changed script may run under any configuration, so it is read with nothing bound; the script
+of a changed master-config entry is read per swept configuration (benchmark and eval jobs); a
+helper they run next to themselves (`bash "$(dirname "$0")/x.sh"`) is read with nothing bound,
+and one they source is read whole. Every command that runs, or may run, is read for patching:
 `git apply`/`patch`, patch files, edits of installed engine sources (`sed -i`, redirects, copies
 into site-packages, /sgl-workspace or a `find_spec` location), inline programs that rewrite
 engine files, sitecustomize hooks, engine wheels installed over the image, container setup
-scripts. Dead code (`false &&`, `true ||`, a dead branch, an uncalled function, a comment) never
-counts; a command behind a condition the reader cannot decide counts, and the reason names that
-condition; a script that cannot be read in full fails. The lines a PR adds to shared launchers,
-multi-node recipe files and the shared benchmark library are read line by line, for patching
-and for recipe code fetched from another repository at a pinned commit or pull-request ref (what
-runs then is outside the PR). Harness and eval tooling is allowed. Patching the PR adds needs
-`docs/waiver/<this PR>.md` added in this PR; patching that was already there needs the original
-PR's waiver on the default branch. Either way the waiver must name the patched file, have the
-sections (what is patched, why, upstream links, removal plan) and be linked in the Additional
-detail section. N/A when no benchmark script, launcher, recipe or master config changes.
-To satisfy it: run the image as shipped, or file and link the waiver.
+scripts. Any other script they run by file (`bash ./x.sh`) is not read: a call that may run one
+the PR adds or changes FAILs (see judge/script_files). Dead code (`false &&`, `true ||`, a dead
+branch, an uncalled function, a comment) never counts; a command behind a condition the reader
+cannot decide counts, and the reason names that condition; a script that cannot be read in full
+fails. The lines a PR adds to shared launchers, multi-node recipe files and the shared benchmark
+library are read line by line, for patching and for recipe code fetched from another repository
+at a pinned commit or pull-request ref (what runs then is outside the PR). Harness and eval
+tooling is allowed. Patching the PR adds needs `docs/waiver/<this PR>.md` added in this PR;
+patching that was already there needs the original PR's waiver on the default branch. Either way
+the waiver must name the patched file, have the sections (what is patched, why, upstream links,
+removal plan) and be linked in the Additional detail section. N/A when no benchmark script,
+launcher, recipe or master config changes. To satisfy it: run the image as shipped, or file and
+link the waiver.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
+from signoff.judge.script_files import unread_script_file
 from signoff.parse.diff import patch_lines
 from signoff.parse.engine_patches import (
     Helper,
@@ -208,7 +211,15 @@ def _scan(ctx: JudgeContext) -> _Scan:
 
 def _scan_all(ctx: JudgeContext) -> _Scan:
     scan = _Scan()
-    for path, runs in _reach(ctx).scripts.items():
+    patches = ctx.policy.patches
+    shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
+    reached = _reach(ctx).scripts
+    # what this check reads: the reached scripts, and the launcher/recipe/library lines it scans
+    known = {
+        *reached,
+        *(f.path for f in ctx.evidence.changed_files if _matches_any(f.path, shared)),
+    }
+    for path, runs in reached.items():
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
             why = next((p for run in runs or () for p in run.problems), "")  # names candidates
@@ -218,10 +229,11 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             )  # fmt: skip
             return scan
         _scan_script(ctx, path, read.text, runs, scan)
+        unread = next((u for run in runs or () if (u := unread_script_file(ctx, run, known))), "")
+        if unread and not scan.problem:
+            scan.problem = f"{unread}, so patching there is unverified"
         if scan.problem:
             return scan
-    patches = ctx.policy.patches
-    shared = (*patches.launcher_paths, *patches.recipe_paths, *patches.shared_libraries)
     for changed in ctx.evidence.changed_files:
         if changed.status == "removed" or not _matches_any(changed.path, shared):
             continue

@@ -6,15 +6,17 @@ A script the PR changes may run under any configuration, so it is read with noth
 condition on the sweep's variables undecided); the script of a changed master-config entry that
 the PR leaves alone is read per swept configuration (benchmark and eval jobs). Every server
 launch and other command that is reached, or whose reachability cannot be decided, is scanned
-for architecture overrides (`--hf-overrides`, `--json-model-override-args`, in every spelling the
-engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`; inside any
+for architecture overrides (`--hf-overrides`, `--json-model-override-args`, in every spelling
+the engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`; inside any
 word of another command, which may hand a command line over as one string: `env -S`, `python3
 -c`), for `sed`/`jq` edits of model config files and for override keys or flags in heredocs it
-writes or feeds to a program; dead branches, `false
-&&`, `true ||`, uncalled functions and comments never count. Lines the PR adds to master configs
-are scanned too. Each hit FAILs with the flag, the whole value and the line, unless the profile's
-allowlist names it for that model with the maintainer decision it rests on (the allowlist ships
-empty). N/A when no script or master config changed. To satisfy it: drop the override.
+writes or feeds to a program; dead branches, `false &&`, `true ||`, uncalled functions and
+comments never count. Lines the PR adds to master configs are scanned too. A script run by file
+(`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or changes FAILs (see
+judge/script_files). Each hit FAILs with the flag, the whole value and the line, unless the
+profile's allowlist names it for that model with the maintainer decision it rests on (the
+allowlist ships empty). N/A when no script or master config changed. To satisfy it: drop the
+override.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import shlex
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.script_files import unread_script_file
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
 from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
@@ -63,6 +66,11 @@ def evaluate(ctx: JudgeContext) -> Finding:
     if hits:
         more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
         return failed(f"{hits[0]}{more}: overrides model architecture without native support")
+    judged = {run.path for run, _ in runs}
+    for run, _ in runs:
+        unread = unread_script_file(ctx, run, judged)
+        if unread:
+            return failed(f"{unread}, so overrides there are unverified")
     note = f"; allowed: {'; '.join(dict.fromkeys(allowed))}" if allowed else ""
     scripts = len({run.path for run, _ in runs})
     flags = "/".join(ctx.policy.arch.flags)

@@ -5,18 +5,21 @@ far beyond real-world use. How it is judged: for every spec-decode configuration
 changes (search-space `spec-decoding: mtp|draft_model`, or a `-mtp` key), the entry's script is
 read with that configuration bound, and a changed spec-decode script no changed entry runs
 (`_mtp.sh`, or speculative flags in what it launches) is read with nothing bound. Each reading
-must reach a benchmark-client call carrying `--use-chat-template` (or `--dsv4`, which implies it;
-the client matches these words exactly), and no reached or undecided client call may lack it: a
-call behind `true ||`, `false &&`, a dead branch, an uncalled function or a comment proves
-nothing. A multi-node spec-decode entry needs a changed multi-node recipe that turns the chat
-template on; agentic replay always goes through chat completions. N/A when no spec-decode config
-changes. To satisfy it: pass `--use-chat-template` to run_benchmark_serving on every path.
+must reach a benchmark-client call carrying `--use-chat-template` (or `--dsv4`, which implies
+it; the client matches these words exactly), and no reached or undecided client call may lack
+it: a call behind `true ||`, `false &&`, a dead branch, an uncalled function or a comment proves
+nothing. A script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the
+PR adds or changes FAILs (see judge/script_files). A multi-node spec-decode entry needs a
+changed multi-node recipe that turns the chat template on; agentic replay always goes through
+chat completions. N/A when no spec-decode config changes. To satisfy it: pass
+`--use-chat-template` to run_benchmark_serving on every path.
 """
 
 from __future__ import annotations
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.script_files import unread_script_file
 from signoff.parse.flags import may_be_flag
 from signoff.parse.launch import ClientCall, ScriptRun
 from signoff.parse.master_config import MasterEntry
@@ -38,11 +41,13 @@ def evaluate(ctx: JudgeContext) -> Finding:
             "template (use-chat-template), so realistic acceptance is unverified"
         )
     checked: list[str] = [f"{key} (multi-node recipe)" for key in sorted(multi_node)]
-    for label, runs in [*_entry_runs(ctx, entries), *scripts]:
+    readings = [*_entry_runs(ctx, entries), *scripts]
+    judged = {run.path for _, runs in readings for run in runs}
+    for label, runs in readings:
         if not runs:
             return failed(f"{label}: its benchmark script could not be found or read at the head")
         for run in runs:
-            problem = _chat_template_problem(ctx, run)
+            problem = _chat_template_problem(ctx, run, judged)
             if problem:
                 return failed(problem if label == run.path else f"{label}: {problem}")
         configs = sum(max(len(run.points), 1) for run in runs)
@@ -135,7 +140,7 @@ def _multi_node_chat_template(ctx: JudgeContext) -> bool:
     return False
 
 
-def _chat_template_problem(ctx: JudgeContext, run: ScriptRun) -> str:
+def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) -> str:
     spec = ctx.policy.spec_decode
     where = f" ({run.label})" if run.label else ""
     if not run.complete:
@@ -147,6 +152,9 @@ def _chat_template_problem(ctx: JudgeContext, run: ScriptRun) -> str:
         call = lacking[0]
         may = f", and may run: {call.why}" if call.why else ""
         return f"{run.path}:{call.line} calls {call.command} without {flags}{where}{may}"
+    unread = unread_script_file(ctx, run, judged)
+    if unread:  # the file may hold a benchmark call of its own, flagless
+        return f"{unread}, so its benchmark calls are unverified"
     reached = [call for call in run.clients if call.reach == "reached"]
     if reached:
         return ""

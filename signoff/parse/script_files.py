@@ -1,0 +1,167 @@
+"""Recognise a command line that runs a script file (`bash x.sh`, `./x.sh`), which is not read.
+
+Two shapes run a file: a shell interpreter (`bash`, `sh`, `dash`, `zsh`, by any path) given a
+file operand, or none (it then reads standard input: `bash < x.sh`, `cat x.sh | sh`, whose file
+is not followed either; `bash -c` runs a string, which is read elsewhere, and so is a quoted
+heredoc fed to `bash`/`sh`); and a command word that is a path (it holds `/` or ends in `.sh`)
+or is known only at run time (`$RUNNER`, `"$(dirname "$0")/x.sh"`). Both may stand behind
+wrappers (`exec`, `timeout 10`, `env A=1`, `nohup`, `sudo -E`...). Nothing is executed here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from signoff.parse.launch_read import WRAPPERS, basename
+from signoff.parse.shell_expand import Field
+from signoff.parse.shell_scan import ASSIGNMENT
+
+INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
+STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
+# Interpreter options whose argument is the next word (`bash -o pipefail x.sh`).
+_OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+# Words a wrapper takes before the command it runs: a duration, a priority, a CPU list.
+_WRAPPER_ARG = re.compile(r"[0-9][0-9.,:-]*[smhd]?")
+# Wrapper options whose value is the next word, known or not (`flock -w "$WAIT" 9`).
+_WRAPPER_VALUE_OPTIONS = {
+    "flock": frozenset({"-w", "--wait", "--timeout", "-E", "--conflict-exit-code"}),
+    "timeout": frozenset({"-k", "--kill-after", "-s", "--signal"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-U"}),
+    "exec": frozenset({"-a"}),
+    "taskset": frozenset({"-c", "--cpu-list"}),
+    "ionice": frozenset({"-c", "-n", "--class", "--classdata"}),
+}
+# `$(command -v python3)`: the program found on PATH under that name, as the plain name runs.
+_LOOKED_UP = re.compile(r"\$\((?:command -v|which) ([A-Za-z0-9_.+-]+)\)")
+
+
+def script_file_word(argv: Sequence[Field]) -> Field | None:
+    """The word naming the script file this command line runs; None when it runs none. Under
+    `xargs` or `find -exec` the file may be a word they substitute (`{}`): known only then."""
+    if not argv:
+        return None
+    if basename(argv[0].text) == "find":
+        return _found_by_find(argv)
+    found = _script_file_word(argv)
+    wrappers = argv[: _command_index(argv)]
+    if found is None or not any(basename(w.text) == "xargs" for w in wrappers):
+        return found
+    return _substituted(found, {"{}", *_xargs_replace(argv)})
+
+
+def _xargs_replace(words: Sequence[Field]) -> set[str]:
+    """The replace-strings given to xargs (`-I X`, `-IX`, `-i`, `--replace=X`)."""
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        text = word.text
+        if text == "-I" and i + 1 < len(words):
+            out.add(words[i + 1].text)
+        elif text.startswith(("-I", "-i", "--replace=")) and len(text) > 2:
+            out.add(text.split("=", 1)[1] if "=" in text else text[2:])
+    return out
+
+
+def _found_by_find(argv: Sequence[Field]) -> Field | None:
+    for i, word in enumerate(argv):
+        if word.text in ("-exec", "-execdir", "-ok", "-okdir"):
+            found = _script_file_word(argv[i + 1 :])
+            if found is not None:
+                return _substituted(found, {"{}"})
+    return None
+
+
+def _substituted(word: Field, marks: set[str]) -> Field:
+    """The word as known only at run time when it holds a string xargs or find replaces."""
+    if not any(mark and mark in word.text for mark in marks):
+        return word
+    return Field(word.text, False, "", word.line)
+
+
+def _script_file_word(argv: Sequence[Field]) -> Field | None:
+    if not argv:
+        return None
+    start = _command_index(argv)
+    found = _file_at(argv, start, command=True) if start < len(argv) else None
+    if found is not None or start == 0:
+        return found
+    # a wrapper option the skip above does not know (`taskset -c 0-3`): any later interpreter or
+    # `.sh` word is taken as the command (failing closed: at worst a file is named needlessly)
+    for i in range(start + 1, len(argv)):
+        found = _file_at(argv, i, command=False)
+        if found is not None:
+            return found
+    return None
+
+
+def known_name(word: Field) -> str:
+    """The file's base name when the text after the word's last `/` is known ("" if not)."""
+    if word.known:
+        return basename(word.text)
+    tail = ""
+    for text, known in reversed(word.parts):
+        if not known:
+            return ""
+        tail = text + tail
+        if "/" in tail:
+            return basename(tail)
+    return ""
+
+
+def _command_index(argv: Sequence[Field]) -> int:
+    """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
+    i = 0
+    while i < len(argv) and argv[i].known and basename(argv[i].text) in WRAPPERS:
+        takes_value = _WRAPPER_VALUE_OPTIONS.get(basename(argv[i].text), frozenset())
+        i += 1
+        while i < len(argv) and argv[i].known and _wrapper_word(argv[i].text):
+            i += 2 if argv[i].text in takes_value else 1
+    return min(i, len(argv))
+
+
+def _wrapper_word(text: str) -> bool:
+    return (
+        text.startswith("-") or bool(ASSIGNMENT.match(text)) or bool(_WRAPPER_ARG.fullmatch(text))
+    )
+
+
+def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
+    word = argv[i]
+    looked_up = _LOOKED_UP.fullmatch(word.text) if not word.known else None
+    if looked_up is not None:  # the named program, as if written plainly
+        word = Field(looked_up[1], True, looked_up[1], word.line)
+    if word.known and basename(word.text) in INTERPRETERS:
+        return _operand(argv, i + 1)
+    if not command:
+        return word if word.known and word.text.endswith(".sh") else None
+    if not word.known or "/" in word.text or word.text.endswith(".sh"):
+        return word
+    return None
+
+
+def _operand(argv: Sequence[Field], i: int) -> Field | None:
+    """The file operand of an interpreter whose options start at `i`; STDIN when it reads its
+    script from standard input (`bash < x.sh`, `cat x.sh | sh`, `bash -s`), whose file the
+    reader does not follow; None for `-c`, which runs a string that is read elsewhere."""
+    line = argv[i - 1].line
+    while i < len(argv):
+        word = argv[i]
+        if not word.known:
+            return word  # an option or the file: either way a run-time word names what runs
+        text = word.text
+        if text == "--":
+            return argv[i + 1] if i + 1 < len(argv) else _stdin(line)
+        if text[:1] not in ("-", "+") or text in ("-", "+"):
+            return word if text not in ("-", "+") else _stdin(line)
+        if not text.startswith("--") and "c" in text:
+            return None
+        if not text.startswith("--") and "s" in text:
+            return _stdin(line)
+        i += 2 if text in _OPTION_ARGS else 1
+    return _stdin(line)
+
+
+def _stdin(line: int) -> Field:
+    return Field(STDIN, False, "", line)

@@ -1,0 +1,208 @@
+"""Checks 7, 8 and engine-patches hold a script run by file against a PASS when the PR may have
+written that file (it adds or changes it, or the word is known only at run time and the PR
+adds or changes another shell file); unchanged repository files were reviewed when they landed."""
+
+from __future__ import annotations
+
+import pytest
+from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
+
+# Outside the `benchmarks/**/*.sh` glob, so no check reads it as a benchmark script of its own.
+HELPER_PATH = "benchmarks/single_node/fixed_seq_len/helper.bash"
+# What a PR would hide in a file it runs: a flagless benchmark call and an architecture override.
+HELPER = (
+    "#!/usr/bin/env bash\n"
+    'vllm serve "$MODEL" --hf-overrides \'{"num_hidden_layers": 2}\' &\n'
+    'run_benchmark_serving --model "$MODEL" --port 8888\n'
+)
+OTHER = "benchmarks/single_node/fixed_seq_len/setup.bash"  # another shell file the PR adds
+CHECKS = ("no-arch-hacks", "spec-chat-template", "engine-patches")
+ANCHOR = 'hf download "$MODEL"\n'
+
+
+def _script_running(line: str) -> str:
+    return SCRIPT.replace(ANCHOR, ANCHOR + line + "\n")
+
+
+def _parts(line: str, *, helper: str | None = "added", other: str | None = None) -> dict:
+    """The passing PR whose script also runs `line`; the PR adds (or changes) the helper, and
+    `other` names another shell file it adds."""
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, _script_running(line))
+    if helper == "added":
+        add_changed_file(parts, HELPER_PATH, HELPER)
+    elif helper == "changed":
+        add_changed_file(parts, HELPER_PATH, HELPER, base="#!/usr/bin/env bash\necho old\n")
+    if other is not None:
+        add_changed_file(parts, other, "#!/usr/bin/env bash\necho hi\n")
+    return parts
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_running_a_script_the_pr_adds_fails_naming_script_line_word_and_file(check, check_id):
+    result = check(_parts("bash ./helper.bash"), check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"{SCRIPT_PATH}:6 runs `bash ./helper.bash`" in result.reason
+    assert f"which this PR adds (`{HELPER_PATH}`)" in result.reason
+    assert "signoff does not read scripts run by file" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_running_a_script_the_pr_changes_fails(check, check_id):
+    result = check(_parts("sh helper.bash", helper="changed"), check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"which this PR changes (`{HELPER_PATH}`)" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "./helper.bash",
+        "dash helper.bash --fast",
+        'exec bash "helper.bash"',
+        "timeout 10 bash helper.bash",
+        "nohup ./helper.bash > /dev/null 2>&1 &",
+        "env A=1 bash ./helper.bash",
+        '"$DIR/helper.bash" --port 8888',
+        "bash -x -o pipefail ./helper.bash",
+        "/bin/bash benchmarks/single_node/fixed_seq_len/helper.bash",
+        'H=./helper.bash; "$H"',
+    ],
+)
+def test_every_shape_of_running_an_added_script_fails_check_8(check, line):
+    result = check(_parts(line), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert HELPER_PATH in result.reason and "signoff does not read scripts run by file" in (
+        result.reason
+    )
+
+
+def test_a_helper_run_next_to_the_script_fails_checks_7_and_8_but_engine_patches_reads_it(check):
+    parts = _parts('bash "$(dirname "$0")/helper.sh"', helper=None)
+    add_changed_file(parts, SCRIPT_PATH.rsplit("/", 1)[0] + "/helper.sh", HELPER)
+    assert "--hf-overrides" in check(parts, "no-arch-hacks").reason  # a changed script: read
+    result = check(parts, "spec-chat-template")
+    assert result.status == "FAIL" and "which this PR adds" in result.reason
+    result = check(parts, "engine-patches")  # it reads that helper, which patches nothing
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_running_an_unchanged_repository_script_passes(check, check_id):
+    result = check(_parts("bash ./dependencies.sh", helper=None), check_id)
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_run_time_word_fails_when_the_pr_adds_another_shell_file(check, check_id):
+    parts = _parts('bash "$SETUP_SCRIPT"', helper=None, other=OTHER)
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert "`bash $SETUP_SCRIPT`" in result.reason
+    assert "known only at run time" in result.reason and OTHER in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_run_time_word_passes_when_the_pr_changes_no_other_shell_file(check, check_id):
+    result = check(_parts('bash "$SETUP_SCRIPT"', helper=None), check_id)
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["if false; then bash ./helper.bash; fi", "true || ./helper.bash", "f() { ./helper.bash; }"],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_script_run_on_a_dead_path_counts_for_nothing(check, check_id, line):
+    result = check(_parts(line), check_id)
+    assert result.status == "PASS", result.reason
+
+
+def test_an_undecided_branch_counts_and_the_reason_says_why_it_may_run(check):
+    result = check(
+        _parts('if [ -n "$RUN_HELPER" ]; then bash ./helper.bash; fi'), "spec-chat-template"
+    )
+    assert result.status == "FAIL", result.reason
+    assert "may run" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_incomplete_file_list_fails_closed_on_any_script_run_by_file(check, check_id):
+    parts = _parts("bash ./dependencies.sh", helper=None)
+    parts["files_truncated"] = True
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert "`bash ./dependencies.sh`" in result.reason and "incomplete" in result.reason
+
+
+def test_a_command_string_run_by_bash_c_is_read_not_held_against_the_script(check):
+    result = check(_parts("bash -c 'echo ready'"), "spec-chat-template")
+    assert result.status == "PASS", result.reason
+
+
+def test_sourcing_another_file_still_fails_closed(check):
+    result = check(_parts("source ./helper.bash"), "spec-chat-template")
+    assert result.status == "FAIL" and "sources ./helper.bash" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cd /tmp && bash dependencies.sh",
+        'bash "$(dirname "$0")/apply_k3_container_patches.sh"',
+    ],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_the_real_inferencex_shapes_left_unchanged_pass(check, check_id, line):
+    parts = _parts(line, helper=None)
+    patches = "benchmarks/single_node/fixed_seq_len/apply_k3_container_patches.sh"
+    replace_file(parts, patches, "head", "#!/usr/bin/env bash\necho setup\n")
+    result = check(parts, check_id)
+    assert result.status == "PASS", result.reason
+
+
+def test_check_3_is_unaffected_by_a_script_run_by_file(check):
+    before = check(passing_parts(), "recipe")
+    after = check(_parts("bash ./helper.bash"), "recipe")
+    assert (after.status, after.reason) == (before.status, before.reason)
+
+
+def test_engine_patches_does_not_count_a_run_time_word_against_library_lines_it_reads(check):
+    parts = _parts('bash "$SETUP_SCRIPT"', helper=None)
+    add_changed_file(parts, "benchmarks/benchmark_lib.sh", "f() { :; }\n", base="\n")
+    assert check(parts, "engine-patches").status == "PASS"
+    result = check(parts, "spec-chat-template")  # Check 8 does not read the library
+    assert result.status == "FAIL" and "`benchmarks/benchmark_lib.sh`" in result.reason
+
+
+@pytest.mark.parametrize("line", ["cat ./helper.bash | bash", "bash < ./helper.bash"])
+def test_a_shell_reading_its_script_from_standard_input_counts_as_a_run_time_word(check, line):
+    result = check(_parts(line), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "`(standard input)`" in result.reason and HELPER_PATH in result.reason
+
+
+def test_a_shell_fed_a_quoted_heredoc_is_read_as_its_script(check):
+    line = "bash <<'EOF'\nrun_benchmark_serving --model \"$MODEL\"\nEOF"
+    result = check(_parts(line, helper=None), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "calls run_benchmark_serving without --use-chat-template" in result.reason
+
+
+def test_a_shell_fed_an_expanding_heredoc_fails_closed(check):
+    line = 'bash <<EOF\nrun_benchmark_serving --model "$MODEL" --use-chat-template\nEOF'
+    result = check(_parts(line, helper=None), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "runs an expanding heredoc as its script" in result.reason
+
+
+def test_a_plain_command_name_that_is_a_file_the_pr_adds_counts(check):
+    line = 'PATH="$(dirname "$0"):$PATH"; helper.bash --port 8888'
+    result = check(_parts(line), "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert f"runs `helper.bash --port 8888`, which this PR adds (`{HELPER_PATH}`)" in result.reason
+
+
+def test_a_plain_command_that_names_no_changed_file_is_unaffected(check):
+    result = check(_parts("nvidia-smi -L"), "spec-chat-template")
+    assert result.status == "PASS", result.reason

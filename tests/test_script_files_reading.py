@@ -1,0 +1,98 @@
+"""The script reader records every command that runs a script file, with the word naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from signoff.parse.bench_script import evaluate, read_script
+
+
+def _files(text: str) -> list[tuple[str, str, str]]:
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    return [(call.word, call.name, call.reach) for call in run.script_files]
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "name"),
+    [
+        ("bash ./other.sh", "./other.sh", "other.sh"),
+        ("sh FILE", "FILE", "FILE"),
+        ("zsh -e run.zsh arg", "run.zsh", "run.zsh"),
+        ('bash "$(dirname "$0")/x.sh"', '$(dirname "$0")/x.sh', "x.sh"),
+        ("./x.sh", "./x.sh", "x.sh"),
+        ('"$DIR/x.sh" args', "$DIR/x.sh", "x.sh"),
+        ("exec bash x.sh", "x.sh", "x.sh"),
+        ("timeout 10 bash x.sh", "x.sh", "x.sh"),
+        ("nohup ./x.sh &", "./x.sh", "x.sh"),
+        ("env A=1 bash x.sh", "x.sh", "x.sh"),
+        ("sudo -E nice -n 5 bash x.sh", "x.sh", "x.sh"),
+        ("taskset -c 0-3 ./x.sh", "./x.sh", "x.sh"),
+        ("bash -o pipefail -- x.sh", "x.sh", "x.sh"),
+        ("/bin/bash dir/x.sh", "dir/x.sh", "x.sh"),
+        ("S=./x.sh; bash $S", "./x.sh", "x.sh"),
+        ('bash "$SETUP"', "$SETUP", ""),
+        ('"$RUNNER" --go', "$RUNNER", ""),
+        ('bash "$DIR/$NAME"', "$DIR/$NAME", ""),
+        ('sudo -E "$H"', "$H", ""),
+        ('flock -w "$WAIT" 9 bash x.sh', "x.sh", "x.sh"),
+        ("exec -a name bash x.sh", "x.sh", "x.sh"),
+        ("$(command -v bash) x.sh", "x.sh", "x.sh"),
+        ("bash < x.sh", "(standard input)", ""),
+        ("echo x | xargs bash", "(standard input)", ""),
+        ("echo x | xargs -I % bash %", "%", ""),
+        ("xargs -n1 ./run.sh", "./run.sh", "run.sh"),
+        ('find . -name "*.bash" -exec bash {} \\;', "{}", ""),
+        ("find . -exec ./x.sh {} +", "./x.sh", "x.sh"),
+        ("cat x.sh | sh", "(standard input)", ""),
+        ("bash -s -- arg", "(standard input)", ""),
+    ],
+)
+def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, name):
+    assert _files(line) == [(word, name, "reached")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "bash -c 'echo hi'",
+        "bash -ec 'echo hi'",
+        "echo ./x.sh",
+        "grep -q x ./x.sh",
+        "python3 x.py",
+        "vllm serve model --port 8000",
+        "source ./x.sh",
+        "hf download model",
+        "find . -name x -print",
+        'flock -w "${WAIT:-60}" 9',
+        "$(command -v python3) -m venv /tmp/venv",
+    ],
+)
+def test_commands_that_run_no_script_file_record_none(line):
+    assert _files(line) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["if false; then bash x.sh; fi", "true || ./x.sh", "false && ./x.sh", "f() { ./x.sh; }"],
+)
+def test_a_script_file_on_a_dead_path_is_not_recorded(text):
+    assert _files(text) == []
+
+
+def test_a_script_file_behind_an_undecided_condition_is_recorded_as_undecided():
+    assert _files('if [ -n "$X" ]; then ./x.sh; fi') == [("./x.sh", "x.sh", "undecided")]
+
+
+def test_a_script_file_run_from_a_quoted_heredoc_script_is_recorded():
+    assert _files("bash <<'EOF'\n./x.sh\nEOF") == [("./x.sh", "x.sh", "reached")]
+
+
+def test_commands_of_a_heredoc_script_keep_their_own_line_numbers():
+    run = evaluate(read_script("echo a\nbash <<'EOF'\necho b\n./x.sh\nEOF\n", "s.sh"), None)
+    assert [(call.word, call.line) for call in run.script_files] == [("./x.sh", 4)]
+
+
+def test_an_expanding_heredoc_fed_to_a_shell_makes_the_reading_incomplete():
+    run = evaluate(read_script('bash <<EOF\n./x.sh "$Y"\nEOF\n', "s.sh"), None)
+    assert not run.complete
+    assert run.problems == ("s.sh:1: bash runs an expanding heredoc as its script",)
