@@ -10,9 +10,9 @@ import pytest
 from cassette_helpers import AUDIT_CASSETTES, audit_info, replay_audit
 from github.GithubException import UnknownObjectException
 
-from signoff.audit.reads import read_repository
 from signoff.cli import main
 from signoff.errors import InputError
+from signoff.gather.audit_reads import read_repository
 
 REPO = "SemiAnalysisAI/InferenceX"
 

@@ -7,8 +7,8 @@ from datetime import datetime
 
 from github.GithubException import GithubException
 
-from signoff.audit import reads
 from signoff.audit.window import iso, parse_instant
+from signoff.gather import audit_reads as reads
 from signoff.gather.api import Api, JsonObject, error_status
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from github import Github
 from github.GithubException import GithubException
 
-from signoff.audit import reads
 from signoff.audit.gated import changed_paths, is_gated
 from signoff.audit.model import AuditedPull, Published, SignoffUsed
 from signoff.audit.outcome import agrees, disagreements, outcome_of
@@ -23,6 +22,7 @@ from signoff.audit.signoffs import (
 )
 from signoff.audit.window import iso, parse_instant
 from signoff.evidence import Evidence, MembershipState, SignoffKind
+from signoff.gather import audit_reads as reads
 from signoff.gather.api import Api, JsonObject
 from signoff.gather.teams import MAX_TEAMS, read_memberships
 from signoff.parse.codeowners import owner_is_team, parse_codeowners

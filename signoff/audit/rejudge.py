@@ -18,7 +18,6 @@ from datetime import datetime
 from github import Github
 from pydantic import BaseModel, ConfigDict
 
-from signoff.audit import reads
 from signoff.audit.history import FileHistory
 from signoff.audit.model import AuditedCheck
 from signoff.audit.selection import MergedPull
@@ -26,6 +25,7 @@ from signoff.audit.unverifiable import audited_checks
 from signoff.audit.window import iso, parse_instant
 from signoff.errors import InputError
 from signoff.evidence import Evidence, MembershipState
+from signoff.gather import audit_reads as reads
 from signoff.gather import gather_evidence
 from signoff.gather.api import Api
 from signoff.judge import judge

@@ -28,7 +28,6 @@ from signoff.audit.merge import merge_reports
 from signoff.audit.model import AuditedPull, AuditReport, Stopped, summarize
 from signoff.audit.progress import Reporter, reporter
 from signoff.audit.pull import AuditSettings, PullAudit, audit_pull
-from signoff.audit.reads import read_repository
 from signoff.audit.rejudge import PolicyHistory, parse_standard
 from signoff.audit.render_csv import render_csv
 from signoff.audit.render_json import load_report, render_json
@@ -39,6 +38,7 @@ from signoff.client import Mode, connect, make_retry
 from signoff.errors import ExitCode, GatherError, InputError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gather.api import Api, error_status
+from signoff.gather.audit_reads import read_repository
 from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
 from signoff.replay import MATCH_URI, REPLAY_API_URL

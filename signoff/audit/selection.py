@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from signoff.audit import reads
 from signoff.audit.window import Shard, Window, iso, parse_instant
 from signoff.errors import InputError
+from signoff.gather import audit_reads as reads
 from signoff.gather.api import Api, JsonObject
 
 

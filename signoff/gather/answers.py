@@ -71,15 +71,20 @@ class CommitItem(Answer):
     sha: Sha
 
 
-class CommentItem(Answer):
-    """One conversation comment of `issues/{n}/comments`."""
+class AuthoredItem(Answer):
+    """What every comment and review answer carries: who wrote what, where."""
 
     id: Id
     user: Account | None = None
     body: str | None = None
     author_association: str | None = None
-    created_at: str | None = None
     html_url: str | None = None
+
+
+class CommentItem(AuthoredItem):
+    """One conversation comment of `issues/{n}/comments`."""
+
+    created_at: str | None = None
 
 
 class CheckRunItem(Answer):
@@ -175,26 +180,14 @@ class JobsPage(Answer):
     jobs: list[JobItem]
 
 
-class ReviewItem(Answer):
+class ReviewItem(AuthoredItem):
     """One review of `pulls/{n}/reviews` (a pending review has no `submitted_at` yet)."""
 
-    id: Id
-    user: Account | None = None
-    body: str | None = None
-    author_association: str | None = None
     submitted_at: str | None = None
-    html_url: str | None = None
 
 
-class ReviewCommentItem(Answer):
-    """One inline review comment of `pulls/{n}/comments`."""
-
-    id: Id
-    user: Account | None = None
-    body: str | None = None
-    author_association: str | None = None
-    created_at: str | None = None
-    html_url: str | None = None
+class ReviewCommentItem(CommentItem):
+    """One inline review comment of `pulls/{n}/comments` (the same shape as a comment)."""
 
 
 class UpstreamPull(Answer):

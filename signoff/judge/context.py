@@ -17,6 +17,7 @@ from signoff.parse.bench_script import (
 )
 from signoff.parse.codeowners import CodeOwners, parse_codeowners
 from signoff.parse.config_points import ConfigPoint, config_points, group_runs, point_scripts
+from signoff.parse.flags import may_be_flag
 from signoff.parse.launch import ScriptRun
 from signoff.parse.links import RecipeLinkRef, recipe_links
 from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
@@ -409,6 +410,16 @@ class JudgeContext:
             return (_unread(path),)
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
         return (self._evaluate(parsed, None, "", unset),)
+
+    def speculates(self, run: ScriptRun) -> bool:
+        """Some launch in the reading may pass one of the profile's spec-decode flags."""
+        flags = self.policy.spec_decode.script_flags
+        return any(
+            may_be_flag(arg.flag, flag, launch.engine, self.policy)
+            for launch in run.launches
+            for arg in launch.args
+            for flag in flags
+        )
 
     def script_runs_for_job(self, path: str, job: str, scenario: str) -> tuple[ScriptRun, ...]:
         """A changed script read as one sweep job runs it under any configuration: what the

@@ -104,7 +104,7 @@ class _Resolver:
             token = _printf_argument(span, at) or token
         ref = _REF.match(token)
         if ref is None:
-            number = _number(token)
+            number = plain_number(token)
             return () if number is None else (number,)
         name, default = ref[1], ref[2]
         candidates = list(self.alternatives.get(name, ())) or [self.variables.get(name, "")]
@@ -115,7 +115,7 @@ class _Resolver:
 
     def _value(self, text: str) -> float | None:
         """A literal, or `$(awk "BEGIN{print (A-1)/B}")` over literals and known variables."""
-        number = _number(text)
+        number = plain_number(text)
         if number is not None:
             return number
         awk = _AWK_PRINT.fullmatch(text)
@@ -125,7 +125,8 @@ class _Resolver:
         return arithmetic(expression)
 
 
-def _number(text: str) -> float | None:
+def plain_number(text: str) -> float | None:
+    """A finite, sane decimal (no NaN, nothing past a million), or None."""
     try:
         value = float(text)
     except ValueError:

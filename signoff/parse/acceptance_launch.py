@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.parse.acceptance import plain_number
 from signoff.parse.flags import engine_flags, spelled
 from signoff.parse.launch import EnvChoice, ServerLaunch
 from signoff.policy import AcceptanceKnob, DraftSetting, Policy
@@ -111,7 +112,7 @@ def _knob(
     knob: AcceptanceKnob, raw: str, missing: str, line: int = 0, known: bool = True,
     source: str = "",
 ) -> KnobSetting:  # fmt: skip
-    number = _number(raw.strip().strip("\"'")) if known else None
+    number = plain_number(raw.strip().strip("\"'")) if known else None
     values = () if number is None else (number if knob.rate else round(number + knob.offset, 6),)
     return KnobSetting(knob=knob.name, engine=knob.engine, raw=raw, values=values,
                        missing=missing, rate=knob.rate, line=line, source=source)  # fmt: skip
@@ -236,7 +237,7 @@ def _drafts(
         elif setting.written:
             raws += [m["v"] for text in written for m in _rx(setting.regex).finditer(text)]
         for raw in raws:
-            number = _number(raw.strip().strip("\"'"))
+            number = plain_number(raw.strip().strip("\"'"))
             if number is not None and number == int(number) and number + setting.offset > 0:
                 found.add(int(number) + setting.offset)
             else:
@@ -264,11 +265,3 @@ def _with_rates(settings: list[KnobSetting], drafts: set[int]) -> list[KnobSetti
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
-
-
-def _number(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if value == value and abs(value) < 1e6 else None  # no NaN or absurd values

@@ -43,7 +43,6 @@ from signoff.judge.golden_recipes import (
 )
 from signoff.judge.golden_runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
-from signoff.parse.flags import may_be_flag
 from signoff.parse.launch import ScriptRun
 from signoff.parse.master_config import MasterEntry
 
@@ -162,13 +161,7 @@ def _entry_runs(ctx: JudgeContext, entry: MasterEntry) -> tuple[ScriptRun, ...]:
 
 
 def _speculates(ctx: JudgeContext, run: ScriptRun) -> bool:
-    flags = ctx.policy.spec_decode.script_flags
-    return any(
-        may_be_flag(arg.flag, flag, launch.engine, ctx.policy)
-        for launch in run.launches
-        for arg in launch.args
-        for flag in flags
-    ) or bool(sets_a_knob(ctx, run))
+    return ctx.speculates(run) or bool(sets_a_knob(ctx, run))
 
 
 # --- misuse: synthetic acceptance outside agentic replay ----------------------------------------

@@ -20,7 +20,6 @@ from __future__ import annotations
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
-from signoff.parse.flags import may_be_flag
 from signoff.parse.launch import ClientCall, ScriptRun
 from signoff.parse.master_config import MasterEntry
 
@@ -109,19 +108,9 @@ def _spec_scripts(
                 out.append((path, ()))
             continue
         runs = ctx.script_runs_for_path(path)
-        if path.endswith("_mtp.sh") or any(_speculates(ctx, run) for run in runs):
+        if path.endswith("_mtp.sh") or any(ctx.speculates(run) for run in runs):
             out.append((path, runs))
     return out
-
-
-def _speculates(ctx: JudgeContext, run: ScriptRun) -> bool:
-    flags = ctx.policy.spec_decode.script_flags
-    return any(
-        may_be_flag(arg.flag, flag, launch.engine, ctx.policy)
-        for launch in run.launches
-        for arg in launch.args
-        for flag in flags
-    )
 
 
 def _multi_node_chat_template(ctx: JudgeContext) -> bool:
