@@ -5,7 +5,8 @@ signoff reads the scripts it judges, never a script one of them runs by file (`b
 changes was not, so a call that may run one counts against a PASS: its base name is that of a
 file the PR adds or changes (a path match is a base-name match too; so is a command's plain
 name, since a script may put its own directory on PATH), or its name is known only
-at run time and the PR adds or changes a shell file other than the scripts being judged. When
+at run time and the PR adds or changes any other file (a shell runs a file of any name)
+but the scripts being judged and the master configs and changelog signoff reads as data. When
 the PR's file list is incomplete, every such call counts. Dead paths were never recorded.
 """
 
@@ -13,15 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext
 from signoff.judge.quote import code
 from signoff.parse.launch import ScriptFileRun, ScriptRun
 from signoff.parse.launch_read import basename
 
 UNREAD = "signoff does not read scripts run by file"
-# Files a shell may run as a script: these suffixes, or none at all (`./setup`).
-_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 
 
 def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str]) -> str:
@@ -63,16 +61,14 @@ def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], scrip
             verb = "adds" if same[0].status == "added" else "changes"
             return f"which this PR {verb} ({code(same[0].path)})"
         return ""
-    shells = [f.path for f in changed if _is_shell(f) and f.path not in skip | {script}]
-    if shells:
-        more = f" and {len(shells) - 1} more" if len(shells) > 1 else ""
+    # A shell runs a file of any name (`bash notes.txt`), so every file the PR adds or changes
+    # may be it, except the master configs and changelog that signoff itself reads as data.
+    data = {ctx.policy.append_only.changelog, *ctx.changed_master_files}
+    runnable = [f.path for f in changed if f.path not in skip | data | {script}]
+    if runnable:
+        more = f" and {len(runnable) - 1} more" if len(runnable) > 1 else ""
         return (
             f"a file known only at run time ({code(call.word)}), and this PR adds or changes "
-            f"the shell file {code(shells[0])}{more}"
+            f"{code(runnable[0])}{more}"
         )
     return ""
-
-
-def _is_shell(changed: ChangedFile) -> bool:
-    name = basename(changed.path)
-    return name.endswith(_SHELL_SUFFIXES) or "." not in name
