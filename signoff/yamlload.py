@@ -12,10 +12,72 @@ SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Path = tuple[str | int, ...]
 
+# An alias re-uses a whole subtree, and a chain of them grows it exponentially: 300 bytes can
+# stand for millions of nodes that every reader after us walks (a YAML "billion laughs"). Real
+# configs use few or no aliases, so what aliases add beyond the document's own nodes is bounded.
+MAX_ALIAS_NODES = 20_000
+
+
+class AliasBombError(yaml.YAMLError):
+    """Aliases expand the document past MAX_ALIAS_NODES nodes, or an alias refers to itself."""
+
+    def __init__(self, what: str, mark: yaml.Mark) -> None:
+        super().__init__(f"{what} (line {mark.line + 1})")
+        self.problem, self.problem_mark = what, mark
+
 
 def load_yaml(text: str) -> Any:
-    """Parse YAML text safely (no tags that build objects)."""
-    return yaml.load(text, Loader=SafeLoader)
+    """Parse YAML text safely (no tags that build objects), with alias expansion bounded."""
+    node = compose_bounded(text)
+    return None if node is None else _construct(node)
+
+
+def compose_bounded(text: str) -> yaml.Node | None:
+    """The node graph of one YAML document; AliasBombError when aliases blow it up."""
+    node = yaml.compose(text, Loader=SafeLoader)
+    if node is not None:
+        _check_alias_expansion(node)
+    return node
+
+
+def _construct(node: yaml.Node) -> Any:
+    # The same constructor CSafeLoader uses; building from the composed graph parses once.
+    return yaml.constructor.SafeConstructor().construct_document(node)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_alias_expansion(root: yaml.Node) -> None:
+    """Count the nodes a full walk would visit, memoised per node, without walking them all."""
+    expanded: dict[int, int] = {}  # node id -> nodes in its fully expanded subtree
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            open_nodes.discard(key)
+            total = 1 + sum(expanded[id(child)] for child in _children(node))
+            if total - len(expanded) > MAX_ALIAS_NODES:  # the deepest node that crosses it
+                raise AliasBombError(
+                    f"aliases expand the document past {MAX_ALIAS_NODES:,} extra nodes",
+                    node.start_mark,
+                )
+            expanded[key] = total
+            continue
+        if key in expanded:
+            continue
+        if key in open_nodes:  # an anchor reached again from inside itself
+            raise AliasBombError("an alias refers to the node that contains it", node.start_mark)
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(_children(node)))
 
 
 class DuplicateKeyError(ValueError):
@@ -32,12 +94,12 @@ def load_yaml_with_lines(text: str, *, unique_keys: bool = False) -> tuple[Any, 
     `unique_keys`: a key written twice in one mapping is a DuplicateKeyError (for our own data
     files, where the second spelling silently winning hides a mistake).
     """
-    node = yaml.compose(text, Loader=SafeLoader)
+    node = compose_bounded(text)
     lines: dict[Path, int] = {}
     if node is None:
         return None, lines
     _index_lines(node, (), lines, unique_keys)
-    return load_yaml(text), lines
+    return _construct(node), lines  # after indexing: merge keys are flattened in place
 
 
 def _index_lines(node: yaml.Node, path: Path, lines: dict[Path, int], unique: bool) -> None:

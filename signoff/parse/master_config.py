@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.yamlload import load_yaml
+from signoff.yamlload import AliasBombError, load_yaml
 
 SCENARIO_DIRS = {"fixed-seq-len": "fixed_seq_len", "agentic-coding": "agentic"}
 LEGACY_SCENARIO_KEY = "seq-len-configs"  # pre-`scenarios` schema: a fixed-seq-len list at top level
@@ -107,7 +107,8 @@ def parse_master_config(text: str, file: str, sku_pattern: str) -> MasterConfig:
     except Exception as exc:  # yaml.YAMLError, RecursionError, ...: all mean "unreadable"
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        return MasterConfig(file=file, entries={}, problems=(f"{file}:{line}: not valid YAML",))
+        what = exc.problem if isinstance(exc, AliasBombError) else "not valid YAML"
+        return MasterConfig(file=file, entries={}, problems=(f"{file}:{line}: {what}",))
     if data is None:
         return MasterConfig(file=file, entries={}, problems=())
     if not isinstance(data, dict):

@@ -11,6 +11,8 @@ RSS is that case's own):
 - CODEOWNERS: a pattern with several `**` against a 4,000-character path that almost matches,
   and a 3 MB file of wildcard rules against 3,000 changed paths;
 - a ~200 KB launch script of 6,000 and 12,000 nested `if` blocks;
+- a changed master-config entry holding a YAML anchor chain (each anchor a list of nine aliases
+  of the one before: ~330 bytes standing for 9^7 or 9^12 nodes);
 - the check right before publishing (which sign-off is the newest) on a PR holding 1,000
   drive-by comments of 65,536 characters of Markdown that is slow to parse, posted after ours.
 
@@ -166,6 +168,19 @@ def brace_words(word: str, lines: int) -> dict[str, Any]:
     return parts
 
 
+def master_alias_chain(levels: int) -> dict[str, Any]:
+    """A changed master-config entry holding an anchor chain of 9^levels nodes (~330 bytes)."""
+    parts = passing_parts()
+    chain = ["  x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]\n"]
+    chain += [f"  x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, levels + 1)]
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["role"] == "head":
+            read["text"] = read["text"].replace(
+                "dsv4-fp4-b200-vllm-mtp:\n", "dsv4-fp4-b200-vllm-mtp:\n" + "".join(chain)
+            )
+    return parts
+
+
 CASES: dict[str, Callable[[], dict[str, Any]]] = {
     **{name: (lambda make=make: with_signoff(make())) for name, make in SIGNOFFS.items()},
     "signoff-exception-prose-fork-image": fork_image_with_exception_prose,
@@ -176,6 +191,8 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "script-12000-nested-ifs": lambda: nested_ifs(12_000, "true"),
     "script-braces-unmatched": lambda: brace_words("{" * 2_000 + "a,b}", 100),
     "script-braces-1024-fields": lambda: brace_words("{a,b}" * 10, 4_000),
+    "master-config-alias-chain-9^7": lambda: master_alias_chain(7),
+    "master-config-alias-chain-9^12": lambda: master_alias_chain(12),
 }
 
 
