@@ -36,9 +36,9 @@ def targets(ctx: JudgeContext) -> tuple[tuple[Target, ...], bool]:
     covered: set[str] = set()  # scripts a changed entry runs: compared through that entry
     multi_node = False
     for entry in ctx.changed_entries:
-        if entry.multinode or entry.disagg or entry.framework in policy.recipe.disagg_frameworks:
+        if entry.multinode or entry.disagg or entry.engine in policy.recipe.disagg_frameworks:
             multi_node = True
-        elif entry.framework in engines:
+        elif entry.engine in engines:
             runs = ctx.script_runs(entry, hooks_unset=True)
             covered.update(run.path for run in runs)
             read = ctx.script_for(entry)

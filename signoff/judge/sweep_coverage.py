@@ -41,6 +41,11 @@ def unswept(ctx: JudgeContext, files: Sequence[ChangedFile]) -> str:
 
     `files` is the PR's diff as of the swept commit (its changelog is what the run read).
     """
+    if ctx.master_problems:  # the entries the sweep had to cover are themselves unknown
+        return (
+            f"the changed entries cannot be read ({ctx.master_problems[0]}), "
+            "so the sweep's run cannot be shown to cover them"
+        )
     changes = sorted((c for c in ctx.entry_changes if c.head is not None), key=lambda c: c.key)
     if not changes:
         return ""

@@ -256,6 +256,8 @@ def _image_problem(ctx: JudgeContext, eval_sha: str) -> str:
     """ "!reason" when the eval ran on another image than the head pins, else a pass note."""
     head_sha = ctx.evidence.pull_request.head_sha
     entries = ctx.changed_entries
+    if ctx.master_problems:  # which entries changed is itself unknown
+        return f"!the image cannot be tied to the head: {ctx.master_problems[0]}"
     if not entries:
         return (
             "no master-config entry changed, so the image is the one already on the default branch"

@@ -82,6 +82,8 @@ def evaluate(ctx: JudgeContext) -> Finding:
 
 def _runs(ctx: JudgeContext) -> tuple[list[tuple[ScriptRun, str]], str]:
     """(run, model prefix) for every reading to scan, or why the scripts cannot be read."""
+    if ctx.master_problems:  # which entries changed, and so what they run, is unknown
+        return [], f"the configs the PR runs cannot be determined: {ctx.master_problems[0]}"
     changed = sorted({f.path for f in ctx.changed_scripts})
     out: list[tuple[ScriptRun, str]] = []
     for path in changed:
