@@ -9,7 +9,6 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from builders import DATA, signoff_body
