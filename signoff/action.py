@@ -17,7 +17,7 @@ from signoff.client import connect, resolve_api_url
 from signoff.errors import ExitCode, InputError, SignoffError, json_problem, not_utf8
 from signoff.gate import GateDecision, decide
 from signoff.policy import Policy, load_policy
-from signoff.publish.annotations import annotations
+from signoff.publish.annotations import check_annotations
 from signoff.publish.render import render_markdown
 from signoff.publish.sanitize import log_line, reason_markdown, status_context_input
 from signoff.publish.summary import (
@@ -167,7 +167,7 @@ def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> i
             problems.append(f"$GITHUB_STEP_SUMMARY {summary_path}: {_why(exc)}")
     _warn_foreign_edits(outcome)
     if outcome.verdict is not None:
-        for line in annotations(outcome.verdict.checks):
+        for line in check_annotations(outcome.verdict.checks):
             _log(line)
     if outcome.error:
         _log(f"::error title=signoff::{failure_line(outcome.error)}")

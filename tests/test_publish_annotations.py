@@ -9,7 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from signoff.judge.model import CheckResult, Status
-from signoff.publish.annotations import annotations, escape_data, escape_property
+from signoff.publish.annotations import check_annotations as annotations
+from signoff.publish.annotations import escape_data, escape_property
 
 # The runner's workflow-command syntax: `::name key=value,key=value::message`, one line.
 INJECTION = "x\n::add-mask::secret\r\n::set-output name=verdict::PASS 100% done, ok: yes"

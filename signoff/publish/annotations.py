@@ -40,7 +40,7 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotations(rows: Iterable[Row]) -> Iterator[str]:
+def check_annotations(rows: Iterable[Row]) -> Iterator[str]:
     """`::error title=Check N (name)::reason` for each FAIL row, `::warning ...` for WARN."""
     for row in rows:
         level = ANNOTATION_FOR_STATUS.get(str(row.status))
