@@ -103,3 +103,13 @@ def test_the_action_installs_only_from_the_lock_and_builds_signoff_without_the_i
     assert '--no-deps --no-build-isolation --no-index "$ACTION_PATH"' in script
     pip_lines = [line for line in script.splitlines() if '"${pip_install[@]}"' in line]
     assert len(pip_lines) == 2
+
+
+def test_the_actions_environment_carries_no_replay_machinery() -> None:
+    # The Action's job holds a write token: only what `verify` imports is installed there.
+    entries = parse_lock()
+    assert "vcrpy" not in entries and "wrapt" not in entries
+    extras = pyproject()["project"]["optional-dependencies"]
+    assert {canonicalize_name(Requirement(r).name) for r in extras["replay"]} == {"vcrpy", "wrapt"}
+    runtime = {canonicalize_name(r.name) for r in roots()}
+    assert "vcrpy" not in runtime
