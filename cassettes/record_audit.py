@@ -29,7 +29,10 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str((HERE.parent / ".." / "shared" / "tools").resolve()))
+
+from emulator import require_ghemu  # noqa: E402
+
+require_ghemu()
 
 import audit_history  # noqa: E402
 import ghemu.util  # noqa: E402

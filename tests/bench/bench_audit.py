@@ -32,7 +32,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "cassettes"))
-sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
+
+from emulator import require_ghemu  # noqa: E402  (cassettes/emulator.py)
+
+require_ghemu()
 
 import audit_history  # noqa: E402
 from ghemu import Emulator  # noqa: E402
