@@ -110,10 +110,11 @@ def test_every_used_action_is_pinned_by_full_commit_sha(path: Path) -> None:
         assert PINNED.match(ref), ref
 
 
-def test_setup_python_is_the_pinned_v5_and_installs_python_3_11() -> None:
+def test_setup_python_is_the_pinned_v7_node24_release_and_installs_python_3_11() -> None:
     (setup,) = [step for step in steps(ACTION) if "setup-python" in step.get("uses", "")]
-    assert setup["uses"] == "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065"
+    assert setup["uses"] == "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97"
     assert setup["with"]["python-version"] == "3.11"
+    assert "5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0" in ACTION.read_text()
 
 
 def test_every_input_reaches_signoff_through_env_under_the_name_action_py_reads() -> None:
