@@ -101,15 +101,19 @@ def test_the_examples_pin_signoff_to_this_version_by_full_sha_and_the_changelog_
 
 
 def _assert_is_a_commit_of_this_repository_with_the_action(sha: str) -> None:
+    """The pinned SHA is a release of this repository: a commit holding action.yml whose
+    pyproject.toml carries this version (looked up where the checkout has its history)."""
+
     def git(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
 
     if git("rev-parse", "--is-shallow-repository").stdout.strip() != "false":
         pytest.skip("not a full git checkout: the pinned commit cannot be looked up")
-    if sha == "0123456789abcdef0123456789abcdef01234567":
-        pytest.fail("the examples still pin the placeholder SHA, not a release")
-    found = git("cat-file", "-e", f"{sha}:action.yml")
-    assert found.returncode == 0, f"{sha} is no commit of this repository with action.yml"
+    assert git("cat-file", "-e", f"{sha}:action.yml").returncode == 0, (
+        f"{sha} is no commit of this repository with action.yml"
+    )
+    pyproject = git("show", f"{sha}:pyproject.toml").stdout
+    assert f'version = "{VERSION}"' in pyproject, f"{sha} is not version {VERSION}"
 
 
 def test_every_action_pinned_anywhere_is_its_node24_release_by_full_sha() -> None:
