@@ -970,9 +970,9 @@ def _outsiders(count: int) -> list[dict[str, Any]]:
 def fill_heads(data: dict[str, Any]) -> dict[str, Any]:
     """Replace `@@HEAD:n@@` with the SHA the emulator gives PR n's head (SHAs follow content),
     and pin the upstream recipe PR's merge commit."""
-    import sys
+    from emulator import require_ghemu
 
-    sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
+    require_ghemu()
     from ghemu import State
 
     state = State(copy.deepcopy(data))

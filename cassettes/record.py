@@ -35,7 +35,11 @@ import yaml
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
+sys.path.insert(0, str(HERE))
+
+from emulator import require_ghemu  # noqa: E402
+
+require_ghemu()
 
 import ghemu.util  # noqa: E402
 from ghemu import Emulator, State  # noqa: E402

@@ -29,7 +29,10 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str((HERE.parent / ".." / "shared" / "tools").resolve()))
+
+from emulator import require_ghemu  # noqa: E402
+
+require_ghemu()
 
 import audit_history  # noqa: E402
 import ghemu.util  # noqa: E402
@@ -37,7 +40,7 @@ import record  # noqa: E402
 from ghemu import Emulator  # noqa: E402
 
 from signoff.audit.budget import Meter  # noqa: E402
-from signoff.audit.cache import HttpCache, installed  # noqa: E402
+from signoff.audit.cache import HttpCache, installed, live_origin  # noqa: E402
 from signoff.audit.run import build_request, make_adapter, run_audit  # noqa: E402
 from signoff.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
@@ -91,7 +94,7 @@ def run_once(
     policy = load_policy()
     request = build_request(REPO, policy=policy, jobs=1, **args)
     meter = Meter()
-    cache = HttpCache(cache_dir)
+    cache = HttpCache(cache_dir, live_origin(url))
     recorder = vcr.VCR(
         record_mode="all", match_on=record.MATCH_ON, decode_compressed_response=False
     )

@@ -326,7 +326,9 @@ def main() -> int:
     parser.add_argument("--ghemu", default=str(tools), help="folder holding ghemu/")
     parser.add_argument("names", nargs="*", default=[*sorted(RECORDINGS), *sorted(E2E)])
     args = parser.parse_args()
-    sys.path.insert(0, args.ghemu)
+    from emulator import require_ghemu
+
+    require_ghemu(Path(args.ghemu).resolve())
     import ghemu.util
 
     # Writes are stamped with the emulator's clock: freeze it, as record.py does, so that

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from signoff.client import connect, resolve_api_url
-from signoff.errors import ExitCode, InputError, SignoffError
+from signoff.errors import ExitCode, InputError, SignoffError, json_problem, not_utf8
 from signoff.gate import GateDecision, decide
 from signoff.policy import Policy, load_policy
+from signoff.publish.annotations import check_annotations
 from signoff.publish.render import render_markdown
 from signoff.publish.sanitize import log_line, reason_markdown, status_context_input
 from signoff.publish.summary import (
@@ -77,15 +78,30 @@ def _refused(env: Mapping[str, str], outcome: VerifyOutcome, decision: GateDecis
     return int(ExitCode.PASS)
 
 
+def _event_payload(event_path: str) -> object:
+    """The event JSON; bad input naming what is wrong with the file, in words."""
+    try:
+        text = Path(event_path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{event_path}: the event payload is {not_utf8(exc)}") from None
+    except OSError as exc:
+        why = "a folder" if isinstance(exc, IsADirectoryError) else exc.strerror or "unreadable"
+        raise InputError(f"{event_path}: cannot read the event payload ({why})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        problem = json_problem(text, exc.lineno, exc.colno)
+        raise InputError(f"{event_path}: the event payload is {problem}") from None
+    except RecursionError:
+        raise InputError(f"{event_path}: the event payload nests too deeply") from None
+
+
 def _gate(env: Mapping[str, str], policy: Policy) -> GateDecision:
     event_name = env.get("GITHUB_EVENT_NAME", "")
     event_path = env.get("GITHUB_EVENT_PATH", "")
     if not event_name or not event_path:
         raise InputError("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (run inside Actions)")
-    try:
-        payload = json.loads(Path(event_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{event_path}: cannot read the event payload ({exc})") from None
+    payload = _event_payload(event_path)
     if not isinstance(payload, dict):
         raise InputError(f"{event_path}: the event payload is not a JSON object")
     return decide(
@@ -150,6 +166,9 @@ def _finish(env: Mapping[str, str], outcome: VerifyOutcome, policy: Policy) -> i
         except OSError as exc:
             problems.append(f"$GITHUB_STEP_SUMMARY {summary_path}: {_why(exc)}")
     _warn_foreign_edits(outcome)
+    if outcome.verdict is not None:
+        for line in check_annotations(outcome.verdict.checks):
+            _log(line)
     if outcome.error:
         _log(f"::error title=signoff::{failure_line(outcome.error)}")
     else:
@@ -207,7 +226,7 @@ def _outputs(
 
 
 def _why(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
+    return exc.strerror or "cannot be written"
 
 
 def run_url(env: Mapping[str, str]) -> str:

@@ -18,6 +18,15 @@ from typing import Any, NoReturn
 from signoff import __version__, startup
 from signoff.errors import ExitCode, InputError, SignoffError
 
+VERDICT_FORMAT_HELP = "markdown (default): the verdict comment's text; json: the verdict for tools"
+TOKEN_ENV_HELP = (
+    "environment variable holding the token (default: GH_TOKEN, then GITHUB_TOKEN, as gh reads "
+    "them; for GitHub Enterprise GH_ENTERPRISE_TOKEN and GITHUB_ENTERPRISE_TOKEN first)"
+)
+REPLAY_HELP = (
+    "play a recorded vcrpy cassette file instead of the network (needs the replay extra: "
+    "pip install 'signoff[replay]')"
+)
 STANDARD_HELP = (
     "which rules: 0-8 (default), current (the newest era), an era (E1..E8) or "
     "at:YYYY-MM-DDTHH:MM:SSZ (whatever was in force then)"
@@ -40,12 +49,19 @@ def _judge_command(args: argparse.Namespace) -> int:
 
 
 def _read_text(path: str) -> str:
+    """A text file, or standard input for `-`; bad input names the file and what is wrong."""
+    from signoff.errors import not_utf8
+
+    name = "standard input" if path == "-" else path
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: cannot read (not UTF-8 text)") from None
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: {not_utf8(exc)}") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: is a folder, not a file") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or type(exc).__name__})") from None
+        raise InputError(f"{name}: cannot read ({exc.strerror or 'unreadable'})") from None
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -67,7 +83,10 @@ def _parse_command(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(render_preflight_text(report))
-    return ExitCode.PASS
+    # A script can gate on it: 1 when the opener is missing or, against a template, an item
+    # is missing or unchecked (explained or not: parse reads the comment, Check 5 judges it).
+    clean = report["is_signoff"] and not report["missing"] and not report["unchecked"]
+    return ExitCode.PASS if clean else ExitCode.REJECTED
 
 
 def _checks_command(args: argparse.Namespace) -> int:
@@ -182,7 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
         "judge", parents=[common], help="judge a saved evidence bundle offline"
     )
     judge_p.add_argument("bundle", help="evidence bundle JSON")
-    judge_p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    judge_p.add_argument(
+        "--format", choices=("markdown", "json"), default="markdown", help=VERDICT_FORMAT_HELP
+    )
     judge_p.add_argument(
         "--standard", help=STANDARD_HELP + "; default: the standard the bundle records"
     )
@@ -191,16 +212,26 @@ def build_parser() -> argparse.ArgumentParser:
     parse_p = sub.add_parser(
         "parse", parents=[common], help="preflight a sign-off comment before posting it"
     )
-    parse_p.add_argument("comment", help="the sign-off comment (Markdown file)")
+    parse_p.add_argument("comment", help="the sign-off comment (Markdown file; - reads stdin)")
     parse_p.add_argument("--template", help="PR_REVIEW_CHECKLIST.md to compare against")
-    parse_p.add_argument("--format", choices=("json", "text"), default="text")
+    parse_p.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text (default): what the verifier reads, for a person; json: the same for tools",
+    )
     parse_p.set_defaults(run=_parse_command)
 
     checks_p = sub.add_parser(
         "checks", parents=[common], help="list the checks and what each one verifies"
     )
     checks_p.add_argument("--standard", help=STANDARD_HELP)
-    checks_p.add_argument("--format", choices=("text", "json"), default="text")
+    checks_p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help='text (default): each rule in full; json: {"standard", "era", "checks": [...]}',
+    )
     checks_p.set_defaults(run=_checks_command)
 
     verify_p = sub.add_parser(
@@ -209,10 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify_p.add_argument("url", help="sign-off URL: .../pull/<n>#issuecomment-<id> (or review)")
     verify_p.add_argument("--api-url", help="GitHub API base URL (default $GITHUB_API_URL)")
     verify_p.add_argument("--publish", action="store_true", help="post the verdict and status")
-    verify_p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    verify_p.add_argument(
+        "--format", choices=("markdown", "json"), default="markdown", help=VERDICT_FORMAT_HELP
+    )
     verify_p.add_argument("--evidence-out", help="write the evidence bundle JSON here")
-    verify_p.add_argument("--replay", help="play a recorded vcrpy cassette instead of the network")
-    verify_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
+    verify_p.add_argument("--replay", help=REPLAY_HELP)
+    verify_p.add_argument("--token-env", help=TOKEN_ENV_HELP)
     verify_p.add_argument("--standard", help=STANDARD_HELP)
     verify_p.set_defaults(run=_verify_command)
 
@@ -238,7 +271,12 @@ def _add_audit_parser(
     audit_p.add_argument("--pr", type=int, action="append", help="audit this PR (repeatable)")
     audit_p.add_argument("--base", help="base branch (default: the default branch)")
     audit_p.add_argument("--standard", default="at-the-time", help="at-the-time|current|0-8|ERA")
-    audit_p.add_argument("--format", choices=("markdown", "json", "csv"))
+    audit_p.add_argument(
+        "--format",
+        choices=("markdown", "json", "csv"),
+        help="markdown (default; json for `audit merge`): a job summary; json: the report "
+        "(schema_version 1); csv: one row per PR and check",
+    )
     audit_p.add_argument("--out", help="write the report here (default: stdout)")
     audit_p.add_argument("--evidence-dir", help="write each judged PR's evidence bundle here")
     audit_p.add_argument("--cache-dir", help="HTTP cache (default: the user cache directory)")
@@ -247,8 +285,8 @@ def _add_audit_parser(
     audit_p.add_argument("--max-requests", type=int, help="stop after spending this many")
     audit_p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
     audit_p.add_argument("--api-url", help="GitHub API base URL (default $GITHUB_API_URL)")
-    audit_p.add_argument("--token-env", default="GITHUB_TOKEN", help="env var holding the token")
-    audit_p.add_argument("--replay", help="play a recorded vcrpy cassette instead of the network")
+    audit_p.add_argument("--token-env", help=TOKEN_ENV_HELP)
+    audit_p.add_argument("--replay", help=REPLAY_HELP)
     audit_p.set_defaults(run=_audit_command)
 
 
@@ -271,8 +309,44 @@ def _debug_to_stderr(enabled: bool) -> None:
         log.addHandler(handler)
 
 
+def build_merge_parser() -> argparse.ArgumentParser:
+    """`signoff audit merge`: its own parser, so `audit merge --help` shows merge's usage."""
+    merge_p = _Parser(
+        prog="signoff audit merge",
+        description="Combine the shard reports of one audit (`audit --shard I/N --format json`) "
+        "into the report a single run gives, byte for byte. Exit codes: 0 none merged REJECTED "
+        "or NO_SIGNOFF, 1 some did, 2 bad input, 3 a shard stopped early.",
+    )
+    merge_p.add_argument("reports", nargs="+", metavar="REPORT.json", help="the shard reports")
+    merge_p.add_argument(
+        "--format",
+        choices=("json", "markdown", "csv"),
+        default="json",
+        help="json (default): the merged report; markdown: a job summary; csv: a row per check",
+    )
+    merge_p.add_argument("--out", help="write the merged report here (default: stdout)")
+    merge_p.add_argument(
+        "--debug", action="store_true", help="print the traceback of an internal error"
+    )
+    merge_p.set_defaults(run=_merge_command)
+    return merge_p
+
+
+def _merge_command(args: argparse.Namespace) -> int:
+    from signoff.audit.run import run_merge_command
+
+    return run_merge_command(args.reports, fmt=args.format, out=args.out)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:2] == ["audit", "merge"]:
+        return build_merge_parser().parse_args(words[2:])
+    return build_parser().parse_args(words)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     _debug_to_stderr(args.debug)
     run: Callable[[argparse.Namespace], int] = args.run
     if run is not _verify_command:

@@ -100,6 +100,38 @@ def resolve_api_url(explicit: str | None = None) -> str:
     return url.rstrip("/")
 
 
+# Read as the GitHub CLI reads them (`gh help environment`): GH_TOKEN, then GITHUB_TOKEN for
+# github.com; GH_ENTERPRISE_TOKEN, then GITHUB_ENTERPRISE_TOKEN for another host, where signoff
+# then also takes GH_TOKEN and GITHUB_TOKEN (the names its own Action and workflows set).
+GITHUB_COM_TOKENS = ("GH_TOKEN", "GITHUB_TOKEN")
+ENTERPRISE_TOKENS = ("GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", *GITHUB_COM_TOKENS)
+
+
+def token_names(token_env: str | None, api_url: str | None = None) -> tuple[str, ...]:
+    """The environment variables a token is read from, first found wins (`--token-env NAME`:
+    that one only)."""
+    if token_env is not None:
+        return (token_env,)
+    if resolve_api_url(api_url) == DEFAULT_API_URL:
+        return GITHUB_COM_TOKENS
+    return ENTERPRISE_TOKENS
+
+
+def read_token(token_env: str | None, api_url: str | None = None) -> tuple[str, str]:
+    """(variable, token) of the first of `token_names` that is set and not blank; ("", "")."""
+    for name in token_names(token_env, api_url):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return name, value
+    return "", ""
+
+
+def token_missing(token_env: str | None, api_url: str | None = None) -> str:
+    """What to say when `read_token` found nothing: `GH_TOKEN or GITHUB_TOKEN is not set`."""
+    *first, last = token_names(token_env, api_url)
+    return f"{', '.join(first)} or {last} is not set" if first else f"{last} is not set"
+
+
 def connect(token: str | None, api_url: str | None = None, *, mode: Mode = "production") -> Github:
     """A configured `Github` client; `token` None gives anonymous access (60 requests an hour)."""
     # PyGithub logs every retried or refused request at INFO on stderr, including the expected

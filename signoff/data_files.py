@@ -46,7 +46,7 @@ def _text(path: Path, what: str) -> str:
     except UnicodeDecodeError as exc:
         raise PolicyError(f"{path}: not a {what} (not UTF-8 at byte {exc.start})") from None
     except OSError as exc:
-        why = exc.strerror or type(exc).__name__
+        why = exc.strerror or "unreadable"
         raise PolicyError(f"{path}: cannot read {what} ({why})") from None
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from enum import IntEnum
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -36,3 +39,29 @@ class GatherError(SignoffError):
 
 class PublishError(SignoffError):
     """The verdict could not be written back to GitHub (exit 3)."""
+
+
+# --- what is wrong with a file, in words (never Python's exception text) ---------------------
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """`not UTF-8 at byte 12`: where the first byte that is no UTF-8 sits (0-based)."""
+    return f"not UTF-8 at byte {exc.start}"
+
+
+def json_problem(text: str, line: int, column: int) -> str:
+    """An unparsable JSON text: `empty`, or where parsing stopped."""
+    if not text.strip():
+        return "empty"
+    return f"not JSON (stops at line {line}, column {column})"
+
+
+def pydantic_json_problem(text: str, error: Mapping[str, Any]) -> str | None:
+    """pydantic's `json_invalid` error as `json_problem` words; None for any other error."""
+    if error.get("type") != "json_invalid":
+        return None
+    if not text.strip():
+        return "empty"
+    found = re.search(r"line (\d+) column (\d+)", str(error.get("msg", "")))
+    line, column = (int(found[1]), int(found[2])) if found else (1, 1)
+    return json_problem(text, line, column)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from signoff.errors import InputError
+from signoff.errors import InputError, not_utf8, pydantic_json_problem
 from signoff.standards import StandardRecord
 
 SCHEMA_VERSION = 1
@@ -361,18 +361,21 @@ def load_evidence(path: str | Path) -> Evidence:
     try:
         raw = source.read_bytes()
     except OSError as exc:
-        why = exc.strerror or type(exc).__name__
+        if isinstance(exc, IsADirectoryError):
+            raise InputError(f"{source}: is a folder, not an evidence bundle") from None
+        why = exc.strerror or "unreadable"
         raise InputError(f"{source}: cannot read evidence bundle ({why})") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{source}: not an evidence bundle (not UTF-8 at byte {exc.start})"
-        ) from None
+        raise InputError(f"{source}: not an evidence bundle ({not_utf8(exc)})") from None
     try:
         return Evidence.model_validate_json(text, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
+        problem = pydantic_json_problem(text, first)
+        if problem is not None:
+            raise InputError(f"{source}: not an evidence bundle ({problem})") from None
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"
         raise InputError(f"{source}: invalid evidence bundle at {where}: {first['msg']}") from None
 

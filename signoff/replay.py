@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from signoff.errors import GatherError, InputError
+from signoff.errors import GatherError, InputError, json_problem, not_utf8
 
 # Requests must match the recording exactly; a request the cassette lacks fails the run.
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query")
@@ -34,9 +34,8 @@ def replay(cassette_path: str | Path, match_on: tuple[str, ...] = MATCH_ON) -> I
     (`play_count`, `all_played`, `requests`).
     """
     path = Path(cassette_path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such cassette")
-    import vcr
+    check_cassette(path)
+    vcr = _vcrpy()
     from vcr.errors import CannotOverwriteExistingCassetteException
 
     player = vcr.VCR(record_mode="none", match_on=match_on, decode_compressed_response=False)
@@ -51,14 +50,76 @@ def replay(cassette_path: str | Path, match_on: tuple[str, ...] = MATCH_ON) -> I
             raise GatherError(f"could not verify: {path} has no answer for {request}") from None
 
 
+INSTALL_HINT = "pip install 'signoff[replay]'"
+
+
+def _vcrpy() -> Any:
+    """vcrpy, which only replays need (the `replay` extra); bad input saying how to get it."""
+    try:
+        import vcr
+    except ImportError:
+        raise InputError(f"--replay needs vcrpy, which is not installed: {INSTALL_HINT}") from None
+    return vcr
+
+
+def check_cassette(path: Path) -> None:
+    """A cassette file that exists and is no folder; bad input saying which it is not."""
+    if path.is_dir():
+        raise InputError(f"{path}: --replay takes a cassette file, and this is a folder")
+    if not path.is_file():
+        raise InputError(f"{path}: no such cassette file")
+
+
+def cassette_problem(path: Path) -> str | None:
+    """What makes this file no vcrpy cassette, in words; None when it looks like one.
+
+    vcrpy's own errors (KeyError, TypeError, YAML marks) say nothing to someone who passed
+    the wrong file, so once vcrpy refuses it the shape vcrpy reads is checked: a YAML mapping
+    whose `interactions` list holds `request` and `response` mappings.
+    """
+    import yaml
+
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return not_utf8(exc)
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror or 'unreadable'})"
+    if not text.strip():
+        return "empty"
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        return f"not YAML (line {mark.line + 1})" if mark is not None else "not YAML"
+    except yaml.YAMLError:
+        return "not YAML"
+    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+        return "no `interactions` list at the top: not a vcrpy cassette"
+    interactions = data["interactions"]
+    if not interactions:
+        return "no recorded requests"
+    for number, interaction in enumerate(interactions, 1):
+        if not isinstance(interaction, dict) or not all(
+            isinstance(interaction.get(part), dict) for part in ("request", "response")
+        ):
+            return f"interaction {number} lacks a `request` or `response` mapping"
+        request = interaction["request"]
+        if not isinstance(request.get("uri"), str) or not isinstance(request.get("method"), str):
+            return f"interaction {number}'s request lacks its `method` or `uri`"
+    return None
+
+
 def _load(stack: ExitStack, player: Any, path: Path) -> Any:
     """vcrpy's Cassette for `path`; InputError when the file is not a recording."""
     try:
         cassette = stack.enter_context(player.use_cassette(str(path), allow_playback_repeats=False))
-    except Exception as exc:  # YAML errors, KeyError, TypeError: whatever the file held
-        raise InputError(f"{path}: not a vcrpy cassette ({type(exc).__name__})") from None
+    except Exception:  # YAML errors, KeyError, TypeError: say what is wrong, in words
+        problem = cassette_problem(path) or "vcrpy cannot play its interactions"
+        raise InputError(f"{path}: not a cassette ({problem})") from None
     if len(cassette) == 0:
-        raise InputError(f"{path}: not a vcrpy cassette (no recorded requests)")
+        problem = cassette_problem(path) or "no recorded requests"
+        raise InputError(f"{path}: not a cassette ({problem})")
     return cassette
 
 
@@ -95,9 +156,16 @@ def cassette_info(cassette_path: str | Path) -> dict[str, Any]:
     """The sidecar `<name>.json` written by cassettes/record.py: sign-off URL, pinned head."""
     sidecar = Path(cassette_path).with_suffix(".json")
     try:
-        data = json.loads(sidecar.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{sidecar}: cannot read cassette description ({exc})") from None
+        text = sidecar.read_bytes().decode("utf-8")
+        data = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{sidecar}: cassette description is {not_utf8(exc)}") from None
+    except json.JSONDecodeError as exc:
+        problem = json_problem(text, exc.lineno, exc.colno)
+        raise InputError(f"{sidecar}: cassette description is {problem}") from None
+    except OSError as exc:
+        why = exc.strerror or "unreadable"
+        raise InputError(f"{sidecar}: cannot read cassette description ({why})") from None
     if not isinstance(data, dict):
         raise InputError(f"{sidecar}: cassette description must be a JSON object")
     return data

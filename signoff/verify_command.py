@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from signoff import startup
-from signoff.client import connect, resolve_api_url
+from signoff.client import connect, read_token, resolve_api_url, token_missing
 from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gather import start
@@ -39,7 +39,7 @@ def run_verify_command(
     fmt: OutputFormat = "markdown",
     evidence_out: str | None = None,
     replay: str | None = None,
-    token_env: str = "GITHUB_TOKEN",
+    token_env: str | None = None,
     profile: str | None = None,
     standard: str | None = None,
 ) -> int:
@@ -52,12 +52,12 @@ def run_verify_command(
         ref = parse_signoff_url(url, api_url=resolve_api_url(api_url))
         policy = load_policy(profile)
         chosen = resolve_standard(standard, policy)
-        if not token_env.strip():
+        if token_env is not None and not token_env.strip():
             raise InputError("--token-env needs the name of an environment variable")
-        token = os.environ.get(token_env, "").strip()
+        source, token = read_token(token_env, api_url)
         if not token and replay is None:
-            raise InputError(f"{token_env} is not set")
-        check_token(token, token_env)
+            raise InputError(token_missing(token_env, api_url))
+        check_token(token, source)
         out = _EvidenceOut(evidence_out) if evidence_out is not None else None
         with _replaying(replay):
             outcome = _verify_online(
@@ -112,7 +112,7 @@ class _EvidenceOut:
 
 
 def _why(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
+    return exc.strerror or "cannot be written"
 
 
 def _verify_online(

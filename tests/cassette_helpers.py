@@ -104,7 +104,8 @@ def replay_audit(
     args = {**described["args"], **overrides}
     request = build_request(described["repository"], policy=policy, jobs=jobs, shard=shard, **args)
     meter = Meter()
-    cache = HttpCache(cache_dir)
+    # A re-run recording continues the server its first run recorded: the same origin.
+    cache = HttpCache(cache_dir, f"recording {described.get('rerun_of') or name}")
     with (
         replay(AUDIT_CASSETTES / f"{name}.yaml", MATCH_URI) as recorded,
         installed(make_adapter(cache, meter, jobs, "test")),

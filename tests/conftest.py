@@ -35,7 +35,7 @@ settings.load_profile("signoff")
 def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
     """No ambient token, API URL, runner or action input leaks into a test (CI sets them)."""
     for name in list(os.environ):
-        if name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "SIGNOFF_", "ACTIONS_")):
+        if name.startswith(("GITHUB_", "GH_", "INPUT_", "RUNNER_", "SIGNOFF_", "ACTIONS_")):
             monkeypatch.delenv(name)
 
 

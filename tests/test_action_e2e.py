@@ -147,6 +147,23 @@ def test_a_rejected_sign_off_updates_our_stale_verdict_and_ignores_a_forged_pass
     assert "**REJECTED**" in (tmp_path / "summary.md").read_text(encoding="utf-8")
 
 
+def test_each_failing_row_of_a_rejected_verdict_is_an_error_annotation_on_the_run(
+    tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = action_env(tmp_path, "issue_comment", "issue_comment.created.pull_request")
+    code, _ = run_replayed("rejected_updated", env, played_in_full)
+    assert code == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::error")]
+    evidence = json.loads(Path(outputs(tmp_path)["evidence-path"]).read_text(encoding="utf-8"))
+    assert errors and all(re.match(r"::error title=Check \d+ \([^:,]+\)::\S", e) for e in errors)
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    failing = re.findall(r"Check (\d+) \(([^)]+)\): FAIL", summary)
+    assert [e.split("::")[1] for e in errors] == [
+        f"error title=Check {n} ({name})" for n, name in failing
+    ]
+    assert evidence["pull_request"]["head_sha"] == HEAD
+
+
 def test_an_edit_by_a_collaborator_fails_check_0_naming_the_editor_and_the_log_says_so(
     tmp_path: Path, played_in_full: list[Any], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,7 +11,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from signoff.audit.budget import Budget, Meter, current_owner
-from signoff.audit.cache import CachingAdapter, HttpCache, is_immutable
+from signoff.audit.cache import CachingAdapter, HttpCache, is_immutable, live_origin
 
 API = "https://api.github.com"
 SHA = "c" * 40
@@ -61,9 +61,9 @@ def get(adapter: CachingAdapter, path: str, owner: str = "pr-1") -> requests.Res
         current_owner.reset(token)
 
 
-def run(folder: Path) -> tuple[CachingAdapter, Meter]:
+def run(folder: Path, origin: str = live_origin(API)) -> tuple[CachingAdapter, Meter]:
     meter = Meter()
-    return CachingAdapter(HttpCache(folder), meter), meter
+    return CachingAdapter(HttpCache(folder, origin), meter), meter
 
 
 CONTENTS = f"/repos/o/r/contents/docs/PR_REVIEW_CHECKLIST.md?ref={SHA}"
@@ -130,12 +130,14 @@ def test_a_merged_prs_file_list_becomes_immutable_once_frozen(
 ) -> None:
     files = "/repos/o/r/pulls/7/files?per_page=100"
     assert not is_immutable(API + files, frozenset())
-    assert is_immutable(API + files, frozenset({"/repos/o/r/pulls/7/files"}))
+    assert is_immutable(API + files, {"/repos/o/r/pulls/7/files": SHA})
     assert is_immutable(f"{API}/api/v3/repos/o/r/compare/{SHA}...{'d' * 40}", frozenset())
     assert not is_immutable(f"{API}/repos/o/r/contents/x?ref=main", frozenset())
-    get(run(tmp_path)[0], files)
+    first, _ = run(tmp_path)
+    first.cache.freeze(SHA, "/repos/o/r/pulls/7/files")
+    get(first, files)
     again, _ = run(tmp_path)
-    again.cache.freeze("/repos/o/r/pulls/7/files")
+    again.cache.freeze(SHA, "/repos/o/r/pulls/7/files")
     get(again, files)
     assert len(server.seen) == 1
 
@@ -202,3 +204,63 @@ def test_a_healthy_budget_never_waits_and_max_requests_stops_new_prs() -> None:
     assert waited == [] and budget.exhausted() == ""
     meter.sent(200, 2, RATE)
     assert budget.exhausted() == "stopped after 2 requests (--max-requests 2)"
+
+
+# --- one origin per entry: a server's or a recording's answers never answer for another -----
+
+
+def test_an_entry_answers_only_for_the_server_or_recording_it_came_from(
+    server: Server, tmp_path: Path
+) -> None:
+    server.bodies[API + CONTENTS] = b'{"content": "cmVhbA=="}'
+    get(run(tmp_path)[0], CONTENTS)
+    for origin in (
+        live_origin("https://ghe.example.com/api/v3"),
+        "recording sha256:" + "0" * 64,
+    ):
+        other, meter = run(tmp_path, origin)
+        get(other, CONTENTS, "pr-2")
+        assert meter.total().cache_hits == 0, origin
+    assert len(server.seen) == 3  # the same URL, asked once per origin
+    again, meter = run(tmp_path)
+    get(again, CONTENTS, "pr-3")
+    assert meter.total().cache_hits == 1 and len(server.seen) == 3
+
+
+def test_an_entry_file_of_another_origin_is_never_read_even_under_our_key(
+    server: Server, tmp_path: Path
+) -> None:
+    server.bodies[API + CONTENTS] = b'{"content": "ZGVtbw=="}'
+    demo, _ = run(tmp_path, "recording sha256:" + "1" * 64)
+    get(demo, CONTENTS)
+    real, _ = run(tmp_path)
+    request = requests.Request("GET", API + CONTENTS).prepare()
+    ours = real.cache.key(request)
+    (foreign,) = tmp_path.rglob("*.entry")
+    target = tmp_path / ours[:2] / f"{ours}.entry"
+    target.parent.mkdir(exist_ok=True)
+    target.write_bytes(foreign.read_bytes())  # the demo's answer, filed under the real key
+    server.bodies[API + CONTENTS] = b'{"content": "cmVhbA=="}'
+    assert get(real, CONTENTS, "pr-2").json() == {"content": "cmVhbA=="}
+
+
+def test_a_merged_prs_lists_are_served_unasked_only_for_the_head_they_were_read_at(
+    server: Server, tmp_path: Path
+) -> None:
+    files = "/repos/o/r/pulls/7/files?per_page=100"
+    server.bodies[API + files] = b'[{"filename": "a"}]'
+    first, _ = run(tmp_path)
+    first.cache.freeze(SHA, "/repos/o/r/pulls/7/files")
+    get(first, files)
+    other_head, meter = run(tmp_path)
+    other_head.cache.freeze("d" * 40, "/repos/o/r/pulls/7/files")
+    get(other_head, files)
+    assert len(server.seen) == 2 and meter.total().cache_hits == 0
+    unpinned, _ = run(tmp_path)
+    unpinned.cache.freeze("not-a-sha", "/repos/o/r/pulls/7/files")  # no head: revalidated
+    assert not is_immutable(API + files, unpinned.cache.frozen())
+
+
+def test_a_cache_cannot_be_made_without_naming_its_origin(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="origin"):
+        HttpCache(tmp_path, "")

@@ -10,6 +10,7 @@ import pytest
 from cassette_helpers import AUDIT_CASSETTES, audit_info, replay_audit
 from github.GithubException import UnknownObjectException
 
+from signoff.audit.progress import Silent
 from signoff.cli import main
 from signoff.errors import InputError
 from signoff.gather.audit_reads import read_repository
@@ -192,3 +193,73 @@ def test_a_run_that_was_cut_short_leaves_a_cache_that_makes_the_next_run_cheaper
     after = {p.pr: p.requests for p in resumed.report.prs}
     # Contents at a SHA and merged PRs' file and commit lists come from the cache now.
     assert all(after[n] < before[n] for n in before if before[n] > 1)
+
+
+# --- output paths are claimed before the first request -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flag", "where", "words"),
+    [
+        ("--out", "missing/report.md", "cannot write the report there (No such file or directory)"),
+        ("--out", "", "--out is a folder, not a file"),
+        ("--evidence-dir", "a-file", "--evidence-dir is a file, not a folder"),
+        ("--cache-dir", "a-file/cache", "cannot write into --cache-dir"),
+        ("--cache-dir", "a-file", "--cache-dir is a file, not a folder"),
+    ],
+)
+def test_an_output_path_that_cannot_be_written_is_bad_input_before_anything_is_read(
+    flag: str,
+    where: str,
+    words: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    played: list[object],
+) -> None:
+    (tmp_path / "a-file").write_text("x")
+    target = tmp_path / where if where else tmp_path
+    argv = ["audit", REPO, "--replay", str(AUDIT_CASSETTES / "history.yaml"), flag, str(target)]
+    assert main([*argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"signoff: {target}: {words}\n" or (err.count("\n") == 1 and words in err), err
+    assert played == []  # the recording was never opened: nothing was read
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_report_file_claimed_for_a_run_that_then_fails_on_bad_input_is_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.md"
+    (tmp_path / "a-file").write_text("x")
+    argv = ["audit", REPO, "--replay", str(AUDIT_CASSETTES / "history.yaml"), "--out", str(out)]
+    assert main([*argv, "--evidence-dir", str(tmp_path / "a-file")]) == 2
+    assert not out.exists()
+
+
+# --- the terminal keeps a summary line -----------------------------------------------------
+
+
+def test_on_a_terminal_the_audit_ends_with_one_summary_line_naming_counts_and_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signoff.audit.run as run_module
+
+    monkeypatch.setattr(run_module, "reporter", lambda *a, **k: Silent())
+    monkeypatch.setattr(run_module.sys.stderr, "isatty", lambda: True, raising=False)
+    out = tmp_path / "audit.md"
+    args = audit_info("history")["args"]
+    argv = ["audit", REPO, "--since", args["since"], "--until", args["until"]]
+    argv += ["--replay", str(AUDIT_CASSETTES / "history.yaml"), "--out", str(out)]
+    assert main(argv) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    summary = audit_info("history")["summary"]
+    assert line.startswith(f"signoff: audited {summary['merged']} merged PRs: ")
+    assert f"{summary['PASS']} PASS, {summary['REJECTED']} REJECTED" in line
+    assert f"{summary['NO_SIGNOFF']} NO_SIGNOFF" in line and line.endswith(f"written to {out}")
+
+
+def test_without_a_terminal_or_with_no_progress_the_audit_prints_no_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert audit(tmp_path, "unreachable", "--format", "json", "--out", str(tmp_path / "r")) == 3
+    assert "audited" not in capsys.readouterr().err

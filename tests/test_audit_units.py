@@ -506,3 +506,27 @@ def test_the_progress_line_shows_prs_requests_rate_limit_and_the_reset_countdown
     assert "1/3" in shown and "rate limit 4321" in shown and "resuming in 1:15" in shown
     assert isinstance(reporter(3, meter, enabled=False), Silent)
     assert isinstance(reporter(3, meter, enabled=True), Silent)  # pytest's stderr is no TTY
+
+
+def test_markdown_names_every_unverifiable_check_with_its_reason() -> None:
+    gone = AuditedCheck(
+        number=2,
+        id="evals",
+        name="evals pass",
+        status="UNVERIFIABLE",
+        reason="the eval artifact of run 7 has expired (GitHub answers 410)",
+    )
+    pr = _pull(9, outcome="UNVERIFIABLE", checks=(_check("codeowner", "PASS"), gone))
+    text = render_markdown(_report((pr,)))
+    section = text[text.index("## Could not be verified") : text.index("## All merged PRs")]
+    assert "Check 2 (evals pass)" in section
+    assert "| ` the eval artifact of run 7 has expired (GitHub answers 410) ` |" in section
+    assert "## Could not be verified" not in render_markdown(_report((_pull(3),)))
+
+
+def test_a_long_reason_is_cut_between_words_never_inside_one() -> None:
+    reason = " ".join(["configuration"] * 40)
+    cut = code(reason, 100)
+    inner = cut.strip("` ")
+    assert inner.endswith("configuration…") and len(inner) <= 100
+    assert set(inner.removesuffix("…").split()) == {"configuration"}  # whole words only

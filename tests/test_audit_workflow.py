@@ -1,4 +1,5 @@
-"""The README's example audit workflow: actionlint-clean, pinned, read-only, no shell injection."""
+"""docs/audit.md's example audit workflow: actionlint- and zizmor-clean, pinned, read-only, no shell
+injection."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from test_action_yml import PINNED, README, ROOT, lint
+from test_action_yml import PINNED, ROOT, lint, zizmor
 
 
 def _audit_workflow() -> Path:
-    text = README.read_text(encoding="utf-8").split("Example audit workflow", 1)[1]
+    text = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    text = text.split("Example audit workflow (", 1)[1]
     block = text.split("```yaml\n", 1)[1].split("\n```", 1)[0]
     folder = Path(tempfile.mkdtemp(prefix="signoff-audit-")) / ".github" / "workflows"
     folder.mkdir(parents=True)
@@ -27,6 +29,11 @@ STEPS = [step for job in DATA["jobs"].values() for step in job["steps"]]
 
 def test_the_audit_workflow_passes_actionlint() -> None:
     result = lint(ROOT, str(WORKFLOW))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_audit_workflow_passes_zizmor() -> None:
+    result = zizmor(str(WORKFLOW))
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -102,7 +102,7 @@ def test_a_replay_path_that_is_a_directory_is_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["verify", DEMO, "--replay", str(tmp_path)]) == 2
-    one_line_exit_2(capsys, "no such cassette")
+    one_line_exit_2(capsys, str(tmp_path), "--replay takes a cassette file, and this is a folder")
 
 
 BAD_URLS = {

@@ -65,7 +65,7 @@ def test_parse_preflight_reports_missing_items_against_the_template(tmp_path, ca
     template = DATA / "markdown" / "PR_REVIEW_CHECKLIST_v21.md"
     code = main(["parse", str(comment), "--template", str(template), "--format", "json"])
     report = json.loads(capsys.readouterr().out)
-    assert code == 0
+    assert code == 1  # an item is missing: a script gating on parse stops here
     assert report["is_signoff"] is True and report["signer"] == "ankur-singh"
     assert len(report["missing"]) == 1 and "append-only" in report["missing"][0]
     assert report["unchecked"] == [] and report["extra"] == []
@@ -76,7 +76,7 @@ def test_parse_preflight_reports_missing_items_against_the_template(tmp_path, ca
 def test_parse_text_output_flags_a_missing_opener(tmp_path, capsys):
     comment = tmp_path / "comment.md"
     comment.write_text("LGTM\n", encoding="utf-8")
-    assert main(["parse", str(comment)]) == 0
+    assert main(["parse", str(comment)]) == 1
     assert "sign-off opener: MISSING" in capsys.readouterr().out
 
 

@@ -49,3 +49,14 @@ def test_a_recipe_that_really_lacks_a_major_arg_is_rejected_naming_it() -> None:
     )
     assert "`--kv-cache-dtype fp8` not in the recipe" in recipe.reason
     assert "TP=8" in recipe.reason
+
+
+def test_a_recipe_page_that_cannot_be_fetched_says_why_in_words() -> None:
+    import requests
+
+    from signoff.gather.upstream import _failure_words
+
+    assert _failure_words(requests.ConnectTimeout()) == "no answer within 10 s"
+    assert _failure_words(requests.ConnectionError()) == "the connection failed"
+    assert _failure_words(requests.TooManyRedirects()) == "too many redirects"
+    assert _failure_words(requests.RequestException()) == "the request failed"

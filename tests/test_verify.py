@@ -62,7 +62,7 @@ def test_the_cli_without_a_token_or_cassette_is_bad_input(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert run_verify_command(URL) == 2
-    assert capsys.readouterr().err.strip() == "signoff: GITHUB_TOKEN is not set"
+    assert capsys.readouterr().err.strip() == "signoff: GH_TOKEN or GITHUB_TOKEN is not set"
 
 
 def test_the_cli_rejects_a_url_without_a_comment_anchor(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,8 +5,16 @@ It sits in the `requests` transport that PyGithub's Requester uses (a `HTTPAdapt
 installed through PyGithub's connection-class hook), so every GitHub call stays a PyGithub call.
 Rules, and why they are not RFC 7234's (which CacheControl implements):
 
-- A commit, a tree, a compare of two SHAs, a file's contents at a SHA, and the files and commits
-  of a merged PR never change: served from disk without asking (a 404 there is final too).
+- Every entry belongs to one origin: the API base URL of a live run, or the identity of a
+  recording that is replayed. The origin is part of the key and is written into the entry, so
+  an answer one server (or one recording) gave can never answer for another, even when both
+  share a folder and the same URLs (a replayed demo and the real api.github.com do).
+- Served from disk without asking, because the URL itself names immutable content: a commit, a
+  tree or a blob by SHA, a compare of two SHAs and a file's contents at a SHA (a git SHA is the
+  hash of what it names; a 404 there is final too: the path is absent from that fixed tree).
+  The files and commits of a merged PR are keyed by the head SHA the PR listing gave this run
+  as well: a merged PR's head can no longer move, and an entry written for another head (a
+  different server's, or a recording's, PR of the same number) is a different key, a miss.
 - Anything else is revalidated with `If-None-Match`; a 304 costs nothing against the rate limit.
   GitHub's `max-age=60` is ignored: serving stale lists by the clock would make two runs, or
   the same run at two speeds, read different data and spend a different number of requests.
@@ -39,7 +47,6 @@ from github.Requester import (
 from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
-from vcr.errors import CannotOverwriteExistingCassetteException
 
 from signoff.audit.budget import Meter, current_owner
 
@@ -72,7 +79,7 @@ def api_path(url: str) -> str:
     return path.removeprefix("/api/v3")
 
 
-def is_immutable(url: str, frozen: frozenset[str]) -> bool:
+def is_immutable(url: str, frozen: Mapping[str, str] | frozenset[str]) -> bool:
     """Whether the answer to this GET can never change (see the module docstring)."""
     parts = urlsplit(url)
     path = api_path(url)
@@ -80,33 +87,56 @@ def is_immutable(url: str, frozen: frozenset[str]) -> bool:
         return True
     if _CONTENTS.match(path):
         return bool(re.fullmatch(_SHA, (parse_qs(parts.query).get("ref") or [""])[0]))
-    return any(path == prefix for prefix in frozen)
+    return path in frozen
+
+
+def replay_origin(cassette: str | Path) -> str:
+    """The origin of a replayed recording: its bytes' digest, so two recordings never share."""
+    digest = hashlib.sha256(Path(cassette).read_bytes()).hexdigest()
+    return f"recording sha256:{digest}"
+
+
+def live_origin(api_url: str) -> str:
+    """The origin of a live run: the API base URL, without a trailing slash."""
+    return f"api {api_url.rstrip('/')}"
 
 
 class HttpCache:
-    """Entries on disk (one file each, written atomically), plus this run's bookkeeping."""
+    """Entries on disk (one file each, written atomically), plus this run's bookkeeping.
 
-    def __init__(self, directory: Path) -> None:
+    `origin` names the server or recording every answer comes from (`live_origin`,
+    `replay_origin`); entries of any other origin in the same folder are never read.
+    """
+
+    def __init__(self, directory: Path, origin: str) -> None:
+        if not origin:
+            raise ValueError("an HTTP cache needs the origin of its answers")
         self.directory = directory
+        self.origin = origin
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = threading.Lock()
         self._written: dict[str, str] = {}  # key -> owner that wrote it during this run
         self._memo: dict[str, dict[str, Entry]] = {}  # owner -> key -> entry
-        self._frozen: set[str] = set()  # API paths of merged PRs' file and commit lists
+        self._frozen: dict[str, str] = {}  # API path of a merged PR's list -> its head SHA
 
-    def freeze(self, *paths: str) -> None:
-        """Mark list paths immutable (the files and commits of a PR that is merged)."""
+    def freeze(self, head_sha: str, *paths: str) -> None:
+        """Mark list paths immutable: the files and commits of a PR merged at `head_sha`."""
+        if not re.fullmatch(_SHA, head_sha):
+            return  # no head to pin them to: they stay revalidated
         with self._lock:
-            self._frozen.update(paths)
+            self._frozen.update(dict.fromkeys(paths, head_sha))
 
-    def frozen(self) -> frozenset[str]:
+    def frozen(self) -> Mapping[str, str]:
         with self._lock:
-            return frozenset(self._frozen)
+            return dict(self._frozen)
 
-    @staticmethod
-    def key(request: requests.PreparedRequest) -> str:
+    def key(self, request: requests.PreparedRequest) -> str:
+        """One entry per origin, URL, media type and (for a merged PR's lists) head SHA."""
         accept = str(request.headers.get("Accept", ""))
-        return hashlib.sha256(f"{request.url}\n{accept}".encode()).hexdigest()
+        with self._lock:
+            pin = self._frozen.get(api_path(str(request.url)), "")
+        text = f"{self.origin}\n{request.url}\n{accept}\n{pin}"
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.entry"
@@ -138,6 +168,8 @@ class HttpCache:
         head, _, body = raw.partition(b"\n")
         try:
             meta = json.loads(head)
+            if meta["origin"] != self.origin or meta["key"] != key:
+                return None  # another origin's answer is never ours, whatever its name
             return Entry(int(meta["status"]), dict(meta["headers"]), body)
         except (ValueError, KeyError, TypeError):
             return None  # a torn or foreign file is a miss, never an answer
@@ -154,7 +186,8 @@ class HttpCache:
             self._written[key] = owner
         path = self._path(key)
         path.parent.mkdir(exist_ok=True, mode=0o700)
-        head = json.dumps({"status": entry.status, "headers": entry.headers}, sort_keys=True)
+        meta = {"headers": entry.headers, "key": key, "origin": self.origin, "status": entry.status}
+        head = json.dumps(meta, sort_keys=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(handle, "wb") as out:
             out.write(head.encode() + b"\n" + entry.body)
@@ -239,6 +272,8 @@ class CachingAdapter(HTTPAdapter):
     def _replayed(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
         """A recorded answer; one the recording lacks is a request GitHub never answered (a
         recording of a lost connection holds nothing for it)."""
+        from vcr.errors import CannotOverwriteExistingCassetteException
+
         try:
             return super().send(request, **kwargs)
         except CannotOverwriteExistingCassetteException:

@@ -1,5 +1,6 @@
 """The audit report as Markdown for a GitHub job summary: counts, the PRs that merged without a
-valid sign-off, disagreements with the published verdicts, then one row per PR.
+valid sign-off, disagreements with the published verdicts, each check that could not be
+verified with its reason, then one row per PR.
 
 Everything a PR author or commenter controls (titles, logins, reasons quoting PR text) is put in
 code spans, so it never renders as Markdown, HTML, a mention or an image.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from signoff.audit.model import AuditedPull, AuditReport
 from signoff.audit.outcome import disagreement_line
-from signoff.publish.sanitize import strip_invisible, truncate
+from signoff.publish.sanitize import strip_invisible, truncate_words
 
 _OUTCOME_EMOJI = {
     "PASS": "✅",
@@ -22,7 +23,7 @@ _OUTCOME_EMOJI = {
 
 def code(text: str, limit: int = 200) -> str:
     """Untrusted text as one inert code span that is safe inside a table cell."""
-    flat = truncate(" ".join(strip_invisible(text).split()), limit).replace("|", "\\|")
+    flat = truncate_words(" ".join(strip_invisible(text).split()), limit).replace("|", "\\|")
     if not flat:
         return ""
     fence = "`" * (_longest_backtick_run(flat) + 1)
@@ -47,7 +48,7 @@ def _check_names(pr: AuditedPull) -> dict[str, str]:
 
 def render_markdown(report: AuditReport) -> str:
     lines = _header(report) + _summary(report) + _unsigned(report) + _disagreements(report)
-    lines += _all_prs(report)
+    lines += _unverifiable(report) + _all_prs(report)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -118,6 +119,19 @@ def _disagreements(report: AuditReport) -> list[str]:
         what = disagreement_line(pr.outcome, pr.published, pr.disagreements, _check_names(pr))
         notes = "; ".join(code(note) for note in pr.notes)
         lines.append(f"| {link(pr)} | {what} | {notes} |")
+    return [*lines, ""]
+
+
+def _unverifiable(report: AuditReport) -> list[str]:
+    """Each check that could not be verified (its evidence is gone), with its reason."""
+    rows = [(pr, c) for pr in report.prs for c in pr.checks if c.status == "UNVERIFIABLE"]
+    if not rows:
+        return []
+    lines = ["## Could not be verified", "", "| PR | Check | Why |", "|---|---|---|"]
+    for pr, check in rows:
+        lines.append(
+            f"| {link(pr)} | Check {check.number} ({check.name}) | {code(check.reason, 500)} |"
+        )
     return [*lines, ""]
 
 

@@ -7,12 +7,12 @@ and says where it stopped.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -22,10 +22,17 @@ from github.GithubException import GithubException
 
 from signoff import __version__
 from signoff.audit.budget import RUN, Budget, Meter, current_owner
-from signoff.audit.cache import CachingAdapter, HttpCache, installed
+from signoff.audit.cache import (
+    CachingAdapter,
+    HttpCache,
+    installed,
+    live_origin,
+    replay_origin,
+)
 from signoff.audit.history import load_history
 from signoff.audit.merge import merge_reports
 from signoff.audit.model import AuditedPull, AuditReport, Stopped, summarize
+from signoff.audit.outputs import ReportOut, claim_folder, why
 from signoff.audit.progress import Reporter, reporter
 from signoff.audit.pull import AuditSettings, PullAudit, audit_pull
 from signoff.audit.rejudge import PolicyHistory, parse_standard
@@ -34,14 +41,21 @@ from signoff.audit.render_json import load_report, render_json
 from signoff.audit.render_markdown import render_markdown
 from signoff.audit.selection import MergedPull, merged_in_window, named_pulls, shard_of
 from signoff.audit.window import Shard, Window, iso, parse_instant, parse_shard, parse_window
-from signoff.client import Mode, connect, make_retry
+from signoff.client import (
+    Mode,
+    connect,
+    make_retry,
+    read_token,
+    resolve_api_url,
+    token_missing,
+)
 from signoff.errors import ExitCode, GatherError, InputError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gather.api import Api, error_status
 from signoff.gather.audit_reads import read_repository
 from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
-from signoff.replay import MATCH_URI, REPLAY_API_URL
+from signoff.replay import MATCH_URI, REPLAY_API_URL, check_cassette
 from signoff.replay import replay as play
 from signoff.verify_command import REPLAY_TOKEN
 
@@ -125,9 +139,9 @@ def run_audit(
     finally:
         current_owner.reset(token)
     if cache is not None:
-        for pr in pulls:  # a merged PR's files and commits never change again
+        for pr in pulls:  # a merged PR's files and commits never change again (at its head)
             prefix = f"/repos/{request.repository}/pulls/{pr.number}"
-            cache.freeze(f"{prefix}/files", f"{prefix}/commits")
+            cache.freeze(pr.head_sha, f"{prefix}/files", f"{prefix}/commits")
     with reporter(len(pulls), meter, enabled=progress) as shown:
         budget = Budget(meter, request.max_requests, workers=request.jobs, on_wait=shown.waiting)
         worker = _Worker(gh, settings, meter, budget, cache, shown)
@@ -278,18 +292,66 @@ def make_adapter(cache: HttpCache, meter: Meter, jobs: int, mode: Mode) -> Cachi
     )
 
 
-def write_outputs(result: RunResult, fmt: str, out: str | None, evidence_dir: str | None) -> None:
-    if evidence_dir:
-        folder = Path(evidence_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+@dataclass
+class Outputs:
+    """The places a run writes, each claimed before the first request (bad input: exit 2)."""
+
+    out: ReportOut | None
+    evidence_dir: Path | None
+
+    @classmethod
+    def claim(cls, out: str | None, evidence_dir: str | None) -> Outputs:
+        report = ReportOut.claim(out) if out is not None else None
+        try:
+            folder = claim_folder(evidence_dir, "--evidence-dir") if evidence_dir else None
+        except InputError:
+            if report is not None:
+                report.abandon()
+            raise
+        return cls(report, folder)
+
+    def abandon(self) -> None:
+        if self.out is not None:
+            self.out.abandon()
+
+
+def write_outputs(result: RunResult, fmt: str, outputs: Outputs) -> None:
+    if outputs.evidence_dir is not None:
         for number in sorted(result.evidence):
             text = dump_evidence(result.evidence[number])
-            (folder / f"pr-{number}.json").write_text(text, encoding="utf-8")
+            path = outputs.evidence_dir / f"pr-{number}.json"
+            try:
+                path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise GatherError(
+                    f"{path}: could not write the evidence bundle ({why(exc)})"
+                ) from None
     text = render(result.report, fmt)
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
+    if outputs.out is not None:
+        outputs.out.write(text)
     else:
         sys.stdout.write(text)
+
+
+def summary_line(report: AuditReport, out: str | None) -> str:
+    """The line a terminal keeps once the progress bar is gone: counts, and where the report is."""
+    s = report.summary
+    counts = ", ".join(
+        f"{n} {name}"
+        for name, n in (
+            ("PASS", s.PASS),
+            ("REJECTED", s.REJECTED),
+            ("UNVERIFIABLE", s.UNVERIFIABLE),
+            ("NO_SIGNOFF", s.NO_SIGNOFF),
+            ("NOT_GATED", s.NOT_GATED),
+        )
+    )
+    where = f"report written to {out}" if out else "report on standard output"
+    partial = " (partial)" if report.stopped is not None else ""
+    return (
+        f"signoff: audited {len(report.prs)} merged PRs{partial}: {counts}; "
+        f"{s.disagreements} disagreements; {report.requests} requests; {where}"
+    )
 
 
 def run_audit_command(
@@ -309,11 +371,16 @@ def run_audit_command(
     max_requests: int | None = None,
     progress: bool = True,
     api_url: str | None = None,
-    token_env: str = "GITHUB_TOKEN",
+    token_env: str | None = None,
     profile: str | None = None,
     replay: str | None = None,
 ) -> int:
-    """`signoff audit OWNER/REPO ...`; `replay` plays a recorded cassette instead of GitHub."""
+    """`signoff audit OWNER/REPO ...`; `replay` plays a recorded cassette instead of GitHub.
+
+    A replay never touches the user's cache: without `--cache-dir` it runs on a temporary one,
+    and with it every entry is keyed by the recording (see `signoff.audit.cache`).
+    """
+    outputs: Outputs | None = None
     try:
         policy = load_policy(profile)
         request = build_request(
@@ -328,22 +395,54 @@ def run_audit_command(
             max_requests=max_requests,
             policy=policy,
         )
-        token = os.environ.get(token_env, "").strip() or (REPLAY_TOKEN if replay else "")
+        if token_env is not None and not token_env.strip():
+            raise InputError("--token-env needs the name of an environment variable")
+        token = read_token(token_env, api_url)[1] or (REPLAY_TOKEN if replay else "")
         if not token:
-            raise InputError(f"{token_env} is not set (a token that can read {repository})")
-        cache = HttpCache(Path(cache_dir) if cache_dir else default_cache_dir(api_url))
-        meter = Meter()
-        mode: Mode = "test" if replay else "production"
-        with _replaying(replay), installed(make_adapter(cache, meter, jobs, mode)):
-            gh = connect(token, REPLAY_API_URL if replay else api_url, mode=mode)
-            result = run_audit(gh, request, policy, meter, cache=cache, progress=progress)
-        write_outputs(result, fmt, out, evidence_dir)
+            missing = token_missing(token_env, api_url)
+            raise InputError(f"{missing} (a token that can read {repository})")
+        origin = _origin(replay, api_url)
+        outputs = Outputs.claim(out, evidence_dir)
+        with _cache_folder(cache_dir, replay, api_url) as folder:
+            cache = HttpCache(folder, origin)
+            meter = Meter()
+            mode: Mode = "test" if replay else "production"
+            with _replaying(replay), installed(make_adapter(cache, meter, jobs, mode)):
+                gh = connect(token, REPLAY_API_URL if replay else api_url, mode=mode)
+                result = run_audit(gh, request, policy, meter, cache=cache, progress=progress)
+        write_outputs(result, fmt, outputs)
     except SignoffError as exc:
+        if outputs is not None and exc.exit_code == ExitCode.BAD_INPUT:
+            outputs.abandon()
         print(f"signoff: {log_line(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
     if result.report.stopped is not None:
         print(f"signoff: partial report: {log_line(result.report.stopped.reason)}", file=sys.stderr)
+    if progress and sys.stderr.isatty():
+        print(summary_line(result.report, out), file=sys.stderr)
     return exit_code(result.report)
+
+
+def _origin(replay: str | None, api_url: str | None) -> str:
+    if replay is None:
+        return live_origin(resolve_api_url(api_url))
+    check_cassette(Path(replay))
+    try:
+        return replay_origin(replay)
+    except OSError as exc:
+        raise InputError(f"{replay}: cannot read the cassette ({why(exc)})") from None
+
+
+@contextmanager
+def _cache_folder(cache_dir: str | None, replay: str | None, api_url: str | None) -> Iterator[Path]:
+    """`--cache-dir`, else a replay's own temporary folder, else the user's cache folder."""
+    if cache_dir is not None:
+        yield claim_folder(cache_dir, "--cache-dir", 0o700)
+    elif replay is not None:
+        with tempfile.TemporaryDirectory(prefix="signoff-replay-cache-") as folder:
+            yield Path(folder)
+    else:
+        yield claim_folder(str(default_cache_dir(api_url)), "the cache folder", 0o700)
 
 
 def _replaying(cassette: str | None) -> AbstractContextManager[object]:
@@ -354,9 +453,10 @@ def run_merge_command(paths: Sequence[str], *, fmt: str = "json", out: str | Non
     """`signoff audit merge REPORT.json ...`"""
     try:
         merged = merge_reports([(path, load_report(path)) for path in paths])
+        report_out = ReportOut.claim(out) if out is not None else None
         text = render(merged, fmt)
-        if out:
-            Path(out).write_text(text, encoding="utf-8")
+        if report_out is not None:
+            report_out.write(text)
         else:
             sys.stdout.write(text)
     except SignoffError as exc:

@@ -220,8 +220,19 @@ def _fetch_page(url: str, target: str) -> UpstreamLink | str:
                     return _page(url, "unreachable", reason="page larger than 2 MB")
             text = bytes(body).decode(answer.encoding or "utf-8", errors="replace")
     except requests.RequestException as exc:
-        return _page(url, "unreachable", reason=type(exc).__name__)
+        return _page(url, "unreachable", reason=_failure_words(exc))
     return _page(url, "published", text=text)
+
+
+def _failure_words(exc: requests.RequestException) -> str:
+    """Why a page could not be fetched, in words (never Python's exception names)."""
+    if isinstance(exc, requests.Timeout):
+        return f"no answer within {PAGE_TIMEOUT} s"
+    if isinstance(exc, requests.ConnectionError):
+        return "the connection failed"
+    if isinstance(exc, requests.TooManyRedirects):
+        return "too many redirects"
+    return "the request failed"
 
 
 def _page(url: str, state: LinkState, *, text: str | None = None, reason: str = "") -> UpstreamLink:

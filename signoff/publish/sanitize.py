@@ -74,6 +74,19 @@ def truncate(text: str, limit: int) -> str:
     return text[: limit - 1].rstrip() + ELLIPSIS
 
 
+def truncate_words(text: str, limit: int) -> str:
+    """Like `truncate`, but a cut falls between words when a blank lies in the last third
+    of the room (a reason cut mid-word reads as a different word)."""
+    cut = truncate(text, limit)
+    if cut == text or limit <= 0:
+        return cut
+    room = text[: limit - 1]
+    blank = room.rfind(" ")
+    if blank >= (limit - 1) * 2 // 3:
+        return room[:blank].rstrip() + ELLIPSIS
+    return cut
+
+
 def inline(
     text: str, *, allowed_mentions: Iterable[str] = (), limit: int = DEFAULT_INLINE_LIMIT
 ) -> str:

@@ -32,13 +32,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "cassettes"))
-sys.path.insert(0, str((ROOT / ".." / "shared" / "tools").resolve()))
+
+from emulator import require_ghemu  # noqa: E402  (cassettes/emulator.py)
+
+require_ghemu()
 
 import audit_history  # noqa: E402
 from ghemu import Emulator  # noqa: E402
 
 from signoff.audit.budget import Meter  # noqa: E402
-from signoff.audit.cache import HttpCache, installed  # noqa: E402
+from signoff.audit.cache import HttpCache, installed, live_origin  # noqa: E402
 from signoff.audit.run import RunResult, build_request, make_adapter, run_audit  # noqa: E402
 from signoff.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
@@ -53,7 +56,7 @@ def audit_once(url: str, cache_dir: Path, jobs: int) -> tuple[RunResult, Meter, 
         audit_history.REPO, since="2026-07-01", until="2026-08-31", jobs=jobs, policy=policy
     )
     meter = Meter()
-    cache = HttpCache(cache_dir)
+    cache = HttpCache(cache_dir, live_origin(url))
     start = time.perf_counter()
     # "production" mode: real retry policy and no request serialisation; ghemu never fails here.
     with installed(make_adapter(cache, meter, jobs, "production")):

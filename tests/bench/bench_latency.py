@@ -54,6 +54,10 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "cassettes"))
 
+from emulator import require_ghemu  # noqa: E402  (cassettes/emulator.py)
+
+require_ghemu()
+
 import record  # noqa: E402  (cassettes/record.py: the scenarios; it puts ghemu on sys.path)
 from ghemu import Emulator  # noqa: E402
 
