@@ -78,7 +78,15 @@ def _checks_command(args: argparse.Namespace) -> int:
     policy = load_policy(args.profile)
     standard = resolve_standard(args.standard, policy)
     checks = [
-        {"number": slot.number, "id": slot.id, "name": slot.name, "rule": _rule(module.__doc__)}
+        {
+            "number": slot.number,
+            "id": slot.id,
+            "name": slot.name,
+            # what a row of this check can say under this standard
+            "results": ["PASS", "WARN", "N/A"] if slot.warn_only else ["PASS", "FAIL", "N/A"],
+            "warn_only": slot.warn_only,
+            "rule": _rule(module.__doc__),
+        }
         for slot, module in check_modules(standard)
     ]
     if args.format == "json":
@@ -91,7 +99,8 @@ def _checks_command(args: argparse.Namespace) -> int:
     for off in standard.disabled:
         sys.stdout.write(f"  disabled by the profile: {off}\n")
     for check in checks:
-        sys.stdout.write(f"\nCheck {check['number']} ({check['name']}) [{check['id']}]\n")
+        warn = " warning only: WARN where it would FAIL" if check["warn_only"] else ""
+        sys.stdout.write(f"\nCheck {check['number']} ({check['name']}) [{check['id']}]{warn}\n")
         for paragraph in str(check["rule"]).split("\n\n"):
             sys.stdout.write(f"    {paragraph}\n")
     return ExitCode.PASS

@@ -210,14 +210,20 @@ class RecipePolicy(Strict):
 
 class ReusePolicy(Strict):
     command: str = "/reuse-sweep-run"
+    use_command: str = "/use"  # from #3368 (switch reuse_use_command); its run id is required
     authorized_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
 
 
 class ImagePolicy(Strict):
     established_skus: tuple[str, ...]
     upstream_orgs: dict[str, tuple[str, ...]]  # framework -> allowed Docker Hub orgs
+    # Check 6(b): the frameworks whose entry puts vLLM/SGLang first for a model and SKU (E1-E10)
     engine_first_frameworks: tuple[str, ...] = ("vllm", "sglang")
-    exempt_frameworks: tuple[str, ...] = ()  # variants the literal image rule does not cover
+    # Open-source deployments of vLLM/SGLang (directly, through Dynamo, disaggregated): never
+    # ordered themselves; from the later prompt (switch engine_first_open_source) any of them
+    # puts vLLM/SGLang first. Every other framework (trt, dynamo-trt, atom, ...) is a vendor's
+    # and comes after, an unknown one included (fail closed).
+    open_source_frameworks: tuple[str, ...] = ("vllm", "sglang")
     exception_cues: tuple[str, ...] = ()  # detail-section phrases documenting an exception
     sku_pattern: str = r"^(?:cluster:)?([a-z0-9]+?)(?:-|$)"
 
@@ -253,6 +259,21 @@ class SpecDecodePolicy(Strict):
     # (`case $1 in --use-chat-template)`): no other spelling turns the chat template on.
     chat_template_flags: tuple[str, ...] = ("--use-chat-template",)
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
+
+
+class DraftPrecisionPolicy(Strict):
+    """Check 13 (E9+): the leads that lower a draft's precision, and how evidence reads."""
+
+    flags: tuple[str, ...] = ("--speculative-draft-model-quantization",)
+    config_flags: tuple[str, ...] = ("--speculative-config",)  # JSON; `config_keys` inside
+    config_keys: tuple[str, ...] = ("quantization", "dtype", "draft_dtype")
+    lead_env: dict[str, str] = Field(default_factory=dict)  # name -> the value that quantizes
+    prohibited_env: tuple[str, ...] = ()  # must not be enabled at all
+    online_quant_flags: tuple[str, ...] = ()  # ATOM --online_quant_config (JSON)
+    # Draft module names per model prefix, for online-quant exclude lists (fnmatch patterns).
+    draft_modules: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    draft_words: tuple[str, ...] = ("draft", "mtp", "nextn", "eagle", "eagle3", "dspark", "head")
+    precision_words: tuple[str, ...] = ("bf16", "fp8", "fp4", "nvfp4", "mxfp4", "fp16", "int4")
 
 
 class PatchPattern(Strict):
@@ -428,6 +449,9 @@ class PublishPolicy(Strict):
     trusted_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
     status_context: str = "codeowner-signoff-verify"
     status_pass: str = "CODEOWNER sign-off independently verified"
+    # A WARN verdict's success description; None: status_pass (InferenceX publishes a WARN as
+    # the same success, the comment says what warned).
+    status_warn: str | None = None
     status_fail: str = "Sign-off verification rejected - see verdict comment"
     status_error: str = "Sign-off could not be verified - see workflow run"
 
@@ -438,6 +462,7 @@ class AuditPolicy(Strict):
     verifier_logins: tuple[str, ...] = ()  # accounts whose verdict comments count as published
     gated_paths: tuple[str, ...] = ()  # globs: a merged PR touching one of these needed a sign-off
     verdict_pass: str = "Verdict: PASS"  # header text of a published PASS
+    verdict_warn: str = "Verdict: WARN"  # header text of a published WARN (#3300, 2026-09-20)
     verdict_rejected: str = "REJECTED"  # header text of a published rejection
     # Published row names the era's standard does not list (names and aliases come from the
     # standards file first): row name as printed inside "Check N (...)" -> check id.
@@ -465,6 +490,7 @@ class Policy(Strict):
     images: ImagePolicy
     arch: ArchPolicy
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
+    draft_precision: DraftPrecisionPolicy = DraftPrecisionPolicy()
     publish: PublishPolicy = PublishPolicy()
     patches: PatchPolicy = PatchPolicy()
     golden_al: GoldenAlPolicy = GoldenAlPolicy()

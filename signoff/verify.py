@@ -42,7 +42,7 @@ from signoff.publish.status import StatusState, plan_status, publish_status
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard
 
-OutcomeResult = Literal["PASS", "REJECTED", "ERROR", "SKIPPED"]
+OutcomeResult = Literal["PASS", "WARN", "REJECTED", "ERROR", "SKIPPED"]
 
 
 class VerifyOutcome(BaseModel):
@@ -77,6 +77,7 @@ class VerifyOutcome(BaseModel):
             return ExitCode.BAD_INPUT
         return {
             "PASS": ExitCode.PASS,
+            "WARN": ExitCode.PASS,  # a warning does not block the merge (status `success`)
             "REJECTED": ExitCode.REJECTED,
             "SKIPPED": ExitCode.PASS,
             "ERROR": ExitCode.COULD_NOT_VERIFY,

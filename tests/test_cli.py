@@ -95,8 +95,10 @@ def test_checks_json_lists_the_chosen_standard_for_tools(capsys, policy):
     assert [(c["number"], c["id"]) for c in document["checks"]] == [
         (0, "codeowner"), (1, "sweep"), (2, "evals"), (3, "recipe"), (4, "reuse-command")
     ]  # fmt: skip
-    assert all(set(c) == {"number", "id", "name", "rule"} for c in document["checks"])
+    fields = {"number", "id", "name", "results", "warn_only", "rule"}
+    assert all(set(c) == fields for c in document["checks"])
     assert all("To satisfy it:" in c["rule"] for c in document["checks"])
+    assert all(c["results"] == ["PASS", "FAIL", "N/A"] for c in document["checks"])
 
 
 def test_checks_text_names_the_standard_and_the_rules_in_force(capsys):
@@ -154,7 +156,14 @@ def test_a_verdict_under_another_standard_names_it_in_the_footer(capsys):
 
 @pytest.mark.parametrize(
     ("spec", "era", "numbers"),
-    [("current", "E8", 13), ("0-8", None, 9), ("at:2026-07-10T19:00:00Z", "E5", 10)],
+    [
+        ("current", "E11", 16),
+        ("0-8", None, 9),
+        ("at:2026-07-10T19:00:00Z", "E5", 10),
+        ("at:2026-09-05T12:00:00Z", "E8", 13),  # early September is still E8
+        ("at:2026-09-19T12:00:00Z", "E9", 14),
+        ("at:2026-09-22T12:00:00Z", "E10", 15),
+    ],
 )
 def test_checks_lists_the_chosen_standards_numbering(capsys, spec, era, numbers):
     assert main(["checks", "--standard", spec, "--format", "json"]) == 0

@@ -1,4 +1,4 @@
-"""The audit report as JSON (schema_version 1, documented in README "Audit"), and back."""
+"""The audit report as JSON (schema_version 2, documented in README "Audit"), and back."""
 
 from __future__ import annotations
 

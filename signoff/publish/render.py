@@ -9,8 +9,9 @@ from signoff.judge.model import CheckResult, Verdict
 from signoff.policy import Policy
 from signoff.publish.sanitize import inline, reason_markdown
 
-_EMOJI = {"PASS": "✅", "FAIL": "❌", "N/A": "➖"}
+_EMOJI = {"PASS": "✅", "FAIL": "❌", "WARN": "⚠️", "N/A": "➖"}
 PASS_HEADER = "## ✅✅✅ **Verdict: PASS** ✅✅✅"
+WARN_HEADER = "## ⚠️ **Verdict: WARN** ⚠️"  # InferenceX from #3300 (2026-09-20)
 REJECTED_HEADER = "## ❌❌❌ **REJECTED** ❌❌❌"
 
 
@@ -40,6 +41,8 @@ def render_markdown(verdict: Verdict, policy: Policy) -> str:
     lines = [marker(policy, verdict.head_sha)]
     if verdict.outcome == "PASS":
         lines.append(PASS_HEADER)
+    elif verdict.outcome == "WARN":
+        lines.append(WARN_HEADER)
     else:
         lines += [REJECTED_HEADER, f"@{signer} {blocking_summary(verdict)}"]
     for check in verdict.checks:

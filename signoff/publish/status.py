@@ -17,10 +17,14 @@ from signoff.publish.comment import describe_github_error
 from signoff.publish.sanitize import inline, truncate
 
 StatusState = Literal["success", "failure", "error"]
-Result = Literal["PASS", "REJECTED", "ERROR"]
+Result = Literal["PASS", "WARN", "REJECTED", "ERROR"]
 MAX_DESCRIPTION = 140  # GitHub answers 422 for a longer description
 
-_STATES: dict[Result, StatusState] = {"PASS": "success", "REJECTED": "failure", "ERROR": "error"}
+# WARN (no FAIL, some warning-only check warned) merges like a PASS: InferenceX publishes it as
+# `success` (#3300); the verdict comment carries the warning.
+_STATES: dict[Result, StatusState] = {
+    "PASS": "success", "WARN": "success", "REJECTED": "failure", "ERROR": "error",
+}  # fmt: skip
 
 
 class StatusPlan(BaseModel):
@@ -43,6 +47,7 @@ def description_for(result: Result, policy: Policy, detail: str = "") -> str:
     """The profile's text for the result; an error may add a short cause. At most 140 characters."""
     texts = {
         "PASS": policy.publish.status_pass,
+        "WARN": policy.publish.status_warn or policy.publish.status_pass,
         "REJECTED": policy.publish.status_fail,
         "ERROR": policy.publish.status_error,
     }
