@@ -36,7 +36,7 @@ def _judge_command(args: argparse.Namespace) -> int:
     verdict = judge(evidence, policy, judging_standard(evidence, policy, args.standard))
     text = render_json(verdict) if args.format == "json" else render_markdown(verdict, policy)
     sys.stdout.write(text)
-    return ExitCode.PASS if verdict.outcome == "PASS" else ExitCode.REJECTED
+    return ExitCode.REJECTED if verdict.outcome == "REJECTED" else ExitCode.PASS  # WARN merges
 
 
 def _read_text(path: str) -> str:
