@@ -245,11 +245,30 @@ class ArchOverrideAllow(Strict):
         return value.strip()
 
 
+class BannedSetting(Strict):
+    """A setting Check 8 bans when disabled (switch `banned_settings`, the later prompt)."""
+
+    key: str  # publish_events_and_metrics
+    disabled: tuple[str, ...] = ("false", "0", "no", "off")  # values that disable it (folded)
+    paths: tuple[str, ...] = ("benchmarks/**", "configs/**")  # added lines read there
+    frameworks: tuple[str, ...] = ()  # engines that have it: their recipes must enable it
+    recipes: tuple[str, ...] = ()  # globs of those engines' recipe files
+    default_enabled: bool = False  # an omitted setting is fine: needs `decision`
+    decision: str = ""
+
+    @model_validator(mode="after")
+    def _decided(self) -> BannedSetting:
+        if self.default_enabled and not self.decision.strip():
+            raise ValueError("default_enabled needs the maintainer decision it rests on")
+        return self
+
+
 class ArchPolicy(Strict):
     flags: tuple[str, ...]  # server flags that override model architecture
     config_keys: tuple[str, ...] = ()  # YAML/JSON keys with the same effect
     edit_patterns: tuple[str, ...] = ()  # regexes of shell lines that edit model config files
     allowlist: tuple[ArchOverrideAllow, ...] = ()
+    banned_settings: tuple[BannedSetting, ...] = ()
 
 
 class SpecDecodePolicy(Strict):

@@ -386,3 +386,63 @@ def test_the_passing_bundle_passes_every_check_of_today(policy):
         (c.id, c.reason) for c in verdict.checks if c.status != "PASS"
     ]
     assert len(seen) == 16
+
+
+# --- Check 8: publish_events_and_metrics (the later prompt) --------------------------------------
+
+TRT_RECIPE = "benchmarks/multi_node/srt-slurm-recipes/trtllm/dsv4/agentx/disagg-1p1d-mtp.yaml"
+RECIPE_TEXT = """\
+backend:
+  type: trtllm
+  trtllm_config:
+    tensor_parallel_size: 8
+    speculative_config:
+      decoding_type: MTP
+  publish_events_and_metrics: {value}
+"""
+
+
+def with_trt_recipe(text):
+    from builders import add_changed_file
+
+    parts = current_parts()
+    add_changed_file(parts, TRT_RECIPE, text)
+    return parts
+
+
+@pytest.mark.parametrize(
+    ("value", "e11", "said"),
+    [
+        ("false", "FAIL", "must not be disabled"),
+        ("False", "FAIL", "must not be disabled"),
+        ("true", "PASS", ""),
+    ],
+)
+def test_check_8_bans_disabling_event_publication_from_the_later_prompt(check, value, e11, said):
+    parts = with_trt_recipe(RECIPE_TEXT.format(value=value))
+    assert check(parts, "no-arch-hacks", "E8").status == "PASS"
+    result = check(parts, "no-arch-hacks", "E11")
+    assert result.status == e11 and said in result.reason
+
+
+def test_check_8_fails_when_the_recipe_omits_the_setting_or_cannot_be_read(check):
+    omitted = RECIPE_TEXT.replace("  publish_events_and_metrics: {value}\n", "")
+    result = check(with_trt_recipe(omitted), "no-arch-hacks", "E11")
+    assert result.status == "FAIL" and "could not be verified" in result.reason
+    parts = with_trt_recipe(RECIPE_TEXT.format(value="true"))
+    replace_file(parts, TRT_RECIPE, "head", None, state="unavailable")
+    result = check(parts, "no-arch-hacks", "E11")
+    assert result.status == "FAIL" and "could not be read" in result.reason
+
+
+def test_check_8_reads_a_disabling_flag_on_a_line_the_pr_adds_but_not_in_a_comment(check):
+    flagged = SCRIPT.replace(
+        "  --kv-cache-dtype fp8 \\\n",
+        "  --kv-cache-dtype fp8 \\\n  --publish-events-and-metrics false \\\n",
+    )
+    result = check(with_script(current_parts(), flagged), "no-arch-hacks", "E11")
+    assert result.status == "FAIL" and f"{SCRIPT_PATH}:" in result.reason
+    commented = SCRIPT.replace(
+        'hf download "$MODEL"\n', 'hf download "$MODEL"\n# publish_events_and_metrics: false\n'
+    )
+    assert check(with_script(current_parts(), commented), "no-arch-hacks", "E11").status == "PASS"
