@@ -467,11 +467,19 @@ class PublishPolicy(Strict):
     # sign-off may replace a head's verdict; anyone else's is skipped, nothing written.
     trusted_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
     status_context: str = "codeowner-signoff-verify"
-    status_pass: str = "CODEOWNER sign-off independently verified"
-    # A WARN verdict's success description; None: status_pass (InferenceX publishes a WARN as
-    # the same success, the comment says what warned).
-    status_warn: str | None = None
-    status_fail: str = "Sign-off verification rejected - see verdict comment"
+    # The status descriptions and publishing options below default (null) to the standard's
+    # (signoff/publish/style.py): InferenceX changed them in September 2026 (#3164, #3338,
+    # #3340). The classic texts are the ones before #3164.
+    classic_pass: str = "CODEOWNER sign-off independently verified"
+    classic_fail: str = "Sign-off verification rejected - see verdict comment"
+    status_pass: str | None = None
+    status_warn: str | None = None  # None: the passing text (a WARN publishes `success`)
+    status_fail: str | None = None
+    status_stale: str | None = None
+    footer_commits: bool | None = None
+    collapse_passing: bool | None = None
+    comment_per_run: bool | None = None
+    trigger_on_edits: bool | None = None
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 

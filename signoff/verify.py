@@ -39,6 +39,7 @@ from signoff.publish.comment import (
 )
 from signoff.publish.render import render_markdown
 from signoff.publish.status import StatusState, plan_status, publish_status
+from signoff.publish.style import verdict_style
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard
 
@@ -287,6 +288,7 @@ class _StatusWrite:
             sha=verdict.head_sha,
             context=opts.status_context,
             target_url=self._fallback,
+            style=verdict_style(verdict, policy),
         )
         self.state: StatusState = self._plan.state
         self._sent: str | None = None  # the target written (None: not yet)
@@ -337,6 +339,7 @@ def _write_comment(
             known=posted.comments,
             pr_url=evidence.pull_request.url,
             on_written=on_written,
+            per_run=verdict_style(verdict, policy).comment_per_run,
         )
     except PublishError as exc:
         return {"error": str(exc)}

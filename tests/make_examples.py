@@ -17,9 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from builders import (
     AGENTIC_SGLANG,
-    PR_BODY,
     APPEND_ENTRY,
     NEW_ENTRY,
+    PR_BODY,
     RUN_ID,
     SCRIPT,
     SCRIPT_PATH,
@@ -184,9 +184,7 @@ EXAMPLES: dict[str, Example] = {
         deprecated_scenario, "E7", frozenset({"deprecated-models"})
     ),
     "fail-append-only.json": Example(append_only_rerun, "E8", frozenset({"append-only"})),
-    "fail-draft-precision.json": Example(
-        quantized_draft_e9, "E9", frozenset({"draft-precision"})
-    ),
+    "fail-draft-precision.json": Example(quantized_draft_e9, "E9", frozenset({"draft-precision"})),
     "warn-pareto-coverage.json": Example(
         three_points_e10, "E10", frozenset(), frozenset({"pareto-coverage"})
     ),
