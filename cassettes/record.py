@@ -1160,7 +1160,7 @@ def _measured(points: int) -> str:
             "osl": 1024,
             "tput_per_gpu": 400.0 + 250 * i,
             "median_e2el": 3.0 + i,
-        }  # fmt: skip
+        }
         for i in range(points)
     ]
     return json.dumps(rows, indent=2)

@@ -483,6 +483,20 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
+class CodeownersScope(Strict):
+    """Who may own a file without a sign-off being needed (#3155, switch signoff_scope_owners)."""
+
+    core_teams: tuple[str, ...] = ()  # "@SemiAnalysisAI/core"
+    admins: tuple[str, ...] = ()  # "@login" of verified repository admins (needs `decision`)
+    decision: str = ""
+
+    @model_validator(mode="after")
+    def _decided(self) -> CodeownersScope:
+        if self.admins and not self.decision.strip():
+            raise ValueError("admins need the maintainer decision that verified them")
+        return self
+
+
 class AuditPolicy(Strict):
     """How `signoff audit` reads past merges: who published verdicts, what a gated PR touches."""
 
@@ -519,6 +533,7 @@ class Policy(Strict):
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
     draft_precision: DraftPrecisionPolicy = DraftPrecisionPolicy()
     publish: PublishPolicy = PublishPolicy()
+    codeowners_scope: CodeownersScope = CodeownersScope()
     patches: PatchPolicy = PatchPolicy()
     golden_al: GoldenAlPolicy = GoldenAlPolicy()
     append_only: AppendOnlyPolicy = AppendOnlyPolicy()

@@ -446,3 +446,33 @@ def test_check_8_reads_a_disabling_flag_on_a_line_the_pr_adds_but_not_in_a_comme
         'hf download "$MODEL"\n', 'hf download "$MODEL"\n# publish_events_and_metrics: false\n'
     )
     assert check(with_script(current_parts(), commented), "no-arch-hacks", "E11").status == "PASS"
+
+
+# --- #3155: a sign-off only where an owner is neither admin nor core -----------------------------
+
+CORE_ONLY = "*  @SemiAnalysisAI/core\nconfigs/amd-master.yaml  @chunfangamd\n"
+
+
+def test_from_3155_a_pr_owned_only_by_core_needs_no_signoff(check):
+    parts = current_parts()
+    parts["signoff"]["author"] = "drive-by-reviewer"  # owns nothing
+    replace_file(parts, ".github/CODEOWNERS", "default", CORE_ONLY)
+    assert check(parts, "codeowner", "at:2026-09-14T12:00:00Z").status == "FAIL"
+    after = check(parts, "codeowner", "at:2026-09-15T12:00:00Z")
+    assert after.status == "PASS" and "no sign-off is required (#3155)" in after.reason
+
+
+@pytest.mark.parametrize(
+    "codeowners",
+    [
+        CORE_ONLY + "configs/nvidia-master.yaml  @ankur-singh @SemiAnalysisAI/core\n",  # a user
+        CORE_ONLY.replace("@SemiAnalysisAI/core", "@InferenceX/core"),  # not the core team
+        "configs/amd-master.yaml  @chunfangamd\n",  # the changed paths have no owner
+    ],
+)
+def test_any_other_owner_or_an_unowned_path_still_needs_the_signers_ownership(check, codeowners):
+    parts = current_parts()
+    parts["signoff"]["author"] = "drive-by-reviewer"
+    replace_file(parts, ".github/CODEOWNERS", "default", codeowners)
+    result = check(parts, "codeowner", "current")
+    assert "#3155" not in result.reason
