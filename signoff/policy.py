@@ -210,7 +210,7 @@ class RecipePolicy(Strict):
 
 class ReusePolicy(Strict):
     command: str = "/reuse-sweep-run"
-    use_command: str = "/use"  # from #3368 (switch reuse_use_command); its run id is required
+    use_command: str = "/use"  # from #3192 (switch reuse_use_command); its run id is required
     authorized_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
 
 

@@ -50,7 +50,7 @@ class Switches(Strict):
     agentic_al_engines: tuple[str, ...] = ("sglang", "vllm", "trtllm", "atom")
     # Check ids that only warn under the switch (#3368: reuse-command); a slot can say so too.
     warn_only: tuple[str, ...] = ()
-    # Check 4 also accepts the profile's `reuse.use_command` (`/use <run_id>`, #3368).
+    # Check 4 also accepts the profile's `reuse.use_command` (`/use <run_id>`, #3192).
     reuse_use_command: bool = False
     # The architecture-hack check also bans the profile's `arch.banned_settings`
     # (`publish_events_and_metrics: false`) and FAILs when it cannot read the effective value.

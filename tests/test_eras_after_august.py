@@ -82,9 +82,11 @@ def test_every_instant_resolves_to_the_era_in_force(policy, instant, era, checks
 def test_instants_known_only_by_day_say_so(policy):
     book = policy.standards
     assert {e.id: e.dated for e in book.eras[-3:]} == {"E9": "day", "E10": "day", "E11": "bound"}
-    assert all(c.dated == "day" for c in book.timeline if c.pr in (3155, 3164, 3338, 3340, 3368))
+    september = (3155, 3164, 3192, 3338, 3340, 3368)
+    assert all(c.dated == "day" for c in book.timeline if c.pr in september)
     applied = resolve_standard("at:2026-09-22T12:00:00Z", policy).applied
     assert "2026-09-22 #3368 (day only): Check 4 only warns" in " ".join(applied)
+    assert "2026-09-16 #3192 (day only): `/use <run_id>`" in " ".join(applied)
 
 
 def test_check_4_warns_from_3368_and_fails_before(policy):
@@ -143,7 +145,7 @@ def test_a_warn_verdict_publishes_success_with_the_warn_header_and_warning_rows(
     assert "⚠️ Check 14 (Pareto coverage): WARN — fewer than 5 frontier points" in body
     assert "@ankur-singh sign-off not accepted" not in body
     plan = plan_status(verdict.outcome, policy, sha=verdict.head_sha)
-    assert plan.state == "success" and plan.description == policy.publish.status_pass
+    assert plan.state == "success" and plan.description == policy.publish.classic_pass
 
 
 # --- one bundle, each new era against E8 --------------------------------------------------------
@@ -352,7 +354,7 @@ def test_an_open_source_deployment_puts_sglang_first_only_from_the_later_prompt(
 
 
 @pytest.mark.parametrize(
-    ("body", "e8", "e11"),
+    ("body", "august", "e11"),
     [
         ("/use 28600000123", "FAIL", "PASS"),
         ("/use", "FAIL", "WARN"),  # the run id is required
@@ -360,14 +362,26 @@ def test_an_open_source_deployment_puts_sglang_first_only_from_the_later_prompt(
         ("/reuse-sweep-run", "PASS", "PASS"),
     ],
 )
-def test_check_4_accepts_use_with_a_run_id_from_3368(check, body, e8, e11):
+def test_check_4_accepts_use_with_a_run_id_from_3192_and_warns_from_3368(check, body, august, e11):
     parts = without_reuse(current_parts())
     parts["comments"].append(
         {"id": 3_100_000_009, "author": "functionstackx", "author_type": "User",
          "author_association": "MEMBER", "body": body, "created_at": "2026-11-20T11:00:00Z"}
     )  # fmt: skip
-    assert check(parts, "reuse-command", "E8").status == e8
+    assert check(parts, "reuse-command", "at:2026-08-26T00:00:00Z").status == august
     assert check(parts, "reuse-command", "E11").status == e11
+
+
+def test_use_counts_from_3192_before_check_4_became_a_warning(check):
+    parts = without_reuse(current_parts())
+    parts["comments"].append(
+        {"id": 3_100_000_009, "author": "functionstackx", "author_type": "User",
+         "author_association": "MEMBER", "body": "/use 1", "created_at": "2026-11-20T11:00:00Z"}
+    )  # fmt: skip
+    assert check(parts, "reuse-command", "at:2026-09-15T12:00:00Z").status == "FAIL"
+    assert check(parts, "reuse-command", "at:2026-09-17T12:00:00Z").status == "PASS"
+    missing = check(without_reuse(current_parts()), "reuse-command", "at:2026-09-17T12:00:00Z")
+    assert missing.status == "FAIL" and "`/use <run_id>`" in missing.reason
 
 
 def test_an_unauthorised_use_command_only_warns(check):

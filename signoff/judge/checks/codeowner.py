@@ -10,9 +10,9 @@ way. Comments by bots and verdict comments are never sign-offs, and neither is a
 other than its author edited (GitHub's GraphQL edit history: `editor`, `userContentEdits`); a
 history that cannot be read in full fails. From #3155 (2026-09-15) no sign-off is needed when
 every changed path's effective owner is the core team (or an admin the profile lists): the check
-PASSes saying so; any other owner, an unowned path or anything unread keeps the rule above. To
-satisfy it: have an owner of every specifically-owned path post the sign-off, and edit it only
-themselves.
+PASSes saying so; any other owner, an unowned path or anything unread keeps the rule above.
+To satisfy it: have an owner of every specifically-owned path post the sign-off, and edit it
+only themselves.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ sequence lengths (and, for fixed-sequence runs, per spec-decode arm), with throu
 (`tput_per_gpu`) against median end-to-end latency (`median_e2el`). The frontier is the app's
 upper-right one: by latency ascending, a point stays when its throughput is at least the best so
 far (equal-throughput plateaus at distinct latencies stay; identical points count once; points
-without finite positive values are not measurements). Fewer than the profile's minimum (5) on
+without finite positive values are not measurements). Fewer than 5 points on
 any curve, or results that were not read, WARN with the counts. N/A when no master-config entry
 is added or changed. To satisfy it: sweep enough concurrencies that every affected curve has 5
 frontier points, or ask an admin for a recorded exception.

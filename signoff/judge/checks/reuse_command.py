@@ -1,12 +1,12 @@
-"""An authorised `/reuse-sweep-run` (from 2026-09-22 also `/use <run_id>`) is on record.
+"""An authorised `/reuse-sweep-run` (from 2026-09-16 also `/use <run_id>`) is on record.
 
 Why: InferenceX merges by reusing the PR's sweep instead of re-running it, and the merge tooling
 only honours the command from trusted accounts. How it is judged: some PR conversation comment
 (not a review body, not an inline comment) by an OWNER, MEMBER or COLLABORATOR has a whole line
-that is the command, optionally followed by a numeric run id and nothing else. From #3368
-(2026-09-22) `/use <run_id>` counts too (the run id is required: a bare `/use` is nothing), and
-the check only warns: without the command the row is WARN, a reminder, and the verdict can still
-merge. To satisfy it: a maintainer posts `/reuse-sweep-run` (or `/reuse-sweep-run <run id>`, or
+that is the command, optionally followed by a numeric run id and nothing else. From #3192
+(2026-09-16) `/use <run_id>` counts too (the run id is required: a bare `/use` is nothing; the
+newest authorised command of either name wins), and from #3368 (2026-09-22) the check only
+warns: without the command the row is WARN, a reminder, and the verdict can still merge. To satisfy it: a maintainer posts `/reuse-sweep-run` (or `/reuse-sweep-run <run id>`, or
 in those eras `/use <run id>`) as a PR comment.
 """
 
