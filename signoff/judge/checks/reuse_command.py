@@ -6,8 +6,9 @@ only honours the command from trusted accounts. How it is judged: some PR conver
 that is the command, optionally followed by a numeric run id and nothing else. From #3192
 (2026-09-16) `/use <run_id>` counts too (the run id is required: a bare `/use` is nothing; the
 newest authorised command of either name wins), and from #3368 (2026-09-22) the check only
-warns: without the command the row is WARN, a reminder, and the verdict can still merge. To satisfy it: a maintainer posts `/reuse-sweep-run` (or `/reuse-sweep-run <run id>`, or
-in those eras `/use <run id>`) as a PR comment.
+warns: without the command the row is WARN, a reminder, and the verdict can still merge.
+To satisfy it: a maintainer posts `/reuse-sweep-run` (or `/reuse-sweep-run <run id>`, or in
+those eras `/use <run id>`) as a PR comment.
 """
 
 from __future__ import annotations
