@@ -490,3 +490,42 @@ def test_any_other_owner_or_an_unowned_path_still_needs_the_signers_ownership(ch
     replace_file(parts, ".github/CODEOWNERS", "default", codeowners)
     result = check(parts, "codeowner", "current")
     assert "#3155" not in result.reason
+
+
+MN_RECIPE = "benchmarks/multi_node/srt-slurm-recipes/sglang/dsv4/gb200/disagg-mtp.yaml"
+MN_RECIPE_TEXT = """\
+backend:
+  type: sglang
+  decode_environment:
+    SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE: "{value}"
+  sglang_config:
+    speculative-algorithm: EAGLE
+"""
+
+
+def multi_node_entry_parts(value: str):
+    """The PR adds a multi-node MTP entry running an srt-slurm recipe it does not change."""
+    from builders import AGENTIC_ENTRY, EXISTING_ENTRY
+
+    entry = (
+        AGENTIC_ENTRY.replace("qwen3.5-fp8-h200-sglang-agentic-mtp", "dsv4-fp4-gb200-sglang-mtp")
+        .replace("multinode: false", "multinode: true")
+        .replace("runner: cluster:h200-cw", "runner: gb200")
+    )
+    launched = MN_RECIPE.replace("benchmarks/multi_node/srt-slurm-", "")
+    entry += f'  additional-settings:\n    - "CONFIG_FILE={launched}"\n'
+    parts = current_parts()
+    replace_file(parts, MASTER, "base", EXISTING_ENTRY)
+    replace_file(parts, MASTER, "head", EXISTING_ENTRY + "\n" + entry)
+    lines = entry.splitlines()
+    patch = f"@@ -14,0 +15,{len(lines)} @@\n" + "\n".join("+" + x for x in lines)
+    parts["changed_files"] = [{"path": MASTER, "status": "modified", "patch": patch}]
+    replace_file(parts, MN_RECIPE, "head", MN_RECIPE_TEXT.format(value=value))
+    return parts
+
+
+def test_check_13_reads_the_unchanged_recipe_a_changed_multi_node_entry_runs(check):
+    result = check(multi_node_entry_parts("1"), "draft-precision", "E9")
+    assert result.status == "FAIL" and f"{MN_RECIPE}:4" in result.reason
+    assert "must not be enabled" in result.reason
+    assert check(multi_node_entry_parts("0"), "draft-precision", "E9").status == "PASS"

@@ -15,13 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from signoff.judge.context import JudgeContext, path_matches
-from signoff.judge.golden_recipes import opt_in_text
+from signoff.judge.golden_recipes import config_files
 from signoff.judge.model import Want, want_file
 from signoff.judge.quote import code
 from signoff.policy import BannedSetting
 from signoff.yamlload import load_yaml
-
-_CONFIG_FILE = re.compile(r"CONFIG_FILE=([\w./-]+\.ya?ml)")
 
 
 def problem(ctx: JudgeContext) -> str:
@@ -95,20 +93,12 @@ def _recipe_paths(ctx: JudgeContext, setting: BannedSetting) -> list[str]:
     paths: set[str] = set()
     for entry in ctx.changed_entries:
         if entry.engine in setting.frameworks:
-            for found in _CONFIG_FILE.findall(opt_in_text(ctx, entry)):
-                paths.add(_in_repo(ctx, found))
+            paths.update(config_files(ctx, entry))
     for changed in ctx.evidence.changed_files:
         recipe = changed.path.endswith((".yaml", ".yml")) and changed.status != "removed"
         if recipe and any(path_matches(changed.path, glob) for glob in setting.recipes):
             paths.add(changed.path)
     return sorted(paths)
-
-
-def _in_repo(ctx: JudgeContext, path: str) -> str:
-    for launched, root in ctx.policy.golden_al.recipe_roots.items():
-        if path.startswith(launched):
-            return root + path[len(launched) :]
-    return path
 
 
 def _disabling(setting: BannedSetting) -> re.Pattern[str]:

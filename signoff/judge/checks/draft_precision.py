@@ -4,11 +4,12 @@ Why: a cheaper draft raises acceptance-adjusted throughput without the model run
 ships; InferenceX added this rule with #3283 (2026-09-19) and restated it with #3348 as "serve
 the draft as it ships". How it is judged, on what the scripts run for every spec-decode
 configuration the PR adds or changes (the entry's script per swept configuration; a changed
-script that launches a draft, read with nothing bound; a changed multi-node spec-decode recipe
-read as text): a launch must not pass the draft-quantization leads the profile names
-(`--speculative-draft-model-quantization`, quantization or dtype keys inside
-`--speculative-config`, `SGLANG_GLM_NEXTN_MOE_PTPC=1`); `SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE` must
-not be enabled (a value known only at run time counts as enabled: it cannot be verified); an
+script that launches a draft, read with nothing bound; a changed multi-node spec-decode recipe,
+and every recipe a changed multi-node spec-decode entry runs, read as text): a launch must not
+pass the draft-quantization leads the profile names (`--speculative-draft-model-quantization`,
+quantization or dtype keys inside `--speculative-config`, `SGLANG_GLM_NEXTN_MOE_PTPC=1`);
+`SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE` must not be enabled (a value known only at run time counts as
+enabled: it cannot be verified); an
 ATOM `--online_quant_config` with a global quantization must exclude every draft module the
 profile names for the model (a model whose draft modules the profile does not know cannot be
 verified). signoff cannot read the checkpoint or the image, so a lead that restates the
@@ -27,6 +28,7 @@ from collections.abc import Iterator
 from fnmatch import fnmatchcase
 
 from signoff.judge.context import JudgeContext
+from signoff.judge.golden_recipes import config_files
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.judge.quote import code
 from signoff.parse.flags import may_be_flag
@@ -95,14 +97,27 @@ def _targets(
     return runs, _recipes(ctx, unread), unread
 
 
-def _recipes(ctx: JudgeContext, unread: list[str]) -> list[tuple[str, str]]:
-    found = []
+def _recipe_paths(ctx: JudgeContext) -> list[str]:
+    """Changed multi-node spec-decode recipes, and every recipe a changed multi-node spec-decode
+    entry runs (`CONFIG_FILE=`), changed or not: an image bump runs them as they are."""
+    spec = ctx.policy.spec_decode
+    paths: set[str] = set()
     for changed in ctx.changed_matching(ctx.policy.paths.multi_node_scripts):
         path = changed.path
         if changed.status == "removed" or not path.endswith((".yaml", ".yml", ".sh")):
             continue
-        if not re.search(r"mtp|eagle|dspark|nextn|spec", path.lower()):
-            continue
+        if re.search(r"mtp|eagle|dspark|nextn|spec", path.lower()):
+            paths.add(path)
+    for entry in ctx.changed_entries:
+        speculative = set(entry.spec_decoding) & set(spec.spec_values) or entry.key.endswith("-mtp")
+        if entry.multinode and speculative:
+            paths.update(config_files(ctx, entry))
+    return sorted(paths)
+
+
+def _recipes(ctx: JudgeContext, unread: list[str]) -> list[tuple[str, str]]:
+    found = []
+    for path in _recipe_paths(ctx):
         read = ctx.evidence.file(path, "head")
         if read is None or read.state != "ok" or read.text is None:
             unread.append(f"{path} could not be read at the pinned head")
@@ -112,13 +127,11 @@ def _recipes(ctx: JudgeContext, unread: list[str]) -> list[tuple[str, str]]:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """The changed multi-node spec-decode recipes, read whole at the head."""
-    for changed in ctx.changed_matching(ctx.policy.paths.multi_node_scripts):
-        path = changed.path
-        if changed.status == "removed" or not path.endswith((".yaml", ".yml", ".sh")):
-            continue
-        spec = re.search(r"mtp|eagle|dspark|nextn|spec", path.lower())
-        if spec and ctx.evidence.file(path, "head") is None:
+    """The multi-node spec-decode recipes in scope, read whole at the head."""
+    if ctx.master_problems:
+        return
+    for path in _recipe_paths(ctx):
+        if ctx.evidence.file(path, "head") is None:
             yield want_file(path, "head")
 
 
