@@ -461,6 +461,10 @@ class SweepEnv(Strict):
         return frozenset({*names, self.max_model_len.env})
 
 
+# A GitHub login as a mention: the comment renders it as written, so nothing else may pass.
+Login = Annotated[str, StringConstraints(pattern=r"^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")]
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
@@ -477,6 +481,9 @@ class PublishPolicy(Strict):
     status_fail: str | None = None
     status_stale: str | None = None
     footer_commits: bool | None = None
+    # Logins the comment mentions above the findings when a check warns (#3300: Check 14's
+    # warning asks the core maintainers for an admin exception): check id -> "@login"s.
+    escalations: dict[str, tuple[Login, ...]] = Field(default_factory=dict)
     collapse_passing: bool | None = None
     comment_per_run: bool | None = None
     trigger_on_edits: bool | None = None

@@ -112,3 +112,22 @@ def test_edits_no_longer_trigger_from_3340_but_new_sign_offs_do(policy):
     skipped = decide("issue_comment", edited, policy, edits_trigger=False)
     assert not skipped.proceed and "edits do not trigger" in skipped.reason
     assert decide("issue_comment", created, policy, edits_trigger=False).proceed
+
+
+def test_a_pareto_warning_mentions_the_profiles_maintainers_above_the_findings(policy):
+    parts = current_parts()
+    parts["throughput"]["rows"] = measured_curve(2)
+    body = render_markdown(verdict_under(policy, "current", parts), policy)
+    line = "Check 14 (Pareto coverage) warns; for an admin exception: @functionstackx @cquil11"
+    assert line in body and body.index(line) < body.index("⚠️ Check 14")
+    assert "admin exception" not in render_markdown(verdict_under(policy, "current"), policy)
+
+
+def test_an_escalation_that_is_not_a_login_is_a_profile_error(policy):
+    import pydantic
+    import pytest
+
+    with pytest.raises(pydantic.ValidationError):
+        policy.publish.model_validate(
+            {**policy.publish.model_dump(), "escalations": {"pareto-coverage": ["@x <img>"]}}
+        )

@@ -48,6 +48,7 @@ def render_markdown(verdict: Verdict, policy: Policy) -> str:
         lines.append(WARN_HEADER)
     else:
         lines += [REJECTED_HEADER, f"@{signer} {blocking_summary(verdict)}"]
+    lines += _escalations(verdict, policy)
     lines += _rows(verdict, style.collapse_passing)
     if style.footer_commits:
         lines += ["", *_commit_lines(verdict)]
@@ -84,6 +85,21 @@ def _rows(verdict: Verdict, collapse: bool) -> list[str]:
         lines += ["", "<details>", "<summary>Passed and not applicable checks</summary>"]
         lines += [line for check in folded for line in ("", render_row(check, signer))]
         lines += ["", "</details>"]
+    return lines
+
+
+def _escalations(verdict: Verdict, policy: Policy) -> list[str]:
+    """The profile's mentions for a warning that needs someone (#3300: Check 14's admin
+    exception), above the findings; the logins are profile data, never PR text."""
+    lines = []
+    for check in verdict.warnings:
+        logins = policy.publish.escalations.get(check.id, ())
+        if logins:
+            who = " ".join(logins)  # validated `@login`s: real mentions, on purpose
+            lines += [
+                "",
+                f"Check {check.number} ({check.name}) warns; for an admin exception: {who}",
+            ]
     return lines
 
 
