@@ -15,7 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from signoff.errors import InputError
 from signoff.standards import StandardRecord
 
-SCHEMA_VERSION = 1
+# 2: `pull_request.body` (the description, kept for Check 15) and `throughput` (the sweep's
+# measured points, for Check 14); a version 1 bundle (neither field) is still read.
+SCHEMA_VERSION = 2
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 SignoffKind = Literal["conversation comment", "review summary", "inline review comment"]
 AccountType = Literal["User", "Bot", "Organization", "Mannequin", "Unknown"]
@@ -348,9 +351,9 @@ class Evidence(Frozen):
     @field_validator("schema_version")
     @classmethod
     def _supported_version(cls, value: int) -> int:
-        if value != SCHEMA_VERSION:
+        if value not in READABLE_SCHEMA_VERSIONS:
             raise ValueError(
-                f"unsupported schema_version {value} (this signoff reads {SCHEMA_VERSION})"
+                f"unsupported schema_version {value} (this signoff reads 1 and {SCHEMA_VERSION})"
             )
         return value
 

@@ -28,6 +28,17 @@ def test_missing_bundle_is_bad_input_with_one_line_message(tmp_path, capsys):
     assert err.count("\n") == 1 and "nope.json" in err and "Traceback" not in err
 
 
+def test_a_version_1_bundle_without_the_new_fields_is_still_judged(tmp_path, capsys):
+    text = dump_evidence(build(passing_parts())).replace(
+        '"schema_version": 2', '"schema_version": 1'
+    )
+    old = json.loads(text)
+    del old["throughput"], old["pull_request"]["body"]
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    assert main(["judge", str(path)]) == 0
+
+
 def test_malformed_bundle_names_the_field(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text('{"schema_version": 1, "repository": {"owner": "o"}}', encoding="utf-8")
@@ -38,7 +49,7 @@ def test_malformed_bundle_names_the_field(tmp_path, capsys):
 
 def test_unsupported_bundle_schema_version_is_rejected(tmp_path, capsys):
     text = dump_evidence(build(passing_parts())).replace(
-        '"schema_version": 1', '"schema_version": 99'
+        '"schema_version": 2', '"schema_version": 99'
     )
     path = tmp_path / "future.json"
     path.write_text(text, encoding="utf-8")
