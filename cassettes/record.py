@@ -308,10 +308,12 @@ class Variant:
         expect: tuple[str, tuple[int, ...]] = ("PASS", ()),
         standard: str | None = None,
         error: str = "",
+        warns: tuple[int, ...] = (),
     ) -> None:
         self.name, self.note, self.patch = name, note, patch
         self.publish, self.after_pin, self.expect = publish, after_pin, expect
         self.standard = standard
+        self.warns = warns  # check numbers that must WARN (warning-only checks, E10+)
         self.error = error  # text the run's could-not-verify (or publish) error must contain
 
 
@@ -1133,6 +1135,81 @@ def fail_engine_patches(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# --- today's standard (E9-E11) -------------------------------------------------------------------
+
+DRAFT_EVIDENCE = (
+    "- Draft precision: the MTP head ships in FP8 inside deepseek-ai/DeepSeek-V4-Pro; vLLM "
+    "loads it as stored, so the draft serves in FP8.\n"
+)
+TODAY_BODY = (
+    "Adds `dsv4-fp4-b200-vllm-mtp`, the MTP variant of the DeepSeek-V4 FP4 B200 vLLM config, "
+    "on `vllm/vllm-openai:v0.11.2`.\n\nRecipe: vllm-project/recipes#412"
+)
+
+
+def _measured(points: int) -> str:
+    """`agg_bmk.json` of the sweep: `points` frontier points of the new MTP curve."""
+    rows = [
+        {
+            "hw": "B200",
+            "conc": 4 * 2**i,
+            "image": "vllm/vllm-openai:v0.11.2",
+            "model": "deepseek-ai/DeepSeek-V4-Pro",
+            "infmax_model_prefix": "dsv4",
+            "framework": "vllm",
+            "precision": "fp4",
+            "spec_decoding": "mtp",
+            "disagg": False,
+            "isl": 8192,
+            "osl": 1024,
+            "tput_per_gpu": 400.0 + 250 * i,
+            "median_e2el": 3.0 + i,
+        }
+        for i in range(points)
+    ]
+    return json.dumps(rows, indent=2)
+
+
+def _today(data: dict[str, Any], points: int = 5, body: str = TODAY_BODY) -> None:
+    """What E9-E11 read beyond E8: MODELS.md, the draft's precision in the detail section, the
+    sweep's measured throughput (`results_bmk`) and a description naming the change."""
+    _with_models_md(data)
+    comment = next(c for c in _pull(data)["comments"] if c["id"] == SIGNOFF_COMMENT_ID)
+    comment["body"] = comment["body"].replace("\nSigned:", f"{DRAFT_EVIDENCE}\nSigned:", 1)
+    assert DRAFT_EVIDENCE in comment["body"]
+    artifact = {
+        "id": 3000002703,
+        "name": "results_bmk",
+        "files": {"agg_bmk.json": _measured(points)},
+    }
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"].append(artifact)
+    _pull(data)["body"] = body
+
+
+def fail_draft_precision(data: dict[str, Any]) -> str:
+    """13 (E9): the MTP draft is quantized through vLLM's speculative config."""
+    _today(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        '"num_speculative_tokens": 3}',
+        '"num_speculative_tokens": 3, "quantization": "fp8"}',
+    )
+    return pass_conversation(data)
+
+
+def warn_pareto_coverage(data: dict[str, Any]) -> str:
+    """14 (E10): the sweep measured only 3 frontier points of the new curve: a warning."""
+    _today(data, points=3)
+    return pass_conversation(data)
+
+
+def warn_pr_description(data: dict[str, Any]) -> str:
+    """15 (E11): the description never names the config key or the image it adds."""
+    _today(data, body="Adds an MTP variant of the DeepSeek-V4 FP4 B200 vLLM config.")
+    return pass_conversation(data)
+
+
 # The golden AL pinned only in a function the script never calls (`false && pin_golden_al`):
 # the server the benchmark job starts gets the real-acceptance config.
 AGENTIC_DEAD_KNOB_SCRIPT = """#!/usr/bin/env bash
@@ -1657,6 +1734,31 @@ VARIANTS = [
         standard="E8",
     ),
     Variant(
+        "fail_draft_precision",
+        "check 13 (E9): the MTP draft is quantized (`quantization: fp8` in --speculative-config)",
+        fail_draft_precision,
+        expect=("REJECTED", (13,)),
+        standard="E9",
+    ),
+    Variant(
+        "warn_pareto_coverage",
+        "check 14 (E10): 3 measured frontier points of the new curve (results_bmk): WARN",
+        warn_pareto_coverage,
+        expect=("WARN", ()),
+        warns=(14,),
+        standard="E10",
+    ),
+    Variant(
+        "warn_pr_description",
+        "check 15 (E11), --publish: the description names neither the key nor the image; a "
+        "new comment with the WARN header and collapsed rows, a `success` status",
+        warn_pr_description,
+        publish=True,
+        expect=("WARN", ()),
+        warns=(15,),
+        standard="E11",
+    ),
+    Variant(
         "large_pr",
         "3,000 files, 250 commits, 1,000 comments (GitHub's list caps; complete as declared)",
         large_pr,
@@ -1759,9 +1861,10 @@ def record(variant: Variant) -> None:
         text = rewrite(raw.read_text(encoding="utf-8"), url)
     verdict = outcome.verdict
     failing = tuple(c.number for c in verdict.failures) if verdict else ()
+    warned = tuple(c.number for c in verdict.warnings) if verdict else ()
     got = (outcome.result, failing)
     error_ok = variant.error in outcome.error if variant.error else not outcome.error
-    if got != variant.expect or not error_ok:
+    if got != variant.expect or warned != variant.warns or not error_ok:
         reasons = [f"{c.number}: {c.reason}" for c in verdict.failures] if verdict else []
         raise SystemExit(
             f"{variant.name}: expected {variant.expect}, got {got} {outcome.error} {reasons}"
@@ -1798,6 +1901,8 @@ def record(variant: Variant) -> None:
     }
     if variant.standard:  # only then: the 0-8 sidecars stay as they were
         info["standard"] = variant.standard
+    if warned:
+        info["warned_checks"] = list(warned)
     (HERE / f"{variant.name}.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     size = (HERE / f"{variant.name}.yaml").stat().st_size
     print(

@@ -20,6 +20,7 @@ from signoff.policy import Policy, load_policy
 from signoff.publish.annotations import check_annotations
 from signoff.publish.render import render_markdown
 from signoff.publish.sanitize import log_line, reason_markdown, status_context_input
+from signoff.publish.style import style_for
 from signoff.publish.summary import (
     evidence_path_for,
     unwritable,
@@ -42,7 +43,7 @@ def run_action(env: Mapping[str, str]) -> int:
         check_runner_files(env)
         policy = load_policy(env.get("SIGNOFF_PROFILE", "").strip() or None)
         standard = resolve_standard(env.get("SIGNOFF_STANDARD", "").strip() or None, policy)
-        decision = _gate(env, policy)
+        decision = _gate(env, policy, style_for(policy, standard).trigger_on_edits)
         if not decision.proceed or decision.ref is None:
             _log(f"signoff: skipped: {log_line(decision.reason)}")
             _outputs(env, verdict="SKIPPED")
@@ -96,7 +97,7 @@ def _event_payload(event_path: str) -> object:
         raise InputError(f"{event_path}: the event payload nests too deeply") from None
 
 
-def _gate(env: Mapping[str, str], policy: Policy) -> GateDecision:
+def _gate(env: Mapping[str, str], policy: Policy, edits_trigger: bool) -> GateDecision:
     event_name = env.get("GITHUB_EVENT_NAME", "")
     event_path = env.get("GITHUB_EVENT_PATH", "")
     if not event_name or not event_path:
@@ -110,6 +111,7 @@ def _gate(env: Mapping[str, str], policy: Policy) -> GateDecision:
         policy,
         comment_url=env.get("SIGNOFF_COMMENT_URL", ""),
         repository=env.get("GITHUB_REPOSITORY", ""),
+        edits_trigger=edits_trigger,
     )
 
 

@@ -45,7 +45,7 @@ def _judge_command(args: argparse.Namespace) -> int:
     verdict = judge(evidence, policy, judging_standard(evidence, policy, args.standard))
     text = render_json(verdict) if args.format == "json" else render_markdown(verdict, policy)
     sys.stdout.write(text)
-    return ExitCode.PASS if verdict.outcome == "PASS" else ExitCode.REJECTED
+    return ExitCode.REJECTED if verdict.outcome == "REJECTED" else ExitCode.PASS  # WARN merges
 
 
 def _read_text(path: str) -> str:
@@ -97,7 +97,15 @@ def _checks_command(args: argparse.Namespace) -> int:
     policy = load_policy(args.profile)
     standard = resolve_standard(args.standard, policy)
     checks = [
-        {"number": slot.number, "id": slot.id, "name": slot.name, "rule": _rule(module.__doc__)}
+        {
+            "number": slot.number,
+            "id": slot.id,
+            "name": slot.name,
+            # what a row of this check can say under this standard
+            "results": ["PASS", "WARN", "N/A"] if slot.warn_only else ["PASS", "FAIL", "N/A"],
+            "warn_only": slot.warn_only,
+            "rule": _rule(module.__doc__),
+        }
         for slot, module in check_modules(standard)
     ]
     if args.format == "json":
@@ -110,7 +118,8 @@ def _checks_command(args: argparse.Namespace) -> int:
     for off in standard.disabled:
         sys.stdout.write(f"  disabled by the profile: {off}\n")
     for check in checks:
-        sys.stdout.write(f"\nCheck {check['number']} ({check['name']}) [{check['id']}]\n")
+        warn = " warning only: WARN where it would FAIL" if check["warn_only"] else ""
+        sys.stdout.write(f"\nCheck {check['number']} ({check['name']}) [{check['id']}]{warn}\n")
         for paragraph in str(check["rule"]).split("\n\n"):
             sys.stdout.write(f"    {paragraph}\n")
     return ExitCode.PASS

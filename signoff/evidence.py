@@ -15,7 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from signoff.errors import InputError, not_utf8, pydantic_json_problem
 from signoff.standards import StandardRecord
 
-SCHEMA_VERSION = 1
+# 2: `pull_request.body` (the description, kept for Check 15) and `throughput` (the sweep's
+# measured points, for Check 14); a version 1 bundle (neither field) is still read.
+SCHEMA_VERSION = 2
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 SignoffKind = Literal["conversation comment", "review summary", "inline review comment"]
 AccountType = Literal["User", "Bot", "Organization", "Mannequin", "Unknown"]
@@ -54,6 +57,7 @@ class PullRequest(Frozen):
     head_sha: str  # the pinned head: every check is judged at this SHA
     url: str = ""
     labels: tuple[str, ...] = ()  # label names on the PR when it was read
+    body: str | None = None  # the PR description as read (None: not read; "" when empty)
 
 
 class ChangedFile(Frozen):
@@ -235,6 +239,34 @@ class EvalResults(Frozen):
     jobs: tuple[EvalJob, ...] = ()
 
 
+class ThroughputRow(Frozen):
+    """One measured point of `agg_bmk.json` (the collect-results aggregate, artifact
+    `results_bmk`): what the app plots (throughput per GPU against end-to-end latency)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    infmax_model_prefix: str | None = None
+    hw: str | None = None
+    framework: str | None = None
+    precision: str | None = None
+    spec_decoding: str | None = None
+    isl: int | None = None
+    osl: int | None = None
+    conc: int | None = None
+    image: str | None = None
+    tput_per_gpu: float | None = None
+    median_e2el: float | None = None  # seconds (process_result.py divides the _ms value)
+
+
+class ThroughputResults(Frozen):
+    """The measured throughput of the qualifying sweep run (read for Check 14, E10+)."""
+
+    run_id: int
+    available: bool
+    reason: str = ""  # why unavailable: no artifact, expired, malformed, too large
+    rows: tuple[ThroughputRow, ...] = ()
+
+
 class FileRead(Frozen):
     """A file's text read at a named ref."""
 
@@ -305,6 +337,7 @@ class Evidence(Frozen):
     workflow_runs: tuple[WorkflowRun, ...] = ()  # runs named by green sweep check runs, by id
     sweep_diff: PrDiffAt | None = None  # PR diff at the sweep commit, when it is not the head
     evals: tuple[EvalResults, ...] = ()
+    throughput: ThroughputResults | None = None  # None: not read (standards before E10)
     files: tuple[FileRead, ...] = ()
     memberships: tuple[TeamMembership, ...] = ()
     upstream: tuple[UpstreamLink, ...] = ()
@@ -318,9 +351,9 @@ class Evidence(Frozen):
     @field_validator("schema_version")
     @classmethod
     def _supported_version(cls, value: int) -> int:
-        if value != SCHEMA_VERSION:
+        if value not in READABLE_SCHEMA_VERSIONS:
             raise ValueError(
-                f"unsupported schema_version {value} (this signoff reads {SCHEMA_VERSION})"
+                f"unsupported schema_version {value} (this signoff reads 1 and {SCHEMA_VERSION})"
             )
         return value
 

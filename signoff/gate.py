@@ -58,6 +58,7 @@ def decide(
     *,
     comment_url: str = "",
     repository: str = "",
+    edits_trigger: bool = True,
 ) -> GateDecision:
     """Decide for one event. `comment_url` is the action input; `repository` is GITHUB_REPOSITORY.
 
@@ -66,6 +67,9 @@ def decide(
     a skip with a reason.
     """
     if event_name in _EVENTS:
+        if not edits_trigger and _text(payload.get("action")) == "edited":
+            # From #3340 (2026-09-21) only new sign-offs verify; dispatch re-verifies an edit.
+            return skip(f"{event_name} edits do not trigger verification; dispatch to re-verify")
         return _decide_event(event_name, payload, policy)
     if event_name == DISPATCH_EVENT or comment_url.strip():
         # Any other event (workflow_call, repository_dispatch ...) that passes an explicit

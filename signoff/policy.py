@@ -210,14 +210,20 @@ class RecipePolicy(Strict):
 
 class ReusePolicy(Strict):
     command: str = "/reuse-sweep-run"
+    use_command: str = "/use"  # from #3192 (switch reuse_use_command); its run id is required
     authorized_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
 
 
 class ImagePolicy(Strict):
     established_skus: tuple[str, ...]
     upstream_orgs: dict[str, tuple[str, ...]]  # framework -> allowed Docker Hub orgs
+    # Check 6(b): the frameworks whose entry puts vLLM/SGLang first for a model and SKU (E1-E10)
     engine_first_frameworks: tuple[str, ...] = ("vllm", "sglang")
-    exempt_frameworks: tuple[str, ...] = ()  # variants the literal image rule does not cover
+    # Open-source deployments of vLLM/SGLang (directly, through Dynamo, disaggregated): never
+    # ordered themselves; from the later prompt (switch engine_first_open_source) any of them
+    # puts vLLM/SGLang first. Every other framework (trt, dynamo-trt, atom, ...) is a vendor's
+    # and comes after, an unknown one included (fail closed).
+    open_source_frameworks: tuple[str, ...] = ("vllm", "sglang")
     exception_cues: tuple[str, ...] = ()  # detail-section phrases documenting an exception
     sku_pattern: str = r"^(?:cluster:)?([a-z0-9]+?)(?:-|$)"
 
@@ -239,11 +245,30 @@ class ArchOverrideAllow(Strict):
         return value.strip()
 
 
+class BannedSetting(Strict):
+    """A setting Check 8 bans when disabled (switch `banned_settings`, the later prompt)."""
+
+    key: str  # publish_events_and_metrics
+    disabled: tuple[str, ...] = ("false", "0", "no", "off")  # values that disable it (folded)
+    paths: tuple[str, ...] = ("benchmarks/**", "configs/**")  # added lines read there
+    frameworks: tuple[str, ...] = ()  # engines that have it: their recipes must enable it
+    recipes: tuple[str, ...] = ()  # globs of those engines' recipe files
+    default_enabled: bool = False  # an omitted setting is fine: needs `decision`
+    decision: str = ""
+
+    @model_validator(mode="after")
+    def _decided(self) -> BannedSetting:
+        if self.default_enabled and not self.decision.strip():
+            raise ValueError("default_enabled needs the maintainer decision it rests on")
+        return self
+
+
 class ArchPolicy(Strict):
     flags: tuple[str, ...]  # server flags that override model architecture
     config_keys: tuple[str, ...] = ()  # YAML/JSON keys with the same effect
     edit_patterns: tuple[str, ...] = ()  # regexes of shell lines that edit model config files
     allowlist: tuple[ArchOverrideAllow, ...] = ()
+    banned_settings: tuple[BannedSetting, ...] = ()
 
 
 class SpecDecodePolicy(Strict):
@@ -253,6 +278,21 @@ class SpecDecodePolicy(Strict):
     # (`case $1 in --use-chat-template)`): no other spelling turns the chat template on.
     chat_template_flags: tuple[str, ...] = ("--use-chat-template",)
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
+
+
+class DraftPrecisionPolicy(Strict):
+    """Check 13 (E9+): the leads that lower a draft's precision, and how evidence reads."""
+
+    flags: tuple[str, ...] = ("--speculative-draft-model-quantization",)
+    config_flags: tuple[str, ...] = ("--speculative-config",)  # JSON; `config_keys` inside
+    config_keys: tuple[str, ...] = ("quantization", "dtype", "draft_dtype")
+    lead_env: dict[str, str] = Field(default_factory=dict)  # name -> the value that quantizes
+    prohibited_env: tuple[str, ...] = ()  # must not be enabled at all
+    online_quant_flags: tuple[str, ...] = ()  # ATOM --online_quant_config (JSON)
+    # Draft module names per model prefix, for online-quant exclude lists (fnmatch patterns).
+    draft_modules: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    draft_words: tuple[str, ...] = ("draft", "mtp", "nextn", "eagle", "eagle3", "dspark", "head")
+    precision_words: tuple[str, ...] = ("bf16", "fp8", "fp4", "nvfp4", "mxfp4", "fp16", "int4")
 
 
 class PatchPattern(Strict):
@@ -421,15 +461,47 @@ class SweepEnv(Strict):
         return frozenset({*names, self.max_model_len.env})
 
 
+# A GitHub login as a mention: the comment renders it as written, so nothing else may pass.
+Login = Annotated[str, StringConstraints(pattern=r"^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")]
+
+
 class PublishPolicy(Strict):
     marker: str = "codeowner-signoff-verify"
     # Besides accounts named in CODEOWNERS (directly or through a team), the associations whose
     # sign-off may replace a head's verdict; anyone else's is skipped, nothing written.
     trusted_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
     status_context: str = "codeowner-signoff-verify"
-    status_pass: str = "CODEOWNER sign-off independently verified"
-    status_fail: str = "Sign-off verification rejected - see verdict comment"
+    # The status descriptions and publishing options below default (null) to the standard's
+    # (signoff/publish/style.py): InferenceX changed them in September 2026 (#3164, #3338,
+    # #3340). The classic texts are the ones before #3164.
+    classic_pass: str = "CODEOWNER sign-off independently verified"
+    classic_fail: str = "Sign-off verification rejected - see verdict comment"
+    status_pass: str | None = None
+    status_warn: str | None = None  # None: the passing text (a WARN publishes `success`)
+    status_fail: str | None = None
+    status_stale: str | None = None
+    footer_commits: bool | None = None
+    # Logins the comment mentions above the findings when a check warns (#3300: Check 14's
+    # warning asks the core maintainers for an admin exception): check id -> "@login"s.
+    escalations: dict[str, tuple[Login, ...]] = Field(default_factory=dict)
+    collapse_passing: bool | None = None
+    comment_per_run: bool | None = None
+    trigger_on_edits: bool | None = None
     status_error: str = "Sign-off could not be verified - see workflow run"
+
+
+class CodeownersScope(Strict):
+    """Who may own a file without a sign-off being needed (#3155, switch signoff_scope_owners)."""
+
+    core_teams: tuple[str, ...] = ()  # "@SemiAnalysisAI/core"
+    admins: tuple[str, ...] = ()  # "@login" of verified repository admins (needs `decision`)
+    decision: str = ""
+
+    @model_validator(mode="after")
+    def _decided(self) -> CodeownersScope:
+        if self.admins and not self.decision.strip():
+            raise ValueError("admins need the maintainer decision that verified them")
+        return self
 
 
 class AuditPolicy(Strict):
@@ -438,6 +510,7 @@ class AuditPolicy(Strict):
     verifier_logins: tuple[str, ...] = ()  # accounts whose verdict comments count as published
     gated_paths: tuple[str, ...] = ()  # globs: a merged PR touching one of these needed a sign-off
     verdict_pass: str = "Verdict: PASS"  # header text of a published PASS
+    verdict_warn: str = "Verdict: WARN"  # header text of a published WARN (#3300, 2026-09-20)
     verdict_rejected: str = "REJECTED"  # header text of a published rejection
     # Published row names the era's standard does not list (names and aliases come from the
     # standards file first): row name as printed inside "Check N (...)" -> check id.
@@ -465,7 +538,9 @@ class Policy(Strict):
     images: ImagePolicy
     arch: ArchPolicy
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
+    draft_precision: DraftPrecisionPolicy = DraftPrecisionPolicy()
     publish: PublishPolicy = PublishPolicy()
+    codeowners_scope: CodeownersScope = CodeownersScope()
     patches: PatchPolicy = PatchPolicy()
     golden_al: GoldenAlPolicy = GoldenAlPolicy()
     append_only: AppendOnlyPolicy = AppendOnlyPolicy()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -48,6 +48,27 @@ class Switches(Strict):
     thresholds: str | None = None
     # Engines whose synthetic-acceptance knob the agentic AL check recognises.
     agentic_al_engines: tuple[str, ...] = ("sglang", "vllm", "trtllm", "atom")
+    # Check ids that only warn under the switch (#3368: reuse-command); a slot can say so too.
+    warn_only: tuple[str, ...] = ()
+    # Check 4 also accepts the profile's `reuse.use_command` (`/use <run_id>`, #3192).
+    reuse_use_command: bool = False
+    # The architecture-hack check also bans the profile's `arch.banned_settings`
+    # (`publish_events_and_metrics: false`) and FAILs when it cannot read the effective value.
+    banned_settings: bool = False
+    # Check 6(b): every open-source deployment (`images.open_source_frameworks`: dynamo-vllm,
+    # sglang-disagg, ...) satisfies engine-first; before, only a plain vLLM/SGLang entry did.
+    engine_first_open_source: bool = False
+    # A sign-off is needed only when a changed file's effective owner is neither a repository
+    # admin nor the profile's core team (#3155); before, every gated PR needed one.
+    signoff_scope_owners: bool = False
+    # Publishing (signoff/publish/): the profile's `publish:` options default to these.
+    footer_commits: bool = False  # footer names the assessed and covered commits (#3164)
+    collapse_passing: bool = False  # PASS and N/A rows inside one <details> block
+    comment_per_run: bool = False  # a new verdict comment per run (#3338), not one per SHA
+    trigger_on_edits: bool = True  # edited sign-offs re-verify (until #3340)
+    status_pass: str | None = None  # None: the profile's publish.status_pass
+    status_fail: str | None = None
+    status_stale: str | None = None  # on a head the verdict does not cover (#3164)
 
 
 class CheckSlot(Strict):
@@ -58,10 +79,18 @@ class CheckSlot(Strict):
     name: str
     items: tuple[str, ...] = ()  # template item ids this check verifies under this standard
     aliases: tuple[str, ...] = ()  # other row names seen in published verdicts of the era
+    # Warning-only under this standard (E10+: Checks 4, 14, 15): what would FAIL it is a WARN.
+    warn_only: bool = False
+
+
+# How well an instant is known: `instant` (a merge time), `day` (only the UTC day: the instant is
+# that day's 00:00:00Z) or `bound` (not known; the instant is the earliest it can have been).
+Dated = Literal["instant", "day", "bound"]
 
 
 class SwitchChange(Strict):
     at: datetime
+    dated: Dated = "instant"
     commit: str
     pr: int | None = None
     note: str
@@ -85,6 +114,7 @@ class SwitchChange(Strict):
 class EraSpec(Strict):
     id: str
     start: datetime = Field(alias="from")
+    dated: Dated = "instant"
     commit: str
     pr: int | None = None
     note: str = ""
@@ -109,6 +139,14 @@ class NamedSpec(Strict):
     description: str
     checks: tuple[CheckSlot, ...] = Field(min_length=1)
     switches: dict[str, Any] = Field(default_factory=dict)
+    # The timeline is applied up to this instant (None: all of it), so a named standard keeps
+    # its rules when later eras change theirs (0-8 stays the mission's PASS/FAIL verdict).
+    rules_as_of: datetime | None = None
+
+    @field_validator("rules_as_of")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else _utc(value)
 
     @model_validator(mode="after")
     def _valid(self) -> NamedSpec:
@@ -190,6 +228,9 @@ class Standard(Strict):
 
     def record(self) -> StandardRecord:
         return StandardRecord(spec=self.spec, era=self.era, instant=self.instant)
+
+
+_DATED_NOTE = {"instant": "", "day": " (day only)", "bound": " (or later)"}
 
 
 def _fold(name: str) -> str:
@@ -279,7 +320,8 @@ def switches_at(
         if instant is None or change.at < instant or (change.at == instant and not before):
             values.update(change.set)
             pr = f" #{change.pr}" if change.pr is not None else ""
-            applied.append(f"{change.at.date().isoformat()}{pr}: {change.note}")
+            when = change.at.date().isoformat()
+            applied.append(f"{when}{pr}{_DATED_NOTE[change.dated]}: {change.note}")
     return Switches.model_validate(values), tuple(applied)
 
 
@@ -307,7 +349,7 @@ def _era(book: StandardsBook, era: EraSpec, spec: str, disabled: tuple[str, ...]
 
 def _named(book: StandardsBook, name: str, disabled: tuple[str, ...]) -> Standard:
     named = book.named[name]
-    switches, applied = switches_at(book, None)
+    switches, applied = switches_at(book, named.rules_as_of)
     if named.switches:
         switches = switches.model_copy(update=named.switches)
         applied += (f"{name} overrides: {', '.join(sorted(named.switches))}",)
@@ -324,7 +366,14 @@ def _standard(
     applied: tuple[str, ...],
     disabled: tuple[str, ...],
 ) -> Standard:
-    kept = tuple(slot for slot in checks if slot.id not in disabled)
+    # A switch may make a check warning-only inside an era (#3368: Check 4).
+    kept = tuple(
+        slot.model_copy(update={"warn_only": True})
+        if slot.id in switches.warn_only and not slot.warn_only
+        else slot
+        for slot in checks
+        if slot.id not in disabled
+    )
     gone = tuple(slot.id for slot in checks if slot.id in disabled)
     return Standard(
         spec=spec, label=label, era=era, instant=instant, checks=kept, switches=switches,

@@ -39,10 +39,11 @@ from signoff.publish.comment import (
 )
 from signoff.publish.render import render_markdown
 from signoff.publish.status import StatusState, plan_status, publish_status
+from signoff.publish.style import verdict_style
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard
 
-OutcomeResult = Literal["PASS", "REJECTED", "ERROR", "SKIPPED"]
+OutcomeResult = Literal["PASS", "WARN", "REJECTED", "ERROR", "SKIPPED"]
 
 
 class VerifyOutcome(BaseModel):
@@ -77,6 +78,7 @@ class VerifyOutcome(BaseModel):
             return ExitCode.BAD_INPUT
         return {
             "PASS": ExitCode.PASS,
+            "WARN": ExitCode.PASS,  # a warning does not block the merge (status `success`)
             "REJECTED": ExitCode.REJECTED,
             "SKIPPED": ExitCode.PASS,
             "ERROR": ExitCode.COULD_NOT_VERIFY,
@@ -286,6 +288,7 @@ class _StatusWrite:
             sha=verdict.head_sha,
             context=opts.status_context,
             target_url=self._fallback,
+            style=verdict_style(verdict, policy),
         )
         self.state: StatusState = self._plan.state
         self._sent: str | None = None  # the target written (None: not yet)
@@ -336,6 +339,7 @@ def _write_comment(
             known=posted.comments,
             pr_url=evidence.pull_request.url,
             on_written=on_written,
+            per_run=verdict_style(verdict, policy).comment_per_run,
         )
     except PublishError as exc:
         return {"error": str(exc)}

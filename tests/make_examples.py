@@ -19,6 +19,7 @@ from builders import (
     AGENTIC_SGLANG,
     APPEND_ENTRY,
     NEW_ENTRY,
+    PR_BODY,
     RUN_ID,
     SCRIPT,
     SCRIPT_PATH,
@@ -26,7 +27,9 @@ from builders import (
     agentic_parts,
     append_only_parts,
     build,
+    current_parts,
     green_runs,
+    measured_curve,
     passing_parts,
     replace_file,
     set_head_sweep,
@@ -131,10 +134,35 @@ def append_only_rerun(parts: Parts) -> None:
     parts.update(append_only_parts(APPEND_ENTRY.replace("tp: 8, ep: 8", "tp: 8, ep: 4")))
 
 
+def quantized_draft_e9(parts: Parts) -> None:
+    """An E9 sign-off: the MTP draft is quantized through vLLM's speculative config (Check 13)."""
+    parts.clear()
+    parts.update(current_parts())
+    quantized = SCRIPT.replace(
+        '"num_speculative_tokens": 3}', '"num_speculative_tokens": 3, "quantization": "fp8"}'
+    )
+    add_changed_file(parts, SCRIPT_PATH, quantized)
+
+
+def three_points_e10(parts: Parts) -> None:
+    """An E10 sign-off: the new curve has only 3 measured frontier points (Check 14 warns)."""
+    parts.clear()
+    parts.update(current_parts())
+    parts["throughput"]["rows"] = measured_curve(3)
+
+
+def stale_description_e11(parts: Parts) -> None:
+    """An E11 sign-off: the description still names an older image tag (Check 15 warns)."""
+    parts.clear()
+    parts.update(current_parts())
+    parts["pull_request"]["body"] = PR_BODY.replace("v0.11.1", "v0.10.2")
+
+
 class Example(NamedTuple):
     change: Callable[[Parts], None] | None
     standard: str  # recorded in the bundle: `signoff judge` re-judges under it by default
-    fails: frozenset[str]  # ids of the checks that must FAIL (the rest PASS or are N/A)
+    fails: frozenset[str]  # ids of the checks that must FAIL (the rest PASS, WARN or are N/A)
+    warns: frozenset[str] = frozenset()  # ids of the checks that must WARN
 
 
 EXAMPLES: dict[str, Example] = {
@@ -156,6 +184,13 @@ EXAMPLES: dict[str, Example] = {
         deprecated_scenario, "E7", frozenset({"deprecated-models"})
     ),
     "fail-append-only.json": Example(append_only_rerun, "E8", frozenset({"append-only"})),
+    "fail-draft-precision.json": Example(quantized_draft_e9, "E9", frozenset({"draft-precision"})),
+    "warn-pareto-coverage.json": Example(
+        three_points_e10, "E10", frozenset(), frozenset({"pareto-coverage"})
+    ),
+    "warn-pr-description.json": Example(
+        stale_description_e11, "E11", frozenset(), frozenset({"pr-description"})
+    ),
 }
 
 

@@ -139,7 +139,7 @@ def test_shard_reports_merge_into_markdown_csv_or_json(
     csv_text = capsys.readouterr().out
     assert csv_text.startswith("pr,url,title,merged_at")
     assert main(["audit", "merge", *paths, "--format", "markdown"]) == 0
-    assert "| 5 | 4 | 4 | 0 | 0 | 0 | 1 | 0 |" in capsys.readouterr().out
+    assert "| 5 | 4 | 4 | 0 | 0 | 0 | 0 | 1 | 0 |" in capsys.readouterr().out  # WARN column
     assert main(["audit", "merge", *paths, "--out", str(tmp_path / "all.json")]) == 0
     merged = json.loads((tmp_path / "all.json").read_text())
     assert merged["shard"] is None and [p["pr"] for p in merged["prs"]] == list(range(2101, 2106))

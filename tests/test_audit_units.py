@@ -357,12 +357,12 @@ def test_at_the_time_judges_under_the_standard_in_force_at_the_sign_off() -> Non
         "no verifier standard was in force at 2026-06-01T00:00:00Z; judged under E1",
     )
     current, _ = standard_for("current", MERGED, POLICY)
-    assert current.era == "E8" and len(current.checks) == 13
+    assert current.era == "E11" and len(current.checks) == 16
     named, _ = standard_for("0-8", MERGED, POLICY)
     assert named.era is None and len(named.checks) == 9
     assert parse_standard("E6", POLICY) == "E6" and parse_standard("at-the-time", POLICY)
-    with pytest.raises(InputError, match="unknown standard 'E9'"):
-        parse_standard("E9", POLICY)
+    with pytest.raises(InputError, match="unknown standard 'E12'"):
+        parse_standard("E12", POLICY)
 
 
 def test_rows_are_read_with_the_names_of_the_era_they_were_published_in() -> None:

@@ -205,7 +205,7 @@ def _bundle(tmp_path: Path, text: str | bytes) -> Path:
 @pytest.mark.parametrize(
     ("old", "new", "where"),
     [
-        ('"schema_version": 1', '"schema_version": "1"', "schema_version"),
+        ('"schema_version": 2', '"schema_version": "2"', "schema_version"),
         ('"number": 2650', '"number": true', "pull_request.number"),
         ('"draft": false', '"draft": 0', "pull_request.draft"),
     ],

@@ -28,6 +28,17 @@ def test_missing_bundle_is_bad_input_with_one_line_message(tmp_path, capsys):
     assert err.count("\n") == 1 and "nope.json" in err and "Traceback" not in err
 
 
+def test_a_version_1_bundle_without_the_new_fields_is_still_judged(tmp_path, capsys):
+    text = dump_evidence(build(passing_parts())).replace(
+        '"schema_version": 2', '"schema_version": 1'
+    )
+    old = json.loads(text)
+    del old["throughput"], old["pull_request"]["body"]
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    assert main(["judge", str(path)]) == 0
+
+
 def test_malformed_bundle_names_the_field(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text('{"schema_version": 1, "repository": {"owner": "o"}}', encoding="utf-8")
@@ -38,7 +49,7 @@ def test_malformed_bundle_names_the_field(tmp_path, capsys):
 
 def test_unsupported_bundle_schema_version_is_rejected(tmp_path, capsys):
     text = dump_evidence(build(passing_parts())).replace(
-        '"schema_version": 1', '"schema_version": 99'
+        '"schema_version": 2', '"schema_version": 99'
     )
     path = tmp_path / "future.json"
     path.write_text(text, encoding="utf-8")
@@ -95,8 +106,10 @@ def test_checks_json_lists_the_chosen_standard_for_tools(capsys, policy):
     assert [(c["number"], c["id"]) for c in document["checks"]] == [
         (0, "codeowner"), (1, "sweep"), (2, "evals"), (3, "recipe"), (4, "reuse-command")
     ]  # fmt: skip
-    assert all(set(c) == {"number", "id", "name", "rule"} for c in document["checks"])
+    fields = {"number", "id", "name", "results", "warn_only", "rule"}
+    assert all(set(c) == fields for c in document["checks"])
     assert all("To satisfy it:" in c["rule"] for c in document["checks"])
+    assert all(c["results"] == ["PASS", "FAIL", "N/A"] for c in document["checks"])
 
 
 def test_checks_text_names_the_standard_and_the_rules_in_force(capsys):
@@ -154,7 +167,14 @@ def test_a_verdict_under_another_standard_names_it_in_the_footer(capsys):
 
 @pytest.mark.parametrize(
     ("spec", "era", "numbers"),
-    [("current", "E8", 13), ("0-8", None, 9), ("at:2026-07-10T19:00:00Z", "E5", 10)],
+    [
+        ("current", "E11", 16),
+        ("0-8", None, 9),
+        ("at:2026-07-10T19:00:00Z", "E5", 10),
+        ("at:2026-09-05T12:00:00Z", "E8", 13),  # early September is still E8
+        ("at:2026-09-19T12:00:00Z", "E9", 14),
+        ("at:2026-09-22T12:00:00Z", "E10", 15),
+    ],
 )
 def test_checks_lists_the_chosen_standards_numbering(capsys, spec, era, numbers):
     assert main(["checks", "--standard", spec, "--format", "json"]) == 0

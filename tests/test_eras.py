@@ -64,7 +64,12 @@ ERAS = {
         "PASS",
     ),
     "E7": (E7_ROWS, SWITCH_PRS[:7], "PASS"),
-    "E8": ([*E7_ROWS, (12, "append-only", "append-only additive")], SWITCH_PRS, "PASS"),
+    # E8 ended when E9 began (2026-09-19): #3155, #3164 and #3192 were made inside it.
+    "E8": (
+        [*E7_ROWS, (12, "append-only", "append-only additive")],
+        [*SWITCH_PRS, "#3155 (day only)", "#3164 (day only)", "#3192 (day only)"],
+        "PASS",
+    ),
 }
 
 

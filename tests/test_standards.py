@@ -136,11 +136,12 @@ def test_switch_changes_must_name_known_switches(tmp_path):
         load_standards(path)
 
 
-def test_current_is_the_newest_era_with_checks_0_to_12(policy):
+def test_current_is_the_newest_era_with_checks_0_to_15(policy):
     standard = resolve_standard("current", policy)
-    assert standard.era == "E8" and [slot.number for slot in standard.checks] == list(range(13))
+    assert standard.era == "E11" and [slot.number for slot in standard.checks] == list(range(16))
     assert standard.slot("deprecated-models").number == 7
     assert standard.slot("append-only").number == 12
+    assert standard.slot("pr-description").number == 15
 
 
 def test_an_instant_selects_the_era_in_force_then(policy):

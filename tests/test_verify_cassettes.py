@@ -59,6 +59,26 @@ VERDICTS = [n for n in NAMES_PUBLISHED if info(n)["verdict"] != "ERROR"]
 ERRORS = [n for n in NAMES_PUBLISHED if info(n)["verdict"] == "ERROR"]
 
 
+def test_the_warning_cassette_publishes_a_new_comment_with_the_warn_header_and_a_success(
+    capsys: pytest.CaptureFixture[str], played: list[Any]
+) -> None:
+    described = info("warn_pr_description")
+    assert described["writes"][0].endswith("/comments") and described["status_state"] == "success"
+    (post,) = [r for r in cassette_requests("warn_pr_description") if r["method"] == "POST"
+               and r["uri"].endswith("/comments")]  # fmt: skip
+    body = json.loads(post["body"])["body"]
+    assert "## ⚠️ **Verdict: WARN** ⚠️" in body and "<details>" in body
+    assert "⚠️ Check 15 (PR description): WARN" in body.split("<details>")[0]
+    assert "Assessed commit:" in body
+
+
+def cassette_requests(name: str) -> list[dict[str, Any]]:
+    import yaml
+
+    text = cassette(name).read_text(encoding="utf-8")
+    return [i["request"] for i in yaml.load(text, Loader=yaml.CSafeLoader)["interactions"]]
+
+
 def recorded_writes(recorded: Any) -> list[str]:
     return [f"{r.method} {r.path}" for r in recorded.requests if is_write(r.method, r.path)]
 
@@ -71,10 +91,13 @@ def test_the_command_replays_every_cassette_exactly(
     code, document, recorded = run_json(name, capsys, played)
     assert recorded.all_played, f"{name}: {recorded.play_count}/{len(recorded)} played"
     assert recorded.play_count == len(recorded) == described["requests"]
-    assert code == {"PASS": 0, "REJECTED": 1}[described["verdict"]] == described["exit_code"]
+    exit_code = {"PASS": 0, "WARN": 0, "REJECTED": 1}[described["verdict"]]
+    assert code == exit_code == described["exit_code"]
     assert document["verdict"] == described["verdict"]
     assert document["head_sha"] == described["pinned_head"]
     assert sorted(failing(document)) == described["failed_checks"]
+    warned = [c["number"] for c in document["checks"] if c["status"] == "WARN"]
+    assert warned == described.get("warned_checks", [])
     writes = recorded_writes(recorded)
     assert writes == described["writes"]
     assert bool(writes) is described["publish"]

@@ -1,17 +1,24 @@
-"""The audit report: one record per merged PR and the summary over them (JSON schema_version 1)."""
+"""The audit report: one record per merged PR and the summary over them (JSON schema_version 2).
+
+Version 2 (WARN): a check may be `WARN`, a PR `WARN` (no FAIL, a warning-only check warned),
+a published verdict or row `WARN`, and the summary counts `WARN`. Version 1 reports are still
+read (they hold none of these)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
-AuditStatus = Literal["PASS", "FAIL", "N/A", "UNVERIFIABLE"]
-PublishedStatus = Literal["PASS", "FAIL", "N/A"]
-AuditOutcome = Literal["PASS", "REJECTED", "UNVERIFIABLE", "NO_SIGNOFF", "NOT_GATED"]
-OUTCOMES: tuple[AuditOutcome, ...] = ("PASS", "REJECTED", "UNVERIFIABLE", "NO_SIGNOFF", "NOT_GATED")
+AuditStatus = Literal["PASS", "FAIL", "WARN", "N/A", "UNVERIFIABLE"]
+PublishedStatus = Literal["PASS", "FAIL", "WARN", "N/A"]
+AuditOutcome = Literal["PASS", "WARN", "REJECTED", "UNVERIFIABLE", "NO_SIGNOFF", "NOT_GATED"]
+OUTCOMES: tuple[AuditOutcome, ...] = (
+    "PASS", "WARN", "REJECTED", "UNVERIFIABLE", "NO_SIGNOFF", "NOT_GATED",
+)  # fmt: skip
 StatusState = Literal["success", "failure", "error", "pending"]
 
 
@@ -41,7 +48,7 @@ class SignoffUsed(Frozen):
 class Published(Frozen):
     """What the verifier published for the merged head: its verdict comment and commit status."""
 
-    verdict: Literal["PASS", "REJECTED"] | None = None
+    verdict: Literal["PASS", "WARN", "REJECTED"] | None = None
     comment_url: str | None = None
     status: StatusState | None = None
     checks: dict[str, PublishedStatus] = {}
@@ -69,6 +76,7 @@ class Summary(Frozen):
     merged: int = 0
     gated: int = 0
     PASS: int = 0
+    WARN: int = 0
     REJECTED: int = 0
     UNVERIFIABLE: int = 0
     NO_SIGNOFF: int = 0
@@ -85,6 +93,14 @@ class Stopped(Frozen):
 
 class AuditReport(Frozen):
     schema_version: int = REPORT_SCHEMA_VERSION
+
+    @field_validator("schema_version")
+    @classmethod
+    def _readable(cls, value: int) -> int:
+        if value not in READABLE_SCHEMA_VERSIONS:
+            raise ValueError(f"unsupported report schema_version {value}")
+        return value
+
     repository: str
     base: str
     since: str | None

@@ -6,19 +6,21 @@ from collections.abc import Iterable
 
 from signoff.audit.model import AuditedCheck, AuditOutcome, Published
 
-# For contradiction, N/A is a pass (the verdict is PASS iff no check FAILs); UNVERIFIABLE and
-# checks one side did not judge contradict nothing.
-_PASSING = frozenset({"PASS", "N/A"})
+# For contradiction, N/A and WARN are passes (the verdict is REJECTED iff a check FAILs; a WARN
+# merges with a success status); UNVERIFIABLE and checks one side did not judge contradict nothing.
+_PASSING = frozenset({"PASS", "N/A", "WARN"})
+_MERGEABLE = frozenset({"PASS", "WARN"})
 
 
 def outcome_of(checks: Iterable[AuditedCheck]) -> AuditOutcome:
-    """REJECTED when a check FAILs, else UNVERIFIABLE when one could not be verified, else PASS."""
+    """REJECTED when a check FAILs, else UNVERIFIABLE when one could not be verified, else WARN
+    when one warned, else PASS."""
     statuses = {check.status for check in checks}
     if "FAIL" in statuses:
         return "REJECTED"
     if "UNVERIFIABLE" in statuses:
         return "UNVERIFIABLE"
-    return "PASS"
+    return "WARN" if "WARN" in statuses else "PASS"
 
 
 def published_outcome(published: Published) -> str | None:
@@ -50,8 +52,9 @@ def agrees(
         return None
     if contradicted:
         return False
-    if outcome in ("PASS", "UNVERIFIABLE"):
-        return then == "PASS" or outcome == "UNVERIFIABLE"
+    if outcome in ("PASS", "WARN", "UNVERIFIABLE"):
+        # PASS and WARN both merged as a success: either published side agrees with either.
+        return then in _MERGEABLE or outcome == "UNVERIFIABLE"
     if outcome == "NOT_GATED":
         return True
     return then == "REJECTED"  # REJECTED or NO_SIGNOFF: only a rejection agrees

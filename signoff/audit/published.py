@@ -25,14 +25,16 @@ from signoff.policy import Policy
 from signoff.standards import Standard, standard_at
 
 _MD = MarkdownIt("commonmark")
-Verdict = Literal["PASS", "REJECTED"]
+Verdict = Literal["PASS", "WARN", "REJECTED"]
 # "<emoji> Check 3 (recipe linked, MERGED, complete (single-node only)): PASS — reason": the name
 # is everything up to the last "):" before the status, so names may hold parentheses. Some
 # verdicts put the rows in a table, "| Check 0 (CODEOWNER) | PASS |": "|" separates there.
-_ROW = re.compile(r"^\W*Check\s+(\d+)\s*\((?P<name>.+)\)\s*[:|]\s*(?P<status>PASS|FAIL|N/A)\b")
+_ROW = re.compile(r"^\W*Check\s+(\d+)\s*\((?P<name>.+)\)\s*[:|]\s*(?P<status>PASS|FAIL|WARN|N/A)\b")
 _COMMENT_ID = re.compile(r"#issuecomment-(\d+)")
 _STATES: dict[str, StatusState] = {s: s for s in ("success", "failure", "error", "pending")}
-_ROW_STATUS: dict[str, PublishedStatus] = {"PASS": "PASS", "FAIL": "FAIL", "N/A": "N/A"}
+_ROW_STATUS: dict[str, PublishedStatus] = {
+    "PASS": "PASS", "FAIL": "FAIL", "WARN": "WARN", "N/A": "N/A",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,10 +96,14 @@ def _overall(
     first = lines[0] if lines else ""
     if policy.audit.verdict_pass in first:
         return "PASS"
+    if policy.audit.verdict_warn in first:
+        return "WARN"
     if policy.audit.verdict_rejected in first:
         return "REJECTED"
     if any(status == "FAIL" for status in checks.values()):
         return "REJECTED"
+    if any(status == "WARN" for status in checks.values()):
+        return "WARN"
     return "PASS" if checks else None
 
 

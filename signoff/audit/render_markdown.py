@@ -14,6 +14,7 @@ from signoff.publish.sanitize import strip_invisible, truncate_words
 
 _OUTCOME_EMOJI = {
     "PASS": "✅",
+    "WARN": "⚠️",
     "REJECTED": "❌",
     "UNVERIFIABLE": "❔",
     "NO_SIGNOFF": "🚫",
@@ -75,10 +76,10 @@ def _summary(report: AuditReport) -> list[str]:
     return [
         "## Summary",
         "",
-        "| Merged | Gated | ✅ PASS | ❌ REJECTED | ❔ UNVERIFIABLE | 🚫 NO_SIGNOFF | ➖ NOT_GATED "
-        "| Disagreements |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {s.merged} | {s.gated} | {s.PASS} | {s.REJECTED} | {s.UNVERIFIABLE} | "
+        "| Merged | Gated | ✅ PASS | ⚠️ WARN | ❌ REJECTED | ❔ UNVERIFIABLE | 🚫 NO_SIGNOFF "
+        "| ➖ NOT_GATED | Disagreements |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {s.merged} | {s.gated} | {s.PASS} | {s.WARN} | {s.REJECTED} | {s.UNVERIFIABLE} | "
         f"{s.NO_SIGNOFF} | {s.NOT_GATED} | {s.disagreements} |",
         "",
     ]

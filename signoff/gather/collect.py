@@ -104,7 +104,14 @@ def gather_evidence(
         except GithubException as exc:  # anything a step did not turn into evidence
             raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
         history = edits.result(evidence.signoff)
-    update = {"signoff_edits": history, "standard": chosen.record(), "reviewed_at": when}
+    update: dict[str, object] = {
+        "signoff_edits": history, "standard": chosen.record(), "reviewed_at": when,
+    }  # fmt: skip
+    if chosen.slot("pr-description") is None:
+        # The description is kept only for the check that reads it (E11+ Check 15), so the
+        # bundles of other standards stay as they were.
+        pull_request = evidence.pull_request.model_copy(update={"body": None})
+        update["pull_request"] = pull_request
     return evidence.model_copy(update=update)
 
 
@@ -241,6 +248,8 @@ def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
         run.reads += files.read_all(api, repo, masters, sweep_sha, "eval")
     if sweep_sha is not None and run_id is not None:
         run.fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
+        if run.standard.slot("pareto-coverage") is not None:  # Check 14 (E10+) only
+            run.fields["throughput"] = evals.gather_throughput(api, repo, run_id)
 
 
 def _read_wanted(run: _Pass) -> None:

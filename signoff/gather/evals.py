@@ -25,12 +25,15 @@ from pydantic import ValidationError
 
 from signoff.client import MALFORMED_TRIES
 from signoff.errors import GatherError
-from signoff.evidence import EvalJob, EvalResults, EvalRow
+from signoff.evidence import EvalJob, EvalResults, EvalRow, ThroughputResults, ThroughputRow
 from signoff.gather.answers import ArtifactItem
 from signoff.gather.api import Api, JsonObject, error_status
 
 AGGREGATE = "eval_results_all"
 AGGREGATE_FILE = "agg_eval_all.json"
+# The throughput aggregate (collect-results with result-prefix "bmk"), read for Check 14.
+THROUGHPUT = "results_bmk"
+THROUGHPUT_FILE = "agg_bmk.json"
 MAX_ZIP_BYTES = 50 * 1024 * 1024
 # JSON parsed from one artifact. Real ones hold a few KB (the aggregate) to a few hundred KB
 # (lm-eval results with their task configs); parsing 4 MB of `{},{},...` builds ~1.4 million
@@ -82,6 +85,33 @@ def gather_evals(api: Api, repo: str, run_id: int, sweep_sha: str) -> EvalResult
     if not jobs:
         return _unavailable(run_id, head, f"run {run_id} has no eval artifacts")
     return EvalResults(run_id=run_id, head_sha=head, available=True, jobs=jobs)
+
+
+def gather_throughput(api: Api, repo: str, run_id: int) -> ThroughputResults:
+    """The run's measured points (`results_bmk`/`agg_bmk.json`), read within the eval bounds."""
+    try:
+        artifacts = api.pages(_artifacts_path(repo, run_id), key="artifacts", item=_ARTIFACT)
+    except GithubException as exc:
+        why = f"artifacts of run {run_id}: {error_status(exc)}"
+        return ThroughputResults(run_id=run_id, available=False, reason=why)
+    found = [a for a in artifacts if a.get("name") == THROUGHPUT]
+    if not found:
+        why = f"run {run_id} has no {THROUGHPUT} artifact"
+        return ThroughputResults(run_id=run_id, available=False, reason=why)
+    try:
+        data = _load_json(_download(api, repo, found[0]), THROUGHPUT_FILE, THROUGHPUT)
+        if not isinstance(data, list) or len(data) > MAX_ROWS:
+            raise Unavailable(
+                f"artifact {THROUGHPUT}: {THROUGHPUT_FILE} is not a list of at most "
+                f"{MAX_ROWS:,} rows"
+            )
+        rows = tuple(ThroughputRow.model_validate(row) for row in data)
+    except Unavailable as exc:
+        return ThroughputResults(run_id=run_id, available=False, reason=str(exc))
+    except ValidationError as exc:
+        why = f"artifact {THROUGHPUT}: malformed row ({exc.errors()[0]['msg']})"
+        return ThroughputResults(run_id=run_id, available=False, reason=why)
+    return ThroughputResults(run_id=run_id, available=True, rows=rows)
 
 
 def _artifacts_path(repo: str, run_id: int) -> str:
@@ -206,7 +236,7 @@ def _open_zip(blob: bytes, name: str) -> zipfile.ZipFile | None:
 def _is_read(filename: str) -> bool:
     """Whether a member is one this module parses (SWE-bench and sample files are never read)."""
     base = filename.rsplit("/", 1)[-1]
-    return base in (AGGREGATE_FILE, META_FILE) or (
+    return base in (AGGREGATE_FILE, META_FILE, THROUGHPUT_FILE) or (
         base.startswith("results") and base.endswith(".json")
     )
 

@@ -94,7 +94,14 @@ def to_pull_request(raw: JsonObject, pinned: str) -> PullRequest:
         head_sha=pinned,
         url=str(raw.get("html_url") or ""),
         labels=tuple(sorted(_label_names(raw.get("labels")))),
+        body=_body(raw),
     )
+
+
+def _body(raw: JsonObject) -> str | None:
+    """The description as GitHub sent it in the PR object (no extra request); null is empty."""
+    body = raw.get("body")
+    return body if isinstance(body, str) else "" if body is None else None
 
 
 def _label_names(labels: Any) -> list[str]:

@@ -9,7 +9,7 @@ from types import ModuleType
 from signoff.errors import PolicyError
 from signoff.evidence import Evidence
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import CheckResult, Finding, Outcome, Verdict, failed
+from signoff.judge.model import CheckResult, Finding, Outcome, Verdict, failed, outcome_of
 from signoff.judge.registry import CHECKS
 from signoff.policy import Policy
 from signoff.standards import CheckSlot, Standard, resolve_standard
@@ -34,9 +34,11 @@ def run_check(module: ModuleType, ctx: JudgeContext, slot: CheckSlot) -> CheckRe
             f"internal error in check {slot.number} ({slot.name}): "
             f"{_crash(exc)}; the evidence could not be judged"
         )
+    # A warning-only check (Checks 4, 14, 15 from E10) never FAILs: what would have failed it,
+    # a crash included, is a WARN; it still never PASSes what it could not see.
+    status = "WARN" if slot.warn_only and finding.status == "FAIL" else finding.status
     return CheckResult(
-        number=slot.number, id=slot.id, name=slot.name, status=finding.status,
-        reason=finding.reason,
+        number=slot.number, id=slot.id, name=slot.name, status=status, reason=finding.reason,
     )  # fmt: skip
 
 
@@ -68,11 +70,12 @@ def judging_standard(evidence: Evidence, policy: Policy, spec: str | None = None
 
 
 def judge(evidence: Evidence, policy: Policy, standard: Standard | None = None) -> Verdict:
-    """Judge the standard's checks; the verdict is PASS iff no check FAILs (N/A passes)."""
+    """Judge the standard's checks: REJECTED when one FAILs, else WARN when one warns, else PASS
+    (N/A passes)."""
     chosen = standard if standard is not None else judging_standard(evidence, policy)
     ctx = JudgeContext(evidence, policy, chosen)
     results = tuple(run_check(module, ctx, slot) for slot, module in check_modules(chosen))
-    outcome: Outcome = "REJECTED" if any(r.status == "FAIL" for r in results) else "PASS"
+    outcome: Outcome = outcome_of(r.status for r in results)
     return Verdict(
         outcome=outcome,
         repository=evidence.repository.full_name,

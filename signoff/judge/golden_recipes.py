@@ -65,6 +65,12 @@ def _in_repo(ctx: JudgeContext, path: str) -> str:
     return path
 
 
+def config_files(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
+    """Every recipe a master-config entry runs (`CONFIG_FILE=<path>`), as repository paths."""
+    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)", opt_in_text(ctx, entry))
+    return sorted({_in_repo(ctx, path) for path in found})
+
+
 def _launched(ctx: JudgeContext, path: str) -> list[str]:
     """Every spelling a master config may use for a repository recipe path."""
     names = [path]

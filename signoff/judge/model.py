@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from signoff.standards import StandardRecord
 
-Status = Literal["PASS", "FAIL", "N/A"]
-Outcome = Literal["PASS", "REJECTED"]
+# WARN (from E10): a check the standard marks warning-only reports what would have failed it;
+# the verdict is then WARN when nothing FAILs, published as a success.
+Status = Literal["PASS", "FAIL", "WARN", "N/A"]
+Outcome = Literal["PASS", "WARN", "REJECTED"]
 
 
 class CheckResult(BaseModel):
@@ -43,6 +46,18 @@ def not_applicable(reason: str) -> Finding:
     return Finding(status="N/A", reason=reason)
 
 
+def warned(reason: str) -> Finding:
+    return Finding(status="WARN", reason=reason)
+
+
+def outcome_of(statuses: Iterable[Status]) -> Outcome:
+    """REJECTED when a check FAILs, else WARN when one warns, else PASS (N/A passes)."""
+    seen = set(statuses)
+    if "FAIL" in seen:
+        return "REJECTED"
+    return "WARN" if "WARN" in seen else "PASS"
+
+
 class Verdict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -62,6 +77,10 @@ class Verdict(BaseModel):
     @property
     def failures(self) -> tuple[CheckResult, ...]:
         return tuple(check for check in self.checks if check.status == "FAIL")
+
+    @property
+    def warnings(self) -> tuple[CheckResult, ...]:
+        return tuple(check for check in self.checks if check.status == "WARN")
 
 
 WantRole = Literal["default", "base", "head"]

@@ -23,6 +23,9 @@ _MODULES = (  # one line per check: its module under signoff/judge/checks/
     "agentic_golden_al",
     "deprecated_models",
     "append_only",
+    "draft_precision",
+    "pareto_coverage",
+    "pr_description",
 )
 
 CHECKS: dict[str, ModuleType] = {

@@ -1,4 +1,5 @@
-"""The verdict comment: exactly one per pinned head SHA, written by the identity signoff runs as.
+"""The verdict comment: exactly one per pinned head SHA (or, from #3338, one new comment per run),
+written by the identity signoff runs as.
 
 Finding ours: a PR conversation comment whose body starts with the marker for THIS sha and whose
 author is our identity (case-insensitive). Anyone else's comment carrying the marker is a forgery
@@ -131,6 +132,7 @@ def publish_comment(
     pr_url: str = "",
     relist: bool = False,
     on_written: Callable[[CommentResult], None] | None = None,
+    per_run: bool = False,
 ) -> CommentResult:
     """Create, update or leave alone the one verdict comment for `sha`.
 
@@ -139,6 +141,11 @@ def publish_comment(
     `on_written` is told the comment as written (after a creation: before converging, while the
     re-read is under way); the result returned is the comment that stays, which a race can make
     another one. It must not raise.
+
+    `per_run` (InferenceX from #3338): every run posts a new comment and leaves earlier verdicts
+    as they are (each names the commit it assessed); nothing is edited or deleted. Runs still
+    converge where it matters: only the newest sign-off's run writes (decided before this), and
+    the commit status each run sets points at its own comment.
     """
     told = on_written or (lambda result: None)
     if not is_verdict_for(body, marker=marker, sha=sha):
@@ -147,6 +154,10 @@ def publish_comment(
         )
     if len(body) > MAX_BODY:
         raise PublishError(f"verdict comment is {len(body)} characters; GitHub allows {MAX_BODY}")
+    if per_run:
+        created = _write(gh, "POST", f"/repos/{repository}/issues/{pr}/comments", body, "created")
+        told(created)
+        return created
     comments = list_pr_comments(gh, repository, pr) if known is None or relist else known
     ours = verdict_comments(comments, marker=marker, sha=sha, identity=identity)
     if not ours:

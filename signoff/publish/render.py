@@ -8,9 +8,11 @@ from signoff import __version__
 from signoff.judge.model import CheckResult, Verdict
 from signoff.policy import Policy
 from signoff.publish.sanitize import inline, reason_markdown
+from signoff.publish.style import verdict_style
 
-_EMOJI = {"PASS": "✅", "FAIL": "❌", "N/A": "➖"}
+_EMOJI = {"PASS": "✅", "FAIL": "❌", "WARN": "⚠️", "N/A": "➖"}
 PASS_HEADER = "## ✅✅✅ **Verdict: PASS** ✅✅✅"
+WARN_HEADER = "## ⚠️ **Verdict: WARN** ⚠️"  # InferenceX from #3300 (2026-09-20)
 REJECTED_HEADER = "## ❌❌❌ **REJECTED** ❌❌❌"
 
 
@@ -35,15 +37,21 @@ def blocking_summary(verdict: Verdict) -> str:
 
 
 def render_markdown(verdict: Verdict, policy: Policy) -> str:
-    """The verdict comment; depends only on the verdict and the policy (byte-stable)."""
+    """The verdict comment; depends only on the verdict and the policy (byte-stable), in the
+    style of the standard it was judged under (signoff/publish/style.py)."""
+    style = verdict_style(verdict, policy)
     signer = verdict.signoff_author
     lines = [marker(policy, verdict.head_sha)]
     if verdict.outcome == "PASS":
         lines.append(PASS_HEADER)
+    elif verdict.outcome == "WARN":
+        lines.append(WARN_HEADER)
     else:
         lines += [REJECTED_HEADER, f"@{signer} {blocking_summary(verdict)}"]
-    for check in verdict.checks:
-        lines += ["", render_row(check, signer)]
+    lines += _escalations(verdict, policy)
+    lines += _rows(verdict, style.collapse_passing)
+    if style.footer_commits:
+        lines += ["", *_commit_lines(verdict)]
     if verdict.head_moved_to:
         lines += [
             "",
@@ -62,6 +70,47 @@ def render_markdown(verdict: Verdict, policy: Policy) -> str:
         f"`{verdict.head_sha[:12]}`.</sub>",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _rows(verdict: Verdict, collapse: bool) -> list[str]:
+    """One row per check; collapsed (the later prompt): failures and warnings first, then every
+    PASS and N/A row inside one closed <details> block (left out when none passed)."""
+    signer = verdict.signoff_author
+    if not collapse:
+        return [line for check in verdict.checks for line in ("", render_row(check, signer))]
+    shown = [c for c in verdict.checks if c.status in ("FAIL", "WARN")]
+    folded = [c for c in verdict.checks if c.status in ("PASS", "N/A")]
+    lines = [line for check in shown for line in ("", render_row(check, signer))]
+    if folded:
+        lines += ["", "<details>", "<summary>Passed and not applicable checks</summary>"]
+        lines += [line for check in folded for line in ("", render_row(check, signer))]
+        lines += ["", "</details>"]
+    return lines
+
+
+def _escalations(verdict: Verdict, policy: Policy) -> list[str]:
+    """The profile's mentions for a warning that needs someone (#3300: Check 14's admin
+    exception), above the findings; the logins are profile data, never PR text."""
+    lines = []
+    for check in verdict.warnings:
+        logins = policy.publish.escalations.get(check.id, ())
+        if logins:
+            who = " ".join(logins)  # validated `@login`s: real mentions, on purpose
+            lines += [
+                "",
+                f"Check {check.number} ({check.name}) warns; for an admin exception: {who}",
+            ]
+    return lines
+
+
+def _commit_lines(verdict: Verdict) -> list[str]:
+    """#3164's footer: the commit judged, and the one the sign-off covers (a head that moved
+    during verification is not covered)."""
+    assessed = f"Assessed commit: `{verdict.head_sha}`"
+    covered = f"Covered commit: `{verdict.head_sha}`"
+    if verdict.head_moved_to:
+        covered += f" (the PR head `{verdict.head_moved_to}` is not covered)"
+    return [assessed + "  ", covered]
 
 
 def verdict_document(verdict: Verdict) -> dict[str, object]:

@@ -15,12 +15,18 @@ from signoff.errors import PublishError
 from signoff.policy import Policy
 from signoff.publish.comment import describe_github_error
 from signoff.publish.sanitize import inline, truncate
+from signoff.publish.style import PublishStyle, style_for
+from signoff.standards import resolve_standard
 
 StatusState = Literal["success", "failure", "error"]
-Result = Literal["PASS", "REJECTED", "ERROR"]
+Result = Literal["PASS", "WARN", "REJECTED", "ERROR"]
 MAX_DESCRIPTION = 140  # GitHub answers 422 for a longer description
 
-_STATES: dict[Result, StatusState] = {"PASS": "success", "REJECTED": "failure", "ERROR": "error"}
+# WARN (no FAIL, some warning-only check warned) merges like a PASS: InferenceX publishes it as
+# `success` (#3300); the verdict comment carries the warning.
+_STATES: dict[Result, StatusState] = {
+    "PASS": "success", "WARN": "success", "REJECTED": "failure", "ERROR": "error",
+}  # fmt: skip
 
 
 class StatusPlan(BaseModel):
@@ -39,12 +45,17 @@ def state_for(result: Result) -> StatusState:
     return _STATES[result]
 
 
-def description_for(result: Result, policy: Policy, detail: str = "") -> str:
-    """The profile's text for the result; an error may add a short cause. At most 140 characters."""
+def description_for(
+    result: Result, policy: Policy, detail: str = "", style: PublishStyle | None = None
+) -> str:
+    """The text for the result under `style` (default: the profile's default standard's); an
+    error may add a short cause. At most 140 characters."""
+    chosen = style or style_for(policy, resolve_standard(None, policy))
     texts = {
-        "PASS": policy.publish.status_pass,
-        "REJECTED": policy.publish.status_fail,
-        "ERROR": policy.publish.status_error,
+        "PASS": chosen.status_pass,
+        "WARN": chosen.status_warn,
+        "REJECTED": chosen.status_fail,
+        "ERROR": chosen.status_error,
     }
     text = texts[result]
     if result == "ERROR" and detail:
@@ -65,12 +76,13 @@ def plan_status(
     context: str | None = None,
     target_url: str | None = None,
     detail: str = "",
+    style: PublishStyle | None = None,
 ) -> StatusPlan:
     return StatusPlan(
         sha=sha,
         context=(context or "").strip() or policy.publish.status_context,
         state=state_for(result),
-        description=description_for(result, policy, detail),
+        description=description_for(result, policy, detail, style),
         target_url=target_url or None,
     )
 

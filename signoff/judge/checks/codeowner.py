@@ -8,8 +8,11 @@ signer listed on that line or a member of a team listed there. Logins compare ca
 A team whose membership the token cannot read is not held against a signer who qualifies another
 way. Comments by bots and verdict comments are never sign-offs, and neither is a text someone
 other than its author edited (GitHub's GraphQL edit history: `editor`, `userContentEdits`); a
-history that cannot be read in full fails. To satisfy it: have an owner of every
-specifically-owned path post the sign-off, and edit it only themselves.
+history that cannot be read in full fails. From #3155 (2026-09-15) no sign-off is needed when
+every changed path's effective owner is the core team (or an admin the profile lists): the check
+PASSes saying so; any other owner, an unowned path or anything unread keeps the rule above.
+To satisfy it: have an owner of every specifically-owned path post the sign-off, and edit it
+only themselves.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from signoff.gate import signoff_problem
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
+from signoff.judge.signoff_scope import exempt_reason
 from signoff.parse.codeowners import CodeOwners, Rule, owner_is_team
 
 ID = "codeowner"
@@ -50,6 +54,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
         )
     if not ctx.changed_paths:
         return failed("the PR's changed files could not be read, so ownership cannot be checked")
+    exempt = exempt_reason(ctx)
+    if exempt:
+        return passed(exempt)
     return _judge_coverage(ctx, owners)
 
 

@@ -15,17 +15,23 @@ comments never count. Lines the PR adds to master configs are scanned too. A scr
 (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or changes FAILs (see
 judge/script_files). Each hit FAILs with the flag, the whole value and the line, unless the
 profile's allowlist names it for that model with the maintainer decision it rests on (the
-allowlist ships empty). N/A when no script or master config changed. To satisfy it: drop the
-override.
+allowlist ships empty). From the later prompt (E11) it also bans `publish_events_and_metrics:
+false`: a disabling value on a line the PR adds FAILs, and every recipe a changed Dynamo
+TensorRT-LLM benchmark runs (changed or not) must set it enabled; an omitted or unreadable value
+FAILs as "could not be verified" (signoff does not read the image's default). N/A when no script
+or master config changed. To satisfy it: drop the override; set `publish_events_and_metrics:
+true` in the recipe.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 
+from signoff.judge import banned_settings
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
@@ -43,6 +49,9 @@ _FLAG_TOKEN = re.compile(r"(?<![\w-])--[A-Za-z0-9][\w.=-]*")
 def evaluate(ctx: JudgeContext) -> Finding:
     masters = [f for f in ctx.evidence.changed_files if f.path in ctx.changed_master_files]
     runs, problem = _runs(ctx)
+    banned = banned_settings.problem(ctx)  # E11+: read first, a recipe alone is in scope
+    if banned:
+        return failed(banned)
     if not runs and not masters and not problem:
         return not_applicable("no benchmark script or master config is changed")
     if problem:
@@ -78,6 +87,11 @@ def evaluate(ctx: JudgeContext) -> Finding:
         f"no {flags} or model-config edit in what {scripts} script(s) run "
         f"({len(runs)} reading(s)) or in the lines {len(masters)} master config(s) add{note}"
     )
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The recipes whose banned settings the later prompt reads whole (E11+)."""
+    yield from banned_settings.wants(ctx)
 
 
 def _runs(ctx: JudgeContext) -> tuple[list[tuple[ScriptRun, str]], str]:

@@ -105,11 +105,9 @@ def _image_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
 
 def _engine_first_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
     images = ctx.policy.images
-    first = images.engine_first_frameworks
-    if entry.engine in first or entry.engine in images.exempt_frameworks:
-        return ""
-    if not _established(ctx, entry):
-        return ""
+    if entry.engine in images.open_source_frameworks or not _established(ctx, entry):
+        return ""  # open-source deployments are never ordered; new hardware is exempt
+    first = _first_frameworks(ctx)
     for other in ctx.head_entries_mentioning({entry.model_prefix}):
         if (
             other.engine in first
@@ -118,9 +116,19 @@ def _engine_first_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
         ):
             return ""
     return (
-        f"{code(entry.key)} ({code(entry.framework)}) has no {'/'.join(first)} entry for "
-        f"{code(entry.model_prefix)} on {entry.sku}; vLLM/SGLang must be submitted first"
+        f"{code(entry.key)} ({code(entry.framework)}, a vendor framework) has no "
+        f"{'/'.join(first)} entry for {code(entry.model_prefix)} on {entry.sku}; vLLM/SGLang "
+        "must be submitted first"
     )
+
+
+def _first_frameworks(ctx: JudgeContext) -> tuple[str, ...]:
+    """Which entries put vLLM/SGLang first: a plain vllm/sglang one, or (later prompt) any
+    open-source deployment of them."""
+    images = ctx.policy.images
+    if ctx.standard.switches.engine_first_open_source:
+        return images.open_source_frameworks
+    return images.engine_first_frameworks
 
 
 def _pass_reason(entries: tuple[MasterEntry, ...], notes: list[str]) -> str:
