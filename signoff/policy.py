@@ -85,7 +85,9 @@ class SweepPolicy(Strict):
     default_scope: str
     ignored_check_runs: tuple[str, ...] = ()  # globs never counted (collect-evals ...)
     affecting_paths: tuple[str, ...]  # PR changes here after the sweep invalidate it
-    ignored_diff_lines: tuple[str, ...] = ()  # regexes of changed lines that never matter
+    # Changed lines that never matter, per file: regexes keyed by the path glob of the one file
+    # where such a line is metadata (the changelog's `pr-link:`); elsewhere it is code.
+    ignored_diff_lines: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _default_scope_exists(self) -> SweepPolicy:
