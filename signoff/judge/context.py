@@ -30,6 +30,7 @@ from signoff.parse.master_config import (
     script_candidates,
 )
 from signoff.parse.matching import MatchReport, match_items
+from signoff.parse.shell_source import Sources, SourcedText, read_problem
 from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
@@ -326,7 +327,9 @@ class JudgeContext:
                 self._facts[path] = None
             else:
                 clients = self.policy.spec_decode.client_commands
-                facts, run, steps = read_unbound(parsed, clients)
+                facts, run, steps = read_unbound(
+                    parsed, clients, self.sources_for(path), self.is_library(path)
+                )
                 self._facts[path] = facts
                 self._unbound[path] = (run, steps)  # the same reading as a run, for later
         return self._facts[path]
@@ -337,6 +340,38 @@ class JudgeContext:
 
     @cached_property
     def _facts(self) -> dict[str, ScriptFacts | None]:
+        return {}
+
+    # --- files a script sources -------------------------------------------------------------
+    @cached_property
+    def changed_readable(self) -> frozenset[str]:
+        """Paths the PR adds or changes (what `source` reads of them is the head's text)."""
+        return frozenset(f.path for f in self.evidence.changed_files if f.status != "removed")
+
+    def sources_for(self, path: str) -> Sources:
+        """What `source` in the script at `path` may read of the files the PR changed."""
+        return Sources(script=path, changed=self.changed_readable, read=self.sourced_text)
+
+    def is_library(self, path: str) -> bool:
+        """A shared library other scripts source (any of its functions may be called)."""
+        return any(path_matches(path, glob) for glob in self.policy.patches.shared_libraries)
+
+    def sourced_text(self, path: str) -> SourcedText:
+        """A changed file as `source` reads it: its head text parsed, or why it cannot be."""
+        if path not in self._sourced:
+            read = self.evidence.file(path, "head")
+            text = read.text if read is not None and read.state == "ok" else None
+            why = read_problem(path, text, self.unread(read))
+            parsed = self.parsed_script(path) if not why else None
+            if parsed is not None and parsed.tree is None:
+                why = parsed.problems[0] if parsed.problems else "could not be parsed"
+            tree = parsed.tree if parsed is not None else None
+            problems = tuple(tree.problems) if tree is not None else ()
+            self._sourced[path] = SourcedText(path, tree, why, tuple(sorted(set(problems))))
+        return self._sourced[path]
+
+    @cached_property
+    def _sourced(self) -> dict[str, SourcedText]:
         return {}
 
     # --- override hooks read as unset (Check 3's reading) -----------------------------------
@@ -521,7 +556,10 @@ class JudgeContext:
             self._steps_left -= done[1]
             return done[0]
         clients = self.policy.spec_decode.client_commands
-        run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=job, unset=unset)
+        run, steps = evaluate_counted(
+            parsed, env, clients, budget=budget, job=job, unset=unset,
+            files=self.sources_for(parsed.path), library=self.is_library(parsed.path),
+        )  # fmt: skip
         self._steps_left -= steps
         if any("work bound" in problem for problem in run.problems):
             self._over_budget[parsed.path] = run

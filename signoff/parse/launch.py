@@ -130,6 +130,9 @@ class ScriptRun(Frozen):
     # Variables the reading took as unset and relied on: the script's own override hooks,
     # which nothing exports (only when the caller asked for that reading; sorted)
     unset: tuple[str, ...] = ()
+    # Files the PR changed that the reading sourced and ran, by the script line that sources
+    # them (what they define and run reports that line): (line, repository path)
+    sourced: tuple[tuple[int, str], ...] = ()
 
     @property
     def label(self) -> str:

@@ -4,10 +4,12 @@ A command whose words use a variable with several values (set in arms the reader
 decide) is evaluated once per consistent combination of those values; when the combinations
 record the same thing the command does not depend on them. Builtins that change the shell's
 state are followed (`export`, `local`, `declare`, `unset`, `shift`, `set --`, `read`, `source`
-of the benchmark library, `eval` and `bash -c` of known text, a quoted heredoc fed to `bash`/`sh`,
-`trap` handlers); `source` of any other file, `alias` and an expanding heredoc fed to a shell
-are not read and make the reading incomplete. Server launches, client
-calls, other commands and heredocs are recorded with how surely they run.
+of a file the PR adds or changes (its head text runs here, see shell_source) and of the
+unchanged benchmark library (its clients are external), `eval` and `bash -c` of known text, a
+quoted heredoc fed to `bash`/`sh`, `trap` handlers); `source` of any other file, `alias` and an
+expanding heredoc fed to a shell are not read and make the reading incomplete. Server launches,
+client calls (a client command, or a client program run by python: the benchmark process a
+library function starts), other commands and heredocs are recorded with how surely they run.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
 from signoff.parse.shell_printf import Parts, echo_output, printf_output, printf_parts
 from signoff.parse.shell_scan import ASSIGNMENT, NAME
+from signoff.parse.shell_source import MAX_SOURCE_DEPTH, Sources
 from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell_values import (
     FROM_ENVIRONMENT,
@@ -54,6 +57,7 @@ MAX_CALL_DEPTH = 16
 MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
 LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _SILENT = frozenset(
     {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "enable", "help", "history"}
@@ -149,9 +153,16 @@ class SimpleCommands:
     records: Records
     depth: int
 
-    def __init__(self, parsed: Parsed, clients: frozenset[str]) -> None:
+    def __init__(
+        self, parsed: Parsed, clients: frozenset[str], files: Sources | None = None
+    ) -> None:
         self.parsed, self.clients = parsed, clients
         self.sources: list[Parsed] = [parsed]  # the script, or code read from a string
+        # What `source` may read (None: nothing the PR changed is known), and the stack of
+        # files being read: the script, then the changed files it sources.
+        self.files = files
+        self.reading: list[str] = [files.script if files is not None else ""]
+        self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
         self.line_base: list[int] = [0]
         self.notes: dict[str, None] = {}
         self.problems: dict[tuple[int, str], None] = {}
@@ -391,6 +402,12 @@ class SimpleCommands:
 
     def _record_command(self, argv: list[Field], prefix: dict[str, str], scope: Scope) -> None:
         reach, why = self._reach(scope)
+        program = _client_program(argv, self.clients)
+        if program:  # `python3 .../benchmark_serving.py ...`: the benchmark process itself
+            self.records.clients.append(ClientCall(
+                command=program, args=tuple(read_args(argv[2:])), line=self.at(argv[0].line),
+                reach=reach, why=why,
+            ))  # fmt: skip
         env = {**self._exported(scope), **prefix}
         launch = read_launch(argv, env, reach, why)
         if launch is not None:
@@ -606,6 +623,48 @@ class SimpleCommands:
             self.sources.pop()
             self.line_base.pop()
 
+    def source_changed(
+        self, target: Field, line: int, scope: Scope
+    ) -> tuple[Scope, Outcome] | None:
+        """`source` of a file the PR adds or changes: its head text runs here, in this scope
+        (what it defines and runs reports the `source` line); the reading names the file when
+        it cannot be read completely. None: the word names no changed file."""
+        if self.files is None:
+            return None
+        _, candidates = self.files.resolve(target, self.reading[-1])
+        if not candidates:
+            return None
+        shown = target.text[:80]
+        if len(candidates) > 1:
+            named = ", ".join(candidates[:3]) + (" ..." if len(candidates) > 3 else "")
+            self.problem(line, f"sources {shown}, which may be any of the files this PR "
+                         f"changes {named}")  # fmt: skip
+            return scope, Outcome(None)
+        path = candidates[0]
+        if path in self.reading or len(self.reading) > MAX_SOURCE_DEPTH:
+            self.problem(line, f"sources {path} again inside itself or deeper than "
+                         f"{MAX_SOURCE_DEPTH} files")  # fmt: skip
+            return scope, Outcome(None)
+        sourced = self.files.read(path)
+        if sourced.tree is None:
+            self.problem(line, f"sources {path}, which this PR changes, and it cannot be read "
+                         f"completely ({sourced.reason})")  # fmt: skip
+            return scope, Outcome(None)
+        for inner, what in sourced.problems[:1]:
+            self.problem(line, f"sources {path}, which this PR changes: its line {inner}: {what}")
+        self.note(f"line {self.at(line)} reads {path} (this PR changes it) as the script runs it")
+        self.sourced.setdefault((self.at(line), path), None)
+        self.sources.append(sourced.tree)
+        self.line_base.append(self.at(line))
+        self.reading.append(path)
+        try:
+            scope, outcome = self.seq(sourced.tree.script, scope)
+        finally:
+            self.sources.pop()
+            self.line_base.pop()
+            self.reading.pop()
+        return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
+
     # --- loops and case (called by the evaluator) ---------------------------------------------
 
     def loop_items(self, node: Loop, scope: Scope) -> list[Text] | None:
@@ -758,6 +817,9 @@ def _source(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
     target = argv[1] if len(argv) > 1 else None
+    changed = runner.source_changed(target, node.line, scope) if target is not None else None
+    if changed is not None:
+        return changed
     name = basename(target.text) if target is not None else ""
     if target is not None and name == LIBRARY:
         for client in runner.clients:  # the library (re)defines the benchmark client
@@ -861,6 +923,15 @@ _BUILTINS: dict[str, Builtin] = {
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _client_program(argv: list[Field], clients: frozenset[str]) -> str:
+    """The client program (a name with a `.py` suffix among `clients`) that python runs here
+    (`python3 .../benchmark_serving.py`), else ""."""
+    if len(argv) < 2 or not argv[0].known or not _PYTHON.fullmatch(basename(argv[0].text)):
+        return ""
+    program = known_name(argv[1])  # `"$(pwd)/utils/.../benchmark_serving.py"` names it too
+    return program if program.endswith(".py") and program in clients else ""
 
 
 def _why_of(chosen: dict[str, Option]) -> str:

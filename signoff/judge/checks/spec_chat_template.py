@@ -153,7 +153,7 @@ def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) 
             f"{run.path}:{call.line}: the only {call.command} call with {flags} may not run "
             f"({call.why}){where}"
         )
-    clients = "/".join(spec.client_commands)
+    clients = "/".join(c for c in spec.client_commands if not c.endswith(".py"))
     return f"{run.path} runs no {clients} call, so the chat template is unverified{where}"
 
 

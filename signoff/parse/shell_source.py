@@ -1,0 +1,110 @@
+"""Which repository file a `source`/`.` command reads, and its text when the PR changed it.
+
+The sweep runs a benchmark script as `bash benchmarks/.../x.sh` from the repository root, so
+`$0` is the script's repository path and `$(dirname "$0")` (or `${BASH_SOURCE[0]}`'s directory,
+the file being read) its directory. A word known only in part (`$ROOT/benchmarks/lib.sh`) or an
+absolute path (`/workspace/benchmarks/lib.sh`, the repository mounted in a container) names
+whichever changed file its known tail ends with: fail closed, the file the PR wrote is what
+may run. A relative path known whole is read from the root, as the sweep runs the script (the
+reader does not follow `cd`). Only files the PR adds or changes are looked up; anything else
+keeps its baseline reading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from posixpath import dirname, normpath
+
+from signoff.parse.shell_ast import Parsed
+from signoff.parse.shell_expand import Field
+
+MAX_SOURCED_CHARS = 512_000  # a sourced file's text read at most (GitHub serves up to 1 MB)
+MAX_SOURCE_DEPTH = 8  # sourced files sourcing others
+# `$(dirname "$0")`, `$(dirname "${BASH_SOURCE[0]}")`, `$(cd "$(dirname "$0")" && pwd)`,
+# `${0%/*}`, `${BASH_SOURCE%/*}`: the directory of the script ($0) or of the file being read.
+_DIR_OF = re.compile(
+    r"""\$\(\s*(?:cd\s+["']?\$\(\s*)?dirname\s+(?:--\s+)?["']?\$\{?(?P<a>0|BASH_SOURCE(?:\[0\])?)\}?["']?\s*\)"""
+    r"""(?:["']?\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\))?"""
+    r"""|\$\{(?P<b>0|BASH_SOURCE(?:\[0\])?)%/\*\}"""
+)
+
+
+@dataclass(frozen=True)
+class SourcedText:
+    """A file the PR changed, as a sourcing script would read it: its tree, or why not."""
+
+    path: str
+    tree: Parsed | None
+    reason: str = ""  # why it cannot be read completely (tree None)
+    problems: tuple[tuple[int, str], ...] = ()  # what its own parse could not read
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What `source` may read: the files the PR adds or changes, looked up by path."""
+
+    script: str  # the script's repository path: `$0` as the sweep runs it
+    changed: frozenset[str]  # repository paths the PR adds or changes (not removed)
+    read: Callable[[str], SourcedText]  # a changed file's head text, parsed (memoised)
+
+    def resolve(self, word: Field, current: str) -> tuple[str, tuple[str, ...]]:
+        """(the path as bash reads it from the repository root, "" when that is not known;
+        the changed files the word may name). `current`: the file being read."""
+        text, tail = _spelled(word, current, self.script)
+        if text and not text.startswith("/"):  # from the sweep's working directory, the root
+            exact = normpath(text)
+            if exact.startswith("../") or exact == "..":
+                return "", ()  # outside the repository
+            return exact, (exact,) if exact in self.changed else ()
+        return "", self._ending_with(tail)
+
+    def _ending_with(self, tail: str) -> tuple[str, ...]:
+        """Changed files the tail may be: one path ends with the other at a directory
+        boundary (the root, the working directory or the mount point is not known)."""
+        parts = [part for part in normpath("/" + tail).split("/") if part]
+        if not parts:
+            return ()
+        found = []
+        for path in sorted(self.changed):
+            own = path.split("/")
+            shorter = min(len(own), len(parts))
+            if own[-shorter:] == parts[-shorter:]:
+                found.append(path)
+        return tuple(found)
+
+
+def _spelled(word: Field, current: str, script: str) -> tuple[str, str]:
+    """The word's text with the self-directory forms replaced ("" when another part stays
+    unknown), and its known tail: the text after the last unknown part, from a `/` on."""
+    pieces = word.parts if not word.known and word.parts else ((word.text, True),)
+    out: list[str] = []
+    known = True
+    tail = ""
+    for piece, piece_known in pieces:
+        if not piece_known:
+            piece = _DIR_OF.sub(
+                lambda m: dirname(script if (m["a"] or m["b"]) == "0" else current) or ".",
+                piece,
+            )
+            if "$" in piece or "`" in piece:
+                known, tail = False, ""
+                continue
+        out.append(piece)
+        tail += piece
+    if known:
+        return "".join(out), "".join(out)
+    return "", tail[tail.index("/") :] if "/" in tail else ""
+
+
+def read_problem(path: str, text: str | None, why_unread: str) -> str:
+    """Why a changed sourced file's text cannot be read completely ("" when it can)."""
+    if text is None:
+        return why_unread or "not read"
+    if len(text) > MAX_SOURCED_CHARS:
+        return f"too large ({len(text):,} characters; the reader follows at most {MAX_SOURCED_CHARS:,})"
+    if "\x00" in text:
+        return "binary (it holds NUL bytes)"
+    return ""
+
