@@ -112,9 +112,7 @@ def test_a_changed_binary_sourced_file_fails_closed_naming_it(check):
 
 def test_any_repository_file_a_script_sources_is_read_when_the_pr_changes_it(check):
     helper = "benchmarks/single_node/fixed_seq_len/tuning.env"
-    script = SCRIPT.replace(
-        "hf download", 'source "$(dirname "$0")/tuning.env"\nhf download'
-    )
+    script = SCRIPT.replace("hf download", 'source "$(dirname "$0")/tuning.env"\nhf download')
     parts = passing_parts()
     add_changed_file(parts, SCRIPT_PATH, script)
     add_changed_file(parts, helper, "vllm() { command vllm \"$@\" --hf_overrides '{}'; }\n")
@@ -125,9 +123,7 @@ def test_any_repository_file_a_script_sources_is_read_when_the_pr_changes_it(che
 
 def test_a_sourced_file_the_pr_changes_but_gather_did_not_read_fails_closed(check):
     helper = "benchmarks/single_node/fixed_seq_len/tuning.env"
-    script = SCRIPT.replace(
-        "hf download", 'source "$(dirname "$0")/tuning.env"\nhf download'
-    )
+    script = SCRIPT.replace("hf download", 'source "$(dirname "$0")/tuning.env"\nhf download')
     parts = passing_parts()
     add_changed_file(parts, SCRIPT_PATH, script)
     add_changed_file(parts, helper, "export A=1\n", read=False)
@@ -140,7 +136,7 @@ def test_a_library_read_alone_runs_every_function_it_defines(check):
     """A PR that changes only the library: any script sourcing it may call any function."""
     parts = passing_parts()
     hacked = LIB_BASE.replace(
-        "    :\n", "    : ; vllm serve \"$MODEL\" --hf-overrides '{\"a\": 1}'\n"
+        "    :\n", '    : ; vllm serve "$MODEL" --hf-overrides \'{"a": 1}\'\n'
     )
     _with_library(parts, hacked)
     result = check(parts, "no-arch-hacks")
@@ -166,10 +162,26 @@ def test_an_array_with_more_values_than_kept_apart_decides_no_test_on_its_length
     from signoff.parse.bench_script import evaluate, read_script
 
     text = (
-        "check() {\n  local missing=()\n  for v in \"$@\"; do\n"
-        "    if [[ -z \"${!v:-}\" ]]; then missing+=(\"$v\"); fi\n  done\n"
+        'check() {\n  local missing=()\n  for v in "$@"; do\n'
+        '    if [[ -z "${!v:-}" ]]; then missing+=("$v"); fi\n  done\n'
         "  if [[ ${#missing[@]} -gt 0 ]]; then exit 1; fi\n}\n"
         "check A B C D E F G H I J\nvllm serve m --hf-overrides '{}'\n"
     )
     run = evaluate(read_script(text, "x.sh"), None)
     assert [launch.command for launch in run.launches] == ["vllm serve"]
+
+
+def test_gather_asks_for_a_changed_file_a_script_sources(policy):
+    from builders import build
+
+    from signoff.judge.context import JudgeContext
+    from signoff.judge.model import want_file
+    from signoff.judge.sourced import wants
+
+    helper = "benchmarks/single_node/fixed_seq_len/tuning.env"
+    script = SCRIPT.replace("hf download", 'source "$(dirname "$0")/tuning.env"\nhf download')
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, script)
+    add_changed_file(parts, helper, "export A=1\n", read=False)
+    asked = list(wants(JudgeContext(build(parts), policy)))
+    assert want_file(helper, "head") in asked

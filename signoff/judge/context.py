@@ -30,7 +30,7 @@ from signoff.parse.master_config import (
     script_candidates,
 )
 from signoff.parse.matching import MatchReport, match_items
-from signoff.parse.shell_source import Sources, SourcedText, read_problem
+from signoff.parse.shell_source import SourcedText, Sources, read_problem
 from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy

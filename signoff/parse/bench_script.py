@@ -179,9 +179,7 @@ def evaluate_counted(
         hooks -= plain
         if not hooks:
             break
-    run, used, _ = _attempt(
-        script, env, clients, budget - steps, job, frozenset(), files, library
-    )
+    run, used, _ = _attempt(script, env, clients, budget - steps, job, frozenset(), files, library)
     return run, steps + used
 
 

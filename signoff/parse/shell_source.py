@@ -103,8 +103,8 @@ def read_problem(path: str, text: str | None, why_unread: str) -> str:
     if text is None:
         return why_unread or "not read"
     if len(text) > MAX_SOURCED_CHARS:
-        return f"too large ({len(text):,} characters; the reader follows at most {MAX_SOURCED_CHARS:,})"
+        limit = f"{MAX_SOURCED_CHARS:,}"
+        return f"too large ({len(text):,} characters; the reader follows at most {limit})"
     if "\x00" in text:
         return "binary (it holds NUL bytes)"
     return ""
-

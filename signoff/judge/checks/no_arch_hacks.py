@@ -27,6 +27,7 @@ import shlex
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
+from signoff.judge.sourced import wants as wants
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
 from signoff.policy import ArchOverrideAllow, EngineFlags, Policy

@@ -20,6 +20,7 @@ from __future__ import annotations
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
+from signoff.judge.sourced import wants as wants
 from signoff.parse.launch import ClientCall, ScriptRun
 from signoff.parse.master_config import MasterEntry
 
