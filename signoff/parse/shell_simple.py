@@ -28,7 +28,13 @@ from signoff.parse.launch import (
     ScriptFileRun,
     ShellCommand,
 )
-from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
+from signoff.parse.launch_read import (
+    NOT_RUNNING,
+    basename,
+    launcher_word,
+    read_args,
+    read_launch,
+)
 from signoff.parse.script_files import STDIN, known_name, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
@@ -60,9 +66,12 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _SILENT = frozenset(
     {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
-     "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "enable", "help", "history"}
+     "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
 )  # fmt: skip
 _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+# Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
+_STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
+_ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
 
 
 class _Hooks:
@@ -339,7 +348,11 @@ class SimpleCommands:
         for word in node.assigns:
             match = ASSIGNMENT.match(word.raw)
             assert match is not None
-            prefix[match.group(1)] = exp.value(word.raw[match.end() :], word.offset).text
+            given = exp.value(word.raw[match.end() :], word.offset)
+            prefix[match.group(1)] = given.text
+            if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
+                field = Field(given.text, given.known, given.prefix, word.line, given.parts)
+                self.runs_file(field, word.line, scope, word.raw[:120])
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
     def dispatch(
@@ -353,6 +366,9 @@ class SimpleCommands:
         functions: bool,
     ) -> tuple[Scope, Outcome]:
         name = argv[0].text if argv[0].known else ""
+        if any(field.text.startswith(_ENV_FUNCTION) for field in argv):
+            self.problem(node.line, f"a function passed through the environment "
+                         f"({_ENV_FUNCTION}...) is not read")  # fmt: skip
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
@@ -411,6 +427,13 @@ class SimpleCommands:
         env = {**self._exported(scope), **prefix}
         launch = read_launch(argv, env, reach, why)
         if launch is not None:
+            launcher = launcher_word(argv)
+            plain = launcher is not None and launcher.known and "/" not in launcher.text
+            if launcher is not None and not plain and known_name(launcher):  # `./bin/vllm`
+                self.records.script_files.append(ScriptFileRun(
+                    command=" ".join(f.text for f in argv)[:200], word=launcher.text,
+                    name=known_name(launcher), line=self.at(argv[0].line), reach=reach, why=why,
+                ))  # fmt: skip
             update: dict[str, object] = {"env_undecided": self._exported_undecided(scope, prefix)}
             if self.line_base[-1]:
                 update["line"] = self.line_base[-1]
@@ -484,6 +507,9 @@ class SimpleCommands:
             scope.put(name, _array_value(current, items, name, append=append))
             return name
         value = exp.value(word.raw[match.end() :], word.offset + match.end())
+        if name in _STARTUP_FILES and value.text:  # every shell started later reads it
+            field = Field(value.text, value.known, value.prefix, word.line, value.parts)
+            self.runs_file(field, word.line, scope, word.raw[:120])
         if index:
             scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
         elif append:
@@ -557,6 +583,46 @@ class SimpleCommands:
         if outcome.ctl == "return":
             outcome = Outcome(outcome.status)
         return scope, outcome
+
+    def call_unknown(self, definition: FunctionDef, scope: Scope) -> tuple[Scope, Outcome]:
+        """Run a function body with its arguments unknown (a caller the reader does not see)."""
+        saved = scope.positional
+        scope.positional = None
+        scope.locals.append({})
+        self.calls += 1
+        self.sources.append(definition.source or self.sources[-1])
+        self.line_base.append(definition.line_base)
+        try:
+            scope, outcome = self.command(definition.body, scope)
+        finally:
+            self.calls -= 1
+            self.sources.pop()
+            self.line_base.pop()
+        scope.end_function()
+        scope.positional = saved
+        return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
+
+    def call_exported(self, name: str, scope: Scope, line: int) -> Scope:
+        """`export -f NAME`: every shell the script starts from here may call it, so it runs
+        once, undecided, with its arguments unknown (what it runs counts)."""
+        why = f"{name} is exported at line {self.at(line)}: a shell the script starts may call it"
+        for definition in scope.function(name):
+            if self.calls >= MAX_CALL_DEPTH:
+                self.problem(line, f"function calls nested deeper than {MAX_CALL_DEPTH}")
+                break
+            branch = scope.copy()
+            branch.reach = branch.why() or why
+            self.call_unknown(definition, branch)
+        return scope
+
+    def runs_file(self, word: Field, line: int, scope: Scope, command: str) -> None:
+        """Record that a name now runs the file `word` names (`hash -p`, `enable -f`,
+        `BASH_ENV`): the checks hold it against a PASS when the PR may have written it."""
+        reach, why = self._reach(scope)
+        self.records.script_files.append(ScriptFileRun(
+            command=command, word=word.text, name=known_name(word), line=self.at(line),
+            reach=reach, why=why,
+        ))  # fmt: skip
 
     def substitution(
         self,
@@ -744,14 +810,21 @@ def _declare(
         head == "export",
         head == "local" or (head in ("declare", "typeset") and bool(scope.locals)),
     )
+    functions = False
     for word in node.words[1:]:
         if word.raw.startswith(("-", "+")):
             exporting |= "x" in word.raw and word.raw.startswith("-")
+            functions |= "f" in word.raw and word.raw.startswith("-")
             local &= "g" not in word.raw
             if "n" in word.raw.lstrip("-+"):
                 runner.problem(node.line, "name references (declare -n) are not followed")
             if "A" in word.raw.lstrip("-+"):
                 _declare_assoc(node.words[1:], scope)
+            continue
+        if functions:  # `export -f NAME`: a shell the script starts may call it
+            if exporting:
+                for field in exp.fields(word.raw, word.offset, word.line):
+                    scope = runner.call_exported(field.text, scope, node.line)
             continue
         name = runner.assign_word(word, exp, scope, local=local)
         if not name:
@@ -902,6 +975,19 @@ def _read(
     return scope, Outcome(None)
 
 
+def _repoint(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    """`hash -p FILE NAME` (NAME now runs FILE) and `enable -f FILE NAME` (a builtin loaded
+    from FILE, whose code runs as it loads): the file is what runs."""
+    option = "-p" if argv[0].text == "hash" else "-f"
+    texts = [field.text for field in argv]
+    if option in texts[1:] and texts.index(option, 1) + 1 < len(argv):
+        target = argv[texts.index(option, 1) + 1]
+        runner.runs_file(target, node.line, scope, " ".join(texts)[:200])
+    return scope, Outcome(None)
+
+
 def _alias(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
@@ -919,6 +1005,7 @@ _BUILTINS: dict[str, Builtin] = {
     "source": _source, ".": _source, "eval": _eval,
     "bash": _shell, "sh": _shell, "trap": _trap,
     "read": _read, "mapfile": _read, "readarray": _read, "alias": _alias,
+    "hash": _repoint, "enable": _repoint,
 }  # fmt: skip
 
 
