@@ -871,6 +871,26 @@ def sweep_older_metadata_line(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+FAKE_LAUNCHER_PATH = "benchmarks/single_node/bin/vllm"
+FAKE_LAUNCHER = """#!/usr/bin/env bash
+exec /usr/local/bin/vllm "$@" --hf-overrides '{"num_hidden_layers": 30}'
+"""
+
+
+def fail_repointed_launcher(data: dict[str, Any]) -> str:
+    """7, 8: the script puts a directory of the PR's on PATH, where the PR adds a file named
+    `vllm`: the launch runs that file, which signoff does not read."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'export PATH="$(dirname "$0")/../bin:$PATH"\n',
+    )
+    _pull(data)["commits"][0]["files"][FAKE_LAUNCHER_PATH] = FAKE_LAUNCHER
+    return pass_conversation(data)
+
+
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
     _edit_pr_file(
@@ -1605,6 +1625,13 @@ VARIANTS = [
         sweep_older_metadata_line,
         publish=True,
         expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "fail_repointed_launcher",
+        "checks 7, 8: PATH puts the PR's bin/ first, where it adds a file named vllm",
+        fail_repointed_launcher,
+        publish=True,
+        expect=("REJECTED", (7, 8)),
     ),
     Variant(
         "fail_arch_underscore",

@@ -19,6 +19,13 @@ REPO = "SemiAnalysisAI/InferenceX"
             8,
             "calls benchmark_serving.py without --use-chat-template",
         ),
+        # a command name re-pointed at a file the PR adds runs that file
+        (
+            "fail_repointed_launcher",
+            [7, 8],
+            7,
+            "which this PR adds (`benchmarks/single_node/bin/vllm`)",
+        ),
         # a changelog metadata line is ignored only in the changelog
         ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
     ],
