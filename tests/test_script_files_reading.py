@@ -45,6 +45,9 @@ def _files(text: str) -> list[tuple[str, str, str]]:
         ("find . -exec ./x.sh {} +", "./x.sh", "x.sh"),
         ("cat x.sh | sh", "(standard input)", ""),
         ("bash -s -- arg", "(standard input)", ""),
+        ("python3 x.py", "x.py", "x.py"),
+        ('python3 -u "$(dirname "$0")/tune.py" --n 2', '$(dirname "$0")/tune.py', "tune.py"),
+        ("/usr/bin/python3.12 -X dev tool.py", "tool.py", "tool.py"),
     ],
 )
 def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, name):
@@ -58,7 +61,8 @@ def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, n
         "bash -ec 'echo hi'",
         "echo ./x.sh",
         "grep -q x ./x.sh",
-        "python3 x.py",
+        "python3 -c 'print(1)'",
+        "python3 - --flag",
         "vllm serve model --port 8000",
         "source ./x.sh",
         "hf download model",

@@ -350,7 +350,17 @@ class JudgeContext:
 
     def sources_for(self, path: str) -> Sources:
         """What `source` in the script at `path` may read of the files the PR changed."""
-        return Sources(script=path, changed=self.changed_readable, read=self.sourced_text)
+        return Sources(
+            script=path, changed=self.changed_readable, read=self.sourced_text,
+            text=self.changed_text,
+        )  # fmt: skip
+
+    def changed_text(self, path: str) -> tuple[str | None, str]:
+        """A changed file's head text as data (a launch's `--config`), or why it is not read."""
+        read = self.evidence.file(path, "head")
+        text = read.text if read is not None and read.state == "ok" else None
+        why = read_problem(path, text, self.unread(read))
+        return (text, "") if not why else (None, why)
 
     def is_library(self, path: str) -> bool:
         """A shared library other scripts source (any of its functions may be called)."""

@@ -20,14 +20,17 @@ from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
 from signoff.parse.launch import (
+    Arg,
     ClientCall,
     EnvChoice,
     HeredocUse,
     Ran,
     Reach,
     ScriptFileRun,
+    ServerLaunch,
     ShellCommand,
 )
+from signoff.parse.launch_config import config_args, merged
 from signoff.parse.launch_read import (
     NOT_RUNNING,
     basename,
@@ -64,6 +67,7 @@ MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per eva
 LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
+_CONFIG_FLAG = re.compile(r"--config")  # vLLM's and SGLang's flags-from-YAML option
 _SILENT = frozenset(
     {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
@@ -437,6 +441,7 @@ class SimpleCommands:
             update: dict[str, object] = {"env_undecided": self._exported_undecided(scope, prefix)}
             if self.line_base[-1]:
                 update["line"] = self.line_base[-1]
+            update.update(self._launch_files(launch, argv))
             self.records.launches.append(launch.model_copy(update=update))
             return
         if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
@@ -450,6 +455,34 @@ class SimpleCommands:
                 reach=reach, why=why,
             ))  # fmt: skip
         self.records.commands.append(ShellCommand(argv=words, line=line, reach=reach, why=why))
+
+    def _launch_files(self, launch: ServerLaunch, argv: list[Field]) -> dict[str, object]:
+        """What the launch reads of the files the PR changed: a vLLM/SGLang `--config` YAML
+        read as its flags (the command line winning), any other file it names listed in
+        `reads`; a config that cannot be read is a problem naming it."""
+        if self.files is None:
+            return {}
+        reads: dict[tuple[str, str], None] = {}
+        from_file: list[Arg] = []
+        line = self.at(launch.line)
+        for flag, word in _valued_words(launch, argv):
+            _, paths = self.files.resolve(word, self.reading[-1], under=True)
+            for path in paths:
+                config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+                if not config or path != paths[0] or len(paths) > 1:
+                    reads.setdefault((flag, path), None)
+                    continue
+                text, why = self.files.text(path)
+                args, why = config_args(text, line) if text is not None else ((), why)
+                if why:
+                    self.problem(line, f"the launch reads {path} ({flag}), which this PR "
+                                 f"changes, and it cannot be read: {why}")  # fmt: skip
+                self.note(f"line {line} reads the flags of {path} (this PR changes it)")
+                from_file.extend(args)
+        update: dict[str, object] = {"reads": tuple(reads)}
+        if from_file:
+            update["args"] = merged(launch.args, tuple(from_file))
+        return update
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
         reach, why = self._reach(scope)
@@ -1010,6 +1043,34 @@ _BUILTINS: dict[str, Builtin] = {
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str, Field]]:
+    """(flag, the word of its value) for each valued flag of the launch's words, and the
+    positional model as "(model)"."""
+    for index, field in enumerate(argv):
+        text = field.text
+        if field.known and launch.model is not None and text == launch.model:
+            yield "(model)", field
+        if not text.startswith("--") or len(text) < 3:
+            continue
+        flag, eq, value = text.partition("=")
+        if eq:
+            parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
+            yield flag, Field(value, field.known, "", field.line, _after_flag(parts, len(flag) + 1))
+        elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
+            yield flag, argv[index + 1]
+
+
+def _after_flag(parts: tuple[tuple[str, bool], ...], skip: int) -> tuple[tuple[str, bool], ...]:
+    out: list[tuple[str, bool]] = []
+    for text, known in parts:
+        if skip >= len(text):
+            skip -= len(text)
+            continue
+        out.append((text[skip:], known))
+        skip = 0
+    return tuple(out)
 
 
 def _client_program(argv: list[Field], clients: frozenset[str]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from posixpath import dirname, normpath
 
 from signoff.parse.shell_ast import Parsed
@@ -41,6 +42,10 @@ class SourcedText:
     problems: tuple[tuple[int, str], ...] = ()  # what its own parse could not read
 
 
+def _no_text(path: str) -> tuple[str | None, str]:
+    return None, "not read"
+
+
 @dataclass(frozen=True)
 class Sources:
     """What `source` may read: the files the PR adds or changes, looked up by path."""
@@ -48,30 +53,56 @@ class Sources:
     script: str  # the script's repository path: `$0` as the sweep runs it
     changed: frozenset[str]  # repository paths the PR adds or changes (not removed)
     read: Callable[[str], SourcedText]  # a changed file's head text, parsed (memoised)
+    # a changed file's head text as data (a launch's --config), or why it cannot be read
+    text: Callable[[str], tuple[str | None, str]] = _no_text
 
-    def resolve(self, word: Field, current: str) -> tuple[str, tuple[str, ...]]:
+    def resolve(
+        self, word: Field, current: str, *, under: bool = False
+    ) -> tuple[str, tuple[str, ...]]:
         """(the path as bash reads it from the repository root, "" when that is not known;
-        the changed files the word may name). `current`: the file being read."""
+        the changed files the word may name). `current`: the file being read. `under`: the
+        word may name a directory, so the changed files inside it count too."""
         text, tail = _spelled(word, current, self.script)
         if text and not text.startswith("/"):  # from the sweep's working directory, the root
             exact = normpath(text)
             if exact.startswith("../") or exact == "..":
                 return "", ()  # outside the repository
-            return exact, (exact,) if exact in self.changed else ()
-        return "", self._ending_with(tail)
+            if exact in self.changed:
+                return exact, (exact,)
+            inside = self._inside(exact) if under and exact != "." else ()
+            return exact, inside
+        return "", self._ending_with(tail, under)
 
-    def _ending_with(self, tail: str) -> tuple[str, ...]:
-        """Changed files the tail may be: one path ends with the other at a directory
-        boundary (the root, the working directory or the mount point is not known)."""
+    @cached_property
+    def _by_name(self) -> dict[str, tuple[str, ...]]:
+        """Changed paths by each component of their path (a file's name, its directories')."""
+        index: dict[str, list[str]] = {}
+        for path in sorted(self.changed):
+            for part in dict.fromkeys(path.split("/")):
+                index.setdefault(part, []).append(path)
+        return {name: tuple(paths) for name, paths in index.items()}
+
+    def _inside(self, directory: str) -> tuple[str, ...]:
+        name = directory.rsplit("/", 1)[-1]
+        return tuple(p for p in self._by_name.get(name, ()) if p.startswith(directory + "/"))
+
+    def _ending_with(self, tail: str, under: bool) -> tuple[str, ...]:
+        """Changed files the tail may be (or, `under`, lie inside): one path ends with the
+        other at a directory boundary (the root, the working directory or the mount point is
+        not known)."""
         parts = [part for part in normpath("/" + tail).split("/") if part]
         if not parts:
             return ()
         found = []
-        for path in sorted(self.changed):
+        for path in self._by_name.get(parts[-1], ()):
             own = path.split("/")
-            shorter = min(len(own), len(parts))
-            if own[-shorter:] == parts[-shorter:]:
-                found.append(path)
+            ends = [len(own)] + ([i + 1 for i, part in enumerate(own) if part == parts[-1]]
+                                 if under else [])  # fmt: skip
+            for end in ends:
+                shorter = min(end, len(parts))
+                if own[end - shorter : end] == parts[-shorter:]:
+                    found.append(path)
+                    break
         return tuple(found)
 
 

@@ -107,7 +107,15 @@ def _scan_run(
 ) -> None:
     arch = policy.arch
     where = f" ({run.label})" if run.label else ""
+    chat = {_dashed(flag) for flag in policy.spec_decode.server_chat_template_flags}
     for launch in run.launches:
+        for flag, path in launch.reads:  # a file the PR wrote, read by the engine, not by us
+            if _dashed(flag) not in chat:
+                hits.append(
+                    f"{run.path}:{launch.line} {flag} `{path}` (a file this PR adds or changes, "
+                    f"which the engine reads and signoff does not read as it does)"
+                    f"{where}{_undecided(launch.why)}"
+                )
         for word in launch.opaque:  # a run-time word in a flag's place may hold an override
             hits.append(
                 f"{run.path}:{launch.line} {word} (known only at run time, could be an override)"
@@ -132,6 +140,10 @@ def _scan_run(
                 at = heredoc.line + offset
                 shown = body_line.strip()[:120]
                 hits.append(f"{run.path}:{at} {shown}{where}{_undecided(heredoc.why)}")
+
+
+def _dashed(flag: str) -> str:
+    return flag.replace("_", "-")
 
 
 def _shown(arg: Arg) -> str:

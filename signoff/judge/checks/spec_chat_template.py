@@ -142,6 +142,14 @@ def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) 
         call = lacking[0]
         may = f", and may run: {call.why}" if call.why else ""
         return f"{run.path}:{call.line} calls {call.command} without {flags}{where}{may}"
+    templates = {flag.replace("_", "-") for flag in spec.server_chat_template_flags}
+    for launch in run.launches:
+        for flag, path in launch.reads:
+            if flag.replace("_", "-") in templates:  # the prompt format the draft sees
+                return (
+                    f"{run.path}:{launch.line} serves with {flag} `{path}`, a chat template "
+                    f"this PR adds or changes; signoff does not read templates{where}"
+                )
     unread = unread_script_file(ctx, run, judged)
     if unread:  # the file may hold a benchmark call of its own, flagless
         return f"{unread}, so its benchmark calls are unverified"
