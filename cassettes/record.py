@@ -891,6 +891,27 @@ def fail_repointed_launcher(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+LAUNCH_CONFIG_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.yaml"
+LAUNCH_CONFIG = """# serving options for dsv4-fp4-b200-vllm-mtp
+max-num-seqs: 256
+hf-overrides:
+  num_hidden_layers: 30
+"""
+
+
+def fail_launch_config_override(data: dict[str, Any]) -> str:
+    """7: the launch reads its options from a `--config` YAML the PR adds, whose keys are
+    flags: `hf-overrides` there is `--hf-overrides` on the command line."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        '--kv-cache-dtype fp8 --config "$(dirname "$0")/dsv4_fp4_b200_vllm_mtp.yaml" \\\n',
+    )
+    _pull(data)["commits"][0]["files"][LAUNCH_CONFIG_PATH] = LAUNCH_CONFIG
+    return pass_conversation(data)
+
+
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
     _edit_pr_file(
@@ -1632,6 +1653,13 @@ VARIANTS = [
         fail_repointed_launcher,
         publish=True,
         expect=("REJECTED", (7, 8)),
+    ),
+    Variant(
+        "fail_launch_config_override",
+        "check 7: `hf-overrides` in a --config YAML the PR adds (its keys are the launch's flags)",
+        fail_launch_config_override,
+        publish=True,
+        expect=("REJECTED", (7,)),
     ),
     Variant(
         "fail_arch_underscore",

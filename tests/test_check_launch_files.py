@@ -123,3 +123,31 @@ def test_files_the_pr_did_not_change_keep_their_baseline_reading(check):
     )
     for check_id in ("no-arch-hacks", "spec-chat-template"):
         assert check(parts, check_id).status == "PASS", check_id
+
+
+def test_gather_asks_for_a_config_file_the_pr_adds(policy):
+    from builders import build
+
+    from signoff.judge.context import JudgeContext
+    from signoff.judge.model import want_file
+    from signoff.judge.sourced import wants
+
+    parts = passing_parts()
+    script = SCRIPT.replace(
+        '  --tensor-parallel-size "$TP" \\\n',
+        '  --tensor-parallel-size "$TP" --config "$(dirname "$0")/dsv4.yaml" \\\n',
+    )
+    add_changed_file(parts, SCRIPT_PATH, script)
+    add_changed_file(parts, f"{HERE}/dsv4.yaml", "max-num-seqs: 8\n", read=False)
+    asked = list(wants(JudgeContext(build(parts), policy)))
+    assert want_file(f"{HERE}/dsv4.yaml", "head") in asked
+    result_parts = parts
+    assert all(f["path"] != f"{HERE}/dsv4.yaml" for f in result_parts["files"])
+
+
+def test_a_config_file_the_pr_changes_that_was_not_read_fails_closed(check):
+    parts = _launch_with('--config "$(dirname "$0")/dsv4.yaml"', {})
+    add_changed_file(parts, f"{HERE}/dsv4.yaml", "max-num-seqs: 8\n", read=False)
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert f"{HERE}/dsv4.yaml" in result.reason and "not read" in result.reason

@@ -19,6 +19,8 @@ REPO = "SemiAnalysisAI/InferenceX"
             8,
             "calls benchmark_serving.py without --use-chat-template",
         ),
+        # a file a launch reads: a --config YAML's keys are flags
+        ("fail_launch_config_override", [7], 7, "--hf-overrides"),
         # a command name re-pointed at a file the PR adds runs that file
         (
             "fail_repointed_launcher",

@@ -1,9 +1,10 @@
-"""Changed files the benchmark scripts source: gather reads them at the head.
+"""Changed files the benchmark scripts source or give a launch as `--config`: gather reads them.
 
 A script's `source`/`.` of a file the PR adds or changes runs that file's head text
-(parse/shell_source). Changed `benchmarks/**/*.sh` files are read anyway; any other changed
-file a script (or a file it sources) names in a `source` word is asked for here, so the reader
-finds its text; one that still is not read fails the checks that need it, naming it.
+(parse/shell_source), and a vLLM/SGLang `--config` YAML gives the launch its flags
+(parse/launch_config). Changed `benchmarks/**/*.sh` files are read anyway; any other changed
+file a script (or a file it sources) names there is asked for here, so the reader finds its
+text; one that still is not read fails the checks that need it, naming it.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from signoff.judge.model import Want, want_file
 from signoff.parse.launch_read import basename
 from signoff.parse.master_config import script_candidates
 
-# What follows `source` or `.` at the start of a command, to the end of the command.
-_SOURCE_WORD = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
+# What follows `source` or `.` at the start of a command, or a launch's `--config`, to the
+# end of the command.
+_SOURCE_WORD = re.compile(
+    r"(?:(?:^|[\s;&|(])(?:source|\.)\s+|\s--config(?:=|\s+))([^;&|\n]+)", re.M
+)
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
