@@ -151,3 +151,20 @@ def test_a_config_file_the_pr_changes_that_was_not_read_fails_closed(check):
     result = check(parts, "no-arch-hacks")
     assert result.status == "FAIL"
     assert f"{HERE}/dsv4.yaml" in result.reason and "not read" in result.reason
+
+
+def test_a_config_file_the_script_writes_from_a_heredoc_gives_its_flags(check):
+    """`cat > config.yaml <<EOF` then `--config config.yaml` (the InferenceX pattern): the
+    keys are flags as the engine parses them, abbreviations included."""
+    parts = passing_parts()
+    script = SCRIPT.replace(
+        'hf download "$MODEL"\n',
+        'hf download "$MODEL"\ncat > config.yaml << EOF\nhf-overr: \'{"a": 1}\'\nEOF\n',
+    ).replace(
+        '  --tensor-parallel-size "$TP" \\\n',
+        '  --tensor-parallel-size "$TP" \\\n  --config config.yaml \\\n',
+    )
+    add_changed_file(parts, SCRIPT_PATH, script)
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf-overr" in result.reason

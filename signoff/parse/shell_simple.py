@@ -68,6 +68,8 @@ LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _CONFIG_FLAG = re.compile(r"--config")  # vLLM's and SGLang's flags-from-YAML option
+# A heredoc written to a file: `cat > F <<EOF`, `cat <<EOF > F`, `tee F <<EOF`.
+_WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
 _SILENT = frozenset(
     {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
@@ -176,6 +178,7 @@ class SimpleCommands:
         self.files = files
         self.reading: list[str] = [files.script if files is not None else ""]
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
+        self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
         self.line_base: list[int] = [0]
         self.notes: dict[str, None] = {}
         self.problems: dict[tuple[int, str], None] = {}
@@ -460,18 +463,26 @@ class SimpleCommands:
         """What the launch reads of the files the PR changed: a vLLM/SGLang `--config` YAML
         read as its flags (the command line winning), any other file it names listed in
         `reads`; a config that cannot be read is a problem naming it."""
-        if self.files is None:
-            return {}
         reads: dict[tuple[str, str], None] = {}
         from_file: list[Arg] = []
         line = self.at(launch.line)
         for flag, word in _valued_words(launch, argv):
-            _, paths = self.files.resolve(word, self.reading[-1], under=True)
+            paths = self.files.resolve(word, self.reading[-1], under=True)[1] if self.files else ()
+            written = self.written.get(basename(word.text)) if word.known else None
+            is_config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+            if not paths and written is not None and is_config:  # the heredoc it wrote
+                args, why = config_args(written, line)
+                if why:
+                    self.problem(line, f"the launch reads {word.text} ({flag}), written by the "
+                                 f"script, and it cannot be read: {why}")  # fmt: skip
+                from_file.extend(args)
+                continue
             for path in paths:
                 config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
                 if not config or path != paths[0] or len(paths) > 1:
                     reads.setdefault((flag, path), None)
                     continue
+                assert self.files is not None
                 text, why = self.files.text(path)
                 args, why = config_args(text, line) if text is not None else ((), why)
                 if why:
@@ -488,6 +499,11 @@ class SimpleCommands:
         reach, why = self._reach(scope)
         for index in node.heredocs:
             doc = self.sources[-1].heredocs[index]
+            lines = self.sources[-1].text.splitlines()
+            command = lines[doc.line - 1] if 0 < doc.line <= len(lines) else ""
+            target = _WRITES_HEREDOC.search(command)
+            if target is not None:  # `cat > config.yaml <<EOF`: a file the script writes
+                self.written[basename(target[1])] = doc.body
             self.records.heredocs.append(
                 HeredocUse(
                     line=self.at(doc.line), delimiter=doc.delimiter, body=doc.body,
