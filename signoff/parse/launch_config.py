@@ -4,8 +4,8 @@ vLLM (`FlexibleArgumentParser`) and SGLang read a YAML mapping whose keys are lo
 names without `--`: a scalar value is the flag's value, `true` the bare flag, `false` leaves it
 out, a list gives the flag with its items, a mapping its JSON. The command line wins over the
 file, so a flag given both ways keeps the command line's. The text is read within bounds: its
-size, and the nodes visited with every alias expanded (a 330-byte anchor chain expands to
-billions), so a hostile file costs at most MAX_CONFIG_NODES steps; past a bound it is not read.
+size, the nodes visited with every alias expanded (a 330-byte anchor chain expands to
+billions) and the options it sets, so a hostile file costs little; past a bound it is not read.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from signoff.yamlload import SafeLoader
 
 MAX_CONFIG_CHARS = 65_536  # real launch configs are a few hundred bytes
 MAX_CONFIG_NODES = 10_000  # nodes visited, aliases expanded
+MAX_CONFIG_OPTIONS = 256  # real launch configs set a few dozen
 
 
 def config_args(text: str, line: int) -> tuple[tuple[Arg, ...], str]:
@@ -41,10 +42,14 @@ def config_args(text: str, line: int) -> tuple[tuple[Arg, ...], str]:
         return (), "not valid YAML"
     if not isinstance(data, dict):
         return (), "not a mapping of option names to values"
+    if len(data) > MAX_CONFIG_OPTIONS:
+        return (), f"more than {MAX_CONFIG_OPTIONS} options (bound)"
     args: list[Arg] = []
     for key, value in data.items():
         if not isinstance(key, str) or not key:
             return (), f"a key that is not an option name ({str(key)[:40]})"
+        if key == "config":
+            return (), "it names another config file, which is not followed"
         args.extend(_flag(key, value, line))
     return tuple(args), ""
 

@@ -67,7 +67,9 @@ MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per eva
 LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
-_CONFIG_FLAG = re.compile(r"--config")  # vLLM's and SGLang's flags-from-YAML option
+# vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
+_CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
+_CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
 # A heredoc written to a file: `cat > F <<EOF`, `cat <<EOF > F`, `tee F <<EOF`.
 _WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
 _SILENT = frozenset(
@@ -78,6 +80,8 @@ _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
 # Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
 _STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
+# Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
+_EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
 
 
 class _Hooks:
@@ -376,6 +380,10 @@ class SimpleCommands:
         if any(field.text.startswith(_ENV_FUNCTION) for field in argv):
             self.problem(node.line, f"a function passed through the environment "
                          f"({_ENV_FUNCTION}...) is not read")  # fmt: skip
+        if functions and name != "time" and scope.function(name):
+            # bash runs a function before a builtin of the same name (`set() {...}`; `time`
+            # is a reserved word, never a function call)
+            return self.call_function(name, argv, scope, node.line)
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
@@ -385,12 +393,12 @@ class SimpleCommands:
         handler = _BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
-        if functions and scope.function(name):
-            return self.call_function(name, argv, scope, node.line)
         if name in self.clients:
             self._record_client(argv, scope)
             return scope, Outcome(None)
         if name in _SILENT:
+            if name in _EXTERNAL:  # found on PATH, which the script may point at its own files
+                self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
         self._record_command(argv, prefix, scope)
         if name == "exec" and len(argv) > 1:
@@ -448,6 +456,8 @@ class SimpleCommands:
             self.records.launches.append(launch.model_copy(update=update))
             return
         if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
+            if argv[0].known and argv[0].text in _EXTERNAL:  # a file found on PATH
+                self.runs_file(argv[0], argv[0].line, scope, " ".join(f.text for f in argv)[:200])
             return
         words = tuple(field.text for field in argv)
         line = self.at(argv[0].line)
@@ -468,8 +478,18 @@ class SimpleCommands:
         line = self.at(launch.line)
         for flag, word in _valued_words(launch, argv):
             paths = self.files.resolve(word, self.reading[-1], under=True)[1] if self.files else ()
+            if not paths and not word.known and self.files is not None:
+                paths = self.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
+                for path in paths:
+                    reads.setdefault((flag, path), None)
+                continue
             written = self.written.get(basename(word.text)) if word.known else None
             is_config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+            if not paths and is_config and written is None and word.known:
+                why = self._written_otherwise(word.text)
+                if why:
+                    self.problem(line, f"the launch reads {word.text} ({flag}), {why}")
+                continue
             if not paths and written is not None and is_config:  # the heredoc it wrote
                 args, why = config_args(written, line)
                 if why:
@@ -494,6 +514,25 @@ class SimpleCommands:
         if from_file:
             update["args"] = merged(launch.args, tuple(from_file))
         return update
+
+    def _written_otherwise(self, path: str) -> str:
+        """Why a `--config` file that is neither a changed repository file nor written from a
+        heredoc cannot be trusted ("" when the script never names it but to pass it): the
+        script names it elsewhere, so it may write or copy it (`echo ... > x.yaml`)."""
+        name = basename(path)
+        if not name:
+            return ""
+        token = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+        for text in dict.fromkeys(source.text for source in self.sources):
+            for line in text.splitlines():
+                rest = _CONFIG_USE.sub(" ", line)  # its uses as a --config value
+                if not token.search(rest) or line.lstrip().startswith("#"):
+                    continue
+                if _WRITES_HEREDOC.search(rest) and "<<" in rest:
+                    continue
+                return (f"which the script also names at run time ({line.strip()[:80]}), so it "
+                        "may write it in a way signoff does not read")  # fmt: skip
+        return ""
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
         reach, why = self._reach(scope)
@@ -1031,6 +1070,9 @@ def _repoint(
     from FILE, whose code runs as it loads): the file is what runs."""
     option = "-p" if argv[0].text == "hash" else "-f"
     texts = [field.text for field in argv]
+    if argv[0].text == "enable" and "-n" in texts[1:]:  # the builtin off: PATH finds NAME
+        for field in argv[texts.index("-n", 1) + 1 :]:
+            runner.runs_file(field, node.line, scope, " ".join(texts)[:200])
     if option in texts[1:] and texts.index(option, 1) + 1 < len(argv):
         target = argv[texts.index(option, 1) + 1]
         runner.runs_file(target, node.line, scope, " ".join(texts)[:200])

@@ -23,6 +23,7 @@ from signoff.parse.shell_expand import Field
 
 MAX_SOURCED_CHARS = 512_000  # a sourced file's text read at most (GitHub serves up to 1 MB)
 MAX_SOURCE_DEPTH = 8  # sourced files sourcing others
+_NAME_TOKEN = re.compile(r"[\w.+-]+")
 # `$(dirname "$0")`, `$(dirname "${BASH_SOURCE[0]}")`, `$(cd "$(dirname "$0")" && pwd)`,
 # `${0%/*}`, `${BASH_SOURCE%/*}`: the directory of the script ($0) or of the file being read.
 _DIR_OF = re.compile(
@@ -81,6 +82,15 @@ class Sources:
             for part in dict.fromkeys(path.split("/")):
                 index.setdefault(part, []).append(path)
         return {name: tuple(paths) for name, paths in index.items()}
+
+    def mentioned(self, text: str) -> tuple[str, ...]:
+        """Changed files whose base name the text names as a word (`$(cat x/spec.json)`)."""
+        found: dict[str, None] = {}
+        for token in _NAME_TOKEN.findall(text):
+            for path in self._by_name.get(token, ()):
+                if path.rsplit("/", 1)[-1] == token:
+                    found.setdefault(path, None)
+        return tuple(found)
 
     def _inside(self, directory: str) -> tuple[str, ...]:
         name = directory.rsplit("/", 1)[-1]
