@@ -349,11 +349,18 @@ class JudgeContext:
         return frozenset(f.path for f in self.evidence.changed_files if f.status != "removed")
 
     def sources_for(self, path: str) -> Sources:
-        """What `source` in the script at `path` may read of the files the PR changed."""
-        return Sources(
-            script=path, changed=self.changed_readable, read=self.sourced_text,
-            text=self.changed_text,
-        )  # fmt: skip
+        """What `source` in the script at `path` may read of the files the PR changed (one
+        per script, so its path indexes are built once)."""
+        if path not in self._sources:
+            self._sources[path] = Sources(
+                script=path, changed=self.changed_readable, read=self.sourced_text,
+                text=self.changed_text,
+            )  # fmt: skip
+        return self._sources[path]
+
+    @cached_property
+    def _sources(self) -> dict[str, Sources]:
+        return {}
 
     def changed_text(self, path: str) -> tuple[str | None, str]:
         """A changed file's head text as data (a launch's `--config`), or why it is not read."""

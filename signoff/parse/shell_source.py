@@ -24,6 +24,7 @@ from signoff.parse.shell_expand import Field
 MAX_SOURCED_CHARS = 512_000  # a sourced file's text read at most (GitHub serves up to 1 MB)
 MAX_SOURCE_DEPTH = 8  # sourced files sourcing others
 _NAME_TOKEN = re.compile(r"[\w.+-]+")
+MAX_CANDIDATES = 16  # changed files one word may name
 # `$(dirname "$0")`, `$(dirname "${BASH_SOURCE[0]}")`, `$(cd "$(dirname "$0")" && pwd)`,
 # `${0%/*}`, `${BASH_SOURCE%/*}`: the directory of the script ($0) or of the file being read.
 _DIR_OF = re.compile(
@@ -63,6 +64,16 @@ class Sources:
         """(the path as bash reads it from the repository root, "" when that is not known;
         the changed files the word may name). `current`: the file being read. `under`: the
         word may name a directory, so the changed files inside it count too."""
+        key = (word.text, word.known, word.parts, current, under)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(word, current, under)
+        return self._resolved[key]
+
+    @cached_property
+    def _resolved(self) -> dict[object, tuple[str, tuple[str, ...]]]:
+        return {}
+
+    def _resolve(self, word: Field, current: str, under: bool) -> tuple[str, tuple[str, ...]]:
         text, tail = _spelled(word, current, self.script)
         if text and not text.startswith("/"):  # from the sweep's working directory, the root
             exact = normpath(text)
@@ -93,27 +104,49 @@ class Sources:
         return tuple(found)
 
     def _inside(self, directory: str) -> tuple[str, ...]:
-        name = directory.rsplit("/", 1)[-1]
-        return tuple(p for p in self._by_name.get(name, ()) if p.startswith(directory + "/"))
+        return self._under.get(directory, ())[:MAX_CANDIDATES]
+
+    @cached_property
+    def _suffixes(self) -> dict[tuple[bool, tuple[str, ...]], tuple[str, ...]]:
+        """Changed paths by each run of trailing components of the path (False) or of one of
+        its directories (True): a tail looks its candidates up instead of scanning them."""
+        index: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
+        for path in sorted(self.changed):
+            own = tuple(path.split("/"))
+            for end in range(len(own), 0, -1):
+                inside = end < len(own)
+                for start in range(end):
+                    index.setdefault((inside, own[start:end]), []).append(path)
+        return {key: tuple(dict.fromkeys(paths)) for key, paths in index.items()}
+
+    @cached_property
+    def _under(self) -> dict[str, tuple[str, ...]]:
+        """Changed paths by each directory they lie in (`a/b/c.sh`: `a`, `a/b`)."""
+        index: dict[str, list[str]] = {}
+        for path in sorted(self.changed):
+            parts = path.split("/")
+            for end in range(1, len(parts)):
+                index.setdefault("/".join(parts[:end]), []).append(path)
+        return {key: tuple(paths) for key, paths in index.items()}
 
     def _ending_with(self, tail: str, under: bool) -> tuple[str, ...]:
         """Changed files the tail may be (or, `under`, lie inside): one path ends with the
         other at a directory boundary (the root, the working directory or the mount point is
-        not known)."""
-        parts = [part for part in normpath("/" + tail).split("/") if part]
+        not known). At most MAX_CANDIDATES are named (any of them fails what needs it)."""
+        parts = tuple(part for part in normpath("/" + tail).split("/") if part)
         if not parts:
             return ()
-        found = []
-        for path in self._by_name.get(parts[-1], ()):
-            own = path.split("/")
-            ends = [len(own)] + ([i + 1 for i, part in enumerate(own) if part == parts[-1]]
-                                 if under else [])  # fmt: skip
-            for end in ends:
-                shorter = min(end, len(parts))
-                if own[end - shorter : end] == parts[-shorter:]:
-                    found.append(path)
-                    break
-        return tuple(found)
+        found: dict[str, None] = {}
+        kinds = (False, True) if under else (False,)
+        for inside in kinds:  # the tail ends with a whole path, or a path ends with the tail
+            found.update(dict.fromkeys(self._suffixes.get((inside, parts), ())))
+            for start in range(1, len(parts)):  # the tail ends with a whole path (or dir)
+                whole = "/".join(parts[start:])
+                if not inside and whole in self.changed:
+                    found.setdefault(whole, None)
+                elif inside:
+                    found.update(dict.fromkeys(self._under.get(whole, ())))
+        return tuple(sorted(found))[:MAX_CANDIDATES]
 
 
 def _spelled(word: Field, current: str, script: str) -> tuple[str, str]:

@@ -252,7 +252,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
         "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]
     ),
     "sources-and-launch-files-among-3000-changed": lambda: many_changed_files_and_run_time_paths(
-        2_990, 2_000
+        2_990, 400
     ),
 }
 
