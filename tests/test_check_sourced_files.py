@@ -185,3 +185,14 @@ def test_gather_asks_for_a_changed_file_a_script_sources(policy):
     add_changed_file(parts, helper, "export A=1\n", read=False)
     asked = list(wants(JudgeContext(build(parts), policy)))
     assert want_file(helper, "head") in asked
+
+
+def test_a_command_substitution_inside_arithmetic_is_read():
+    """The real library's `local deadline=$(( $(date +%s) + ... ))`: a reading that could not
+    find the substitution was incomplete for every script sourcing a changed library."""
+    from signoff.parse.bench_script import evaluate, read_script
+
+    text = "f() {\n  local d=$(( $(date +%s) + ${T:-5} ))\n}\nf\nx=$(( $((1 + 2)) * 3 ))\n"
+    run = evaluate(read_script(text, "x.sh"), None)
+    assert run.complete, run.problems
+    assert [command.argv for command in run.commands] == [("date", "+%s")]
