@@ -39,6 +39,9 @@ from signoff.standards import Standard, Switches, resolve_standard
 # Evaluation steps for every script reading of one verdict together: the heaviest real entry
 # (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
 SCRIPT_STEPS_PER_JUDGE = 50_000
+# Evaluation steps for one reading when the PR changes the shared library: InferenceX's
+# benchmark_lib.sh read with nothing bound takes a median 5,800 steps (p90 6,200) per script.
+LIBRARY_BUDGET = 12_000
 
 
 @lru_cache(maxsize=256)
@@ -369,6 +372,12 @@ class JudgeContext:
         why = read_problem(path, text, self.unread(read))
         return (text, "") if not why else (None, why)
 
+    @cached_property
+    def library_changed(self) -> bool:
+        """The PR changes a shared library: every reading that sources it runs its functions
+        (a real one costs ~6,000 steps with nothing bound), so each gets LIBRARY_BUDGET."""
+        return any(self.is_library(path) for path in self.changed_readable)
+
     def is_library(self, path: str) -> bool:
         """A shared library other scripts source (any of its functions may be called)."""
         return any(path_matches(path, glob) for glob in self.policy.patches.shared_libraries)
@@ -567,7 +576,8 @@ class JudgeContext:
                 f"({SCRIPT_STEPS_PER_JUDGE} steps) is used up"
             )
             return ScriptRun(path=parsed.path, problems=(why,), complete=False, job=job)
-        budget = min(DEFAULT_BUDGET, self._steps_left)
+        per_reading = LIBRARY_BUDGET if self.library_changed else DEFAULT_BUDGET
+        budget = min(per_reading, self._steps_left)
         done = self._unbound.get(parsed.path) if env is None and not job and not unset else None
         if done is not None and done[1] <= budget:  # `script_facts` read it so: the same run
             self._steps_left -= done[1]

@@ -11,6 +11,11 @@ RSS is that case's own):
 - CODEOWNERS: a pattern with several `**` against a 4,000-character path that almost matches,
   and a 3 MB file of wildcard rules against 3,000 changed paths;
 - a ~200 KB launch script of 6,000 and 12,000 nested `if` blocks;
+- files the PR changes that the sweep runs or a launch reads (issue 14): a changed shared
+  library of ~565 KB (past the sourced-file bound) or of 2,000 functions with loops calling each
+  other, a chain of 12 changed files sourcing each other in a circle, a `--config` YAML anchor
+  bomb (9^12 nodes in ~3.6 KB) and one of 4,000 keys, and 400 `source`s plus 200 launch flags
+  naming files under run-time roots among 2,990 changed files sharing one base name;
 - the check right before publishing (which sign-off is the newest) on a PR holding 1,000
   drive-by comments of 65,536 characters of Markdown that is slow to parse, posted after ours.
 
