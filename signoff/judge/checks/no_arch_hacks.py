@@ -11,9 +11,14 @@ the engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.
 word of another command, which may hand a command line over as one string: `env -S`, `python3
 -c`), for `sed`/`jq` edits of model config files and for override keys or flags in heredocs it
 writes or feeds to a program; dead branches, `false &&`, `true ||`, uncalled functions and
-comments never count. Lines the PR adds to master configs are scanned too. A script run by file
-(`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or changes FAILs (see
-judge/script_files). Each hit FAILs with the flag, the whole value and the line, unless the
+comments never count. Lines the PR adds to master configs are scanned too. A file a script
+sources that the PR adds or changes (the shared library included) runs as the script runs it,
+its functions with the head's bodies; a vLLM/SGLang `--config` YAML the PR changes or the script
+writes from a heredoc gives the launch its flags; any other file the PR changes that a launch
+names (a model-config path, a speculative config, a tokenizer) is not read as the engine reads
+it and FAILs. A script run by file (`bash x.sh`, `./x.sh`, `python3 x.py`, a command name
+re-pointed by PATH, `hash -p`, `enable -f`, `BASH_ENV`) is not read: a call that may run one the
+PR adds or changes FAILs (see judge/script_files). Each hit FAILs with the flag, the whole value and the line, unless the
 profile's allowlist names it for that model with the maintainer decision it rests on (the
 allowlist ships empty). N/A when no script or master config changed. To satisfy it: drop the
 override.

@@ -8,8 +8,11 @@ read with that configuration bound, and a changed spec-decode script no changed 
 must reach a benchmark-client call carrying `--use-chat-template` (or `--dsv4`, which implies
 it; the client matches these words exactly), and no reached or undecided client call may lack
 it: a call behind `true ||`, `false &&`, a dead branch, an uncalled function or a comment proves
-nothing. A script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the
-PR adds or changes FAILs (see judge/script_files). A multi-node spec-decode entry needs a
+nothing. When the PR changes the library that defines the client, the benchmark program its
+head body runs (`benchmark_serving.py`) is the call that must carry the flag; a chat template
+file the PR changes that a launch serves with (`--chat-template`) is not read and FAILs. A
+script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or
+changes FAILs (see judge/script_files). A multi-node spec-decode entry needs a
 changed multi-node recipe that turns the chat template on; agentic replay always goes through
 chat completions. N/A when no spec-decode config changes. To satisfy it: pass
 `--use-chat-template` to run_benchmark_serving on every path.
