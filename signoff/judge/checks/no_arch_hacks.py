@@ -19,9 +19,9 @@ names (a model-config path, a speculative config, a tokenizer) is not read as th
 it and FAILs. A script run by file (`bash x.sh`, `./x.sh`, `python3 x.py`, a command name
 re-pointed by PATH, `hash -p`, `enable -f`, `BASH_ENV`) is not read: a call that may run one the
 PR adds or changes FAILs (see judge/script_files). Each hit FAILs with the flag, the whole
-value and the line, unless the profile's allowlist names it for that model with the maintainer decision it rests on (the
-allowlist ships empty). N/A when no script or master config changed. To satisfy it: drop the
-override.
+value and the line, unless the profile's allowlist names it for that model with the maintainer
+decision it rests on (the allowlist ships empty). N/A when no script or master config changed.
+To satisfy it: drop the override.
 """
 
 from __future__ import annotations
