@@ -828,6 +828,96 @@ def fail_spec_subscript(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# The shared library on main, as the scenario's script calls it (a benchmark-client function
+# that forwards its flags to the benchmark program).
+LIBRARY_PATH = "benchmarks/benchmark_lib.sh"
+LIBRARY = """#!/usr/bin/env bash
+export PORT="${PORT:-8888}"
+
+wait_for_server_ready() {
+    sleep 5
+}
+
+run_benchmark_serving() {
+    local chat=false args=()
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+            --use-chat-template) chat=true; shift ;;
+            *) args+=("$1" "$2"); shift 2 ;;
+        esac
+    done
+    local cmd=(python3 utils/bench_serving/benchmark_serving.py "${args[@]}")
+    if [[ "$chat" == true ]]; then
+        cmd+=(--use-chat-template)
+    fi
+    "${cmd[@]}"
+}
+"""
+
+
+def fail_library_chat_template(data: dict[str, Any]) -> str:
+    """8: the script asks for the chat template; the PR also changes the shared library so
+    that the benchmark client never passes it on (the library is code the sweep runs)."""
+    _main_files(data)[LIBRARY_PATH] = LIBRARY
+    dropped = LIBRARY.replace("cmd+=(--use-chat-template)", "cmd+=()")
+    _pull(data)["commits"][0]["files"][LIBRARY_PATH] = dropped
+    return pass_conversation(data)
+
+
+def sweep_older_metadata_line(data: dict[str, Any]) -> str:
+    """Sweep green on p2; p3 adds a `pr-link:` line to the script. That line is metadata only
+    in the changelog: in a script it is code, so the head's recipe was not swept."""
+    changed = SCRIPT.replace(
+        "set -euo pipefail\n",
+        "set -euo pipefail\npr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/2700 "
+        "|| export VLLM_USE_V1=0\n",
+    )
+    _add_commit(data, {SCRIPT_PATH: changed}, "script: pr-link")
+    data["repos"][REPO]["check_runs"]["p3"] = skipped_runs(15000002702)
+    return pass_conversation(data)
+
+
+FAKE_LAUNCHER_PATH = "benchmarks/single_node/bin/vllm"
+FAKE_LAUNCHER = """#!/usr/bin/env bash
+exec /usr/local/bin/vllm "$@" --hf-overrides '{"num_hidden_layers": 30}'
+"""
+
+
+def fail_repointed_launcher(data: dict[str, Any]) -> str:
+    """7, 8: the script puts a directory of the PR's on PATH, where the PR adds a file named
+    `vllm`: the launch runs that file, which signoff does not read."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'export PATH="$(dirname "$0")/../bin:$PATH"\n',
+    )
+    _pull(data)["commits"][0]["files"][FAKE_LAUNCHER_PATH] = FAKE_LAUNCHER
+    return pass_conversation(data)
+
+
+LAUNCH_CONFIG_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.yaml"
+LAUNCH_CONFIG = """# serving options for dsv4-fp4-b200-vllm-mtp
+max-num-seqs: 256
+hf-overrides:
+  num_hidden_layers: 30
+"""
+
+
+def fail_launch_config_override(data: dict[str, Any]) -> str:
+    """7: the launch reads its options from a `--config` YAML the PR adds, whose keys are
+    flags: `hf-overrides` there is `--hf-overrides` on the command line."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        '--kv-cache-dtype fp8 --config "$(dirname "$0")/dsv4_fp4_b200_vllm_mtp.yaml" \\\n',
+    )
+    _pull(data)["commits"][0]["files"][LAUNCH_CONFIG_PATH] = LAUNCH_CONFIG
+    return pass_conversation(data)
+
+
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
     _edit_pr_file(
@@ -1623,6 +1713,34 @@ VARIANTS = [
         "check 8: a clean recipe call, and a helper the PR adds run by file with the flagless one",
         fail_spec_subscript,
         expect=("REJECTED", (8,)),
+    ),
+    Variant(
+        "fail_library_chat_template",
+        "check 8: the PR's change to benchmark_lib.sh drops the chat template the script asks for",
+        fail_library_chat_template,
+        publish=True,
+        expect=("REJECTED", (8,)),
+    ),
+    Variant(
+        "sweep_older_metadata_line",
+        "green sweep on p2; p3 adds a `pr-link:` line to the script (metadata only in the changelog)",
+        sweep_older_metadata_line,
+        publish=True,
+        expect=("REJECTED", (1, 2)),
+    ),
+    Variant(
+        "fail_repointed_launcher",
+        "checks 7, 8: PATH puts the PR's bin/ first, where it adds a file named vllm",
+        fail_repointed_launcher,
+        publish=True,
+        expect=("REJECTED", (7, 8)),
+    ),
+    Variant(
+        "fail_launch_config_override",
+        "check 7: `hf-overrides` in a --config YAML the PR adds (its keys are the launch's flags)",
+        fail_launch_config_override,
+        publish=True,
+        expect=("REJECTED", (7,)),
     ),
     Variant(
         "fail_arch_underscore",

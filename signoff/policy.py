@@ -85,7 +85,9 @@ class SweepPolicy(Strict):
     default_scope: str
     ignored_check_runs: tuple[str, ...] = ()  # globs never counted (collect-evals ...)
     affecting_paths: tuple[str, ...]  # PR changes here after the sweep invalidate it
-    ignored_diff_lines: tuple[str, ...] = ()  # regexes of changed lines that never matter
+    # Changed lines that never matter, per file: regexes keyed by the path glob of the one file
+    # where such a line is metadata (the changelog's `pr-link:`); elsewhere it is code.
+    ignored_diff_lines: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _default_scope_exists(self) -> SweepPolicy:
@@ -278,6 +280,9 @@ class SpecDecodePolicy(Strict):
     # (`case $1 in --use-chat-template)`): no other spelling turns the chat template on.
     chat_template_flags: tuple[str, ...] = ("--use-chat-template",)
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
+    # Server flags naming the chat template file the engine renders prompts with: one the PR
+    # adds or changes decides the prompt format the draft model sees (Check 8, not Check 7).
+    server_chat_template_flags: tuple[str, ...] = ("--chat-template",)
 
 
 class DraftPrecisionPolicy(Strict):

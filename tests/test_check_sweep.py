@@ -180,3 +180,30 @@ def test_a_scan_that_stopped_early_says_which_commits_were_examined(check):
     result = check(parts, "sweep")
     assert result.status == "FAIL"
     assert "only the newest 1 commits' check runs were examined" in result.reason
+
+
+def test_a_metadata_line_is_ignored_only_in_the_file_where_it_is_metadata(check):
+    """`pr-link:` is the changelog's metadata; in a script it is code the sweep runs."""
+
+    def hide_in_script(files):
+        for f in files:
+            if f["path"].endswith(".sh"):
+                f["patch"] += "\n+  pr-link: x; export VLLM_ATTENTION_BACKEND=FLASHINFER"
+
+    parts = swept_older_commit(passing_parts(), hide_in_script)
+    result = check(parts, "sweep")
+    assert result.status == "FAIL"
+    assert "changed after the swept commit" in result.reason
+    assert ".sh" in result.reason
+
+
+def test_a_metadata_line_in_a_master_config_is_a_recipe_change(check):
+    def hide_in_master(files):
+        for f in files:
+            if f["path"] == "configs/nvidia-master.yaml":
+                f["patch"] += "\n+  pr-link: x"
+
+    parts = swept_older_commit(passing_parts(), hide_in_master)
+    result = check(parts, "sweep")
+    assert result.status == "FAIL"
+    assert "configs/nvidia-master.yaml changed after the swept commit" in result.reason

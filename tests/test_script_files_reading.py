@@ -45,6 +45,9 @@ def _files(text: str) -> list[tuple[str, str, str]]:
         ("find . -exec ./x.sh {} +", "./x.sh", "x.sh"),
         ("cat x.sh | sh", "(standard input)", ""),
         ("bash -s -- arg", "(standard input)", ""),
+        ("python3 x.py", "x.py", "x.py"),
+        ('python3 -u "$(dirname "$0")/tune.py" --n 2', '$(dirname "$0")/tune.py', "tune.py"),
+        ("/usr/bin/python3.12 -X dev tool.py", "tool.py", "tool.py"),
     ],
 )
 def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, name):
@@ -57,8 +60,8 @@ def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, n
         "bash -c 'echo hi'",
         "bash -ec 'echo hi'",
         "echo ./x.sh",
-        "grep -q x ./x.sh",
-        "python3 x.py",
+        "python3 -c 'print(1)'",
+        "python3 - --flag",
         "vllm serve model --port 8000",
         "source ./x.sh",
         "hf download model",
@@ -96,3 +99,9 @@ def test_an_expanding_heredoc_fed_to_a_shell_makes_the_reading_incomplete():
     run = evaluate(read_script('bash <<EOF\n./x.sh "$Y"\nEOF\n', "s.sh"), None)
     assert not run.complete
     assert run.problems == ("s.sh:1: bash runs an expanding heredoc as its script",)
+
+
+def test_an_external_program_is_recorded_by_its_name_never_by_the_file_it_reads():
+    """`grep -q x ./x.sh` runs the `grep` PATH finds (a file the PR may add when the script
+    puts its own directory there), and only reads ./x.sh."""
+    assert _files("grep -q x ./x.sh") == [("grep", "grep", "reached")]

@@ -30,6 +30,7 @@ from signoff.parse.master_config import (
     script_candidates,
 )
 from signoff.parse.matching import MatchReport, match_items
+from signoff.parse.shell_source import SourcedText, Sources, read_problem
 from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
@@ -38,6 +39,9 @@ from signoff.standards import Standard, Switches, resolve_standard
 # Evaluation steps for every script reading of one verdict together: the heaviest real entry
 # (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
 SCRIPT_STEPS_PER_JUDGE = 50_000
+# Evaluation steps for one reading when the PR changes the shared library: InferenceX's
+# benchmark_lib.sh read with nothing bound takes a median 5,800 steps (p90 6,200) per script.
+LIBRARY_BUDGET = 12_000
 
 
 @lru_cache(maxsize=256)
@@ -326,7 +330,9 @@ class JudgeContext:
                 self._facts[path] = None
             else:
                 clients = self.policy.spec_decode.client_commands
-                facts, run, steps = read_unbound(parsed, clients)
+                facts, run, steps = read_unbound(
+                    parsed, clients, self.sources_for(path), self.is_library(path)
+                )
                 self._facts[path] = facts
                 self._unbound[path] = (run, steps)  # the same reading as a run, for later
         return self._facts[path]
@@ -337,6 +343,61 @@ class JudgeContext:
 
     @cached_property
     def _facts(self) -> dict[str, ScriptFacts | None]:
+        return {}
+
+    # --- files a script sources -------------------------------------------------------------
+    @cached_property
+    def changed_readable(self) -> frozenset[str]:
+        """Paths the PR adds or changes (what `source` reads of them is the head's text)."""
+        return frozenset(f.path for f in self.evidence.changed_files if f.status != "removed")
+
+    def sources_for(self, path: str) -> Sources:
+        """What `source` in the script at `path` may read of the files the PR changed (one
+        per script, so its path indexes are built once)."""
+        if path not in self._sources:
+            self._sources[path] = Sources(
+                script=path, changed=self.changed_readable, read=self.sourced_text,
+                text=self.changed_text,
+            )  # fmt: skip
+        return self._sources[path]
+
+    @cached_property
+    def _sources(self) -> dict[str, Sources]:
+        return {}
+
+    def changed_text(self, path: str) -> tuple[str | None, str]:
+        """A changed file's head text as data (a launch's `--config`), or why it is not read."""
+        read = self.evidence.file(path, "head")
+        text = read.text if read is not None and read.state == "ok" else None
+        why = read_problem(path, text, self.unread(read))
+        return (text, "") if not why else (None, why)
+
+    @cached_property
+    def library_changed(self) -> bool:
+        """The PR changes a shared library: every reading that sources it runs its functions
+        (a real one costs ~6,000 steps with nothing bound), so each gets LIBRARY_BUDGET."""
+        return any(self.is_library(path) for path in self.changed_readable)
+
+    def is_library(self, path: str) -> bool:
+        """A shared library other scripts source (any of its functions may be called)."""
+        return any(path_matches(path, glob) for glob in self.policy.patches.shared_libraries)
+
+    def sourced_text(self, path: str) -> SourcedText:
+        """A changed file as `source` reads it: its head text parsed, or why it cannot be."""
+        if path not in self._sourced:
+            read = self.evidence.file(path, "head")
+            text = read.text if read is not None and read.state == "ok" else None
+            why = read_problem(path, text, self.unread(read))
+            parsed = self.parsed_script(path) if not why else None
+            if parsed is not None and parsed.tree is None:
+                why = parsed.problems[0] if parsed.problems else "could not be parsed"
+            tree = parsed.tree if parsed is not None else None
+            problems = tuple(tree.problems) if tree is not None else ()
+            self._sourced[path] = SourcedText(path, tree, why, tuple(sorted(set(problems))))
+        return self._sourced[path]
+
+    @cached_property
+    def _sourced(self) -> dict[str, SourcedText]:
         return {}
 
     # --- override hooks read as unset (Check 3's reading) -----------------------------------
@@ -515,13 +576,17 @@ class JudgeContext:
                 f"({SCRIPT_STEPS_PER_JUDGE} steps) is used up"
             )
             return ScriptRun(path=parsed.path, problems=(why,), complete=False, job=job)
-        budget = min(DEFAULT_BUDGET, self._steps_left)
+        per_reading = LIBRARY_BUDGET if self.library_changed else DEFAULT_BUDGET
+        budget = min(per_reading, self._steps_left)
         done = self._unbound.get(parsed.path) if env is None and not job and not unset else None
         if done is not None and done[1] <= budget:  # `script_facts` read it so: the same run
             self._steps_left -= done[1]
             return done[0]
         clients = self.policy.spec_decode.client_commands
-        run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=job, unset=unset)
+        run, steps = evaluate_counted(
+            parsed, env, clients, budget=budget, job=job, unset=unset,
+            files=self.sources_for(parsed.path), library=self.is_library(parsed.path),
+        )  # fmt: skip
         self._steps_left -= steps
         if any("work bound" in problem for problem in run.problems):
             self._over_budget[parsed.path] = run

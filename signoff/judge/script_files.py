@@ -39,15 +39,23 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
 
 
 def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:
-    """Other commands, as runs of the file their plain name finds on PATH (a script may put
-    its own directory there: `helper` then runs a file the PR adds)."""
-    return [
+    """Other commands and server launches, as runs of the file their plain name finds on PATH
+    (a script may put its own directory there, `hash -p` a name: `helper` or `vllm` then runs
+    a file the PR adds)."""
+    found = [
         ScriptFileRun(command=" ".join(command.argv), word=command.argv[0],
                       name=command.argv[0], line=command.line, reach=command.reach,
                       why=command.why)
         for command in run.commands
         if command.argv and command.argv[0] and "/" not in command.argv[0]
     ]  # fmt: skip
+    for launch in run.launches:
+        program = launch.command.split(" ", 1)[0]
+        found.append(
+            ScriptFileRun(command=launch.command, word=program, name=program,
+                          line=launch.line, reach=launch.reach, why=launch.why)
+        )  # fmt: skip
+    return found
 
 
 def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], script: str) -> str:

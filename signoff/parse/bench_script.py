@@ -37,6 +37,7 @@ from signoff.parse.launch import (
 from signoff.parse.shell_ast import Parsed, parse
 from signoff.parse.shell_eval import Evaluator
 from signoff.parse.shell_flow import Records
+from signoff.parse.shell_source import Sources
 from signoff.parse.shell_values import Option, Scope, Text
 
 DEFAULT_BUDGET = 5_000  # evaluation steps per configuration; real scripts take at most ~700
@@ -132,9 +133,13 @@ def evaluate(
     budget: int = DEFAULT_BUDGET,
     job: str = "",
     unset: frozenset[str] = frozenset(),
+    files: Sources | None = None,
+    library: bool = False,
 ) -> ScriptRun:
     """What the script runs with `env` bound (None: nothing bound); never raises."""
-    return evaluate_counted(script, env, clients, budget=budget, job=job, unset=unset)[0]
+    return evaluate_counted(
+        script, env, clients, budget=budget, job=job, unset=unset, files=files, library=library
+    )[0]
 
 
 def evaluate_counted(
@@ -145,8 +150,13 @@ def evaluate_counted(
     budget: int = DEFAULT_BUDGET,
     job: str = "",
     unset: frozenset[str] = frozenset(),
+    files: Sources | None = None,
+    library: bool = False,
 ) -> tuple[ScriptRun, int]:
     """`evaluate`, and how many of the budget's steps it used (every attempt together).
+
+    `files`: the files the PR changed that `source` may read (shell_source); `library`: the
+    script is a library other scripts source, so every function it defines may be called.
 
     `unset`: variables to read as unset, their fallbacks applying, as the job runs the script
     when nothing exports them. The assumption holds only for a name the reading never reads
@@ -160,14 +170,16 @@ def evaluate_counted(
     hooks = frozenset(unset).difference(env or {}, script.heredoc_names)
     steps = 0
     for _ in range(MAX_UNSET_ATTEMPTS if hooks else 0):
-        run, used, plain = _attempt(script, env, clients, budget - steps, job, hooks)
+        run, used, plain = _attempt(
+            script, env, clients, budget - steps, job, hooks, files, library
+        )
         steps += used
         if not plain:
             return run, steps
         hooks -= plain
         if not hooks:
             break
-    run, used, _ = _attempt(script, env, clients, budget - steps, job, frozenset())
+    run, used, _ = _attempt(script, env, clients, budget - steps, job, frozenset(), files, library)
     return run, steps + used
 
 
@@ -178,13 +190,15 @@ def _attempt(
     budget: int,
     job: str,
     unset: frozenset[str],
+    files: Sources | None = None,
+    library: bool = False,
 ) -> tuple[ScriptRun, int, frozenset[str]]:
     """One reading: the run, the steps it took, the `unset` names it read plainly."""
     environment = tuple(sorted((env or {}).items()))
     if script.tree is None:
         return ScriptRun(path=script.path, problems=script.problems, complete=False, job=job,
                          environment=environment), 0, frozenset()  # fmt: skip
-    evaluator = Evaluator(script.tree, frozenset(clients), budget, unset)
+    evaluator = Evaluator(script.tree, frozenset(clients), budget, unset, files, library=library)
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(env, unset))
@@ -218,6 +232,7 @@ def _run_of(
         job=job,
         environment=environment,
         unset=tuple(sorted(evaluator.read_unset)),
+        sourced=tuple(sorted(evaluator.sourced)),
     )
 
 
@@ -299,11 +314,14 @@ def facts_of(script: ParsedScript, client_commands: Sequence[str] = DEFAULT_CLIE
 
 
 def read_unbound(
-    script: ParsedScript, client_commands: Sequence[str] = DEFAULT_CLIENTS
+    script: ParsedScript,
+    client_commands: Sequence[str] = DEFAULT_CLIENTS,
+    files: Sources | None = None,
+    library: bool = False,
 ) -> tuple[ScriptFacts, ScriptRun, int]:
     """The unbound reading as facts and as the run `evaluate(script, None)` gives (so one
     evaluation serves both), and the steps it took."""
-    run, values, steps = _evaluate_with_values(script, client_commands)
+    run, values, steps = _evaluate_with_values(script, client_commands, files, library)
     facts = ScriptFacts(
         path=script.path,
         launches=run.launches,
@@ -318,18 +336,20 @@ def read_unbound(
 
 
 def _evaluate_with_values(
-    script: ParsedScript, clients: Sequence[str]
+    script: ParsedScript, clients: Sequence[str], files: Sources | None, library: bool
 ) -> tuple[ScriptRun, dict[str, tuple[str, ...]], int]:
     """The unbound reading, the known texts each variable holds at the script's end, steps."""
     if script.tree is None:
-        run, steps = evaluate_counted(script, None, clients)
+        run, steps = evaluate_counted(script, None, clients, files=files, library=library)
         return run, {}, steps
-    evaluator = Evaluator(script.tree, frozenset(clients), DEFAULT_BUDGET)
+    evaluator = Evaluator(
+        script.tree, frozenset(clients), DEFAULT_BUDGET, files=files, library=library
+    )
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(None))
     except Exception:  # the plain reading reports what went wrong
-        run, steps = evaluate_counted(script, None, clients)
+        run, steps = evaluate_counted(script, None, clients, files=files, library=library)
         return run, {}, steps
     values = _final_values(evaluator.final)
     return _run_of(script, evaluator, "", ()), values, evaluator.steps

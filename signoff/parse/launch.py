@@ -56,6 +56,10 @@ class ServerLaunch(Frozen):
     # Exported variables `env` leaves out because their value here is not decided (set in one
     # arm of an undecided `if`, or differently in each): every value each may have, and when.
     env_undecided: tuple[EnvChoice, ...] = ()
+    # Files the PR adds or changes that the launch names and signoff does not read as the
+    # engine does (a model-config path, a chat template, a speculative config): (flag, path);
+    # flag "(model)" for the positional model. A `--config` YAML it reads is in `args`.
+    reads: tuple[tuple[str, str], ...] = ()
 
 
 class ClientCall(Frozen):
@@ -130,6 +134,9 @@ class ScriptRun(Frozen):
     # Variables the reading took as unset and relied on: the script's own override hooks,
     # which nothing exports (only when the caller asked for that reading; sorted)
     unset: tuple[str, ...] = ()
+    # Files the PR changed that the reading sourced and ran, by the script line that sources
+    # them (what they define and run reports that line): (line, repository path)
+    sourced: tuple[tuple[int, str], ...] = ()
 
     @property
     def label(self) -> str:

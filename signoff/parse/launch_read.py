@@ -130,6 +130,14 @@ def read_launch(
     return None
 
 
+def launcher_word(argv: Sequence[Field]) -> Field | None:
+    """The word naming the program a launch runs (`vllm`, `./bin/vllm`, `python3`)."""
+    if not argv or basename(argv[0].text) in NOT_RUNNING:
+        return None
+    positions = range(len(argv)) if basename(argv[0].text) in WRAPPERS else range(1)
+    return next((argv[i] for i in positions if _launcher_at(argv, i) is not None), None)
+
+
 def _launcher_at(argv: Sequence[Field], i: int) -> tuple[Engine, str, int, bool] | None:
     name = basename(argv[i].text)
     nxt = argv[i + 1].text if i + 1 < len(argv) else ""

@@ -1,7 +1,8 @@
 """Recognise a command line that runs a script file (`bash x.sh`, `./x.sh`), which is not read.
 
-Two shapes run a file: a shell interpreter (`bash`, `sh`, `dash`, `zsh`, by any path) given a
-file operand, or none (it then reads standard input: `bash < x.sh`, `cat x.sh | sh`, whose file
+Two shapes run a file: an interpreter (`bash`, `sh`, `dash`, `zsh`, or python given a program
+file, by any path) given a file operand, or (a shell) none (it then reads standard input:
+`bash < x.sh`, `cat x.sh | sh`, whose file
 is not followed either; `bash -c` runs a string, which is read elsewhere, and so is a quoted
 heredoc fed to `bash`/`sh`); and a command word that is a path (it holds `/` or ends in `.sh`)
 or is known only at run time (`$RUNNER`, `"$(dirname "$0")/x.sh"`). Both may stand behind
@@ -18,6 +19,8 @@ from signoff.parse.shell_expand import Field
 from signoff.parse.shell_scan import ASSIGNMENT
 
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
+_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
+_PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
 # Interpreter options whose argument is the next word (`bash -o pipefail x.sh`).
 _OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
@@ -134,6 +137,8 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
         word = Field(looked_up[1], True, looked_up[1], word.line)
     if word.known and basename(word.text) in INTERPRETERS:
         return _operand(argv, i + 1)
+    if word.known and _PYTHON.fullmatch(basename(word.text)):
+        return _python_operand(argv, i + 1)
     if not command:
         return word if word.known and word.text.endswith(".sh") else None
     if not word.known or "/" in word.text or word.text.endswith(".sh"):
@@ -161,6 +166,23 @@ def _operand(argv: Sequence[Field], i: int) -> Field | None:
             return _stdin(line)
         i += 2 if text in _OPTION_ARGS else 1
     return _stdin(line)
+
+
+def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
+    """The program file python runs (`python3 -u x.py`); None for `-m` (a module, read as a
+    launch or a command), `-c` (a string, scanned as a word) and `-` (standard input, whose
+    heredoc the checks read)."""
+    while i < len(argv):
+        word = argv[i]
+        if not word.known:
+            return word
+        text = word.text
+        if text == "-" or text.startswith(("-m", "-c")):
+            return None
+        if not text.startswith("-"):
+            return word
+        i += 2 if text in _PYTHON_OPTION_ARGS else 1
+    return None
 
 
 def _stdin(line: int) -> Field:

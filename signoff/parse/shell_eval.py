@@ -30,6 +30,7 @@ from signoff.parse.shell_ast import (
 )
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Records, Runner
 from signoff.parse.shell_simple import SimpleCommands
+from signoff.parse.shell_source import Sources
 from signoff.parse.shell_values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
 
 MAX_ITERATIONS = 256  # for-loop items evaluated one by one
@@ -47,9 +48,15 @@ class Evaluator(SimpleCommands):
         clients: frozenset[str],
         budget: int,
         unset: frozenset[str] = frozenset(),
+        files: Sources | None = None,
+        *,
+        library: bool = False,
     ) -> None:
-        """`unset`: variables bound as unset in the initial scope whose reads are watched."""
-        super().__init__(parsed, clients)
+        """`unset`: variables bound as unset in the initial scope whose reads are watched.
+        `files`: what `source` may read of the files the PR changed. `library`: the text is a
+        library other scripts source, so any of its functions may be called (see `run`)."""
+        super().__init__(parsed, clients, files)
+        self.library = library
         self.unset_hooks = unset
         self.records = Records()
         self.final: Scope | None = None  # the scope after the last command (None: not reached)
@@ -63,10 +70,32 @@ class Evaluator(SimpleCommands):
     def run(self, scope: Scope) -> None:
         try:
             self.final, _ = self.seq(self.parsed.script, scope)
+            if self.library and self.final is not None:
+                self._call_every_function(self.final)
         except BudgetExceeded:
             self.problem(self.line, f"evaluation stopped after {self.budget} steps (work bound)")
         for name in sorted(set(scope.overflow)):
             self.note(f"{name} took more values than the reader keeps apart; read together")
+
+    def _call_every_function(self, scope: Scope) -> None:
+        """A library read alone: any script sourcing it may call any function it defines,
+        with any arguments, so each runs once (undecided) with its arguments unknown."""
+        names = sorted(scope.function_names())
+        for name in names:
+            for definition in scope.function(name):
+                why = f"a script sourcing this file may call {name}"
+                branch = scope.copy()
+                branch.reach = branch.why() or why
+                branch.positional = None
+                self.calls += 1
+                self.sources.append(definition.source or self.sources[-1])
+                self.line_base.append(definition.line_base)
+                try:
+                    self.command(definition.body, branch)
+                finally:
+                    self.calls -= 1
+                    self.sources.pop()
+                    self.line_base.pop()
 
     def tick(self, line: int, steps: int = 1) -> None:
         self.line = line
@@ -298,16 +327,28 @@ class Evaluator(SimpleCommands):
         return scope, Outcome()
 
     def while_loop(self, node: Loop, scope: Scope) -> tuple[Scope, Outcome]:
+        """Iterate while the condition is decided true (an argument parser's `while [[ $# -gt
+        0 ]]` with known arguments), up to MAX_ITERATIONS; a condition that cannot be decided
+        runs the body once more, undecided, and so does a condition still true at the bound."""
         assert node.cond is not None
-        scope, decided = self.seq(node.cond, scope)
-        if decided.ctl:
-            return scope, decided
-        status = decided.status if node.kind == "while" else _not(decided.status)
-        if status is False:
-            return scope, Outcome()
-        if status is True:
+        entry = scope.soft
+        for _ in range(MAX_ITERATIONS):
+            scope, decided = self.seq(node.cond, scope)
+            if decided.ctl:
+                return scope, decided
+            status = decided.status if node.kind == "while" else _not(decided.status)
+            if status is False:
+                return scope, Outcome()
+            if status is None:
+                break
             scope, outcome = self.seq(node.body, scope)
-            return scope, Outcome() if outcome.ctl in ("break", "continue") else outcome
+            if outcome.ctl == "break":
+                return scope, Outcome()
+            if outcome.ctl and outcome.ctl != "continue":
+                return scope, outcome
+            if scope.soft != entry:  # a `break` may have run: what follows may not
+                why, scope.soft = scope.soft, entry
+                return self.fork_one(scope, lambda s: self._loop_once(node, s), why)
         where = f"{node.kind} at line {self.at(node.line)}"
         why = f"`{_describe(node.cond)}` ({where}) could not be decided"
         self.note(why)

@@ -12,6 +12,7 @@ than `MAX_DEPTH` are reported, not followed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -26,6 +27,7 @@ MAX_DEPTH = 16
 _SPECIAL = "@*#?$!-0123456789"
 _SPECIAL_CHARS = frozenset("\\'\"$`")
 _PROCESS = ("<(", ">(")  # a process substitution opening an unquoted word
+_INDIRECT_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?::?[-=+?]).*)?", re.S)
 _OPS = (
     ":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
     "^^", "^", ",,", ",", ":",
@@ -282,6 +284,14 @@ class Expander:
         if inner.startswith("#") and len(inner) > 1:
             return [self._length(inner[1:], whole, quoted)]
         if inner.startswith("!") and len(inner) > 1:
+            named = _INDIRECT_OP.fullmatch(inner[1:])
+            if named is not None and named[2]:  # `${!NAME:-word}`: the operator on its target
+                target = self._scalar(named[1], "")
+                if _names_variable(target):
+                    assert isinstance(target, Text)
+                    again = "${" + target.text + named[2] + "}"
+                    return self._braced(again, offset, depth, quoted)
+                return [_Seg(whole, quoted, known=False, split=not quoted)]
             return self._indirect(inner[1:], whole, quoted)
         name, index, rest = _parameter_name(inner)
         if name is None:
@@ -445,12 +455,8 @@ class Expander:
 
     def _indirect(self, inner: str, whole: str, quoted: bool) -> list[_Seg]:
         target = self._scalar(inner, "")
-        if (
-            isinstance(target, Text)
-            and target.known
-            and NAME.fullmatch(target.text)
-            and target is not FROM_ENVIRONMENT
-        ):
+        if _names_variable(target):
+            assert isinstance(target, Text)
             return self._variable(target.text, whole, quoted, "")
         return [_Seg(whole, quoted, known=False, split=not quoted)]
 
@@ -475,6 +481,16 @@ class Expander:
 
 
 # --- module helpers -------------------------------------------------------------------------
+
+
+def _names_variable(target: object) -> bool:
+    """A known value that is a variable's name (the target of `${!NAME}`)."""
+    return (
+        isinstance(target, Text)
+        and target.known
+        and target is not FROM_ENVIRONMENT
+        and NAME.fullmatch(target.text) is not None
+    )
 
 
 def _substituted(written: str, printed: str | Parts | None, quoted: bool) -> list[_Seg]:

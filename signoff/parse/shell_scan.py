@@ -310,6 +310,8 @@ class Scanner:
     ) -> int:
         """`i` is at `open_`; returns the index after the matching `close`."""
         depth, j = 0, i
+        # `$(( $(date +%s) + 1 ))`: the command substitutions inside an arithmetic expansion run
+        arithmetic = record and open_ == "(" and self.text.startswith("((", i)
         while j < end:
             char = self.text[j]
             if char == "\\":
@@ -321,7 +323,7 @@ class Scanner:
             if char == '"':
                 j = self._double_quoted(j + 1, end)
                 continue
-            if open_ == "{" and self.text.startswith("$(", j):
+            if (open_ == "{" or (arithmetic and j > i + 1)) and self.text.startswith("$(", j):
                 j = self._balanced(j + 1, end, "(", ")", record=True)  # `${X:-$(cmd)}`
                 continue
             if open_ == "{" and char == "`":

@@ -4,10 +4,12 @@ A command whose words use a variable with several values (set in arms the reader
 decide) is evaluated once per consistent combination of those values; when the combinations
 record the same thing the command does not depend on them. Builtins that change the shell's
 state are followed (`export`, `local`, `declare`, `unset`, `shift`, `set --`, `read`, `source`
-of the benchmark library, `eval` and `bash -c` of known text, a quoted heredoc fed to `bash`/`sh`,
-`trap` handlers); `source` of any other file, `alias` and an expanding heredoc fed to a shell
-are not read and make the reading incomplete. Server launches, client
-calls, other commands and heredocs are recorded with how surely they run.
+of a file the PR adds or changes (its head text runs here, see shell_source) and of the
+unchanged benchmark library (its clients are external), `eval` and `bash -c` of known text, a
+quoted heredoc fed to `bash`/`sh`, `trap` handlers); `source` of any other file, `alias` and an
+expanding heredoc fed to a shell are not read and make the reading incomplete. Server launches,
+client calls (a client command, or a client program run by python: the benchmark process a
+library function starts), other commands and heredocs are recorded with how surely they run.
 """
 
 from __future__ import annotations
@@ -18,15 +20,24 @@ from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
 from signoff.parse.launch import (
+    Arg,
     ClientCall,
     EnvChoice,
     HeredocUse,
     Ran,
     Reach,
     ScriptFileRun,
+    ServerLaunch,
     ShellCommand,
 )
-from signoff.parse.launch_read import NOT_RUNNING, basename, read_args, read_launch
+from signoff.parse.launch_config import config_args, merged
+from signoff.parse.launch_read import (
+    NOT_RUNNING,
+    basename,
+    launcher_word,
+    read_args,
+    read_launch,
+)
 from signoff.parse.script_files import STDIN, known_name, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
@@ -34,6 +45,7 @@ from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
 from signoff.parse.shell_printf import Parts, echo_output, printf_output, printf_parts
 from signoff.parse.shell_scan import ASSIGNMENT, NAME
+from signoff.parse.shell_source import MAX_SOURCE_DEPTH, Sources
 from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell_values import (
     FROM_ENVIRONMENT,
@@ -54,11 +66,22 @@ MAX_CALL_DEPTH = 16
 MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
 LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
+# vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
+_CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
+_CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
+# A heredoc written to a file: `cat > F <<EOF`, `cat <<EOF > F`, `tee F <<EOF`.
+_WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
 _SILENT = frozenset(
     {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
-     "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "enable", "help", "history"}
+     "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
 )  # fmt: skip
 _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+# Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
+_STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
+_ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
+# Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
+_EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
 
 
 class _Hooks:
@@ -149,9 +172,17 @@ class SimpleCommands:
     records: Records
     depth: int
 
-    def __init__(self, parsed: Parsed, clients: frozenset[str]) -> None:
+    def __init__(
+        self, parsed: Parsed, clients: frozenset[str], files: Sources | None = None
+    ) -> None:
         self.parsed, self.clients = parsed, clients
         self.sources: list[Parsed] = [parsed]  # the script, or code read from a string
+        # What `source` may read (None: nothing the PR changed is known), and the stack of
+        # files being read: the script, then the changed files it sources.
+        self.files = files
+        self.reading: list[str] = [files.script if files is not None else ""]
+        self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
+        self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
         self.line_base: list[int] = [0]
         self.notes: dict[str, None] = {}
         self.problems: dict[tuple[int, str], None] = {}
@@ -328,7 +359,11 @@ class SimpleCommands:
         for word in node.assigns:
             match = ASSIGNMENT.match(word.raw)
             assert match is not None
-            prefix[match.group(1)] = exp.value(word.raw[match.end() :], word.offset).text
+            given = exp.value(word.raw[match.end() :], word.offset)
+            prefix[match.group(1)] = given.text
+            if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
+                field = Field(given.text, given.known, given.prefix, word.line, given.parts)
+                self.runs_file(field, word.line, scope, word.raw[:120])
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
     def dispatch(
@@ -342,6 +377,13 @@ class SimpleCommands:
         functions: bool,
     ) -> tuple[Scope, Outcome]:
         name = argv[0].text if argv[0].known else ""
+        if any(field.text.startswith(_ENV_FUNCTION) for field in argv):
+            self.problem(node.line, f"a function passed through the environment "
+                         f"({_ENV_FUNCTION}...) is not read")  # fmt: skip
+        if functions and name != "time" and scope.function(name):
+            # bash runs a function before a builtin of the same name (`set() {...}`; `time`
+            # is a reserved word, never a function call)
+            return self.call_function(name, argv, scope, node.line)
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
@@ -351,12 +393,12 @@ class SimpleCommands:
         handler = _BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
-        if functions and scope.function(name):
-            return self.call_function(name, argv, scope, node.line)
         if name in self.clients:
             self._record_client(argv, scope)
             return scope, Outcome(None)
         if name in _SILENT:
+            if name in _EXTERNAL:  # found on PATH, which the script may point at its own files
+                self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
         self._record_command(argv, prefix, scope)
         if name == "exec" and len(argv) > 1:
@@ -391,15 +433,31 @@ class SimpleCommands:
 
     def _record_command(self, argv: list[Field], prefix: dict[str, str], scope: Scope) -> None:
         reach, why = self._reach(scope)
+        program = _client_program(argv, self.clients)
+        if program:  # `python3 .../benchmark_serving.py ...`: the benchmark process itself
+            self.records.clients.append(ClientCall(
+                command=program, args=tuple(read_args(argv[2:])), line=self.at(argv[0].line),
+                reach=reach, why=why,
+            ))  # fmt: skip
         env = {**self._exported(scope), **prefix}
         launch = read_launch(argv, env, reach, why)
         if launch is not None:
+            launcher = launcher_word(argv)
+            plain = launcher is not None and launcher.known and "/" not in launcher.text
+            if launcher is not None and not plain and known_name(launcher):  # `./bin/vllm`
+                self.records.script_files.append(ScriptFileRun(
+                    command=" ".join(f.text for f in argv)[:200], word=launcher.text,
+                    name=known_name(launcher), line=self.at(argv[0].line), reach=reach, why=why,
+                ))  # fmt: skip
             update: dict[str, object] = {"env_undecided": self._exported_undecided(scope, prefix)}
             if self.line_base[-1]:
                 update["line"] = self.line_base[-1]
+            update.update(self._launch_files(launch, argv))
             self.records.launches.append(launch.model_copy(update=update))
             return
         if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
+            if argv[0].known and argv[0].text in _EXTERNAL:  # a file found on PATH
+                self.runs_file(argv[0], argv[0].line, scope, " ".join(f.text for f in argv)[:200])
             return
         words = tuple(field.text for field in argv)
         line = self.at(argv[0].line)
@@ -411,10 +469,80 @@ class SimpleCommands:
             ))  # fmt: skip
         self.records.commands.append(ShellCommand(argv=words, line=line, reach=reach, why=why))
 
+    def _launch_files(self, launch: ServerLaunch, argv: list[Field]) -> dict[str, object]:
+        """What the launch reads of the files the PR changed: a vLLM/SGLang `--config` YAML
+        read as its flags (the command line winning), any other file it names listed in
+        `reads`; a config that cannot be read is a problem naming it."""
+        reads: dict[tuple[str, str], None] = {}
+        from_file: list[Arg] = []
+        line = self.at(launch.line)
+        for flag, word in _valued_words(launch, argv):
+            paths = self.files.resolve(word, self.reading[-1], under=True)[1] if self.files else ()
+            if not paths and not word.known and self.files is not None:
+                paths = self.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
+                for path in paths:
+                    reads.setdefault((flag, path), None)
+                continue
+            written = self.written.get(basename(word.text)) if word.known else None
+            is_config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+            if not paths and is_config and written is None and word.known:
+                why = self._written_otherwise(word.text)
+                if why:
+                    self.problem(line, f"the launch reads {word.text} ({flag}), {why}")
+                continue
+            if not paths and written is not None and is_config:  # the heredoc it wrote
+                args, why = config_args(written, line)
+                if why:
+                    self.problem(line, f"the launch reads {word.text} ({flag}), written by the "
+                                 f"script, and it cannot be read: {why}")  # fmt: skip
+                from_file.extend(args)
+                continue
+            for path in paths:
+                config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+                if not config or path != paths[0] or len(paths) > 1:
+                    reads.setdefault((flag, path), None)
+                    continue
+                assert self.files is not None
+                text, why = self.files.text(path)
+                args, why = config_args(text, line) if text is not None else ((), why)
+                if why:
+                    self.problem(line, f"the launch reads {path} ({flag}), which this PR "
+                                 f"changes, and it cannot be read: {why}")  # fmt: skip
+                self.note(f"line {line} reads the flags of {path} (this PR changes it)")
+                from_file.extend(args)
+        update: dict[str, object] = {"reads": tuple(reads)}
+        if from_file:
+            update["args"] = merged(launch.args, tuple(from_file))
+        return update
+
+    def _written_otherwise(self, path: str) -> str:
+        """Why a `--config` file that is neither a changed repository file nor written from a
+        heredoc cannot be trusted ("" when the script never names it but to pass it): the
+        script names it elsewhere, so it may write or copy it (`echo ... > x.yaml`)."""
+        name = basename(path)
+        if not name:
+            return ""
+        token = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+        for text in dict.fromkeys(source.text for source in self.sources):
+            for line in text.splitlines():
+                rest = _CONFIG_USE.sub(" ", line)  # its uses as a --config value
+                if not token.search(rest) or line.lstrip().startswith("#"):
+                    continue
+                if _WRITES_HEREDOC.search(rest) and "<<" in rest:
+                    continue
+                return (f"which the script also names at run time ({line.strip()[:80]}), so it "
+                        "may write it in a way signoff does not read")  # fmt: skip
+        return ""
+
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
         reach, why = self._reach(scope)
         for index in node.heredocs:
             doc = self.sources[-1].heredocs[index]
+            lines = self.sources[-1].text.splitlines()
+            command = lines[doc.line - 1] if 0 < doc.line <= len(lines) else ""
+            target = _WRITES_HEREDOC.search(command)
+            if target is not None:  # `cat > config.yaml <<EOF`: a file the script writes
+                self.written[basename(target[1])] = doc.body
             self.records.heredocs.append(
                 HeredocUse(
                     line=self.at(doc.line), delimiter=doc.delimiter, body=doc.body,
@@ -467,6 +595,9 @@ class SimpleCommands:
             scope.put(name, _array_value(current, items, name, append=append))
             return name
         value = exp.value(word.raw[match.end() :], word.offset + match.end())
+        if name in _STARTUP_FILES and value.text:  # every shell started later reads it
+            field = Field(value.text, value.known, value.prefix, word.line, value.parts)
+            self.runs_file(field, word.line, scope, word.raw[:120])
         if index:
             scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
         elif append:
@@ -541,6 +672,46 @@ class SimpleCommands:
             outcome = Outcome(outcome.status)
         return scope, outcome
 
+    def call_unknown(self, definition: FunctionDef, scope: Scope) -> tuple[Scope, Outcome]:
+        """Run a function body with its arguments unknown (a caller the reader does not see)."""
+        saved = scope.positional
+        scope.positional = None
+        scope.locals.append({})
+        self.calls += 1
+        self.sources.append(definition.source or self.sources[-1])
+        self.line_base.append(definition.line_base)
+        try:
+            scope, outcome = self.command(definition.body, scope)
+        finally:
+            self.calls -= 1
+            self.sources.pop()
+            self.line_base.pop()
+        scope.end_function()
+        scope.positional = saved
+        return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
+
+    def call_exported(self, name: str, scope: Scope, line: int) -> Scope:
+        """`export -f NAME`: every shell the script starts from here may call it, so it runs
+        once, undecided, with its arguments unknown (what it runs counts)."""
+        why = f"{name} is exported at line {self.at(line)}: a shell the script starts may call it"
+        for definition in scope.function(name):
+            if self.calls >= MAX_CALL_DEPTH:
+                self.problem(line, f"function calls nested deeper than {MAX_CALL_DEPTH}")
+                break
+            branch = scope.copy()
+            branch.reach = branch.why() or why
+            self.call_unknown(definition, branch)
+        return scope
+
+    def runs_file(self, word: Field, line: int, scope: Scope, command: str) -> None:
+        """Record that a name now runs the file `word` names (`hash -p`, `enable -f`,
+        `BASH_ENV`): the checks hold it against a PASS when the PR may have written it."""
+        reach, why = self._reach(scope)
+        self.records.script_files.append(ScriptFileRun(
+            command=command, word=word.text, name=known_name(word), line=self.at(line),
+            reach=reach, why=why,
+        ))  # fmt: skip
+
     def substitution(
         self,
         offset: int,
@@ -605,6 +776,48 @@ class SimpleCommands:
         finally:
             self.sources.pop()
             self.line_base.pop()
+
+    def source_changed(
+        self, target: Field, line: int, scope: Scope
+    ) -> tuple[Scope, Outcome] | None:
+        """`source` of a file the PR adds or changes: its head text runs here, in this scope
+        (what it defines and runs reports the `source` line); the reading names the file when
+        it cannot be read completely. None: the word names no changed file."""
+        if self.files is None:
+            return None
+        _, candidates = self.files.resolve(target, self.reading[-1])
+        if not candidates:
+            return None
+        shown = target.text[:80]
+        if len(candidates) > 1:
+            named = ", ".join(candidates[:3]) + (" ..." if len(candidates) > 3 else "")
+            self.problem(line, f"sources {shown}, which may be any of the files this PR "
+                         f"changes {named}")  # fmt: skip
+            return scope, Outcome(None)
+        path = candidates[0]
+        if path in self.reading or len(self.reading) > MAX_SOURCE_DEPTH:
+            self.problem(line, f"sources {path} again inside itself or deeper than "
+                         f"{MAX_SOURCE_DEPTH} files")  # fmt: skip
+            return scope, Outcome(None)
+        sourced = self.files.read(path)
+        if sourced.tree is None:
+            self.problem(line, f"sources {path}, which this PR changes, and it cannot be read "
+                         f"completely ({sourced.reason})")  # fmt: skip
+            return scope, Outcome(None)
+        for inner, what in sourced.problems[:1]:
+            self.problem(line, f"sources {path}, which this PR changes: its line {inner}: {what}")
+        self.note(f"line {self.at(line)} reads {path} (this PR changes it) as the script runs it")
+        self.sourced.setdefault((self.at(line), path), None)
+        self.sources.append(sourced.tree)
+        self.line_base.append(self.at(line))
+        self.reading.append(path)
+        try:
+            scope, outcome = self.seq(sourced.tree.script, scope)
+        finally:
+            self.sources.pop()
+            self.line_base.pop()
+            self.reading.pop()
+        return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
 
     # --- loops and case (called by the evaluator) ---------------------------------------------
 
@@ -685,14 +898,21 @@ def _declare(
         head == "export",
         head == "local" or (head in ("declare", "typeset") and bool(scope.locals)),
     )
+    functions = False
     for word in node.words[1:]:
         if word.raw.startswith(("-", "+")):
             exporting |= "x" in word.raw and word.raw.startswith("-")
+            functions |= "f" in word.raw and word.raw.startswith("-")
             local &= "g" not in word.raw
             if "n" in word.raw.lstrip("-+"):
                 runner.problem(node.line, "name references (declare -n) are not followed")
             if "A" in word.raw.lstrip("-+"):
                 _declare_assoc(node.words[1:], scope)
+            continue
+        if functions:  # `export -f NAME`: a shell the script starts may call it
+            if exporting:
+                for field in exp.fields(word.raw, word.offset, word.line):
+                    scope = runner.call_exported(field.text, scope, node.line)
             continue
         name = runner.assign_word(word, exp, scope, local=local)
         if not name:
@@ -758,6 +978,9 @@ def _source(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
     target = argv[1] if len(argv) > 1 else None
+    changed = runner.source_changed(target, node.line, scope) if target is not None else None
+    if changed is not None:
+        return changed
     name = basename(target.text) if target is not None else ""
     if target is not None and name == LIBRARY:
         for client in runner.clients:  # the library (re)defines the benchmark client
@@ -840,6 +1063,22 @@ def _read(
     return scope, Outcome(None)
 
 
+def _repoint(
+    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
+) -> tuple[Scope, Outcome]:
+    """`hash -p FILE NAME` (NAME now runs FILE) and `enable -f FILE NAME` (a builtin loaded
+    from FILE, whose code runs as it loads): the file is what runs."""
+    option = "-p" if argv[0].text == "hash" else "-f"
+    texts = [field.text for field in argv]
+    if argv[0].text == "enable" and "-n" in texts[1:]:  # the builtin off: PATH finds NAME
+        for field in argv[texts.index("-n", 1) + 1 :]:
+            runner.runs_file(field, node.line, scope, " ".join(texts)[:200])
+    if option in texts[1:] and texts.index(option, 1) + 1 < len(argv):
+        target = argv[texts.index(option, 1) + 1]
+        runner.runs_file(target, node.line, scope, " ".join(texts)[:200])
+    return scope, Outcome(None)
+
+
 def _alias(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
@@ -857,10 +1096,48 @@ _BUILTINS: dict[str, Builtin] = {
     "source": _source, ".": _source, "eval": _eval,
     "bash": _shell, "sh": _shell, "trap": _trap,
     "read": _read, "mapfile": _read, "readarray": _read, "alias": _alias,
+    "hash": _repoint, "enable": _repoint,
 }  # fmt: skip
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str, Field]]:
+    """(flag, the word of its value) for each valued flag of the launch's words, and the
+    positional model as "(model)"."""
+    for index, field in enumerate(argv):
+        text = field.text
+        if field.known and launch.model is not None and text == launch.model:
+            yield "(model)", field
+        if not text.startswith("--") or len(text) < 3:
+            continue
+        flag, eq, value = text.partition("=")
+        if eq:
+            parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
+            yield flag, Field(value, field.known, "", field.line, _after_flag(parts, len(flag) + 1))
+        elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
+            yield flag, argv[index + 1]
+
+
+def _after_flag(parts: tuple[tuple[str, bool], ...], skip: int) -> tuple[tuple[str, bool], ...]:
+    out: list[tuple[str, bool]] = []
+    for text, known in parts:
+        if skip >= len(text):
+            skip -= len(text)
+            continue
+        out.append((text[skip:], known))
+        skip = 0
+    return tuple(out)
+
+
+def _client_program(argv: list[Field], clients: frozenset[str]) -> str:
+    """The client program (a name with a `.py` suffix among `clients`) that python runs here
+    (`python3 .../benchmark_serving.py`), else ""."""
+    if len(argv) < 2 or not argv[0].known or not _PYTHON.fullmatch(basename(argv[0].text)):
+        return ""
+    program = known_name(argv[1])  # `"$(pwd)/utils/.../benchmark_serving.py"` names it too
+    return program if program.endswith(".py") and program in clients else ""
 
 
 def _why_of(chosen: dict[str, Option]) -> str:

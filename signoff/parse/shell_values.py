@@ -140,6 +140,10 @@ class Scope:
                 return found
         return ()
 
+    def function_names(self) -> set[str]:
+        """Every function defined along this path (those `unset -f` left empty included)."""
+        return {name for scope in self._chain() for name in scope.functions}
+
     def exported_names(self) -> set[str]:
         names: set[str] = set()
         for scope in self._chain():
@@ -241,13 +245,18 @@ def _union(scope: Scope, name: str, per_arm: list[tuple[Option, ...]]) -> tuple[
 
 
 def _together(name: str, options: tuple[Option, ...]) -> Option:
-    """Many values of one variable as one: an array's values as all their items in a row (every
-    flag any of them passes stays visible), anything else as unknown."""
+    """Many values of one variable as one: an array's values as all their distinct items in a
+    row (every flag any of them passes stays visible), its length unknown (no test on it is
+    decided, so no path is dropped by it); anything else as unknown."""
     why = f"{name} takes more than {MAX_OPTIONS} values here, read together"
     arrays = [option.value for option in options if option.value is not None]
     if arrays and all(isinstance(value, Array) for value in arrays):
-        items = [item for value in arrays if isinstance(value, Array) for _, item in value.items]
-        return Option(Array(tuple((str(n), item) for n, item in enumerate(items))), why)
+        seen: dict[tuple[str, bool], Text] = {}
+        for value in arrays:
+            for _, item in value.items if isinstance(value, Array) else ():
+                seen.setdefault((item.text, item.known), item)
+        items = tuple((str(n), item) for n, item in enumerate(seen.values()))
+        return Option(Array(items, exact=False), why)
     return Option(unknown(f"${{{name}}}"), why)
 
 

@@ -13,6 +13,11 @@ RSS is that case's own):
 - a ~200 KB launch script of 6,000 and 12,000 nested `if` blocks;
 - a changed master-config entry holding a YAML anchor chain (each anchor a list of nine aliases
   of the one before: ~330 bytes standing for 9^7 or 9^12 nodes);
+- files the PR changes that the sweep runs or a launch reads (issue 14): a changed shared
+  library of ~565 KB (past the sourced-file bound) or of 2,000 functions with loops calling each
+  other, a chain of 12 changed files sourcing each other in a circle, a `--config` YAML anchor
+  bomb (9^12 nodes in ~3.6 KB) and one of 4,000 keys, and 400 `source`s plus 200 launch flags
+  naming files under run-time roots among 2,990 changed files sharing one base name;
 - the check right before publishing (which sign-off is the newest) on a PR holding 1,000
   drive-by comments of 65,536 characters of Markdown that is slow to parse, posted after ours.
 
@@ -181,6 +186,71 @@ def master_alias_chain(levels: int) -> dict[str, Any]:
     return parts
 
 
+LIB = "benchmarks/benchmark_lib.sh"
+
+
+def _changed(parts: dict[str, Any], path: str, text: str) -> None:
+    """The PR adds `path` with `text`, read at the head (no patch: a file too large for one)."""
+    parts["changed_files"].append({"path": path, "status": "added", "patch": None})
+    replace_file(parts, path, "head", text)
+
+
+def library_of_functions(count: int, body: str) -> dict[str, Any]:
+    """A changed shared library of `count` functions (each `body`), every one calling the
+    next: sourced by the script and read alone (every function may be called)."""
+    parts = passing_parts()
+    text = "".join(f'f{i}() {{\n{body}\n  f{i + 1} "$@"\n}}\n' for i in range(count))
+    _changed(parts, LIB, text + 'run_benchmark_serving() { f0 "$@"; }\n')
+    return parts
+
+
+def library_chain(depth: int) -> dict[str, Any]:
+    """Changed files that each source the next, the last one sourcing the first."""
+    parts = passing_parts()
+    names = [f"benchmarks/lib{i}.sh" for i in range(depth)]
+    for i, name in enumerate(names):
+        after = names[(i + 1) % depth].rsplit("/", 1)[1]
+        _changed(parts, name, f'source "$(dirname "${{BASH_SOURCE[0]}}")/{after}"\nexport A{i}=1\n')
+    script = SCRIPT.replace("../../benchmark_lib.sh", "../../lib0.sh")
+    replace_file(parts, SCRIPT_PATH, "head", script)
+    return parts
+
+
+def launch_config(text: str) -> dict[str, Any]:
+    parts = passing_parts()
+    path = "benchmarks/single_node/fixed_seq_len/serve.yaml"
+    _changed(parts, path, text)
+    script = SCRIPT.replace(
+        "--kv-cache-dtype fp8", '--kv-cache-dtype fp8 --config "$(dirname "$0")/serve.yaml"'
+    )
+    replace_file(parts, SCRIPT_PATH, "head", script)
+    return parts
+
+
+def anchor_bomb(levels: int) -> str:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def many_changed_files_and_run_time_paths(files: int, lines: int) -> dict[str, Any]:
+    """3,000 changed files sharing base names, and a script whose `source`s and launch file
+    flags name files under run-time roots (each looked up among them)."""
+    parts = passing_parts()
+    for i in range(files):
+        parts["changed_files"].append(
+            {"path": f"benchmarks/d{i % 50}/e{i}/lib.sh", "status": "added", "patch": None}
+        )
+    block = "".join(f'source "$ROOT{i}/e{i}/lib.sh" 2>/dev/null || true\n' for i in range(lines))
+    script = SCRIPT.replace(
+        "--kv-cache-dtype fp8",
+        "--kv-cache-dtype fp8 " + " ".join(f'--x{i} "$R/e{i}/lib.sh"' for i in range(200)),
+    )
+    replace_file(parts, SCRIPT_PATH, "head", block + script)
+    return parts
+
+
 CASES: dict[str, Callable[[], dict[str, Any]]] = {
     **{name: (lambda make=make: with_signoff(make())) for name, make in SIGNOFFS.items()},
     "signoff-exception-prose-fork-image": fork_image_with_exception_prose,
@@ -193,6 +263,19 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "script-braces-1024-fields": lambda: brace_words("{a,b}" * 10, 4_000),
     "master-config-alias-chain-9^7": lambda: master_alias_chain(7),
     "master-config-alias-chain-9^12": lambda: master_alias_chain(12),
+    # Files the PR changes that the sweep runs or a launch reads (issue 14)
+    "library-500kb-of-functions": lambda: library_of_functions(9_000, "  echo " + "x" * 30),
+    "library-functions-with-loops": lambda: library_of_functions(
+        2_000, "  for i in $(seq 1 300); do while [[ $# -gt 0 ]]; do shift; done; done"
+    ),
+    "library-sourcing-chain-of-12": lambda: library_chain(12),
+    "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
+    "launch-config-64kb-of-keys": lambda: launch_config(
+        "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]
+    ),
+    "sources-and-launch-files-among-3000-changed": lambda: many_changed_files_and_run_time_paths(
+        2_990, 400
+    ),
 }
 
 

@@ -258,6 +258,7 @@ def _scan_script(
     else:
         found = []
     for run in runs:
+        run = _without_libraries(ctx, run)
         if run.complete:
             found += find_in_run(text, path, run, patches, variables)
         elif _evaluated(run):
@@ -281,6 +282,18 @@ def _scan_script(
             surest[key] = hit
     _split(ctx, path, tuple(surest[key] for key in sorted(surest)), scan)
     scan.scanned.append(path)
+
+
+def _without_libraries(ctx: JudgeContext, run: ScriptRun) -> ScriptRun:
+    """The reading without what a changed shared library it sources runs: those libraries
+    are judged on the lines the PR adds to them (below), not on every line already there."""
+    lines = {line for line, sourced in run.sourced if ctx.is_library(sourced)}
+    if not lines:
+        return run
+    return run.model_copy(update={
+        "commands": tuple(c for c in run.commands if c.line not in lines),
+        "heredocs": tuple(h for h in run.heredocs if h.line not in lines),
+    })  # fmt: skip
 
 
 def _unread_source(path: str, problem: str) -> str:

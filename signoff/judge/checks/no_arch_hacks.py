@@ -11,16 +11,21 @@ the engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.
 word of another command, which may hand a command line over as one string: `env -S`, `python3
 -c`), for `sed`/`jq` edits of model config files and for override keys or flags in heredocs it
 writes or feeds to a program; dead branches, `false &&`, `true ||`, uncalled functions and
-comments never count. Lines the PR adds to master configs are scanned too. A script run by file
-(`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or changes FAILs (see
-judge/script_files). Each hit FAILs with the flag, the whole value and the line, unless the
-profile's allowlist names it for that model with the maintainer decision it rests on (the
-allowlist ships empty). From the later prompt (E11) it also bans `publish_events_and_metrics:
-false`: a disabling value on a line the PR adds FAILs, and every recipe a changed Dynamo
-TensorRT-LLM benchmark runs (changed or not) must set it enabled; an omitted or unreadable value
-FAILs as "could not be verified" (signoff does not read the image's default). N/A when no script
-or master config changed. To satisfy it: drop the override; set `publish_events_and_metrics:
-true` in the recipe.
+comments never count. Lines the PR adds to master configs are scanned too. A file a script
+sources that the PR adds or changes (the shared library included) runs as the script runs it,
+its functions with the head's bodies; a vLLM/SGLang `--config` YAML the PR changes or the script
+writes from a heredoc gives the launch its flags; any other file the PR changes that a launch
+names (a model-config path, a speculative config, a tokenizer) is not read as the engine reads
+it and FAILs. A script run by file (`bash x.sh`, `./x.sh`, `python3 x.py`, a command name
+re-pointed by PATH, `hash -p`, `enable -f`, `BASH_ENV`) is not read: a call that may run one the
+PR adds or changes FAILs (see judge/script_files). Each hit FAILs with the flag, the whole
+value and the line, unless the profile's allowlist names it for that model with the maintainer
+decision it rests on (the allowlist ships empty). From the later prompt (E11) it also bans
+`publish_events_and_metrics: false`: a disabling value on a line the PR adds FAILs, and every
+recipe a changed Dynamo TensorRT-LLM benchmark runs (changed or not) must set it enabled; an
+omitted or unreadable value FAILs as "could not be verified" (signoff does not read the image's
+default). N/A when no script or master config changed. To satisfy it: drop the override; set
+`publish_events_and_metrics: true` in the recipe.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from signoff.judge import banned_settings
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
+from signoff.judge import sourced
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
 from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
@@ -92,6 +98,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """The recipes whose banned settings the later prompt reads whole (E11+)."""
     yield from banned_settings.wants(ctx)
+    yield from sourced.wants(ctx)
 
 
 def _runs(ctx: JudgeContext) -> tuple[list[tuple[ScriptRun, str]], str]:
@@ -122,7 +129,15 @@ def _scan_run(
 ) -> None:
     arch = policy.arch
     where = f" ({run.label})" if run.label else ""
+    chat = {_dashed(flag) for flag in policy.spec_decode.server_chat_template_flags}
     for launch in run.launches:
+        for flag, path in launch.reads:  # a file the PR wrote, read by the engine, not by us
+            if _dashed(flag) not in chat:
+                hits.append(
+                    f"{run.path}:{launch.line} {flag} `{path}` (a file this PR adds or changes, "
+                    f"which the engine reads and signoff does not read as it does)"
+                    f"{where}{_undecided(launch.why)}"
+                )
         for word in launch.opaque:  # a run-time word in a flag's place may hold an override
             hits.append(
                 f"{run.path}:{launch.line} {word} (known only at run time, could be an override)"
@@ -147,6 +162,10 @@ def _scan_run(
                 at = heredoc.line + offset
                 shown = body_line.strip()[:120]
                 hits.append(f"{run.path}:{at} {shown}{where}{_undecided(heredoc.why)}")
+
+
+def _dashed(flag: str) -> str:
+    return flag.replace("_", "-")
 
 
 def _shown(arg: Arg) -> str:

@@ -24,6 +24,7 @@ from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.recipe_compare import LaunchComparison, compare_launch
 from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
 from signoff.judge.recipe_runs import Target, script_runs, targets
+from signoff.judge.sourced import wants as wants
 from signoff.parse.launch import ScriptRun, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, link_key
 from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine

@@ -8,8 +8,11 @@ read with that configuration bound, and a changed spec-decode script no changed 
 must reach a benchmark-client call carrying `--use-chat-template` (or `--dsv4`, which implies
 it; the client matches these words exactly), and no reached or undecided client call may lack
 it: a call behind `true ||`, `false &&`, a dead branch, an uncalled function or a comment proves
-nothing. A script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the
-PR adds or changes FAILs (see judge/script_files). A multi-node spec-decode entry needs a
+nothing. When the PR changes the library that defines the client, the benchmark program its
+head body runs (`benchmark_serving.py`) is the call that must carry the flag; a chat template
+file the PR changes that a launch serves with (`--chat-template`) is not read and FAILs. A
+script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or
+changes FAILs (see judge/script_files). A multi-node spec-decode entry needs a
 changed multi-node recipe that turns the chat template on; agentic replay always goes through
 chat completions. N/A when no spec-decode config changes. To satisfy it: pass
 `--use-chat-template` to run_benchmark_serving on every path.
@@ -20,6 +23,7 @@ from __future__ import annotations
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
+from signoff.judge.sourced import wants as wants
 from signoff.parse.launch import ClientCall, ScriptRun
 from signoff.parse.master_config import MasterEntry
 
@@ -141,6 +145,14 @@ def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) 
         call = lacking[0]
         may = f", and may run: {call.why}" if call.why else ""
         return f"{run.path}:{call.line} calls {call.command} without {flags}{where}{may}"
+    templates = {flag.replace("_", "-") for flag in spec.server_chat_template_flags}
+    for launch in run.launches:
+        for flag, path in launch.reads:
+            if flag.replace("_", "-") in templates:  # the prompt format the draft sees
+                return (
+                    f"{run.path}:{launch.line} serves with {flag} `{path}`, a chat template "
+                    f"this PR adds or changes; signoff does not read templates{where}"
+                )
     unread = unread_script_file(ctx, run, judged)
     if unread:  # the file may hold a benchmark call of its own, flagless
         return f"{unread}, so its benchmark calls are unverified"
@@ -153,7 +165,7 @@ def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) 
             f"{run.path}:{call.line}: the only {call.command} call with {flags} may not run "
             f"({call.why}){where}"
         )
-    clients = "/".join(spec.client_commands)
+    clients = "/".join(c for c in spec.client_commands if not c.endswith(".py"))
     return f"{run.path} runs no {clients} call, so the chat template is unverified{where}"
 
 

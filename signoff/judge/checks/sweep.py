@@ -182,7 +182,6 @@ def _changed_after(path: str, sweep_sha: str) -> str:
 
 def _affecting(ctx: JudgeContext, files: Iterable[ChangedFile]) -> dict[str, tuple[str, ...]]:
     sweep = ctx.policy.sweep
-    ignored = [re.compile(p) for p in sweep.ignored_diff_lines]
     result: dict[str, tuple[str, ...]] = {}
     for changed in files:
         if not any(path_matches(changed.path, p) for p in sweep.affecting_paths):
@@ -190,6 +189,12 @@ def _affecting(ctx: JudgeContext, files: Iterable[ChangedFile]) -> dict[str, tup
         if changed.patch is None:
             result[changed.path] = ("unavailable",)
             continue
+        ignored = [
+            re.compile(pattern)
+            for glob, patterns in sorted(sweep.ignored_diff_lines.items())
+            if path_matches(changed.path, glob)
+            for pattern in patterns
+        ]
         lines = _changed_lines(changed.patch, ignored)
         if lines:
             result[changed.path] = lines

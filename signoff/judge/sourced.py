@@ -1,0 +1,46 @@
+"""Changed files the benchmark scripts source or give a launch as `--config`: gather reads them.
+
+A script's `source`/`.` of a file the PR adds or changes runs that file's head text
+(parse/shell_source), and a vLLM/SGLang `--config` YAML gives the launch its flags
+(parse/launch_config). Changed `benchmarks/**/*.sh` files are read anyway; any other changed
+file a script (or a file it sources) names there is asked for here, so the reader finds its
+text; one that still is not read fails the checks that need it, naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import Want, want_file
+from signoff.parse.launch_read import basename
+from signoff.parse.master_config import script_candidates
+
+# What follows `source` or `.` at the start of a command, or a launch's `--config`, to the
+# end of the command.
+_SOURCE_WORD = re.compile(
+    r"(?:(?:^|[\s;&|(])(?:source|\.)\s+|\s--config(?:=|\s+))([^;&|\n]+)", re.M
+)
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """Head reads of changed files whose base name a `source` command of a read script
+    names (and that the evidence does not hold yet)."""
+    rests = [rest for text in _read_texts(ctx) for rest in _SOURCE_WORD.findall(text)]
+    # the last path component of what follows, to its first blank (`x.env arg` names x.env)
+    names = {(basename(rest).split() or [""])[0].strip("\"'") for rest in rests}
+    for path in sorted(ctx.changed_readable):
+        if basename(path) in names and ctx.evidence.file(path, "head") is None:
+            yield want_file(path, "head")
+
+
+def _read_texts(ctx: JudgeContext) -> Iterator[str]:
+    paths = {changed.path for changed in ctx.changed_scripts}
+    for entry in ctx.changed_entries:
+        paths.update(script_candidates(entry))
+    paths.update(ctx.changed_readable)
+    for path in sorted(paths):
+        read = ctx.evidence.file(path, "head")
+        if read is not None and read.state == "ok" and read.text is not None:
+            yield read.text

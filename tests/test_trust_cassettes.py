@@ -1,0 +1,50 @@
+"""Each false-PASS class of issue 14 replays end to end from its cassette: REJECTED, a
+`failure` status, and the failing check names what the PR changed."""
+
+from __future__ import annotations
+
+import pytest
+from cassette_helpers import replay_verify
+
+REPO = "SemiAnalysisAI/InferenceX"
+
+
+@pytest.mark.parametrize(
+    ("name", "checks", "failing", "evidence"),
+    [
+        # a sourced library the PR changes runs as the script runs it
+        (
+            "fail_library_chat_template",
+            [8],
+            8,
+            "calls benchmark_serving.py without --use-chat-template",
+        ),
+        # a file a launch reads: a --config YAML's keys are flags
+        ("fail_launch_config_override", [7], 7, "--hf-overrides"),
+        # a command name re-pointed at a file the PR adds runs that file
+        (
+            "fail_repointed_launcher",
+            [7, 8],
+            7,
+            "which this PR adds (`benchmarks/single_node/bin/vllm`)",
+        ),
+        # a changelog metadata line is ignored only in the changelog
+        ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
+    ],
+)
+def test_a_false_pass_class_is_rejected_with_a_failure_status(
+    name: str, checks: list[int], failing: int, evidence: str
+) -> None:
+    replayed = replay_verify(name)
+    assert replayed.all_played
+    assert replayed.outcome.result == "REJECTED"
+    verdict = replayed.outcome.verdict
+    assert verdict is not None
+    assert [check.number for check in verdict.failures] == checks
+    reason = next(check.reason for check in verdict.failures if check.number == failing)
+    assert evidence in reason
+    (comment, status) = replayed.writes
+    head = replayed.outcome.head_sha
+    assert comment[:2] == ("POST", f"/repos/{REPO}/issues/2700/comments")
+    assert status[:2] == ("POST", f"/repos/{REPO}/statuses/{head}")
+    assert status[2]["state"] == "failure"
