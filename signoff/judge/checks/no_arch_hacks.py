@@ -34,11 +34,10 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from signoff.judge import banned_settings
+from signoff.judge import banned_settings, sourced
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
-from signoff.judge import sourced
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
 from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
