@@ -527,6 +527,16 @@ class JudgeContext:
             self._over_budget[parsed.path] = run
         return run
 
+    def take_steps(self) -> int:
+        """Evaluation steps for one extra reading (the base of a script), from the verdict's
+        bound; `return_steps` gives back what it did not use."""
+        budget = max(min(DEFAULT_BUDGET, self._steps_left), 0)
+        self._steps_left -= budget
+        return budget
+
+    def return_steps(self, steps: int) -> None:
+        self._steps_left += max(steps, 0)
+
     @cached_property
     def _evaluations(
         self,

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from signoff.evidence import ChangedFile
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.judge.script_files import unread_script_file
@@ -61,7 +62,9 @@ class _Scan:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """Helper scripts of the reached scripts; then the waivers the hits need."""
+    """Base texts of changed scripts with gaps (judge/baseline), helper scripts of the
+    reached scripts; then the waivers the hits need."""
+    yield from base_wants(ctx)
     unread = _reach(ctx).unread
     for path in dict.fromkeys(unread):
         yield want_file(path, "head")
@@ -257,7 +260,7 @@ def _scan_script(
         runs = ()
     else:
         found = []
-    for run in runs:
+    for run in (settled(ctx, run, keep_sources=True) for run in runs):
         if run.complete:
             found += find_in_run(text, path, run, patches, variables)
         elif _evaluated(run):

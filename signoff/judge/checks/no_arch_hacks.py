@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
@@ -40,6 +42,11 @@ _OTHER_COMMAND = EngineFlags(abbreviations=False)
 _FLAG_TOKEN = re.compile(r"(?<![\w-])--[A-Za-z0-9][\w.=-]*")
 
 
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The base texts of changed scripts whose reading has gaps (judge/baseline)."""
+    return base_wants(ctx)
+
+
 def evaluate(ctx: JudgeContext) -> Finding:
     masters = [f for f in ctx.evidence.changed_files if f.path in ctx.changed_master_files]
     runs, problem = _runs(ctx)
@@ -49,6 +56,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
         return failed(problem)
     hits: list[str] = []
     allowed: list[str] = []
+    runs = [(settled(ctx, run), prefix) for run, prefix in runs]
     for run, prefix in runs:
         if not run.complete:
             why = run.problems[0] if run.problems else "unread"

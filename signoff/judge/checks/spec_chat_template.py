@@ -17,14 +17,22 @@ chat completions. N/A when no spec-decode config changes. To satisfy it: pass
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.launch import ClientCall, ScriptRun
 from signoff.parse.master_config import MasterEntry
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The base texts of changed scripts whose reading has gaps (judge/baseline)."""
+    return base_wants(ctx)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -131,6 +139,7 @@ def _multi_node_chat_template(ctx: JudgeContext) -> bool:
 
 def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) -> str:
     spec = ctx.policy.spec_decode
+    run = settled(ctx, run)
     where = f" ({run.label})" if run.label else ""
     if not run.complete:
         why = run.problems[0] if run.problems else "unread"

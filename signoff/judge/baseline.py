@@ -1,0 +1,372 @@
+"""What a script's reading cannot see, held against a PR only when the PR changed it.
+
+The reader leaves some things unread: a file sourced from outside what signoff reads, `eval` or
+`bash -c` of text known only at run time, a script run through a run-time word
+(`"${ROUTER_CMD[@]}"`, `"$AIPERF_PYTHON"`). The base branch was reviewed when it merged, so such
+a gap counts against a PASS only when the PR may have changed what it stands for:
+
+- A sourced file whose base name is known (`/etc/os-release`, `$WS/setup_deps.sh`,
+  `/config/x.env`) comes from the image, the runner or the repository: it counts only when the
+  PR adds or changes a file of that base name, the PR's file list is incomplete, or the script
+  names that file anywhere but where it sources or tests it (it may write it first).
+- Any other gap is baseline when the base had the same one: the script existed at the base
+  (a rename's old path), the base read the same way (same configuration) has a gap of the same
+  kind on a command of the same source text (so line numbers may shift, and dead code at the
+  base proves nothing), and nothing feeding that command changed. What feeds it: every
+  variable its text reads, and, transitively, the variables the script's own assignments to
+  those read; the assignments must be the same commands at the base. A variable the script
+  never assigns comes from the job's environment: it counts as changed when the PR's patch of
+  any other file names it, assigns a computed name, has no patch, or (a sweep variable the
+  reading left unbound) when the PR changes a master config. Positional parameters come from
+  the callers, so a command reading them is never baseline. A script the PR adds has no base.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import Want, want_file
+from signoff.parse.bench_script import ParsedScript, evaluate_counted, read_script
+from signoff.parse.engine_patches import sourced_file
+from signoff.parse.launch import ScriptFileRun, ScriptRun
+from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+
+_PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
+_SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
+_SHOWN = 80  # the reader shows a sourced word up to this many characters
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_REFERENCE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
+_ARITH = re.compile(r"\$?\(\((.*?)\)\)", re.S)
+_ASSIGNED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
+_DECLARES = frozenset({"export", "local", "declare", "typeset", "readonly"})
+_READS_INTO = frozenset({"read", "mapfile", "readarray"})
+# A patch line that assigns a name it computes (`export "${P}CMD=x"`, `printf -v "$n"`,
+# `declare -n`, `eval "$a=b"`): it may set any variable, so every one counts as changed.
+_COMPUTED = re.compile(
+    r"\$\{?\w+\}?\w*\+?=|printf\s+-v\s+\S*\$|declare\s+-\w*n|(?:^|[;&|(`]\s*)eval\s"
+    r"|--env-file|(?:^|[;&|]\s*)set\s+-a\b"
+)
+# A line that may write a file it names, or keep its name for a later write.
+_WRITES = re.compile(
+    r">|\b(?:tee|cp|mv|install|ln|dd|rsync|curl|wget|sed|perl|awk|touch|mktemp|python3?)\b"
+    r"|^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=|\b(?:export|local|declare|readonly)\s"
+)
+_POSITIONAL = frozenset("0123456789@*#")
+_LINE_REF = re.compile(r"\(line \d+\)|\bline \d+\b|:\d+\b")
+
+
+def base_wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The base texts the comparison needs: each script the PR modifies or renames whose
+    reading has a gap (read with nothing bound, which leaves the most gaps)."""
+    for changed in ctx.changed_scripts:
+        if changed.status == "added" or ctx.parsed_script(changed.path) is None:
+            continue
+        runs = ctx.script_runs_for_path(changed.path)
+        if any(not run.complete or any(not c.name for c in run.script_files) for run in runs):
+            yield want_file(changed.previous_path or changed.path, "base")
+
+
+def settled(ctx: JudgeContext, run: ScriptRun, *, keep_sources: bool = False) -> ScriptRun:
+    """`run` without the gaps the PR did not change (they move to its notes). `keep_sources`:
+    unread sourced files stay (engine-patches then reads the whole script and names them)."""
+    if run.complete:
+        return run
+    kept = tuple(
+        p
+        for p in run.problems
+        if (keep_sources and sourced_file(p) is not None) or not _unchanged_problem(ctx, run, p)
+    )
+    if len(kept) == len(run.problems):
+        return run
+    dropped = tuple(f"baseline: {p}" for p in run.problems if p not in kept)
+    return run.model_copy(
+        update={"problems": kept, "complete": not kept, "notes": (*run.notes, *dropped)}
+    )
+
+
+def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bool:
+    """A run of a script file through a run-time word that the base made the same way, with
+    the same word fed by the same text (its arguments are data to that program, read where
+    known)."""
+    if call.name:
+        return False  # a known name is judged by whether the PR wrote that file
+    base = _base_reading(ctx, run)
+    head = ctx.parsed_script(run.path)
+    if base is None or head is None or head.tree is None:
+        return False
+    run_base, parsed_base = base
+    texts = _texts_at(head.tree, call.line)
+    if not texts:
+        return False
+    assert parsed_base.tree is not None
+    same = any(
+        other.word == call.word
+        and not other.name
+        and _texts_at(parsed_base.tree, other.line) == texts
+        and _strip_lines(other.why) == _strip_lines(call.why)
+        for other in run_base.script_files
+    )
+    return same and _feeds_unchanged(ctx, run, head, parsed_base, (call.word,))
+
+
+# --- problems ------------------------------------------------------------------------------------
+
+
+def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
+    match = _PROBLEM.match(problem)
+    if match is None or match["path"] != run.path:
+        return False
+    line, what = int(match["line"]), match["what"]
+    sourced = _SOURCED.match(what)
+    if sourced is not None and _outside_source(ctx, run, sourced[1]):
+        return True
+    head = ctx.parsed_script(run.path)
+    base = _base_reading(ctx, run)
+    if head is None or head.tree is None or base is None:
+        return False
+    run_base, parsed_base = base
+    assert parsed_base.tree is not None
+    texts = _texts_at(head.tree, line)
+    if not texts:
+        return False
+    same = False
+    for other in run_base.problems:
+        found = _PROBLEM.match(other)
+        if found is None or found["what"] != what:
+            continue
+        if _texts_at(parsed_base.tree, int(found["line"])) == texts:
+            same = True
+            break
+    return same and _feeds_unchanged(ctx, run, head, parsed_base, texts)
+
+
+def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
+    """A sourced file of known base name that the PR did not write (see the module doc)."""
+    if len(shown) >= _SHOWN or ctx.evidence.files_truncated:
+        return False
+    name = shown.strip("\"'").rsplit("/", 1)[-1]
+    if not name or any(mark in name for mark in "$`(){}*?[]\\\"' "):
+        return False
+    for changed in ctx.evidence.changed_files:
+        if changed.status != "removed" and changed.path.rsplit("/", 1)[-1] == name:
+            return False
+    parsed = ctx.parsed_script(run.path)
+    if parsed is None:
+        return False
+    return not any(
+        name in line and _may_write(line) for line in parsed.text.splitlines()
+    )  # named where it may be written or held: the script may write it before sourcing it
+
+
+def _may_write(line: str) -> bool:
+    code = line.strip()
+    if code.startswith("#"):
+        return False
+    return bool(_WRITES.search(code))
+
+
+# --- the base reading ----------------------------------------------------------------------------
+
+
+def _base_text(ctx: JudgeContext, path: str) -> str | None:
+    """The script's text at the base: itself when the PR leaves it alone, its base read when
+    the PR modifies or renames it, None when the PR adds it or the base was not read."""
+    changed = next((f for f in ctx.evidence.changed_files if f.path == path), None)
+    head = ctx.evidence.file(path, "head")
+    if changed is None:
+        return head.text if head is not None and head.state == "ok" else None
+    if changed.status == "added":
+        return None
+    read = ctx.evidence.file(changed.previous_path or path, "base")
+    return read.text if read is not None and read.state == "ok" else None
+
+
+def _base_reading(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
+    """The base script read as `run` was (same bound environment and job), memoised."""
+    key = f"baseline.run:{run.path}:{run.job}:{run.environment!r}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _read_base(ctx, run)
+    found = ctx.memo[key]
+    return found if isinstance(found, tuple) else None
+
+
+def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
+    text = _base_text(ctx, run.path)
+    if text is None:
+        return None
+    parsed = read_script(text, run.path)
+    if parsed.tree is None:
+        return None
+    env = dict(run.environment) if run.environment or run.job else None
+    clients = ctx.policy.spec_decode.client_commands
+    budget = ctx.take_steps()
+    if budget <= 0:
+        return None
+    base_run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=run.job)
+    ctx.return_steps(budget - steps)
+    if any("work bound" in p for p in base_run.problems):
+        return None
+    return base_run, parsed
+
+
+# --- what feeds a command -----------------------------------------------------------------------
+
+
+def _feeds_unchanged(
+    ctx: JudgeContext,
+    run: ScriptRun,
+    head: ParsedScript,
+    base: ParsedScript,
+    texts: tuple[str, ...],
+) -> bool:
+    assert head.tree is not None and base.tree is not None
+    head_sets, base_sets = _assignments(head.tree), _assignments(base.tree)
+    names = _referenced(texts)
+    seen: set[str] = set()
+    bound = dict(run.environment)
+    while names:
+        name = names.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in _POSITIONAL:
+            return False  # the callers feed it
+        assigning = head_sets.get(name)
+        if assigning is None:
+            if name not in bound and _fed_from_outside(ctx, run.path, name):
+                return False
+            continue
+        if Counter(assigning) != Counter(base_sets.get(name, [])):
+            return False
+        names |= _referenced(tuple(assigning))
+    return True
+
+
+def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
+    """Whether the PR may have changed what the job's environment holds for `name`."""
+    if ctx.evidence.files_truncated:
+        return True
+    if ctx.changed_master_files and name in ctx.policy.sweep_env.variables():
+        return True
+    mention = re.compile(rf"(?<![\w$]){re.escape(name)}(?!\w)|\$\{{?{re.escape(name)}\b")
+    for changed in ctx.evidence.changed_files:
+        if changed.path == script or changed.status == "removed":
+            continue
+        if changed.patch is None:
+            return True
+        for line in changed.patch.splitlines():
+            code = line[1:].strip()
+            if line[:1] not in "+-" or line.startswith(("+++", "---")) or code[:1] == "#":
+                continue
+            if mention.search(code) or _COMPUTED.search(code):
+                return True
+    return False
+
+
+def _referenced(texts: tuple[str, ...]) -> set[str]:
+    names: set[str] = set()
+    for text in texts:
+        names.update(_REFERENCE.findall(text))
+        for inside in _ARITH.findall(text):
+            names.update(_NAME.findall(inside))
+    return names
+
+
+def _assignments(tree: Parsed) -> dict[str, list[str]]:
+    """Every command that assigns a name, by name (its source text, sorted later by Counter)."""
+    out: dict[str, list[str]] = {}
+    for command in _commands(tree):
+        if isinstance(command, Loop):
+            if command.name:
+                items = " ".join(w.raw for w in command.items or ())
+                out.setdefault(command.name, []).append(f"for {command.name} in {items}")
+            continue
+        assert isinstance(command, Simple)
+        for name in _names_set_by(command):
+            out.setdefault(name, []).append(_text(command))
+    return out
+
+
+def _names_set_by(simple: Simple) -> set[str]:
+    names = {m[1] for w in simple.assigns if (m := _ASSIGNED.match(w.raw))}
+    words = [w.raw for w in simple.words]
+    if not words:
+        return names
+    first = words[0]
+    rest = [w for w in words[1:] if not w.startswith(("-", "+"))]
+    if first in _DECLARES:
+        names |= {m[1] for w in rest if (m := _ASSIGNED.match(w)) or (m := _bare(w))}
+    elif first in _READS_INTO or first == "getopts":
+        names |= {m[1] for w in rest if (m := _bare(w))}
+    elif first == "printf" and "-v" in words[1:-1]:
+        target = words[words.index("-v", 1) + 1]
+        if _bare(target):
+            names.add(target)
+    return names
+
+
+def _bare(word: str) -> re.Match[str] | None:
+    return re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)", word)
+
+
+# --- the syntax tree ---------------------------------------------------------------------------
+
+
+def _texts_at(tree: Parsed, line: int) -> tuple[str, ...]:
+    """The source texts of the simple commands that start on `line`, sorted."""
+    return tuple(
+        sorted(
+            _text(command)
+            for command in _commands(tree)
+            if isinstance(command, Simple) and command.line == line
+        )
+    )
+
+
+def _text(simple: Simple) -> str:
+    words = (*simple.assigns, *simple.words, *simple.redirects)
+    return " ".join(" ".join(w.raw.split()) for w in words)
+
+
+def _commands(tree: Parsed) -> Iterator[Simple | Loop]:
+    """Every simple command and `for` loop of the script, function bodies and command
+    substitutions included."""
+    for seq in (tree.script, *tree.substitutions.values()):
+        yield from _in_seq(seq)
+
+
+def _in_seq(seq: Seq) -> Iterator[Simple | Loop]:
+    for item in seq.items:
+        for pipeline in (item.first, *(p for _, p in item.rest)):
+            for command in pipeline.commands:
+                yield from _in_command(command)
+
+
+def _in_command(command: Command) -> Iterator[Simple | Loop]:
+    if isinstance(command, Simple):
+        yield command
+    elif isinstance(command, If):
+        for cond, body in command.arms:
+            yield from _in_seq(cond)
+            yield from _in_seq(body)
+        if command.orelse is not None:
+            yield from _in_seq(command.orelse)
+    elif isinstance(command, Case):
+        for arm in command.arms:
+            yield from _in_seq(arm.body)
+    elif isinstance(command, Loop):
+        yield command
+        if command.cond is not None:
+            yield from _in_seq(command.cond)
+        yield from _in_seq(command.body)
+    elif isinstance(command, Group):
+        yield from _in_seq(command.body)
+    elif isinstance(command, Func):
+        yield from _in_command(command.body)
+
+
+def _strip_lines(text: str) -> str:
+    return _LINE_REF.sub("", text)
