@@ -52,8 +52,13 @@ def opted_in(ctx: JudgeContext, entry: MasterEntry) -> bool:
 
 def entry_recipes(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
     """The agentic recipes a multi-node entry runs (`CONFIG_FILE=<path>` settings)."""
+    return [p for p in config_files(ctx, entry) if AGENTIC_DIR in p or "agentx" in p]
+
+
+def config_files(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
+    """Every recipe a multi-node entry runs (`CONFIG_FILE=<path>`), as repository paths."""
     found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)", opt_in_text(ctx, entry))
-    return sorted({_in_repo(ctx, p) for p in found if AGENTIC_DIR in p or "agentx" in p})
+    return sorted({_in_repo(ctx, p) for p in found})
 
 
 def _in_repo(ctx: JudgeContext, path: str) -> str:

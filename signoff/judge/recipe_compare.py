@@ -5,12 +5,13 @@ Both sides become {canonical flag: value}: flags read through the engine's parse
 dotted form (`--attention-config.backend X`) folded into the JSON value it abbreviates, JSON values
 parsed, values equal to the engine's default dropped, and the profile's declared equivalences
 applied (flag equivalences and environment equivalences alike on both sides: a launch that gets
-`VLLM_ROCM_USE_AITER=1` exported runs `--moe-backend aiter`). The recipe command is the one for the same model and, where the recipe distinguishes,
-the same SKU; among several, the closest. A major arg differs when one side lacks it or the values
-disagree; for a JSON value the recipe's settings must be present with equal values in the
-script's (extra script keys are InferenceX's own). Values the sweep fills in (`$TP`) are bound
-from the configuration point; one that stays unbound cannot agree, except a parallel size the
-sweep sets (`--tp "$TP"`, `--dp "$TP"` under SGLang DP attention), which is compared by mode.
+`VLLM_ROCM_USE_AITER=1` exported runs `--moe-backend aiter`). The recipe command is the one for the
+same model and, where the recipe distinguishes, the same SKU; among several, the closest. A major
+arg differs when one side lacks it or the values disagree; for a JSON value the recipe's settings
+must be present with equal values in the script's (extra script keys are InferenceX's own). Values
+the sweep fills in (`$TP`) are bound from the configuration point; one that stays unbound cannot
+agree, except a parallel size the sweep sets (`--tp "$TP"`, `--dp "$TP"` under SGLang DP
+attention), which is compared by mode.
 """
 
 from __future__ import annotations
