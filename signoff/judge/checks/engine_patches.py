@@ -45,6 +45,8 @@ from signoff.parse.engine_patches import (
     sourced_file,
 )
 from signoff.parse.launch import ScriptRun
+from signoff.parse.pinned_checkout import cloned_repo, head_lines
+from signoff.policy import PatchPolicy
 
 ID = "engine-patches"
 NAME = "no engine patches without waiver"
@@ -244,9 +246,21 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             scan.problem = f"{changed.path}: GitHub sent no patch, so added patching is unverified"
             return scan
         added = ((line.line, line.text) for line in patch_lines(changed.patch).added)
-        scan.introduced += find_in_lines(added, changed.path, patches)
+        hits = find_in_lines(added, changed.path, patches)
+        scan.introduced += [h for h in hits if not _trusted_pin(h, changed.patch, patches)]
         scan.scanned.append(changed.path)
     return scan
+
+
+def _trusted_pin(hit: PatchHit, patch: str, patches: PatchPolicy) -> bool:
+    """A pinned checkout of a trusted recipe orchestrator (profile `trusted_recipe_repos`):
+    what it runs patches only through a setup script the recipes or launcher name, and those
+    lines are read by the patch patterns themselves."""
+    if hit.rule != "pinned-checkout":
+        return False
+    repo = cloned_repo(head_lines(patch), hit.line)
+    trusted = {r.repo.lower() for r in patches.trusted_recipe_repos}
+    return repo is not None and repo.lower() in trusted
 
 
 def _scan_script(
