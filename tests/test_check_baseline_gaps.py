@@ -190,3 +190,53 @@ def test_a_run_time_command_the_pr_moves_into_a_new_branch_still_fails(check, ch
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")  # any file a run-time word may run
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
+
+
+# Attacks on the comparison itself: a hostile PR keeps every line's text and moves things.
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_moving_an_assignment_across_an_unchanged_eval_changes_what_feeds_it(check, check_id):
+    base = _with(SCRIPT, 'X="$(cat /opt/a)"\neval "$X"\nX="$(cat /opt/b)"\n')
+    head = _with(SCRIPT, 'X="$(cat /opt/a)"\nX="$(cat /opt/b)"\neval "$X"\n')
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_second_copy_of_a_baseline_eval_is_new(check, check_id):
+    base = _with(SCRIPT, EVAL)
+    head = _with(SCRIPT, EVAL + "cd /tmp\n" + EVAL)
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_calling_a_function_that_sets_the_evals_input_earlier_changes_what_feeds_it(
+    check, check_id
+):
+    setter = 'pick() {\n  X="$(cat /opt/b)"\n}\nX="$(cat /opt/a)"\n'
+    base = _with(SCRIPT, setter + 'eval "$X"\npick\n')
+    head = _with(SCRIPT, setter + 'pick\neval "$X"\n')
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_calling_the_function_around_a_baseline_eval_once_more_is_new(check, check_id):
+    body = 'tune() {\n  eval "$(python3 /opt/tools/flags.py)"\n}\ntune\n'
+    base = _with(SCRIPT, body)
+    head = _with(SCRIPT, body + "tune\n")
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_eval_of_a_variable_a_sourced_file_sets_counts_when_a_changed_file_names_it(
+    check, check_id
+):
+    base = _with(SCRIPT, 'source /etc/profile.d/tune.sh\neval "$TUNE"\n')
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, "benchmarks/single_node/notes.md", "TUNE is set to --hf-overrides\n")
+    status, _ = _status(check, parts, check_id)
+    assert status == "FAIL"

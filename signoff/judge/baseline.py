@@ -24,8 +24,8 @@ a gap counts against a PASS only when the PR may have changed what it stands for
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, want_file
@@ -109,7 +109,7 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
         and _strip_lines(other.why) == _strip_lines(call.why)
         for other in run_base.script_files
     )
-    return same and _feeds_unchanged(ctx, run, head, parsed_base, (call.word,))
+    return same and _feeds_unchanged(ctx, run, head, parsed_base, call.line, (call.word,))
 
 
 # --- problems ------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
         if _texts_at(parsed_base.tree, int(found["line"])) == texts:
             same = True
             break
-    return same and _feeds_unchanged(ctx, run, head, parsed_base, texts)
+    return same and _feeds_unchanged(ctx, run, head, parsed_base, line, texts)
 
 
 def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
@@ -220,29 +220,27 @@ def _feeds_unchanged(
     run: ScriptRun,
     head: ParsedScript,
     base: ParsedScript,
-    texts: tuple[str, ...],
+    line: int,
+    words: tuple[str, ...],
 ) -> bool:
+    """Whether nothing feeding the command at head `line` changed: the variables `words` read,
+    closed over the script's own assignments, are assigned by the same commands in the same
+    order around the command at the base (calls of functions that assign them, and of the
+    functions the command sits in, included); the rest is not fed by the PR's other files."""
     assert head.tree is not None and base.tree is not None
-    head_sets, base_sets = _assignments(head.tree), _assignments(base.tree)
-    names = _referenced(texts)
-    seen: set[str] = set()
+    at_head, at_base = _Tree(head.tree), _Tree(base.tree)
+    names = at_head.closure(_referenced(words))
+    if names is None or names & _POSITIONAL:
+        return False  # the callers feed positional parameters
     bound = dict(run.environment)
-    while names:
-        name = names.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        if name in _POSITIONAL:
-            return False  # the callers feed it
-        assigning = head_sets.get(name)
-        if assigning is None:
-            if name not in bound and _fed_from_outside(ctx, run.path, name):
-                return False
-            continue
-        if Counter(assigning) != Counter(base_sets.get(name, [])):
+    for name in sorted(names - at_head.assigned):
+        if name not in bound and _fed_from_outside(ctx, run.path, name):
             return False
-        names |= _referenced(tuple(assigning))
-    return True
+    here = at_head.at_line(line)
+    there = [c for c in at_base.order if c.text in {h.text for h in here}]
+    if not here or not there:
+        return False
+    return at_head.context(names, here) == at_base.context(names, there)
 
 
 def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
@@ -266,7 +264,7 @@ def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
     return False
 
 
-def _referenced(texts: tuple[str, ...]) -> set[str]:
+def _referenced(texts: Iterable[str]) -> set[str]:
     names: set[str] = set()
     for text in texts:
         names.update(_REFERENCE.findall(text))
@@ -275,19 +273,144 @@ def _referenced(texts: tuple[str, ...]) -> set[str]:
     return names
 
 
-def _assignments(tree: Parsed) -> dict[str, list[str]]:
-    """Every command that assigns a name, by name (its source text, sorted later by Counter)."""
-    out: dict[str, list[str]] = {}
-    for command in _commands(tree):
-        if isinstance(command, Loop):
-            if command.name:
-                items = " ".join(w.raw for w in command.items or ())
-                out.setdefault(command.name, []).append(f"for {command.name} in {items}")
-            continue
-        assert isinstance(command, Simple)
-        for name in _names_set_by(command):
-            out.setdefault(name, []).append(_text(command))
+# --- the syntax tree ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Cmd:
+    """One simple command or `for` header of the script, in source order."""
+
+    position: tuple[int, int]  # (line, offset): source order
+    text: str  # its words as written, blanks normalised
+    line: int
+    sets: frozenset[str]  # names it assigns
+    calls: str  # the function name it calls ("" for none)
+    inside: tuple[str, ...]  # the functions it is defined in, outermost first
+
+
+class _Tree:
+    """A script's commands with what each assigns and calls, for order-sensitive comparison."""
+
+    def __init__(self, tree: Parsed) -> None:
+        found: list[_Cmd] = []
+        for seq in (tree.script, *tree.substitutions.values()):
+            found += _in_seq(seq, ())
+        self.order = sorted(found, key=lambda c: c.position)
+        functions = {name for c in self.order for name in c.inside}
+        self.order = [
+            c if c.calls in functions or not c.calls else _with_call(c, "") for c in self.order
+        ]
+        self.assigned = frozenset(n for c in self.order for n in c.sets)
+        self._sets_in: dict[str, set[str]] = {}
+        for c in self.order:
+            for name in c.inside:
+                self._sets_in.setdefault(name, set()).update(c.sets)
+        self._calls_in: dict[str, set[str]] = {}
+        for c in self.order:
+            for name in c.inside:
+                if c.calls:
+                    self._calls_in.setdefault(name, set()).add(c.calls)
+
+    def at_line(self, line: int) -> list[_Cmd]:
+        return [c for c in self.order if c.line == line]
+
+    def closure(self, names: set[str]) -> frozenset[str] | None:
+        """`names` with every name the script's assignments to them read, transitively."""
+        todo, seen = set(names), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if len(seen) > 512:
+                return None  # bounded: a script that deep is not compared
+            todo |= _referenced(c.text for c in self.order if name in c.sets) - seen
+        return frozenset(seen)
+
+    def context(self, names: frozenset[str], command: list[_Cmd]) -> tuple[str, ...]:
+        """The texts, in source order, of the commands that assign `names`, of the calls of
+        functions that (transitively) do, of the command itself (every copy) and of the calls
+        of the functions it is defined in."""
+        setters = {f for f in self._sets_in if self._sets_transitively(f) & names}
+        around = {name for c in command for name in c.inside}
+        same = {c.text for c in command}  # every copy of the command counts: a copy is new
+        keep = [
+            c
+            for c in self.order
+            if c.sets & names or c.text in same or (c.calls and c.calls in setters | around)
+        ]
+        return tuple(c.text for c in keep)
+
+    def _sets_transitively(self, function: str) -> set[str]:
+        out: set[str] = set()
+        todo, seen = [function], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            out |= self._sets_in.get(name, set())
+            todo += sorted(self._calls_in.get(name, set()))
+        return out
+
+
+def _with_call(command: _Cmd, calls: str) -> _Cmd:
+    return _Cmd(command.position, command.text, command.line, command.sets, calls, command.inside)
+
+
+def _in_seq(seq: Seq, inside: tuple[str, ...]) -> list[_Cmd]:
+    out: list[_Cmd] = []
+    for item in seq.items:
+        for pipeline in (item.first, *(p for _, p in item.rest)):
+            for command in pipeline.commands:
+                out += _in_command(command, inside)
     return out
+
+
+def _in_command(command: Command, inside: tuple[str, ...]) -> list[_Cmd]:
+    if isinstance(command, Simple):
+        return [_simple(command, inside)]
+    out: list[_Cmd] = []
+    if isinstance(command, If):
+        for cond, body in command.arms:
+            out += _in_seq(cond, inside) + _in_seq(body, inside)
+        if command.orelse is not None:
+            out += _in_seq(command.orelse, inside)
+    elif isinstance(command, Case):
+        for arm in command.arms:
+            out += _in_seq(arm.body, inside)
+    elif isinstance(command, Loop):
+        if command.name:
+            items = " ".join(" ".join(w.raw.split()) for w in command.items or ())
+            text = f"{command.kind} {command.name} in {items}"
+            out.append(_Cmd((command.line, -1), text, command.line, frozenset({command.name}),
+                            "", inside))  # fmt: skip
+        if command.cond is not None:
+            out += _in_seq(command.cond, inside)
+        out += _in_seq(command.body, inside)
+    elif isinstance(command, Group):
+        out += _in_seq(command.body, inside)
+    elif isinstance(command, Func):
+        out += _in_command(command.body, (*inside, command.name))
+    return out
+
+
+def _simple(simple: Simple, inside: tuple[str, ...]) -> _Cmd:
+    words = (*simple.assigns, *simple.words, *simple.redirects)
+    offset = min((w.offset for w in words), default=0)
+    first = simple.words[0].raw if simple.words else ""
+    return _Cmd((simple.line, offset), _text(simple), simple.line,
+                frozenset(_names_set_by(simple)), first, inside)  # fmt: skip
+
+
+def _texts_at(tree: Parsed, line: int) -> tuple[str, ...]:
+    """The source texts of the simple commands that start on `line`, sorted."""
+    return tuple(sorted(c.text for c in _Tree(tree).at_line(line)))
+
+
+def _text(simple: Simple) -> str:
+    words = (*simple.assigns, *simple.words, *simple.redirects)
+    return " ".join(" ".join(w.raw.split()) for w in words)
 
 
 def _names_set_by(simple: Simple) -> set[str]:
@@ -310,62 +433,6 @@ def _names_set_by(simple: Simple) -> set[str]:
 
 def _bare(word: str) -> re.Match[str] | None:
     return re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)", word)
-
-
-# --- the syntax tree ---------------------------------------------------------------------------
-
-
-def _texts_at(tree: Parsed, line: int) -> tuple[str, ...]:
-    """The source texts of the simple commands that start on `line`, sorted."""
-    return tuple(
-        sorted(
-            _text(command)
-            for command in _commands(tree)
-            if isinstance(command, Simple) and command.line == line
-        )
-    )
-
-
-def _text(simple: Simple) -> str:
-    words = (*simple.assigns, *simple.words, *simple.redirects)
-    return " ".join(" ".join(w.raw.split()) for w in words)
-
-
-def _commands(tree: Parsed) -> Iterator[Simple | Loop]:
-    """Every simple command and `for` loop of the script, function bodies and command
-    substitutions included."""
-    for seq in (tree.script, *tree.substitutions.values()):
-        yield from _in_seq(seq)
-
-
-def _in_seq(seq: Seq) -> Iterator[Simple | Loop]:
-    for item in seq.items:
-        for pipeline in (item.first, *(p for _, p in item.rest)):
-            for command in pipeline.commands:
-                yield from _in_command(command)
-
-
-def _in_command(command: Command) -> Iterator[Simple | Loop]:
-    if isinstance(command, Simple):
-        yield command
-    elif isinstance(command, If):
-        for cond, body in command.arms:
-            yield from _in_seq(cond)
-            yield from _in_seq(body)
-        if command.orelse is not None:
-            yield from _in_seq(command.orelse)
-    elif isinstance(command, Case):
-        for arm in command.arms:
-            yield from _in_seq(arm.body)
-    elif isinstance(command, Loop):
-        yield command
-        if command.cond is not None:
-            yield from _in_seq(command.cond)
-        yield from _in_seq(command.body)
-    elif isinstance(command, Group):
-        yield from _in_seq(command.body)
-    elif isinstance(command, Func):
-        yield from _in_command(command.body)
 
 
 def _strip_lines(text: str) -> str:
