@@ -240,3 +240,40 @@ def test_an_eval_of_a_variable_a_sourced_file_sets_counts_when_a_changed_file_na
     add_changed_file(parts, "benchmarks/single_node/notes.md", "TUNE is set to --hf-overrides\n")
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_baseline_eval_no_longer_counts_for_nothing_once_the_pr_changes_what_runs_after_it(
+    check, check_id
+):
+    # eval may set any variable: a launch line the PR changes after it may read what it set
+    base = _with(SCRIPT, EVAL)
+    head = base.replace("--kv-cache-dtype fp8 \\\n", '--kv-cache-dtype "$KV" \\\n')
+    status, reason = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL" and "eval of text known only at run time" in reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_moving_a_baseline_eval_ahead_of_the_launch_is_new(check, check_id):
+    base = SCRIPT + EVAL
+    head = _with(SCRIPT, EVAL)
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_baseline_bash_c_of_run_time_text_runs_apart_so_later_changes_do_not_matter(
+    check, check_id
+):
+    base = _with(SCRIPT, 'bash -c "$(cat /opt/warmup.txt)"\n')
+    head = base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 --max-num-seqs 256")
+    status, reason = _status(check, _modified(base, head), check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_parse_problem_the_base_shared_is_never_baseline(check, check_id):
+    base = SCRIPT + "echo 'unterminated\n"
+    head = _with(base, "# comment\n", first=True)
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"

@@ -34,6 +34,19 @@ from signoff.parse.engine_patches import sourced_file
 from signoff.parse.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
 
+# The gaps a base can share with the head, and whether each may change the shell's own state
+# (variables, functions, aliases the later commands see). Any other problem (a parse error, a
+# bound, a substitution the reader could not follow) is never baseline: the reading around it
+# is not known to be the base's.
+_GAPS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (re.compile(r"^eval of text known only at run time$"), True),
+    (re.compile(r"^sources .*, which is not read$", re.S), True),
+    (re.compile(r"^alias definitions are not read$"), True),
+    (re.compile(r"^name references \(declare -n\) are not followed$"), True),
+    (re.compile(r"^a trap handler known only at run time$"), True),
+    (re.compile(r"^\S+ -c of text known only at run time$"), False),
+    (re.compile(r"^\S+ runs an expanding heredoc as its script$"), False),
+)
 _PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
 _SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
 _SHOWN = 80  # the reader shows a sourced word up to this many characters
@@ -123,6 +136,9 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
     sourced = _SOURCED.match(what)
     if sourced is not None and _outside_source(ctx, run, sourced[1]):
         return True
+    kinds = [state for pattern, state in _GAPS if pattern.match(what)]
+    if not kinds:
+        return False
     head = ctx.parsed_script(run.path)
     base = _base_reading(ctx, run)
     if head is None or head.tree is None or base is None:
@@ -140,7 +156,7 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
         if _texts_at(parsed_base.tree, int(found["line"])) == texts:
             same = True
             break
-    return same and _feeds_unchanged(ctx, run, head, parsed_base, line, texts)
+    return same and _feeds_unchanged(ctx, run, head, parsed_base, line, texts, state=kinds[0])
 
 
 def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
@@ -222,11 +238,15 @@ def _feeds_unchanged(
     base: ParsedScript,
     line: int,
     words: tuple[str, ...],
+    *,
+    state: bool = False,
 ) -> bool:
     """Whether nothing feeding the command at head `line` changed: the variables `words` read,
     closed over the script's own assignments, are assigned by the same commands in the same
     order around the command at the base (calls of functions that assign them, and of the
-    functions the command sits in, included); the rest is not fed by the PR's other files."""
+    functions the command sits in, included); the rest is not fed by the PR's other files.
+    `state`: the gap may change what later commands see (`eval`, `source`), so every command
+    it may reach (those after it, every function body; all, inside a loop) is the base's too."""
     assert head.tree is not None and base.tree is not None
     at_head, at_base = _Tree(head.tree), _Tree(base.tree)
     names = at_head.closure(_referenced(words))
@@ -240,7 +260,9 @@ def _feeds_unchanged(
     there = [c for c in at_base.order if c.text in {h.text for h in here}]
     if not here or not there:
         return False
-    return at_head.context(names, here) == at_base.context(names, there)
+    if at_head.context(names, here) != at_base.context(names, there):
+        return False
+    return not state or at_head.reached_after(here) == at_base.reached_after(there)
 
 
 def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
@@ -286,6 +308,7 @@ class _Cmd:
     sets: frozenset[str]  # names it assigns
     calls: str  # the function name it calls ("" for none)
     inside: tuple[str, ...]  # the functions it is defined in, outermost first
+    loop: bool = False  # it sits inside a loop body (or condition)
 
 
 class _Tree:
@@ -341,6 +364,14 @@ class _Tree:
         ]
         return tuple(c.text for c in keep)
 
+    def reached_after(self, command: list[_Cmd]) -> tuple[str, ...] | None:
+        """The texts of every command a state change at `command` may reach: those after it,
+        every function body, and all of them when it sits inside a loop."""
+        first = min(c.position for c in command)
+        if any(c.loop for c in command):
+            return tuple(c.text for c in self.order)
+        return tuple(c.text for c in self.order if c.position > first or c.inside)
+
     def _sets_transitively(self, function: str) -> set[str]:
         out: set[str] = set()
         todo, seen = [function], set()
@@ -355,7 +386,10 @@ class _Tree:
 
 
 def _with_call(command: _Cmd, calls: str) -> _Cmd:
-    return _Cmd(command.position, command.text, command.line, command.sets, calls, command.inside)
+    return _Cmd(
+        command.position, command.text, command.line, command.sets, calls, command.inside,
+        command.loop,
+    )  # fmt: skip
 
 
 def _in_seq(seq: Seq, inside: tuple[str, ...]) -> list[_Cmd]:
@@ -385,14 +419,21 @@ def _in_command(command: Command, inside: tuple[str, ...]) -> list[_Cmd]:
             text = f"{command.kind} {command.name} in {items}"
             out.append(_Cmd((command.line, -1), text, command.line, frozenset({command.name}),
                             "", inside))  # fmt: skip
-        if command.cond is not None:
-            out += _in_seq(command.cond, inside)
-        out += _in_seq(command.body, inside)
+        inner = _in_seq(command.cond, inside) if command.cond is not None else []
+        inner += _in_seq(command.body, inside)
+        out += [_in_loop(c) for c in inner]
     elif isinstance(command, Group):
         out += _in_seq(command.body, inside)
     elif isinstance(command, Func):
         out += _in_command(command.body, (*inside, command.name))
     return out
+
+
+def _in_loop(command: _Cmd) -> _Cmd:
+    return _Cmd(
+        command.position, command.text, command.line, command.sets, command.calls,
+        command.inside, True,
+    )  # fmt: skip
 
 
 def _simple(simple: Simple, inside: tuple[str, ...]) -> _Cmd:
