@@ -10,7 +10,7 @@ from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, repla
 CHECKS = ("no-arch-hacks", "spec-chat-template", "engine-patches")
 ANCHOR = 'hf download "$MODEL"\n'
 EVAL = 'eval "$(python3 /opt/tools/flags.py)"\n'
-ROUTER = 'ROUTER_BIN="$(ls /opt/router/bin/*)"\nROUTER_CMD=("$ROUTER_BIN" --serve)\n'
+ROUTER = 'ROUTER_BIN="$(cat /opt/router/bin_path)"\nROUTER_CMD=("$ROUTER_BIN" --serve)\n'
 OTHER = "utils/tools/router-shim"
 ROUTER_CALL = '"${ROUTER_CMD[@]}" --port 30000 &\n'
 
@@ -175,7 +175,7 @@ def test_an_unchanged_run_time_command_is_baseline_although_the_pr_changes_other
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_run_time_command_whose_assignment_the_pr_changes_still_fails(check, check_id):
     base = _with(SCRIPT, ROUTER + ROUTER_CALL)
-    head = _with(SCRIPT, ROUTER.replace("/opt/router", "/tmp/router") + ROUTER_CALL)
+    head = _with(SCRIPT, ROUTER.replace("/opt/router/", "/tmp/router/") + ROUTER_CALL)
     parts = _modified(base, head)
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")  # any file a run-time word may run
     status, reason = _status(check, parts, check_id)
@@ -276,4 +276,34 @@ def test_a_parse_problem_the_base_shared_is_never_baseline(check, check_id):
     base = SCRIPT + "echo 'unterminated\n"
     head = _with(base, "# comment\n", first=True)
     status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'ROUTER_BIN="$(ls ./tools/*)"',  # a glob over the checkout
+        'ROUTER_BIN="$(ls "$(dirname "$0")/tools" | head -1)"',  # the script's own directory
+        'ROUTER_BIN="$(cat "$GITHUB_WORKSPACE/utils/router.txt")"',
+    ],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_unchanged_run_time_command_that_may_name_a_repository_file_still_counts(
+    check, check_id, source
+):
+    # the same line and assignment at the base, but the PR adds a file the path may reach
+    base = _with(SCRIPT, source + "\n" + 'ROUTER_CMD=("$ROUTER_BIN" --serve)\n' + ROUTER_CALL)
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and "known only at run time" in reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_unchanged_eval_of_a_repository_file_the_pr_changes_is_new(check, check_id):
+    base = _with(SCRIPT, 'eval "$(cat "$GITHUB_WORKSPACE/benchmarks/tune.txt")"\n')
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    tune = "benchmarks/tune.txt"
+    add_changed_file(parts, tune, "--hf-overrides x\n", base="--max-num-seqs 8\n")
+    status, _ = _status(check, parts, check_id)
     assert status == "FAIL"

@@ -67,6 +67,13 @@ _WRITES = re.compile(
     r">|\b(?:tee|cp|mv|install|ln|dd|rsync|curl|wget|sed|perl|awk|touch|mktemp|python3?)\b"
     r"|^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=|\b(?:export|local|declare|readonly)\s"
 )
+# Text that may build a path into the repository checkout rather than the image.
+_REPO_PATH = re.compile(
+    r"[*?]|\[[^\]]*\]|\b(?:ls|find|locate|compgen|realpath|readlink|dirname|pwd)\b|\$\{?0\b"
+    r"|BASH_SOURCE|\bPWD\b|GITHUB_WORKSPACE|[Ww]ork[Ss]pace|(?:^|[\s\"'=(:])\.{1,2}/"
+    r"|\b(?:benchmarks|runners|utils|configs|experimental)/"
+)
+_EXPANSION = re.compile(r"\$\{[^}]*\}")
 _POSITIONAL = frozenset("0123456789@*#")
 _LINE_REF = re.compile(r"\(line \d+\)|\bline \d+\b|:\d+\b")
 
@@ -122,7 +129,30 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
         and _strip_lines(other.why) == _strip_lines(call.why)
         for other in run_base.script_files
     )
-    return same and _feeds_unchanged(ctx, run, head, parsed_base, call.line, (call.word,))
+    if not same or _may_reach_pr_files(ctx, run, head.tree, (call.word,)):
+        return False  # judged as before: it counts when the PR adds or changes other files
+    return _feeds_unchanged(ctx, run, head, parsed_base, call.line, (call.word,))
+
+
+def _may_reach_pr_files(
+    ctx: JudgeContext, run: ScriptRun, tree: Parsed, words: Iterable[str]
+) -> bool:
+    """Whether the gap's text, or an assignment feeding it, builds a path that may reach into
+    the checkout (a glob, a listing, the script's own directory, a relative or workspace path)
+    while the PR adds or changes a file there other than the script and the data signoff
+    reads itself: that file could be what runs or what is read."""
+    data = {ctx.policy.append_only.changelog, *ctx.changed_master_files, run.path}
+    if not ctx.evidence.files_truncated and not any(
+        f.status != "removed" and f.path not in data for f in ctx.evidence.changed_files
+    ):
+        return False
+    at_head = _Tree(tree)
+    names = at_head.closure(_referenced(words))
+    if names is None:
+        return True
+    texts = [*words, *(c.text for c in at_head.order if c.sets & names)]
+    # `${CMD[@]}`, `${X:-y}` are expansions, not globs: read with them taken out
+    return any(_REPO_PATH.search(_EXPANSION.sub("$X", text)) for text in texts)
 
 
 # --- problems ------------------------------------------------------------------------------------
@@ -156,7 +186,9 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
         if _texts_at(parsed_base.tree, int(found["line"])) == texts:
             same = True
             break
-    return same and _feeds_unchanged(ctx, run, head, parsed_base, line, texts, state=kinds[0])
+    if not same or _may_reach_pr_files(ctx, run, head.tree, texts):
+        return False
+    return _feeds_unchanged(ctx, run, head, parsed_base, line, texts, state=kinds[0])
 
 
 def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
