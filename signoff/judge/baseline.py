@@ -234,7 +234,7 @@ def _base_text(ctx: JudgeContext, path: str) -> str | None:
 
 def _base_reading(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
     """The base script read as `run` was (same bound environment and job), memoised."""
-    key = f"baseline.run:{run.path}:{run.job}:{run.environment!r}"
+    key = f"baseline.run:{run.path}:{run.job}:{run.environment!r}:{run.unset!r}"
     if key not in ctx.memo:
         ctx.memo[key] = _read_base(ctx, run)
     found = ctx.memo[key]
@@ -253,7 +253,10 @@ def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScri
     budget = ctx.take_steps()
     if budget <= 0:
         return None
-    base_run, steps = evaluate_counted(parsed, env, clients, budget=budget, job=run.job)
+    unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
+    base_run, steps = evaluate_counted(
+        parsed, env, clients, budget=budget, job=run.job, unset=unset
+    )
     ctx.return_steps(budget - steps)
     if any("work bound" in p for p in base_run.problems):
         return None

@@ -18,9 +18,12 @@ apply. To satisfy it: get the recipe merged upstream first and link it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from signoff.evidence import UpstreamLink
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.recipe_compare import LaunchComparison, compare_launch
 from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
 from signoff.judge.recipe_runs import Target, script_runs, targets
@@ -35,6 +38,11 @@ NAME = "recipe"
 _ACCEPTED = {"merged", "published"}
 _COMPARED_ENGINES = frozenset({"vllm", "sglang"})
 _MULTI_NODE_ONLY = "benchmark changes are exclusively multi-node/disaggregated"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The base texts of changed scripts whose reading has gaps (judge/baseline)."""
+    return base_wants(ctx)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -78,7 +86,7 @@ def _compare_all(
         runs = script_runs(ctx, target)
         if not runs:
             return [], f"{target.path} could not be read at the pinned head"
-        for run in runs:
+        for run in (settled(ctx, run) for run in runs):
             if not run.complete:
                 why = run.problems[0] if run.problems else "unread"
                 return [], why if run.path in why else f"{run.path} could not be fully read ({why})"
