@@ -307,3 +307,19 @@ def test_an_unchanged_eval_of_a_repository_file_the_pr_changes_is_new(check, che
     add_changed_file(parts, tune, "--hf-overrides x\n", base="--max-num-seqs 8\n")
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_image_file_sourced_inside_an_assignment_counts_for_nothing(check, check_id):
+    line = 'os_version=$(. /etc/os-release && printf \'%s-%s\' "$ID" "$VERSION_ID")\n'
+    status, reason = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS[:2])  # engine-patches reads around sources
+def test_an_image_path_the_script_keeps_in_a_variable_before_sourcing_it_still_fails(
+    check, check_id
+):
+    line = "ENV_FILE=/tmp/tuned.env\nsource /tmp/tuned.env\n"
+    status, _ = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
+    assert status == "FAIL"

@@ -142,3 +142,43 @@ def test_a_spec_script_without_any_client_call_in_a_scenario_directory_still_fai
     add_changed_file(parts, SCRIPT_PATH, text)
     result = check(parts, "spec-chat-template")
     assert result.status == "FAIL" and "runs no" in result.reason
+
+
+ZIP_RECIPE = """\
+base:
+  name: example
+  benchmark:
+    type: sa-bench
+    use_chat_template: true
+zip_override_mtp_hightpt:
+  name: [a, b]
+  benchmark:
+    concurrencies: [[64], [128]]
+zip_override_mtp_lowlat:
+  name: [c, d]
+  benchmark:
+    use_chat_template: [true, false]
+"""
+
+
+@pytest.mark.parametrize(
+    ("selector", "status"),
+    [
+        ("zip_override_mtp_hightpt[1]", "PASS"),  # the base's switch holds under the override
+        ("zip_override_mtp_lowlat[0]", "PASS"),
+        ("zip_override_mtp_lowlat[1]", "FAIL"),  # this run of the zip turns it off
+        ("zip_override_mtp_missing[0]", "FAIL"),  # no such section: nothing is shown to run
+    ],
+)
+def test_a_recipe_of_sections_is_read_as_the_selected_run(check, selector, status):
+    parts = _multi_node({RECIPE: ZIP_RECIPE})
+    for changed in parts["files"]:
+        if changed["path"] == "configs/nvidia-master.yaml" and changed["role"] == "head":
+            changed["text"] = changed["text"].replace("1p1d.yaml", f"1p1d.yaml:{selector}")
+    result = check(parts, "spec-chat-template")
+    assert result.status == status, result.reason
+
+
+def test_a_recipe_of_sections_without_a_selector_needs_every_section_on(check):
+    result = check(_multi_node({RECIPE: ZIP_RECIPE}), "spec-chat-template")
+    assert result.status == "FAIL" and "does not enable the chat template" in result.reason

@@ -204,16 +204,18 @@ def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     parsed = ctx.parsed_script(run.path)
     if parsed is None:
         return False
-    return not any(
-        name in line and _may_write(line) for line in parsed.text.splitlines()
-    )  # named where it may be written or held: the script may write it before sourcing it
+    return not any(_may_write(line, name) for line in parsed.text.splitlines())
 
 
-def _may_write(line: str) -> bool:
+def _may_write(line: str, name: str) -> bool:
+    """Whether a line names the file other than by sourcing it, where it may be written or
+    kept for a later write (a redirect, a copy, an assignment): the script may write it first."""
     code = line.strip()
-    if code.startswith("#"):
+    if code.startswith("#") or name not in code:
         return False
-    return bool(_WRITES.search(code))
+    sourced = rf"(?:\bsource|(?:^|(?<=[\s;&|(]))\.)\s+[\"']?[^\s;&|)\"']*{re.escape(name)}[\"']?"
+    rest = re.sub(sourced, " ", code)
+    return name in rest and bool(_WRITES.search(rest))
 
 
 # --- the base reading ----------------------------------------------------------------------------

@@ -57,8 +57,14 @@ def entry_recipes(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
 
 def config_files(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
     """Every recipe a multi-node entry runs (`CONFIG_FILE=<path>`), as repository paths."""
-    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)", opt_in_text(ctx, entry))
-    return sorted({_in_repo(ctx, p) for p in found})
+    return sorted({path for path, _ in config_file_refs(ctx, entry)})
+
+
+def config_file_refs(ctx: JudgeContext, entry: MasterEntry) -> list[tuple[str, str]]:
+    """(repository path, selector) of every `CONFIG_FILE=<path>[:<selector>]` of the entry; the
+    selector names the recipe section srtctl runs (`zip_override_x[0]`; "" for the whole)."""
+    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)(?::([\w.\[\]-]+))?", opt_in_text(ctx, entry))
+    return sorted({(_in_repo(ctx, path), selector) for path, selector in found})
 
 
 def _in_repo(ctx: JudgeContext, path: str) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
-from signoff.judge.golden_recipes import config_files
+from signoff.judge.golden_recipes import config_file_refs, config_files
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.launch import ClientCall, ScriptRun
@@ -140,17 +140,19 @@ def _multi_node_problem(ctx: JudgeContext, multi_node: dict[str, MasterEntry]) -
             f"{', '.join(bare)}: no changed multi-node recipe enables the chat template "
             "(use-chat-template), so realistic acceptance is unverified"
         )
+    flags = ctx.policy.spec_decode.chat_template_flags
     for key in sorted(multi_node):
-        for path in config_files(ctx, multi_node[key]):
+        for path, selector in config_file_refs(ctx, multi_node[key]):
             read = ctx.evidence.file(path, "head")
             if read is None or read.state != "ok" or read.text is None:
                 return (
                     f"{key}: its recipe {path} could not be read at the head "
                     f"({ctx.unread(read)}), so realistic acceptance is unverified"
                 )
-            if not recipe_uses_chat_template(read.text, ctx.policy.spec_decode.chat_template_flags):
+            if not recipe_uses_chat_template(read.text, flags, selector):
+                shown = f"{path}:{selector}" if selector else path
                 return (
-                    f"{key}: its recipe {path} does not enable the chat template "
+                    f"{key}: its recipe {shown} does not enable the chat template "
                     "(benchmark use_chat_template: true), so realistic acceptance is unverified"
                 )
     return ""
