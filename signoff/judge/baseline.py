@@ -7,18 +7,29 @@ a gap counts against a PASS only when the PR may have changed what it stands for
 
 - A sourced file whose base name is known (`/etc/os-release`, `$WS/setup_deps.sh`,
   `/config/x.env`) comes from the image, the runner or the repository: it counts only when the
-  PR adds or changes a file of that base name, the PR's file list is incomplete, or the script
-  names that file anywhere but where it sources or tests it (it may write it first).
-- Any other gap is baseline when the base had the same one: the script existed at the base
-  (a rename's old path), the base read the same way (same configuration) has a gap of the same
-  kind on a command of the same source text (so line numbers may shift, and dead code at the
-  base proves nothing), and nothing feeding that command changed. What feeds it: every
-  variable its text reads, and, transitively, the variables the script's own assignments to
-  those read; the assignments must be the same commands at the base. A variable the script
-  never assigns comes from the job's environment: it counts as changed when the PR's patch of
-  any other file names it, assigns a computed name, has no patch, or (a sweep variable the
-  reading left unbound) when the PR changes a master config. Positional parameters come from
-  the callers, so a command reading them is never baseline. A script the PR adds has no base.
+  PR adds or changes a file of that base name, the PR's file list is incomplete, or a line of
+  the script names that file where it may write it or keep it for a later write.
+- A gap of a known kind (`_GAPS`; never a parse problem, a bound or a substitution the reader
+  could not follow) is baseline when the base had the same one: the script existed at the base
+  (a rename's old path; a script the PR adds has no base), the base read the same way (same
+  configuration, job and unset hooks) has a gap of the same kind on a command of the same
+  source text (line numbers may shift; dead code at the base proves nothing), and nothing
+  feeding it changed:
+  - the variables its text reads (for a script run through a run-time word: that word; its
+    arguments are data to that program, read where known), closed over the script's own
+    assignments, are set by the same commands in the same source order around it, with the
+    calls of functions that set them, the calls of the functions it sits in and every copy of
+    the command itself (a second copy, a moved assignment, an earlier call are new);
+  - positional parameters (fed by the callers) are never baseline;
+  - a variable the script never sets comes from the job's environment: it counts as changed
+    when another changed file's patch names it or assigns a computed name (or has no patch),
+    or, for a sweep variable the reading left unbound, when the PR changes a master config;
+  - a gap whose text or feeding assignments may reach into the checkout (a glob, a listing,
+    the script's directory, a workspace or relative path) is new while the PR adds or changes
+    any file there but the script and the data signoff reads itself;
+  - a gap that may change the shell's own state (`eval`, `source`, `alias`, `declare -n`,
+    `trap`) is new when the PR changes any command it may reach: those after it, every
+    function body, and the whole script when it sits in a loop.
 """
 
 from __future__ import annotations
