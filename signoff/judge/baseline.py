@@ -58,6 +58,7 @@ _GAPS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"^\S+ -c of text known only at run time$"), False),
     (re.compile(r"^\S+ runs an expanding heredoc as its script$"), False),
 )
+_MAX_GAPS = 64  # gaps per reading compared with the base; beyond, the reading stays as it is
 _PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
 _SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
 _SHOWN = 80  # the reader shows a sourced word up to this many characters
@@ -103,8 +104,8 @@ def base_wants(ctx: JudgeContext) -> Iterator[Want]:
 def settled(ctx: JudgeContext, run: ScriptRun, *, keep_sources: bool = False) -> ScriptRun:
     """`run` without the gaps the PR did not change (they move to its notes). `keep_sources`:
     unread sourced files stay (engine-patches then reads the whole script and names them)."""
-    if run.complete:
-        return run
+    if run.complete or len(run.problems) > _MAX_GAPS:
+        return run  # a reading with that many gaps is not compared (bounded work)
     kept = tuple(
         p
         for p in run.problems
@@ -122,7 +123,7 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     """A run of a script file through a run-time word that the base made the same way, with
     the same word fed by the same text (its arguments are data to that program, read where
     known)."""
-    if call.name:
+    if call.name or len(run.script_files) > _MAX_GAPS:
         return False  # a known name is judged by whether the PR wrote that file
     base = _base_reading(ctx, run)
     head = ctx.parsed_script(run.path)
@@ -157,7 +158,7 @@ def _may_reach_pr_files(
         f.status != "removed" and f.path not in data for f in ctx.evidence.changed_files
     ):
         return False
-    at_head = _Tree(tree)
+    at_head = _tree(tree)
     names = at_head.closure(_referenced(words))
     if names is None:
         return True
@@ -296,7 +297,7 @@ def _feeds_unchanged(
     `state`: the gap may change what later commands see (`eval`, `source`), so every command
     it may reach (those after it, every function body; all, inside a loop) is the base's too."""
     assert head.tree is not None and base.tree is not None
-    at_head, at_base = _Tree(head.tree), _Tree(base.tree)
+    at_head, at_base = _tree(head.tree), _tree(base.tree)
     names = at_head.closure(_referenced(words))
     if names is None or names & _POSITIONAL:
         return False  # the callers feed positional parameters
@@ -383,7 +384,11 @@ class _Tree:
                     self._calls_in.setdefault(name, set()).add(c.calls)
 
     def at_line(self, line: int) -> list[_Cmd]:
-        return [c for c in self.order if c.line == line]
+        if not hasattr(self, "_by_line"):
+            self._by_line: dict[int, list[_Cmd]] = {}
+            for c in self.order:
+                self._by_line.setdefault(c.line, []).append(c)
+        return self._by_line.get(line, [])
 
     def closure(self, names: set[str]) -> frozenset[str] | None:
         """`names` with every name the script's assignments to them read, transitively."""
@@ -494,7 +499,23 @@ def _simple(simple: Simple, inside: tuple[str, ...]) -> _Cmd:
 
 def _texts_at(tree: Parsed, line: int) -> tuple[str, ...]:
     """The source texts of the simple commands that start on `line`, sorted."""
-    return tuple(sorted(c.text for c in _Tree(tree).at_line(line)))
+    return tuple(sorted(c.text for c in _tree(tree).at_line(line)))
+
+
+_TREES: dict[int, tuple[Parsed, _Tree]] = {}
+
+
+def _tree(parsed: Parsed) -> _Tree:
+    """One `_Tree` per parsed script (kept with the tree it reads, so an id is never reused
+    for another one while cached); the cache holds the last few scripts only."""
+    found = _TREES.get(id(parsed))
+    if found is not None and found[0] is parsed:
+        return found[1]
+    if len(_TREES) >= 16:
+        _TREES.clear()
+    built = _Tree(parsed)
+    _TREES[id(parsed)] = (parsed, built)
+    return built
 
 
 def _text(simple: Simple) -> str:
