@@ -1300,6 +1300,32 @@ def warn_pr_description(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# An unreadable gap (eval of text known only at run time) in the script already on main.
+BASELINE_GAP = 'eval "$(python3 /opt/tools/tuned_env.py)"\n'
+_LIB_LINE = 'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+
+
+def pass_baseline_gap(data: dict[str, Any]) -> str:
+    """Checks 3 and 8-10 (E8): the script is on main and already evals run-time text; the PR
+    inserts a line above it, so the gap is the base's (its base text is read) and counts for
+    nothing."""
+    _with_models_md(data)
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + BASELINE_GAP)
+    head = _pull(data)["commits"][0]["files"][SCRIPT_PATH]
+    _main_files(data)[SCRIPT_PATH] = head
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + "export NCCL_DEBUG=WARN\n")
+    return pass_conversation(data)
+
+
+def fail_new_gap(data: dict[str, Any]) -> str:
+    """Checks 3 and 8-10 (E8): the PR adds the same eval to a script that is on main without
+    it: a gap the PR wrote fails closed."""
+    _with_models_md(data)
+    _main_files(data)[SCRIPT_PATH] = _pull(data)["commits"][0]["files"][SCRIPT_PATH]
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + BASELINE_GAP)
+    return pass_conversation(data)
+
+
 # The golden AL pinned only in a function the script never calls (`false && pin_golden_al`):
 # the server the benchmark job starts gets the real-acceptance config.
 AGENTIC_DEAD_KNOB_SCRIPT = """#!/usr/bin/env bash
@@ -1828,6 +1854,20 @@ VARIANTS = [
         "check 10 (E8): the script git-applies a patch to installed vLLM without a waiver",
         fail_engine_patches,
         expect=("REJECTED", (10,)),
+        standard="E8",
+    ),
+    Variant(
+        "pass_baseline_gap",
+        "checks 3, 8-10 (E8): an unreadable eval the script already had on main is no new finding",
+        pass_baseline_gap,
+        expect=("PASS", ()),
+        standard="E8",
+    ),
+    Variant(
+        "fail_new_gap",
+        "checks 3, 8-10 (E8): the same unreadable eval, added by the PR, fails closed",
+        fail_new_gap,
+        expect=("REJECTED", (3, 8, 9, 10)),
         standard="E8",
     ),
     Variant(

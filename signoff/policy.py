@@ -313,6 +313,22 @@ class PatchPattern(Strict):
         return value
 
 
+class TrustedRecipeRepo(Strict):
+    """A recipe orchestrator repository whose pinned checkout is not patching by itself: what
+    it runs patches the engine only through what the launch names (a setup script), which the
+    patch patterns read in the PR's own recipe and launcher lines."""
+
+    repo: str  # owner/name on GitHub, compared without case
+    decision: str = Field(min_length=1)  # the maintainer decision it rests on (URLs)
+
+    @field_validator("decision")
+    @classmethod
+    def _cites_a_decision(cls, value: str) -> str:
+        if "https://" not in value:
+            raise ValueError("decision must cite the maintainer decision it rests on (a URL)")
+        return value.strip()
+
+
 class PatchPolicy(Strict):
     """What counts as patching the serving stack, and what a waiver must look like."""
 
@@ -321,6 +337,7 @@ class PatchPolicy(Strict):
     engine_paths: tuple[str, ...] = ()  # regexes of installed-engine locations
     harness_cues: tuple[str, ...] = ()  # lines naming these are client/eval tooling: allowed
     external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
+    trusted_recipe_repos: tuple[TrustedRecipeRepo, ...] = ()  # pinned checkouts that run no patch
     launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
     recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
     shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only

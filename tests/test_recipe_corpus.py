@@ -561,6 +561,83 @@ CASES = [
         ["extra --enable-expert-parallel"],
         sku="b300",
     ),
+    # Equivalences hold on both sides (issue 14): the script's exported environment documents
+    # a flag as the recipe's does, and a size the sweep sets is compared by mode.
+    Case(
+        "yaml: a script exporting the recipe's VLLM_ROCM_USE_AITER=1 agrees with its AITER MoE path",
+        "yaml-rocm",
+        "#!/usr/bin/env bash\nexport VLLM_ROCM_USE_AITER=1\n"
+        'vllm serve "$MODEL" --tensor-parallel-size 8 --attention-backend TRITON_ATTN &\n',
+        "PASS",
+        sku="mi355x",
+    ),
+    Case(
+        "md: a script exporting VLLM_ROCM_USE_AITER=1 agrees with a recipe spelling --moe-backend aiter",
+        "md-gpus",
+        "#!/usr/bin/env bash\nexport VLLM_ROCM_USE_AITER=1\n"
+        'vllm serve "$MODEL" --tensor-parallel-size 8 --attention-backend TRITON_ATTN &\n',
+        "PASS",
+        sku="mi355x",
+    ),
+    Case(
+        "md: a script exporting VLLM_ROCM_USE_AITER=0 does not take the AITER MoE path",
+        "md-gpus",
+        "#!/usr/bin/env bash\nexport VLLM_ROCM_USE_AITER=0\n"
+        'vllm serve "$MODEL" --tensor-parallel-size 8 --attention-backend TRITON_ATTN &\n',
+        "FAIL",
+        ["missing --moe-backend"],
+        sku="mi355x",
+    ),
+    Case(
+        "md: VLLM_ROCM_USE_AITER=1 set but not exported does not reach the engine",
+        "md-gpus",
+        "#!/usr/bin/env bash\nVLLM_ROCM_USE_AITER=1\n"
+        'vllm serve "$MODEL" --tensor-parallel-size 8 --attention-backend TRITON_ATTN &\n',
+        "FAIL",
+        ["missing --moe-backend"],
+        sku="mi355x",
+    ),
+    Case(
+        "md: a size the sweep sets is compared by mode without a configuration",
+        "md-gpus",
+        vllm(
+            '--tensor-parallel-size "$TP" --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER'
+        ),
+        "PASS",
+    ),
+    Case(
+        "md: a swept size without a configuration does not turn DP into the recipe's TP mode",
+        "md-gpus",
+        vllm(
+            '--tensor-parallel-size 1 --data-parallel-size "$TP" --enable-expert-parallel --kv-cache-dtype fp8 --attention-backend FLASHINFER'
+        ),
+        "FAIL",
+        ["extra --data-parallel-size", "missing --tensor-parallel-size"],
+    ),
+    Case(
+        "mdx: under SGLang DP attention the DP size is the swept TP",
+        "md-sglang",
+        sglang('--tp "$TP" --dp "$TP" --enable-dp-attention --moe-a2a-backend deepep'),
+        "PASS",
+        config={**TP8, "TP": "4", "DP_ATTENTION": "true", "EP_SIZE": "4"},
+        sku="b300",
+    ),
+    Case(
+        "mdx: under SGLang DP attention the DP size is the swept TP, read without a configuration",
+        "md-sglang",
+        sglang('--tp "$TP" --dp "$TP" --enable-dp-attention --moe-a2a-backend deepep'),
+        "PASS",
+        sku="b300",
+    ),
+    Case(
+        "mdx: a swept DP size without DP attention is not the recipe's DP-attention mode",
+        "md-sglang",
+        sglang('--tp "$TP" --dp "$TP" --moe-a2a-backend deepep'),
+        "FAIL",
+        ["missing --enable-dp-attention"],
+        config={**TP8, "TP": "4", "DP_ATTENTION": "true", "EP_SIZE": "4"},
+        sku="b300",
+    ),
     # SGLang Markdown / MDX and cookbook configs
     Case(
         "mdx: B300 tab with DP attention",

@@ -89,6 +89,8 @@ class JudgeContext:
         self.memo: dict[str, object] = {}  # results one check computes for another (Check 1 -> 2)
         # evaluation steps left for every script of this bundle together (hostile scripts)
         self._steps_left = SCRIPT_STEPS_PER_JUDGE
+        # of those, what base readings may take (judge/baseline): they never starve the head's
+        self._base_steps_left = SCRIPT_STEPS_PER_JUDGE // 4
 
     # --- the standard ------------------------------------------------------------------------
     @property
@@ -591,6 +593,19 @@ class JudgeContext:
         if any("work bound" in problem for problem in run.problems):
             self._over_budget[parsed.path] = run
         return run
+
+    def take_steps(self) -> int:
+        """Evaluation steps for one base reading (judge/baseline), from the verdict's bound and
+        at most a quarter of it for all base readings together; `return_steps` gives back
+        what it did not use."""
+        budget = max(min(DEFAULT_BUDGET, self._steps_left, self._base_steps_left), 0)
+        self._steps_left -= budget
+        self._base_steps_left -= budget
+        return budget
+
+    def return_steps(self, steps: int) -> None:
+        self._steps_left += max(steps, 0)
+        self._base_steps_left += max(steps, 0)
 
     @cached_property
     def _evaluations(

@@ -52,8 +52,19 @@ def opted_in(ctx: JudgeContext, entry: MasterEntry) -> bool:
 
 def entry_recipes(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
     """The agentic recipes a multi-node entry runs (`CONFIG_FILE=<path>` settings)."""
-    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)", opt_in_text(ctx, entry))
-    return sorted({_in_repo(ctx, p) for p in found if AGENTIC_DIR in p or "agentx" in p})
+    return [p for p in config_files(ctx, entry) if AGENTIC_DIR in p or "agentx" in p]
+
+
+def config_files(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
+    """Every recipe a master-config entry runs (`CONFIG_FILE=<path>`), as repository paths."""
+    return sorted({path for path, _ in config_file_refs(ctx, entry)})
+
+
+def config_file_refs(ctx: JudgeContext, entry: MasterEntry) -> list[tuple[str, str]]:
+    """(repository path, selector) of every `CONFIG_FILE=<path>[:<selector>]` of the entry; the
+    selector names the recipe section srtctl runs (`zip_override_x[0]`; "" for the whole)."""
+    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)(?::([\w.\[\]-]+))?", opt_in_text(ctx, entry))
+    return sorted({(_in_repo(ctx, path), selector) for path, selector in found})
 
 
 def _in_repo(ctx: JudgeContext, path: str) -> str:
@@ -63,12 +74,6 @@ def _in_repo(ctx: JudgeContext, path: str) -> str:
         if path.startswith(launched):
             return root + path[len(launched) :]
     return path
-
-
-def config_files(ctx: JudgeContext, entry: MasterEntry) -> list[str]:
-    """Every recipe a master-config entry runs (`CONFIG_FILE=<path>`), as repository paths."""
-    found = re.findall(r"CONFIG_FILE=([\w./-]+\.ya?ml)", opt_in_text(ctx, entry))
-    return sorted({_in_repo(ctx, path) for path in found})
 
 
 def _launched(ctx: JudgeContext, path: str) -> list[str]:

@@ -4,11 +4,14 @@ Both sides become {canonical flag: value}: flags read through the engine's parse
 (parse/flags.py: aliases, `_`, abbreviations), `--flag=value` and `--flag value` alike, vLLM's
 dotted form (`--attention-config.backend X`) folded into the JSON value it abbreviates, JSON values
 parsed, values equal to the engine's default dropped, and the profile's declared equivalences
-applied. The recipe command is the one for the same model and, where the recipe distinguishes,
-the same SKU; among several, the closest. A major arg differs when one side lacks it or the values
-disagree; for a JSON value the recipe's settings must be present with equal values in the
-script's (extra script keys are InferenceX's own). Values the sweep fills in (`$TP`) are bound
-from the configuration point; one that stays unbound cannot agree.
+applied (flag equivalences and environment equivalences alike on both sides: a launch that gets
+`VLLM_ROCM_USE_AITER=1` exported runs `--moe-backend aiter`). The recipe command is the one for the
+same model and, where the recipe distinguishes, the same SKU; among several, the closest. A major
+arg differs when one side lacks it or the values disagree; for a JSON value the recipe's settings
+must be present with equal values in the script's (extra script keys are InferenceX's own). Values
+the sweep fills in (`$TP`) are bound from the configuration point; one that stays unbound cannot
+agree, except a parallel size the sweep sets (`--tp "$TP"`, `--dp "$TP"` under SGLang DP
+attention), which is compared by mode.
 """
 
 from __future__ import annotations
@@ -94,6 +97,8 @@ def compare_launch(
     if rules is None or not candidates:
         return LaunchComparison(looked_for=looked_for, best=None)
     script = _read_side(launch.args, engine, policy, rules, config)
+    # the environment the launch gets documents flags on the script's side as on the recipe's
+    _apply_env_equivalences(script, tuple(sorted(launch.env.items())), engine, policy, rules)
     script.swept = _swept_values(rules, config)
     if every_flag:
         listed = {m.flag for m in rules.major_args()}
@@ -347,10 +352,13 @@ def _compare(
         if mine is None and theirs is None:
             continue
         compared.append(flag)
-        if _swept_agrees(flag, mine, theirs, rules, script.swept):
+        swept_ref = _swept_reference(mine, rules)
+        if _swept_agrees(flag, mine, theirs, rules, script.swept) or (
+            swept_ref and _swept_mode_agrees(flag, theirs, rules)
+        ):
             script.decisions.append(rules.swept_sizes.decision if rules.swept_sizes else "")
             continue
-        diff = _diff(major, mine, theirs, script, recipe, mentions)
+        diff = _diff(major, mine, theirs, script, recipe, mentions, swept=swept_ref)
         if diff is not None:
             diffs.append(diff)
     return CommandResult(
@@ -389,6 +397,24 @@ def _swept_agrees(
     return flag in sizes.mode and mine is not None and theirs is not None
 
 
+def _swept_reference(value: Value | None, rules: RecipeEngineRules) -> bool:
+    """The launch's value is a sweep size variable no configuration binds (`--tp "$TP"` in a
+    script read on its own): a size the sweep sets, whatever it is."""
+    sizes = rules.swept_sizes
+    if sizes is None or not isinstance(value, str):
+        return False
+    match = _VAR.fullmatch(value)
+    return match is not None and match[1].upper() in {v.upper() for v in sizes.vars}
+
+
+def _swept_mode_agrees(flag: str, theirs: Value | None, rules: RecipeEngineRules) -> bool:
+    """A swept size agrees by mode: a `size` flag is not compared, a `mode` flag is on in both
+    (the swept value is the mode's size, as SGLang's DP attention runs `--dp "$TP"`)."""
+    sizes = rules.swept_sizes
+    assert sizes is not None
+    return flag in sizes.size or (flag in sizes.mode and theirs is not None)
+
+
 def _project(value: Value | None, major: MajorArg) -> Value | None:
     """Only the major keys of a JSON value (none left: as if absent)."""
     if value is None or not major.keys or not isinstance(value, dict):
@@ -399,14 +425,16 @@ def _project(value: Value | None, major: MajorArg) -> Value | None:
 
 def _diff(
     major: MajorArg, mine: Value | None, theirs: Value | None, script: _Side, recipe: _Side,
-    mentions: set[tuple[str, str]],
+    mentions: set[tuple[str, str]], *, swept: bool = False,
 ) -> ArgDiff | None:  # fmt: skip
+    """What differs on one major arg; `swept`: the script's value is a sweep size variable
+    (a mode the recipe lacks is extra, not unbound)."""
     flag = major.flag
     shown_s, shown_r = script.shown.get(flag), recipe.shown.get(flag)
     json_valued = bool(major.keys) or isinstance(theirs, dict)
     if mine is not None and json_valued and not isinstance(mine, dict):
         return ArgDiff(flag=flag, kind="unreadable", script=shown_s, recipe=shown_r)
-    if mine is not None and "$" in _key(mine):
+    if mine is not None and "$" in _key(mine) and not swept:
         return ArgDiff(flag=flag, kind="unbound", script=shown_s, recipe=shown_r)
     if theirs is None:
         if (flag, _key(mine)) in mentions:

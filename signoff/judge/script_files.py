@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.quote import code
 from signoff.parse.launch import ScriptFileRun, ScriptRun
@@ -28,6 +29,8 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
     is read there)."""
     skip = set(judged)
     for call in (*run.script_files, *_by_plain_name(run)):
+        if unchanged_call(ctx, run, call):
+            continue  # the base ran it the same way, fed the same
         written = _written_by_pr(ctx, call, skip, run.path)
         if written:
             where = f" ({run.label})" if run.label else ""

@@ -7,6 +7,7 @@ import re
 from pydantic import BaseModel, ConfigDict
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+HUNK_HEADER = _HUNK  # groups: old start, old count, new start, new count
 
 
 class DiffLine(BaseModel):

@@ -403,6 +403,18 @@ def script_candidates(entry: MasterEntry) -> tuple[str, ...]:
     return tuple(candidates)
 
 
+def sweep_may_run(path: str) -> bool:
+    """Whether a sweep configuration can run the benchmark script at `path`: a single-node
+    script only where `script_candidates` looks (directly in a scenario directory, so not
+    `speedbench/` reference collectors), and nothing under a `deprecated/` directory."""
+    if "/deprecated/" in f"/{path}":
+        return False
+    if not path.startswith("benchmarks/single_node/"):
+        return True
+    directory, _, name = path[len("benchmarks/single_node/") :].partition("/")
+    return directory in SCENARIO_DIRS.values() and "/" not in name
+
+
 def _runs_mode(entry: MasterEntry, mode: str) -> bool:
     if mode == "mtp":
         return "mtp" in entry.spec_modes

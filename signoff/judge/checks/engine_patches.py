@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from signoff.evidence import ChangedFile
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.judge.script_files import unread_script_file
@@ -44,6 +45,8 @@ from signoff.parse.engine_patches import (
     sourced_file,
 )
 from signoff.parse.launch import ScriptRun
+from signoff.parse.pinned_checkout import cloned_repo, head_lines
+from signoff.policy import PatchPolicy
 
 ID = "engine-patches"
 NAME = "no engine patches without waiver"
@@ -61,7 +64,9 @@ class _Scan:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """Helper scripts of the reached scripts; then the waivers the hits need."""
+    """Base texts of changed scripts with gaps (judge/baseline), helper scripts of the
+    reached scripts; then the waivers the hits need."""
+    yield from base_wants(ctx)
     unread = _reach(ctx).unread
     for path in dict.fromkeys(unread):
         yield want_file(path, "head")
@@ -241,9 +246,21 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             scan.problem = f"{changed.path}: GitHub sent no patch, so added patching is unverified"
             return scan
         added = ((line.line, line.text) for line in patch_lines(changed.patch).added)
-        scan.introduced += find_in_lines(added, changed.path, patches)
+        hits = find_in_lines(added, changed.path, patches)
+        scan.introduced += [h for h in hits if not _trusted_pin(h, changed.patch, patches)]
         scan.scanned.append(changed.path)
     return scan
+
+
+def _trusted_pin(hit: PatchHit, patch: str, patches: PatchPolicy) -> bool:
+    """A pinned checkout of a trusted recipe orchestrator (profile `trusted_recipe_repos`):
+    what it runs patches only through a setup script the recipes or launcher name, and those
+    lines are read by the patch patterns themselves."""
+    if hit.rule != "pinned-checkout":
+        return False
+    repo = cloned_repo(head_lines(patch), hit.line)
+    trusted = {r.repo.lower() for r in patches.trusted_recipe_repos}
+    return repo is not None and repo.lower() in trusted
 
 
 def _scan_script(
@@ -257,7 +274,7 @@ def _scan_script(
         runs = ()
     else:
         found = []
-    for run in runs:
+    for run in (settled(ctx, run, keep_sources=True) for run in runs):
         run = _without_libraries(ctx, run)
         if run.complete:
             found += find_in_run(text, path, run, patches, variables)

@@ -35,6 +35,7 @@ import shlex
 from collections.abc import Iterator
 
 from signoff.judge import banned_settings, sourced
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
@@ -63,6 +64,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
         return failed(problem)
     hits: list[str] = []
     allowed: list[str] = []
+    runs = [(settled(ctx, run), prefix) for run, prefix in runs]
     for run, prefix in runs:
         if not run.complete:
             why = run.problems[0] if run.problems else "unread"
@@ -95,9 +97,12 @@ def evaluate(ctx: JudgeContext) -> Finding:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """The recipes whose banned settings the later prompt reads whole (E11+)."""
+    """The recipes whose banned settings the later prompt reads whole (E11+), changed files
+    the scripts source (judge/sourced), and the base texts of changed scripts whose reading
+    has gaps (judge/baseline)."""
     yield from banned_settings.wants(ctx)
     yield from sourced.wants(ctx)
+    yield from base_wants(ctx)
 
 
 def _runs(ctx: JudgeContext) -> tuple[list[tuple[ScriptRun, str]], str]:

@@ -18,13 +18,16 @@ apply. To satisfy it: get the recipe merged upstream first and link it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from signoff.evidence import UpstreamLink
+from signoff.judge import sourced
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.recipe_compare import LaunchComparison, compare_launch
 from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
 from signoff.judge.recipe_runs import Target, script_runs, targets
-from signoff.judge.sourced import wants as wants
 from signoff.parse.launch import ScriptRun, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, link_key
 from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine
@@ -36,6 +39,13 @@ NAME = "recipe"
 _ACCEPTED = {"merged", "published"}
 _COMPARED_ENGINES = frozenset({"vllm", "sglang"})
 _MULTI_NODE_ONLY = "benchmark changes are exclusively multi-node/disaggregated"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """Changed files the scripts source (judge/sourced), and the base texts of changed scripts
+    whose reading has gaps (judge/baseline)."""
+    yield from sourced.wants(ctx)
+    yield from base_wants(ctx)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -79,7 +89,7 @@ def _compare_all(
         runs = script_runs(ctx, target)
         if not runs:
             return [], f"{target.path} could not be read at the pinned head"
-        for run in runs:
+        for run in (settled(ctx, run) for run in runs):
             if not run.complete:
                 why = run.problems[0] if run.problems else "unread"
                 return [], why if run.path in why else f"{run.path} could not be fully read ({why})"

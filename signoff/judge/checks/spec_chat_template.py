@@ -20,15 +20,33 @@ chat completions. N/A when no spec-decode config changes. To satisfy it: pass
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from signoff.judge import sourced
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.golden_recipes import config_file_refs, config_files
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.judge.script_files import unread_script_file
-from signoff.judge.sourced import wants as wants
 from signoff.parse.launch import ClientCall, ScriptRun
-from signoff.parse.master_config import MasterEntry
+from signoff.parse.master_config import MasterEntry, sweep_may_run
+from signoff.parse.recipe_benchmark import recipe_uses_chat_template
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """Changed files the scripts source (judge/sourced), the recipes multi-node spec-decode
+    entries run (head), and the base texts of changed scripts whose reading has gaps
+    (judge/baseline)."""
+    yield from sourced.wants(ctx)
+    if not ctx.master_problems:
+        for entry in _spec_entries(ctx)[2].values():
+            for path in config_files(ctx, entry):
+                if ctx.evidence.file(path, "head") is None:
+                    yield want_file(path, "head")
+    yield from base_wants(ctx)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -38,11 +56,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     scripts = _spec_scripts(ctx, entries)
     if not entries and not scripts and not agentic and not multi_node:
         return not_applicable("no speculative-decoding config is added or changed")
-    if multi_node and not _multi_node_chat_template(ctx):
-        return failed(
-            f"{', '.join(sorted(multi_node))}: no changed multi-node recipe enables the chat "
-            "template (use-chat-template), so realistic acceptance is unverified"
-        )
+    problem = _multi_node_problem(ctx, multi_node)
+    if problem:
+        return failed(problem)
     checked: list[str] = [f"{key} (multi-node recipe)" for key in sorted(multi_node)]
     readings = [*_entry_runs(ctx, entries), *scripts]
     judged = {run.path for _, runs in readings for run in runs}
@@ -65,19 +81,21 @@ def evaluate(ctx: JudgeContext) -> Finding:
     return passed("; ".join(parts))
 
 
-def _spec_entries(ctx: JudgeContext) -> tuple[list[MasterEntry], set[str], set[str]]:
-    """Single-node fixed-seq spec entries, and the keys of agentic and multi-node ones."""
+def _spec_entries(
+    ctx: JudgeContext,
+) -> tuple[list[MasterEntry], set[str], dict[str, MasterEntry]]:
+    """Single-node fixed-seq spec entries, the keys of agentic ones, and multi-node ones."""
     spec = ctx.policy.spec_decode
     entries: list[MasterEntry] = []
     agentic: set[str] = set()
-    multi_node: set[str] = set()
+    multi_node: dict[str, MasterEntry] = {}
     for entry in ctx.changed_entries:
         if not (set(entry.spec_decoding) & set(spec.spec_values) or entry.key.endswith("-mtp")):
             continue
         if entry.is_agentic and "fixed-seq-len" not in entry.scenarios:
             agentic.add(entry.key)
         elif entry.multinode:
-            multi_node.add(entry.key)
+            multi_node[entry.key] = entry
         else:
             entries.append(entry)
     return entries, agentic, multi_node
@@ -105,8 +123,8 @@ def _spec_scripts(
     out: list[tuple[str, tuple[ScriptRun, ...]]] = []
     for changed in ctx.changed_scripts:
         path = changed.path
-        if "/agentic/" in path or path in covered:
-            continue
+        if "/agentic/" in path or path in covered or not sweep_may_run(path):
+            continue  # a script no sweep configuration runs benchmarks nothing here
         if ctx.parsed_script(path) is None:
             if path.endswith("_mtp.sh"):
                 out.append((path, ()))
@@ -115,6 +133,35 @@ def _spec_scripts(
         if path.endswith("_mtp.sh") or any(ctx.speculates(run) for run in runs):
             out.append((path, runs))
     return out
+
+
+def _multi_node_problem(ctx: JudgeContext, multi_node: dict[str, MasterEntry]) -> str:
+    """Why a multi-node spec-decode entry is not known to benchmark through the chat template
+    ("" when it is): every recipe it runs (`CONFIG_FILE=`) is read whole at the head and must
+    turn the template on, whatever lines the PR changed; an entry naming no recipe needs a
+    changed multi-node recipe line that turns it on."""
+    bare = sorted(key for key, entry in multi_node.items() if not config_files(ctx, entry))
+    if bare and not _multi_node_chat_template(ctx):
+        return (
+            f"{', '.join(bare)}: no changed multi-node recipe enables the chat template "
+            "(use-chat-template), so realistic acceptance is unverified"
+        )
+    flags = ctx.policy.spec_decode.chat_template_flags
+    for key in sorted(multi_node):
+        for path, selector in config_file_refs(ctx, multi_node[key]):
+            read = ctx.evidence.file(path, "head")
+            if read is None or read.state != "ok" or read.text is None:
+                return (
+                    f"{key}: its recipe {path} could not be read at the head "
+                    f"({ctx.unread(read)}), so realistic acceptance is unverified"
+                )
+            if not recipe_uses_chat_template(read.text, flags, selector):
+                shown = f"{path}:{selector}" if selector else path
+                return (
+                    f"{key}: its recipe {shown} does not enable the chat template "
+                    "(benchmark use_chat_template: true), so realistic acceptance is unverified"
+                )
+    return ""
 
 
 def _multi_node_chat_template(ctx: JudgeContext) -> bool:
@@ -135,6 +182,7 @@ def _multi_node_chat_template(ctx: JudgeContext) -> bool:
 
 def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) -> str:
     spec = ctx.policy.spec_decode
+    run = settled(ctx, run)
     where = f" ({run.label})" if run.label else ""
     if not run.complete:
         why = run.problems[0] if run.problems else "unread"

@@ -1,0 +1,549 @@
+"""What a script's reading cannot see, held against a PR only when the PR changed it.
+
+The reader leaves some things unread: a file sourced from outside what signoff reads, `eval` or
+`bash -c` of text known only at run time, a script run through a run-time word
+(`"${ROUTER_CMD[@]}"`, `"$AIPERF_PYTHON"`). The base branch was reviewed when it merged, so such
+a gap counts against a PASS only when the PR may have changed what it stands for:
+
+- A sourced file whose base name is known (`/etc/os-release`, `$WS/setup_deps.sh`,
+  `/config/x.env`) comes from the image, the runner or the repository: it counts only when the
+  PR adds or changes a file of that base name, the PR's file list is incomplete, or a line of
+  the script names that file where it may write it or keep it for a later write.
+- A gap of a known kind (`_GAPS`; never a parse problem, a bound or a substitution the reader
+  could not follow) is baseline when the base had the same one: the script existed at the base
+  (a rename's old path; a script the PR adds has no base), the base read the same way (same
+  configuration, job and unset hooks) has a gap of the same kind on a command of the same
+  source text (line numbers may shift; dead code at the base proves nothing), and nothing
+  feeding it changed:
+  - the variables its text reads (for a script run through a run-time word: that word; its
+    arguments are data to that program, read where known), closed over the script's own
+    assignments, are set by the same commands in the same source order around it, with the
+    calls of functions that set them, the calls of the functions it sits in and every copy of
+    the command itself (a second copy, a moved assignment, an earlier call are new);
+  - positional parameters (fed by the callers) are never baseline;
+  - a variable the script never sets comes from the job's environment: it counts as changed
+    when another changed file's patch names it or assigns a computed name (or has no patch),
+    or, for a sweep variable the reading left unbound, when the PR changes a master config;
+  - a gap whose text or feeding assignments may reach into the checkout (a glob, a listing,
+    the script's directory, a workspace or relative path) is new while the PR adds or changes
+    any file there but the script and the data signoff reads itself;
+  - a gap that may change the shell's own state (`eval`, `source`, `alias`, `declare -n`,
+    `trap`) is new when the PR changes any command it may reach: those after it, every
+    function body, and the whole script when it sits in a loop.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from signoff.judge.context import JudgeContext
+from signoff.judge.model import Want, want_file
+from signoff.parse.bench_script import ParsedScript, evaluate_counted, read_script
+from signoff.parse.engine_patches import sourced_file
+from signoff.parse.launch import ScriptFileRun, ScriptRun
+from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+
+# The gaps a base can share with the head, and whether each may change the shell's own state
+# (variables, functions, aliases the later commands see). Any other problem (a parse error, a
+# bound, a substitution the reader could not follow) is never baseline: the reading around it
+# is not known to be the base's.
+_GAPS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (re.compile(r"^eval of text known only at run time$"), True),
+    (re.compile(r"^sources .*, which is not read$", re.S), True),
+    (re.compile(r"^alias definitions are not read$"), True),
+    (re.compile(r"^name references \(declare -n\) are not followed$"), True),
+    (re.compile(r"^a trap handler known only at run time$"), True),
+    (re.compile(r"^\S+ -c of text known only at run time$"), False),
+    (re.compile(r"^\S+ runs an expanding heredoc as its script$"), False),
+)
+_MAX_GAPS = 64  # gaps per reading compared with the base; beyond, the reading stays as it is
+_PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
+_SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
+_SHOWN = 80  # the reader shows a sourced word up to this many characters
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_REFERENCE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
+_ARITH = re.compile(r"\$?\(\((.*?)\)\)", re.S)
+_ASSIGNED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
+_DECLARES = frozenset({"export", "local", "declare", "typeset", "readonly"})
+_READS_INTO = frozenset({"read", "mapfile", "readarray"})
+# A patch line that assigns a name it computes (`export "${P}CMD=x"`, `printf -v "$n"`,
+# `declare -n`, `eval "$a=b"`): it may set any variable, so every one counts as changed.
+_COMPUTED = re.compile(
+    r"\$\{?\w+\}?\w*\+?=|printf\s+-v\s+\S*\$|declare\s+-\w*n|(?:^|[;&|(`]\s*)eval\s"
+    r"|--env-file|(?:^|[;&|]\s*)set\s+-a\b"
+)
+# A line that may write a file it names, or keep its name for a later write.
+_WRITES = re.compile(
+    r">|\b(?:tee|cp|mv|install|ln|dd|rsync|curl|wget|sed|perl|awk|touch|mktemp|python3?)\b"
+    r"|^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=|\b(?:export|local|declare|readonly)\s"
+)
+# Text that may build a path into the repository checkout rather than the image.
+_REPO_PATH = re.compile(
+    r"[*?]|\[[^\]]*\]|\b(?:ls|find|locate|compgen|realpath|readlink|dirname|pwd)\b|\$\{?0\b"
+    r"|BASH_SOURCE|\bPWD\b|GITHUB_WORKSPACE|[Ww]ork[Ss]pace|(?:^|[\s\"'=(:])\.{1,2}/"
+    r"|\b(?:benchmarks|runners|utils|configs|experimental)/"
+)
+_EXPANSION = re.compile(r"\$\{[^}]*\}")
+_POSITIONAL = frozenset("0123456789@*#")
+_LINE_REF = re.compile(r"\(line \d+\)|\bline \d+\b|:\d+\b")
+
+
+def base_wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The base texts the comparison needs: each script the PR modifies or renames whose
+    reading has a gap (read with nothing bound, which leaves the most gaps)."""
+    for changed in ctx.changed_scripts:
+        if changed.status == "added" or ctx.parsed_script(changed.path) is None:
+            continue
+        runs = ctx.script_runs_for_path(changed.path)
+        if any(not run.complete or any(not c.name for c in run.script_files) for run in runs):
+            yield want_file(changed.previous_path or changed.path, "base")
+
+
+def settled(ctx: JudgeContext, run: ScriptRun, *, keep_sources: bool = False) -> ScriptRun:
+    """`run` without the gaps the PR did not change (they move to its notes). `keep_sources`:
+    unread sourced files stay (engine-patches then reads the whole script and names them)."""
+    if run.complete or len(run.problems) > _MAX_GAPS:
+        return run  # a reading with that many gaps is not compared (bounded work)
+    kept = tuple(
+        p
+        for p in run.problems
+        if (keep_sources and sourced_file(p) is not None) or not _unchanged_problem(ctx, run, p)
+    )
+    if len(kept) == len(run.problems):
+        return run
+    dropped = tuple(f"baseline: {p}" for p in run.problems if p not in kept)
+    return run.model_copy(
+        update={"problems": kept, "complete": not kept, "notes": (*run.notes, *dropped)}
+    )
+
+
+def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bool:
+    """A run of a script file through a run-time word that the base made the same way, with
+    the same word fed by the same text (its arguments are data to that program, read where
+    known)."""
+    if call.name or len(run.script_files) > _MAX_GAPS:
+        return False  # a known name is judged by whether the PR wrote that file
+    base = _base_reading(ctx, run)
+    head = ctx.parsed_script(run.path)
+    if base is None or head is None or head.tree is None:
+        return False
+    run_base, parsed_base = base
+    texts = _texts_at(head.tree, call.line)
+    if not texts:
+        return False
+    assert parsed_base.tree is not None
+    same = any(
+        other.word == call.word
+        and not other.name
+        and _texts_at(parsed_base.tree, other.line) == texts
+        and _strip_lines(other.why) == _strip_lines(call.why)
+        for other in run_base.script_files
+    )
+    if not same or _may_reach_pr_files(ctx, run, head.tree, (call.word,)):
+        return False  # judged as before: it counts when the PR adds or changes other files
+    return _feeds_unchanged(ctx, run, head, parsed_base, call.line, (call.word,))
+
+
+def _may_reach_pr_files(
+    ctx: JudgeContext, run: ScriptRun, tree: Parsed, words: Iterable[str]
+) -> bool:
+    """Whether the gap's text, or an assignment feeding it, builds a path that may reach into
+    the checkout (a glob, a listing, the script's own directory, a relative or workspace path)
+    while the PR adds or changes a file there other than the script and the data signoff
+    reads itself: that file could be what runs or what is read."""
+    data = {ctx.policy.append_only.changelog, *ctx.changed_master_files, run.path}
+    if not ctx.evidence.files_truncated and not any(
+        f.status != "removed" and f.path not in data for f in ctx.evidence.changed_files
+    ):
+        return False
+    at_head = _tree(tree)
+    names = at_head.closure(_referenced(words))
+    if names is None:
+        return True
+    texts = [*words, *(c.text for c in at_head.order if c.sets & names)]
+    # `${CMD[@]}`, `${X:-y}` are expansions, not globs: read with them taken out
+    return any(_REPO_PATH.search(_EXPANSION.sub("$X", text)) for text in texts)
+
+
+# --- problems ------------------------------------------------------------------------------------
+
+
+def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
+    match = _PROBLEM.match(problem)
+    if match is None or match["path"] != run.path:
+        return False
+    line, what = int(match["line"]), match["what"]
+    sourced = _SOURCED.match(what)
+    if sourced is not None and _outside_source(ctx, run, sourced[1]):
+        return True
+    kinds = [state for pattern, state in _GAPS if pattern.match(what)]
+    if not kinds:
+        return False
+    head = ctx.parsed_script(run.path)
+    base = _base_reading(ctx, run)
+    if head is None or head.tree is None or base is None:
+        return False
+    run_base, parsed_base = base
+    assert parsed_base.tree is not None
+    texts = _texts_at(head.tree, line)
+    if not texts:
+        return False
+    same = False
+    for other in run_base.problems:
+        found = _PROBLEM.match(other)
+        if found is None or found["what"] != what:
+            continue
+        if _texts_at(parsed_base.tree, int(found["line"])) == texts:
+            same = True
+            break
+    if not same or _may_reach_pr_files(ctx, run, head.tree, texts):
+        return False
+    return _feeds_unchanged(ctx, run, head, parsed_base, line, texts, state=kinds[0])
+
+
+def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
+    """A sourced file of known base name that the PR did not write (see the module doc)."""
+    if len(shown) >= _SHOWN or ctx.evidence.files_truncated:
+        return False
+    name = shown.strip("\"'").rsplit("/", 1)[-1]
+    if not name or any(mark in name for mark in "$`(){}*?[]\\\"' "):
+        return False
+    for changed in ctx.evidence.changed_files:
+        if changed.status != "removed" and changed.path.rsplit("/", 1)[-1] == name:
+            return False
+    parsed = ctx.parsed_script(run.path)
+    if parsed is None:
+        return False
+    return not any(_may_write(line, name) for line in parsed.text.splitlines())
+
+
+def _may_write(line: str, name: str) -> bool:
+    """Whether a line names the file other than by sourcing it, where it may be written or
+    kept for a later write (a redirect, a copy, an assignment): the script may write it first."""
+    code = line.strip()
+    if code.startswith("#") or name not in code:
+        return False
+    sourced = rf"(?:\bsource|(?:^|(?<=[\s;&|(]))\.)\s+[\"']?[^\s;&|)\"']*{re.escape(name)}[\"']?"
+    rest = re.sub(sourced, " ", code)
+    return name in rest and bool(_WRITES.search(rest))
+
+
+# --- the base reading ----------------------------------------------------------------------------
+
+
+def _base_text(ctx: JudgeContext, path: str) -> str | None:
+    """The script's text at the base: itself when the PR leaves it alone, its base read when
+    the PR modifies or renames it, None when the PR adds it or the base was not read."""
+    changed = next((f for f in ctx.evidence.changed_files if f.path == path), None)
+    head = ctx.evidence.file(path, "head")
+    if changed is None:
+        return head.text if head is not None and head.state == "ok" else None
+    if changed.status == "added":
+        return None
+    read = ctx.evidence.file(changed.previous_path or path, "base")
+    return read.text if read is not None and read.state == "ok" else None
+
+
+def _base_reading(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
+    """The base script read as `run` was (same bound environment and job), memoised."""
+    key = f"baseline.run:{run.path}:{run.job}:{run.environment!r}:{run.unset!r}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _read_base(ctx, run)
+    found = ctx.memo[key]
+    return found if isinstance(found, tuple) else None
+
+
+def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
+    text = _base_text(ctx, run.path)
+    if text is None:
+        return None
+    parsed = read_script(text, run.path)
+    if parsed.tree is None:
+        return None
+    env = dict(run.environment) if run.environment or run.job else None
+    clients = ctx.policy.spec_decode.client_commands
+    budget = ctx.take_steps()
+    if budget <= 0:
+        return None
+    unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
+    base_run, steps = evaluate_counted(
+        parsed, env, clients, budget=budget, job=run.job, unset=unset
+    )
+    ctx.return_steps(budget - steps)
+    if any("work bound" in p for p in base_run.problems):
+        return None
+    return base_run, parsed
+
+
+# --- what feeds a command -----------------------------------------------------------------------
+
+
+def _feeds_unchanged(
+    ctx: JudgeContext,
+    run: ScriptRun,
+    head: ParsedScript,
+    base: ParsedScript,
+    line: int,
+    words: tuple[str, ...],
+    *,
+    state: bool = False,
+) -> bool:
+    """Whether nothing feeding the command at head `line` changed: the variables `words` read,
+    closed over the script's own assignments, are assigned by the same commands in the same
+    order around the command at the base (calls of functions that assign them, and of the
+    functions the command sits in, included); the rest is not fed by the PR's other files.
+    `state`: the gap may change what later commands see (`eval`, `source`), so every command
+    it may reach (those after it, every function body; all, inside a loop) is the base's too."""
+    assert head.tree is not None and base.tree is not None
+    at_head, at_base = _tree(head.tree), _tree(base.tree)
+    names = at_head.closure(_referenced(words))
+    if names is None or names & _POSITIONAL:
+        return False  # the callers feed positional parameters
+    bound = dict(run.environment)
+    for name in sorted(names - at_head.assigned):
+        if name not in bound and _fed_from_outside(ctx, run.path, name):
+            return False
+    here = at_head.at_line(line)
+    there = [c for c in at_base.order if c.text in {h.text for h in here}]
+    if not here or not there:
+        return False
+    if at_head.context(names, here) != at_base.context(names, there):
+        return False
+    return not state or at_head.reached_after(here) == at_base.reached_after(there)
+
+
+def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
+    """Whether the PR may have changed what the job's environment holds for `name`."""
+    if ctx.evidence.files_truncated:
+        return True
+    if ctx.changed_master_files and name in ctx.policy.sweep_env.variables():
+        return True
+    mention = re.compile(rf"(?<![\w$]){re.escape(name)}(?!\w)|\$\{{?{re.escape(name)}\b")
+    for changed in ctx.evidence.changed_files:
+        if changed.path == script or changed.status == "removed":
+            continue
+        if changed.patch is None:
+            return True
+        for line in changed.patch.splitlines():
+            code = line[1:].strip()
+            if line[:1] not in "+-" or line.startswith(("+++", "---")) or code[:1] == "#":
+                continue
+            if mention.search(code) or _COMPUTED.search(code):
+                return True
+    return False
+
+
+def _referenced(texts: Iterable[str]) -> set[str]:
+    names: set[str] = set()
+    for text in texts:
+        names.update(_REFERENCE.findall(text))
+        for inside in _ARITH.findall(text):
+            names.update(_NAME.findall(inside))
+    return names
+
+
+# --- the syntax tree ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Cmd:
+    """One simple command or `for` header of the script, in source order."""
+
+    position: tuple[int, int]  # (line, offset): source order
+    text: str  # its words as written, blanks normalised
+    line: int
+    sets: frozenset[str]  # names it assigns
+    calls: str  # the function name it calls ("" for none)
+    inside: tuple[str, ...]  # the functions it is defined in, outermost first
+    loop: bool = False  # it sits inside a loop body (or condition)
+
+
+class _Tree:
+    """A script's commands with what each assigns and calls, for order-sensitive comparison."""
+
+    def __init__(self, tree: Parsed) -> None:
+        found: list[_Cmd] = []
+        for seq in (tree.script, *tree.substitutions.values()):
+            found += _in_seq(seq, ())
+        self.order = sorted(found, key=lambda c: c.position)
+        functions = {name for c in self.order for name in c.inside}
+        self.order = [
+            c if c.calls in functions or not c.calls else _with_call(c, "") for c in self.order
+        ]
+        self.assigned = frozenset(n for c in self.order for n in c.sets)
+        self._sets_in: dict[str, set[str]] = {}
+        for c in self.order:
+            for name in c.inside:
+                self._sets_in.setdefault(name, set()).update(c.sets)
+        self._calls_in: dict[str, set[str]] = {}
+        for c in self.order:
+            for name in c.inside:
+                if c.calls:
+                    self._calls_in.setdefault(name, set()).add(c.calls)
+
+    def at_line(self, line: int) -> list[_Cmd]:
+        if not hasattr(self, "_by_line"):
+            self._by_line: dict[int, list[_Cmd]] = {}
+            for c in self.order:
+                self._by_line.setdefault(c.line, []).append(c)
+        return self._by_line.get(line, [])
+
+    def closure(self, names: set[str]) -> frozenset[str] | None:
+        """`names` with every name the script's assignments to them read, transitively."""
+        todo, seen = set(names), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if len(seen) > 512:
+                return None  # bounded: a script that deep is not compared
+            todo |= _referenced(c.text for c in self.order if name in c.sets) - seen
+        return frozenset(seen)
+
+    def context(self, names: frozenset[str], command: list[_Cmd]) -> tuple[str, ...]:
+        """The texts, in source order, of the commands that assign `names`, of the calls of
+        functions that (transitively) do, of the command itself (every copy) and of the calls
+        of the functions it is defined in."""
+        setters = {f for f in self._sets_in if self._sets_transitively(f) & names}
+        around = {name for c in command for name in c.inside}
+        same = {c.text for c in command}  # every copy of the command counts: a copy is new
+        keep = [
+            c
+            for c in self.order
+            if c.sets & names or c.text in same or (c.calls and c.calls in setters | around)
+        ]
+        return tuple(c.text for c in keep)
+
+    def reached_after(self, command: list[_Cmd]) -> tuple[str, ...] | None:
+        """The texts of every command a state change at `command` may reach: those after it,
+        every function body, and all of them when it sits inside a loop."""
+        first = min(c.position for c in command)
+        if any(c.loop for c in command):
+            return tuple(c.text for c in self.order)
+        return tuple(c.text for c in self.order if c.position > first or c.inside)
+
+    def _sets_transitively(self, function: str) -> set[str]:
+        out: set[str] = set()
+        todo, seen = [function], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            out |= self._sets_in.get(name, set())
+            todo += sorted(self._calls_in.get(name, set()))
+        return out
+
+
+def _with_call(command: _Cmd, calls: str) -> _Cmd:
+    return _Cmd(
+        command.position, command.text, command.line, command.sets, calls, command.inside,
+        command.loop,
+    )  # fmt: skip
+
+
+def _in_seq(seq: Seq, inside: tuple[str, ...]) -> list[_Cmd]:
+    out: list[_Cmd] = []
+    for item in seq.items:
+        for pipeline in (item.first, *(p for _, p in item.rest)):
+            for command in pipeline.commands:
+                out += _in_command(command, inside)
+    return out
+
+
+def _in_command(command: Command, inside: tuple[str, ...]) -> list[_Cmd]:
+    if isinstance(command, Simple):
+        return [_simple(command, inside)]
+    out: list[_Cmd] = []
+    if isinstance(command, If):
+        for cond, body in command.arms:
+            out += _in_seq(cond, inside) + _in_seq(body, inside)
+        if command.orelse is not None:
+            out += _in_seq(command.orelse, inside)
+    elif isinstance(command, Case):
+        for arm in command.arms:
+            out += _in_seq(arm.body, inside)
+    elif isinstance(command, Loop):
+        if command.name:
+            items = " ".join(" ".join(w.raw.split()) for w in command.items or ())
+            text = f"{command.kind} {command.name} in {items}"
+            out.append(_Cmd((command.line, -1), text, command.line, frozenset({command.name}),
+                            "", inside))  # fmt: skip
+        inner = _in_seq(command.cond, inside) if command.cond is not None else []
+        inner += _in_seq(command.body, inside)
+        out += [_in_loop(c) for c in inner]
+    elif isinstance(command, Group):
+        out += _in_seq(command.body, inside)
+    elif isinstance(command, Func):
+        out += _in_command(command.body, (*inside, command.name))
+    return out
+
+
+def _in_loop(command: _Cmd) -> _Cmd:
+    return _Cmd(
+        command.position, command.text, command.line, command.sets, command.calls,
+        command.inside, True,
+    )  # fmt: skip
+
+
+def _simple(simple: Simple, inside: tuple[str, ...]) -> _Cmd:
+    words = (*simple.assigns, *simple.words, *simple.redirects)
+    offset = min((w.offset for w in words), default=0)
+    first = simple.words[0].raw if simple.words else ""
+    return _Cmd((simple.line, offset), _text(simple), simple.line,
+                frozenset(_names_set_by(simple)), first, inside)  # fmt: skip
+
+
+def _texts_at(tree: Parsed, line: int) -> tuple[str, ...]:
+    """The source texts of the simple commands that start on `line`, sorted."""
+    return tuple(sorted(c.text for c in _tree(tree).at_line(line)))
+
+
+_TREES: dict[int, tuple[Parsed, _Tree]] = {}
+
+
+def _tree(parsed: Parsed) -> _Tree:
+    """One `_Tree` per parsed script (kept with the tree it reads, so an id is never reused
+    for another one while cached); the cache holds the last few scripts only."""
+    found = _TREES.get(id(parsed))
+    if found is not None and found[0] is parsed:
+        return found[1]
+    if len(_TREES) >= 16:
+        _TREES.clear()
+    built = _Tree(parsed)
+    _TREES[id(parsed)] = (parsed, built)
+    return built
+
+
+def _text(simple: Simple) -> str:
+    words = (*simple.assigns, *simple.words, *simple.redirects)
+    return " ".join(" ".join(w.raw.split()) for w in words)
+
+
+def _names_set_by(simple: Simple) -> set[str]:
+    names = {m[1] for w in simple.assigns if (m := _ASSIGNED.match(w.raw))}
+    words = [w.raw for w in simple.words]
+    if not words:
+        return names
+    first = words[0]
+    rest = [w for w in words[1:] if not w.startswith(("-", "+"))]
+    if first in _DECLARES:
+        names |= {m[1] for w in rest if (m := _ASSIGNED.match(w)) or (m := _bare(w))}
+    elif first in _READS_INTO or first == "getopts":
+        names |= {m[1] for w in rest if (m := _bare(w))}
+    elif first == "printf" and "-v" in words[1:-1]:
+        target = words[words.index("-v", 1) + 1]
+        if _bare(target):
+            names.add(target)
+    return names
+
+
+def _bare(word: str) -> re.Match[str] | None:
+    return re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)", word)
+
+
+def _strip_lines(text: str) -> str:
+    return _LINE_REF.sub("", text)

@@ -1,0 +1,128 @@
+"""Which repository a pinned `git checkout <sha>` in a launcher checks out (pure).
+
+Launchers clone an orchestrator repository and pin it in the same branch of an `if`:
+`git clone --branch main https://github.com/NVIDIA/srt-slurm.git "$DIR"`, `cd "$DIR"`,
+`git checkout <sha>`. The checkout is that clone's only when, reading up from it inside the
+patch's own lines (context and added, head side), the nearest `git clone` comes before any line
+that ends or starts a branch, and every `cd` between goes into the clone's directory (or the
+checkout names it with `-C`). Anything else is unknown: the pin then counts as external code.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from signoff.parse.diff import HUNK_HEADER
+
+_WINDOW = 15  # lines read up from the checkout
+_BRANCH_EDGE = re.compile(r"^(?:elif|else|fi|then|esac|;;|done|\}|function\s|\w+\s*\(\))\b|;;\s*$")
+_CLONE = re.compile(r"\bgit\s+clone\b")
+_CHECKOUT_DIR = re.compile(r"\bgit\s+-C\s+(\S+)\s+checkout\b")
+_URL = re.compile(r"^(?:https?://|git@|ssh://)")
+# A GitHub repository URL, host first (`https://evil.example/github.com/...` is no GitHub URL).
+_GITHUB = re.compile(
+    r"^(?:https://(?:[^@/\s]+@)?github\.com/|git@github\.com:|ssh://git@github\.com/)"
+    r"([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$"
+)
+
+
+def head_lines(patch: str) -> dict[int, str]:
+    """The head-side lines a patch shows (context and added), by line number."""
+    lines: dict[int, str] = {}
+    new = 0
+    in_hunk = False
+    for raw in patch.split("\n"):
+        header = HUNK_HEADER.match(raw)
+        if header is not None:
+            new, in_hunk = int(header[3]), True
+        elif not in_hunk or raw.startswith(("-", "\\")):
+            continue
+        else:
+            lines[new] = raw[1:]
+            new += 1
+    return lines
+
+
+def cloned_repo(lines: dict[int, str], at: int) -> str | None:
+    """`owner/name` of the GitHub repository the checkout at line `at` works in, or None."""
+    checkout = lines.get(at, "")
+    named_dir = _CHECKOUT_DIR.search(checkout)
+    cds: list[str] = []
+    for number in range(at - 1, max(at - _WINDOW, 0) - 1, -1):
+        if number not in lines:
+            return None  # outside what the patch shows
+        code = lines[number].strip()
+        if not code or code.startswith("#"):
+            continue
+        if _CLONE.search(code):
+            return _repo_if_here(code, cds, named_dir[1] if named_dir else None)
+        if _BRANCH_EDGE.search(code):
+            return None
+        if re.match(r"^(?:cd|pushd)\s", code):
+            cds.append(code)
+    return None
+
+
+def _repo_if_here(clone: str, cds: list[str], named_dir: str | None) -> str | None:
+    words = _words(clone)
+    if words is None:
+        return None
+    start = next((i for i, w in enumerate(words) if w == "clone"), len(words))
+    # option values (`--branch main`) are not operands: drop the word after a valued option
+    operands = _drop_option_values(words[start + 1 :])
+    if not operands or not _URL.match(operands[0]):
+        return None
+    directory = operands[1] if len(operands) > 1 else _default_dir(operands[0])
+    wanted = {_unquoted(directory)}
+    if named_dir is not None:
+        if _unquoted(named_dir) not in wanted or cds:
+            return None
+    elif not cds or any(_cd_target(cd) not in wanted for cd in cds):
+        return None  # the checkout may run in another directory than the clone's
+    match = _GITHUB.match(operands[0])
+    return f"{match[1]}/{match[2]}" if match else None
+
+
+# `git clone` options whose value is the next word
+_VALUED = frozenset(
+    {"--branch", "-b", "--depth", "--origin", "-o", "--config", "-c", "--reference", "--jobs",
+     "-j", "--separate-git-dir", "--filter", "--upload-pack", "-u"}
+)  # fmt: skip
+
+
+def _drop_option_values(words: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _VALUED:
+            skip = True
+        elif word in ("||", "&&", ";", "|"):
+            break
+        elif not word.startswith("-"):
+            out.append(word)
+    return out
+
+
+def _cd_target(line: str) -> str:
+    words = _words(line) or []
+    target = words[1] if len(words) > 1 else ""
+    return _unquoted(target)
+
+
+def _default_dir(url: str) -> str:
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    return name[:-4] if name.endswith(".git") else name
+
+
+def _unquoted(word: str) -> str:
+    return word.strip("\"'")
+
+
+def _words(line: str) -> list[str] | None:
+    try:
+        return shlex.split(line, comments=True)
+    except ValueError:
+        return None

@@ -1,0 +1,93 @@
+"""A pinned checkout of a trusted recipe orchestrator in a launcher is routine, not patching:
+what it runs patches the engine only through the setup script a recipe or the launcher names,
+and those lines are read. A fork, an unmerged pull request, or a checkout that cannot be tied to
+the trusted clone still counts."""
+
+from __future__ import annotations
+
+import pytest
+from builders import add_changed_file, passing_parts
+
+LAUNCHER = "runners/launch_b300-nv.sh"
+BASE = 'if [[ "$FRAMEWORK" == "dynamo-vllm" ]]; then\n    echo multi-node\nfi\n'
+SHA = "c180328b98c3793ca84a1e24a030f90545eb7d5d"
+TRUSTED = "https://github.com/NVIDIA/srt-slurm.git"
+
+
+def _launcher(block: str) -> dict:
+    """The passing PR, and a launcher change adding `block` in its multi-node branch."""
+    parts = passing_parts()
+    head = BASE.replace("    echo multi-node\n", "    echo multi-node\n" + block)
+    add_changed_file(parts, LAUNCHER, head, base=BASE, read=False)
+    return parts
+
+
+def _pin(url: str = TRUSTED, between: str = 'cd "$SRT_REPO_DIR" || exit 1\n') -> str:
+    return (
+        f'    git clone --branch main --single-branch {url} "$SRT_REPO_DIR"\n'
+        f"    {between}    git checkout {SHA} || exit 1\n"
+        '    cp -rT "$GITHUB_WORKSPACE/benchmarks/multi_node/srt-slurm-recipes/vllm" recipes/vllm\n'
+    )
+
+
+def test_a_pinned_checkout_of_a_trusted_recipe_orchestrator_is_not_patching(check):
+    result = check(_launcher(_pin()), "engine-patches")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_pin_whose_clone_the_patch_shows_as_context_is_tied_to_it(check):
+    parts = passing_parts()
+    base = BASE.replace(
+        "    echo multi-node\n", _pin().replace(f"    git checkout {SHA} || exit 1\n", "")
+    )
+    head = _pin()
+    head = BASE.replace("    echo multi-node\n", head)
+    add_changed_file(parts, LAUNCHER, head, base=base, read=False)
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/someone/srt-slurm-nv.git",  # a fork: no maintainer decision covers it
+        "https://github.com/NVIDIA/srt-slurm-extra.git",
+        "https://evil.example/github.com/NVIDIA/srt-slurm.git",
+        "https://github.com.evil.example/NVIDIA/srt-slurm.git",
+    ],
+)
+def test_a_pinned_checkout_of_any_other_repository_still_counts(check, url):
+    result = check(_launcher(_pin(url)), "engine-patches")
+    assert (
+        result.status == "FAIL" and "checks out external recipe code at a pinned" in result.reason
+    )
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "cd /tmp/other || exit 1\n",  # the checkout runs in another directory
+        "",  # no cd at all: the checkout runs wherever the launcher stands
+        'cd "$SRT_REPO_DIR"\nelif [[ "$X" == 1 ]]; then\n    cd "$SRT_REPO_DIR"\n',  # another branch
+    ],
+)
+def test_a_pin_that_cannot_be_tied_to_the_trusted_clone_still_counts(check, between):
+    result = check(_launcher(_pin(between=between)), "engine-patches")
+    assert result.status == "FAIL" and "pinned" in result.reason
+
+
+def test_a_trusted_pin_whose_launcher_names_a_setup_script_fails_on_the_setup_script(check):
+    block = _pin() + '    SRTCTL_SETUP_SCRIPT="vllm-fixes.sh"\n'
+    result = check(_launcher(block), "engine-patches")
+    assert result.status == "FAIL" and "runs a setup script inside the serving container" in (
+        result.reason
+    )
+
+
+def test_an_unmerged_pull_request_of_a_trusted_repository_still_counts(check):
+    block = _pin().replace(
+        f"    git checkout {SHA}",
+        "    git fetch origin refs/pull/282/head\n    git checkout FETCH_HEAD",
+    )
+    result = check(_launcher(block), "engine-patches")
+    assert result.status == "FAIL" and "unmerged pull request" in result.reason
