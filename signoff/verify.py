@@ -24,7 +24,7 @@ from signoff.client import Client
 from signoff.errors import ExitCode, GatherError, PublishError
 from signoff.evidence import Evidence, SignOff
 from signoff.gate import signoff_problem
-from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool
+from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool, start
 from signoff.gather.api import Api
 from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
@@ -110,14 +110,17 @@ def verify(
     `reviewed_at` (default: now) and (when `publish`) write the comment and status.
 
     `head`: the pin and the first reads, already sent (`signoff.gather.start`, without
-    `pinned_head`); None pins first thing here. A head start that found the comment to be no
-    sign-off (`start(gate=True)`) ends a publishing run there, as after gathering.
+    `pinned_head`); None pins first thing here (publishing: with the sign-off read beside the
+    pin, `start(gate=True)`). A comment that the head start found to be no sign-off ends a
+    publishing run there, with the refusal gathering would have led to.
     """
     opts = options or PublishOptions()
     chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
     who = _Identity(gh, identity, wanted=False)
     posted = _PostedAhead(Api(gh), ref, policy)
+    if head is None and publish and pinned_head is None:
+        head = start(gh, ref, policy, chosen, gate=True)  # a non-sign-off stops beside the pin
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
