@@ -87,7 +87,7 @@ def start(
     cannot be read here is read again, and judged, by the gathering as usual.
     The caller must close `api` (`gather_evidence(started=api)` does) once `pinned()` answered.
     """
-    api = Api(gh)
+    api = Api(gh, fold_texts=True)
     if gate:
         signoff_body.prefetch(api, ref, keep=True)  # (gathering takes the same answer)
 
