@@ -32,6 +32,7 @@ from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import (
     DirListing,
+    EvalResults,
     Evidence,
     FileRead,
     SignOff,
@@ -245,17 +246,26 @@ def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
     if run.last_reads is not None:
         run.last_reads(run.fields["signoff"], len(run.fields["comments"]))
     masters, base_sha = ctx.changed_master_files, run.fields["pull_request"].base_sha
-    if sweep_sha == pinned:
-        run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
-    elif sweep_sha is not None:
+    older = sweep_sha is not None and sweep_sha != pinned
+    if older:
+        assert sweep_sha is not None
         check_runs.prefetch_diff_at(api, repo, base_sha, sweep_sha)
         files.prefetch(api, repo, masters, sweep_sha)
         if run_id is not None:
             evals.prefetch(api, repo, run_id)
+    results: Future[EvalResults] | None = None
+    if sweep_sha is not None and run_id is not None:
+        # On a worker of its own: the zip goes out once the artifact list is in, not after the
+        # diff at an older sweep commit too (nothing else reads the list or the zip).
+        results = api.start(evals.gather_evals, api, repo, run_id, sweep_sha)
+    if sweep_sha == pinned:
+        run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
+    elif older:
+        assert sweep_sha is not None
         run.fields["sweep_diff"] = check_runs.read_diff_at(api, repo, base_sha, sweep_sha)
         run.reads += files.read_all(api, repo, masters, sweep_sha, "eval")
-    if sweep_sha is not None and run_id is not None:
-        run.fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
+    if results is not None:
+        run.fields["evals"] = (results.result(),)
 
 
 def _read_wanted(run: _Pass) -> None:
