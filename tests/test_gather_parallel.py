@@ -142,5 +142,6 @@ def test_publishing_concurrently_writes_what_one_worker_writes(
         sequential, all_played = published(name, policy)
     assert jitter == {"MainThread"} and all_played
     parallel, all_played = published(name, policy)
-    assert len(jitter) > 2 and all_played
+    # (a comment that is no sign-off costs two reads, which one worker may well make both)
+    assert len(jitter) > min(2, info(name)["requests"] - 1) and all_played
     assert parallel == sequential
