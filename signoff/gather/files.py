@@ -17,8 +17,12 @@ _NO_NEWLINE = "\\ No newline at end of file"
 def read_file(api: Api, repo: str, path: str, ref: str, role: RefRole) -> FileRead:
     """One read: ok, missing (404), or unavailable with GitHub's answer as the reason."""
     folded = api.folded.get((repo, path, ref))
-    if folded is not None:
-        return _read_folded(api, folded, path, ref, role)
+    read = _read_folded(api, folded, path, ref, role) if folded is not None else None
+    return read if read is not None else _read_contents(api, repo, path, ref, role)
+
+
+def _read_contents(api: Api, repo: str, path: str, ref: str, role: RefRole) -> FileRead:
+    """One contents-API read (files up to 1 MB)."""
     try:
         text = api.file_text(repo, path, ref)
     except GithubException as exc:
@@ -103,8 +107,10 @@ def _check_texts(data: object) -> None:
 
 def _read_folded(
     api: Api, folded: tuple[str, dict[str, object], str], path: str, ref: str, role: RefRole
-) -> FileRead:
-    """A file's read taken from the GraphQL answer it was folded into, as `read_file` reads."""
+) -> FileRead | None:
+    """A file's read taken from the GraphQL answer it was folded into, as `read_file` reads;
+    None for a text GitHub cut short (`Blob.text` stops at 512,000 bytes): read it again
+    through the contents API, which serves files up to 1 MB whole."""
     query, variables, alias = folded
 
     def unavailable(reason: str) -> FileRead:
@@ -123,10 +129,10 @@ def _read_folded(
     kind = node["__typename"]
     if kind != "Blob":
         return unavailable(f"422 {path} is a {_KIND.get(kind, kind.lower())}")
+    if node["isTruncated"]:
+        return None
     if node["isBinary"] or node["text"] is None:
         return unavailable(f"{path} is not a text file (GraphQL `isBinary`)")
-    if node["isTruncated"]:
-        return unavailable(f"{path} is too large to be read whole (GraphQL `isTruncated`)")
     return FileRead(path=path, role=role, sha=ref, text=node["text"])
 
 
