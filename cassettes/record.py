@@ -1819,21 +1819,21 @@ VARIANTS = [
         "--publish on our own verdict comment: not a sign-off, exit 2, nothing written",
         not_signoff_our_verdict,
         publish=True,
-        expect=("ERROR", (0, 3, 5)),
+        expect=("ERROR", ()),  # stopped beside the pin: nothing judged
     ),
     Variant(
         "not_signoff_bot",
         "--publish on a bot's comment: not a sign-off, exit 2, nothing written",
         not_signoff_bot,
         publish=True,
-        expect=("ERROR", (0, 3, 5)),
+        expect=("ERROR", ()),  # stopped beside the pin: nothing judged
     ),
     Variant(
         "not_signoff_remark",
         "--publish on a plain remark: not a sign-off, exit 2, nothing written",
         not_signoff_remark,
         publish=True,
-        expect=("ERROR", (0, 3, 5)),
+        expect=("ERROR", ()),  # stopped beside the pin: nothing judged
     ),
     Variant(
         "superseded_signoff",

@@ -16,7 +16,9 @@ from unittest import mock
 from signoff.errors import GatherError, InputError, json_problem, not_utf8
 
 # Requests must match the recording exactly; a request the cassette lacks fails the run.
-MATCH_ON = ("method", "scheme", "host", "port", "path", "query")
+# GraphQL queries share one URL, so theirs are told apart by what they ask (`GRAPHQL_BODY`).
+GRAPHQL_BODY = "graphql_body"
+MATCH_ON = ("method", "scheme", "host", "port", "path", "query", GRAPHQL_BODY)
 # The same exactness as one string comparison: for long recordings (an audit of many PRs),
 # where vcrpy compares each request with every recorded one.
 MATCH_URI = ("method", "uri")
@@ -39,6 +41,7 @@ def replay(cassette_path: str | Path, match_on: tuple[str, ...] = MATCH_ON) -> I
     from vcr.errors import CannotOverwriteExistingCassetteException
 
     player = vcr.VCR(record_mode="none", match_on=match_on, decode_compressed_response=False)
+    player.register_matcher(GRAPHQL_BODY, same_graphql_query)
     with ExitStack() as stack:
         stack.enter_context(_new_connections_one_at_a_time())
         cassette = _load(stack, player, path)
@@ -108,6 +111,22 @@ def cassette_problem(path: Path) -> str | None:
         if not isinstance(request.get("uri"), str) or not isinstance(request.get("method"), str):
             return f"interaction {number}'s request lacks its `method` or `uri`"
     return None
+
+
+def same_graphql_query(one: Any, other: Any) -> None:
+    """vcrpy matcher: two GraphQL POSTs match when they send the same query and variables
+    (answers sent at once arrive in any order); other requests are left to the rest."""
+    if not str(one.path).endswith("/graphql"):
+        return
+    if _json_body(one.body) != _json_body(other.body):
+        raise AssertionError("another GraphQL query")
+
+
+def _json_body(body: Any) -> Any:
+    try:
+        return json.loads(body.decode("utf-8") if isinstance(body, bytes) else body or "null")
+    except (ValueError, UnicodeDecodeError):
+        return body
 
 
 def _load(stack: ExitStack, player: Any, path: Path) -> Any:

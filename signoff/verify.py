@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict
 
 from signoff.client import Client
 from signoff.errors import ExitCode, GatherError, PublishError
-from signoff.evidence import Evidence
+from signoff.evidence import Evidence, SignOff
 from signoff.gate import signoff_problem
-from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool
+from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool, start
 from signoff.gather.api import Api
 from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
@@ -112,31 +112,44 @@ def verify(
     `reviewed_at` (default: now) and (when `publish`) write the comment and status.
 
     `head`: the pin and the first reads, already sent (`signoff.gather.start`, without
-    `pinned_head`); None pins first thing here.
+    `pinned_head`); None pins first thing here (publishing: with the sign-off read beside the
+    pin, `start(gate=True)`). A comment that the head start found to be no sign-off ends a
+    publishing run there, with the refusal gathering would have led to.
     """
     opts = options or PublishOptions()
     chosen = standard if standard is not None else resolve_standard(None, policy)
     outcome = VerifyOutcome(ref=ref)
-    who = _Identity(gh, identity, wanted=publish and opts.post_comment)
+    who = _Identity(gh, identity, wanted=False)
+    posted = _PostedAhead(Api(gh), ref, policy)
+    if head is None and publish and pinned_head is None:
+        head = start(gh, ref, policy, chosen, gate=True)  # a non-sign-off stops beside the pin
     try:
         # Pin first: every check, the comment marker and the status use this SHA, even if the
         # PR head moves while we work (TOCTOU-safe anchor, facts §5).
         pinned = head.pinned() if head is not None else pin_pull(gh, ref)
         sha = pinned_head or pinned.head_sha
         outcome = outcome.model_copy(update={"head_sha": sha})
+        if publish and pinned.not_signoff:  # (read beside the pin: nothing else was read)
+            assert head is not None
+            head.api.close()
+            posted.api.close()
+            return outcome.model_copy(update={"not_signoff": pinned.not_signoff})
+        who = _Identity(gh, identity, wanted=publish and opts.post_comment)
         evidence = gather_evidence(
             gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
             reviewed_at=reviewed_at, started=head.api if head is not None else None,
+            last_reads=posted.send if publish else None,
         )  # fmt: skip
     except GatherError as exc:
         if head is not None:
             head.api.close()  # (gathering closes it, unless the pin itself failed)
+        posted.api.close()
         who.settle()
         return _publish_error(
             gh, outcome.model_copy(update={"error": str(exc)}), policy, publish, opts
         )
     try:
-        return _judge_and_publish(gh, outcome, evidence, policy, chosen, publish, who, opts)
+        return _judge_and_publish(gh, outcome, evidence, policy, chosen, publish, who, opts, posted)
     finally:
         who.settle()
 
@@ -150,19 +163,40 @@ def _judge_and_publish(
     publish: bool,
     who: _Identity,
     opts: PublishOptions,
+    posted: _PostedAhead,
 ) -> VerifyOutcome:
-    """Judge, then publish when asked. The sign-off lists read right before writing go out
-    first, and are under way while the verdict is judged (judging reads nothing)."""
+    """Judge, then publish when asked. The sign-off lists read right before writing went out
+    with gathering's last reads (or go out first here), and are under way while the verdict is
+    judged (judging reads nothing)."""
     ahead = publish and not _refusal(evidence, policy)
-    with Api(gh) as posted:
+    with posted.api:
         if ahead:
-            prefetch_posted(posted, outcome.ref)
+            posted.send(evidence.signoff, len(evidence.comments), may_publish=True)
         verdict = judge(evidence, policy, standard)
         judged = outcome.model_copy(update={"verdict": verdict, "evidence": evidence})
         if not publish:
             return judged
-        read = (lambda: _read_posted(gh, outcome.ref, posted)) if ahead else None
+        read = (lambda: _read_posted(gh, outcome.ref, posted.api)) if ahead else None
         return publish_outcome(gh, judged, policy, who.get, opts, posted=read)
+
+
+class _PostedAhead:
+    """The sign-off lists read right before writing, sent once: with gathering's last reads
+    (the artifacts, the head once more) for a sign-off by an owner, member or collaborator (it
+    may publish, whatever CODEOWNERS says), or after gathering for any other that may."""
+
+    def __init__(self, api: Api, ref: SignoffRef, policy: Policy) -> None:
+        self.api, self._ref, self._policy = api, ref, policy
+        self._sent = False
+
+    def send(self, signoff: SignOff, comments: int, *, may_publish: bool = False) -> None:
+        if self._sent:
+            return
+        trusted = self._policy.publish.trusted_associations
+        problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, self._policy)
+        if may_publish or (not problem and signoff.author_association.upper() in trusted):
+            self._sent = True
+            prefetch_posted(self.api, self._ref, comments)
 
 
 def publish_outcome(

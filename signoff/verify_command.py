@@ -125,7 +125,7 @@ def _verify_online(
     test: bool,
 ) -> VerifyOutcome:
     gh = connect(token, api_url, mode="test" if test else "production")
-    head = start(gh, ref, policy, standard)  # the first reads go out while the rest is imported
+    head = start(gh, ref, policy, standard, gate=publish)  # sent while the rest is imported
     from signoff.verify import verify
 
     startup.imported(waiting=True)

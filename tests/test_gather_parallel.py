@@ -38,6 +38,8 @@ from signoff.verify import VerifyOutcome, verify
 
 NAMES = sorted(path.stem for path in CASSETTES.glob("*.yaml"))
 PUBLISHED = [name for name in NAMES if info(name).get("publish")]
+# A comment that is no sign-off stops a publishing run beside the pin: nothing is gathered.
+GATHERED = [name for name in NAMES if "is not a sign-off" not in info(name).get("refused", "")]
 REVIEWED_AT = datetime(
     2026, 8, 18, 14, 10, tzinfo=UTC
 )  # the judge reads no clock; fix the one gather records
@@ -94,7 +96,7 @@ def jitter(monkeypatch: pytest.MonkeyPatch) -> set[str]:
     return threads
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", GATHERED)
 def test_many_workers_gather_byte_identical_evidence_to_one(
     name: str, policy: Policy, jitter: set[str]
 ) -> None:
@@ -107,7 +109,7 @@ def test_many_workers_gather_byte_identical_evidence_to_one(
     assert sequential[0] or info(name)["verdict"] == "ERROR"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", GATHERED)
 def test_the_head_start_gathers_byte_identical_evidence_to_one_worker(
     name: str, policy: Policy, jitter: set[str]
 ) -> None:
@@ -140,5 +142,6 @@ def test_publishing_concurrently_writes_what_one_worker_writes(
         sequential, all_played = published(name, policy)
     assert jitter == {"MainThread"} and all_played
     parallel, all_played = published(name, policy)
-    assert len(jitter) > 2 and all_played
+    # (a comment that is no sign-off costs two reads, which one worker may well make both)
+    assert len(jitter) > min(2, info(name)["requests"] - 1) and all_played
     assert parallel == sequential

@@ -51,3 +51,17 @@ def test_a_process_that_did_not_pause_keeps_its_collector_and_switch_interval() 
         "print(gc.isenabled(), (sys.getswitchinterval(), gc.get_freeze_count()) == before)"
     )
     assert _python(code) == "True True"
+
+
+def test_a_token_only_verification_imports_neither_pyjwt_nor_cryptography() -> None:
+    code = (
+        "import sys, signoff.verify_command, signoff.verify, github; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography') "
+        "and type(sys.modules[m]).__name__ != '_DeferredModule'))"
+    )
+    assert _python(code) == "[]"
+
+
+def test_pyjwt_is_imported_when_a_name_of_it_is_first_read() -> None:
+    code = "import signoff, github.Auth as a; print(a.jwt.encode.__module__)"
+    assert _python(code) == "jwt.api_jwt"

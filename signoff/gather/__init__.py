@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from github import Github
+from github import Github, GithubException
 
 from signoff.client import Deadline
+from signoff.errors import GatherError
 from signoff.evidence import SignOff
-from signoff.gather import first
+from signoff.gather import first, signoff_body
 from signoff.gather.api import Api
 from signoff.gather.pull import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
@@ -50,11 +51,13 @@ class PinnedPull:
     """The PR as read when verification starts; its head SHA is the pin for every check.
 
     Handing it back to `gather_evidence` saves reading the PR twice. `raw` is gather's own
-    copy of GitHub's answer: nothing outside gather/ reads it.
+    copy of GitHub's answer: nothing outside gather/ reads it. `not_signoff`: why the comment
+    is no sign-off, when `start(gate=True)` found it so (nothing else was read then).
     """
 
     head_sha: str
     raw: Mapping[str, object]
+    not_signoff: str = ""
 
 
 def pin_pull(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> PinnedPull:
@@ -73,19 +76,42 @@ class HeadStart:
     pinned: Callable[[], PinnedPull]
 
 
-def start(gh: Github, ref: SignoffRef, policy: Policy, standard: Standard) -> HeadStart:
+def start(
+    gh: Github, ref: SignoffRef, policy: Policy, standard: Standard, *, gate: bool = False
+) -> HeadStart:
     """Pin the PR on a worker of the pool, then send the first reads at its head (`first`).
 
+    `gate` (publishing): the sign-off itself is read beside the pin, and a comment that is no
+    sign-off (our verdict, a bot's, a remark) stops there, before anything else is read; it is
+    refused anyway, and reading ahead for it would cost some twenty requests. A sign-off that
+    cannot be read here is read again, and judged, by the gathering as usual.
     The caller must close `api` (`gather_evidence(started=api)` does) once `pinned()` answered.
     """
-    api = Api(gh)
+    api = Api(gh, fold_texts=True)
+    if gate:
+        signoff_body.prefetch(api, ref, keep=True)  # (gathering takes the same answer)
 
     def pin() -> PinnedPull:
         raw = read_pull(api, ref)
-        first.send(api, ref, raw, head_sha(raw), policy, standard, {})
-        return PinnedPull(head_sha=head_sha(raw), raw=raw)
+        refused = _not_signoff(api, ref, policy) if gate else ""
+        if not refused:
+            first.send(api, ref, raw, head_sha(raw), policy, standard, {})
+        return PinnedPull(head_sha=head_sha(raw), raw=raw, not_signoff=refused)
 
     return HeadStart(api, api.start(pin).result)
+
+
+def _not_signoff(api: Api, ref: SignoffRef, policy: Policy) -> str:
+    """Why the comment is no sign-off, in the words the refusal after gathering uses ("": it
+    may be one, or could not be read here)."""
+    try:
+        signoff = _fetch_signoff(api, ref)
+    except (GatherError, GithubException):
+        return ""
+    from signoff.gate import signoff_problem  # (imported by now, or soon, for the judge)
+
+    problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
+    return f"{signoff.url} is not a sign-off: {problem}; nothing written" if problem else ""
 
 
 def fetch_signoff(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:

@@ -13,6 +13,7 @@ gathering thread later takes each answer at the point where it would otherwise h
 from __future__ import annotations
 
 import base64
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -86,9 +87,20 @@ class Api:
     Use it as a context manager (or call `close()`) so reads sent ahead are waited for.
     """
 
-    def __init__(self, gh: Github, deadline: Deadline | None = None, *, workers: int = 0) -> None:
+    def __init__(
+        self,
+        gh: Github,
+        deadline: Deadline | None = None,
+        *,
+        workers: int = 0,
+        fold_texts: bool = False,
+    ) -> None:
         self._gh = gh
         self.deadline = deadline or Deadline()
+        # File texts sent ahead go out as GraphQL queries of many files each (`files`); the
+        # files folded so: (repo, path, ref) -> (query, variables, alias of its answer).
+        self.fold_texts = fold_texts
+        self.folded: dict[tuple[str, str, str], tuple[str, dict[str, Any], str]] = {}
         # Only our Client gives each thread its own requester; any other Github reads inline.
         self._pool = pool.Pool((workers or pool.WORKERS) if isinstance(gh, Client) else 1)
         self._ahead: dict[Key, _Sent] = {}
@@ -273,18 +285,39 @@ class Api:
             f"GET {shown(path, params)}",
         )
 
+    def prefetch_graphql(self, query: str, variables: dict[str, Any], *, item: Check) -> None:
+        """Send a GraphQL query ahead; every later `graphql` of it takes the same answer."""
+        key = _graphql_key(query, variables)
+        expect = Expect("object", item=item)
+        with self._lock:
+            if key in self._ahead:
+                return
+        future = self._pool.start(self._graphql_fetch, query, variables, expect)
+        with self._lock:
+            self._ahead.setdefault(key, _Sent(expect, future, True))
+
     def graphql(self, query: str, variables: dict[str, Any], *, item: Check) -> JsonObject:
         """One GraphQL query, checked like a GET and asked again when malformed (it only reads,
         though it is sent as a POST). GraphQL's own errors stay GithubException (4xx)."""
-        requester = self._gh.requester
-        answer = self._checked(
-            lambda: self._guarded("GraphQL", lambda: requester.graphql_query(query, variables)),
-            Expect("object", item=item),
-            "the GraphQL query",
-        )
-        data = answer[1]
+        expect = Expect("object", item=item)
+        with self._lock:
+            sent = self._ahead.get(_graphql_key(query, variables))
+        if sent is not None and sent.expect == expect:
+            data = sent.future.result()[1]
+        else:
+            data = self._graphql_fetch(query, variables, expect)[1]
         assert isinstance(data, dict)  # checked on arrival
         return data
+
+    def _graphql_fetch(
+        self, query: str, variables: dict[str, Any], expect: Expect
+    ) -> tuple[Headers, Any]:
+        requester = self._gh.requester
+        return self._checked(
+            lambda: self._guarded("GraphQL", lambda: requester.graphql_query(query, variables)),
+            expect,
+            "the GraphQL query",
+        )
 
     def _checked(
         self, send: Callable[[], tuple[Headers, Any]], expect: Expect, what: str
@@ -348,6 +381,10 @@ def shown(path: str, params: dict[str, Any] | None) -> str:
 
 def _key(path: str, params: dict[str, Any] | None) -> Key:
     return path, urlencode(sorted((params or {}).items()))
+
+
+def _graphql_key(query: str, variables: dict[str, Any]) -> Key:
+    return "POST /graphql " + query, json.dumps(variables, sort_keys=True)
 
 
 def _check(data: Any, expect: Expect) -> None:

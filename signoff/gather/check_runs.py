@@ -2,8 +2,9 @@
 
 A commit's green sweep-family check runs name candidate workflow runs (details_url, a hint);
 each candidate is read once with its jobs (gather/workflow_runs.py; a commit's candidates, and
-each run and its jobs, go out together), and the judge counts only the jobs of a run that is the
-sweep workflow's `pull_request` run on that commit.
+each run and its jobs, go out together, with the artifact list when the commit looks green, or
+else the next older commit's check runs), and the judge counts only the jobs of a run that is
+the sweep workflow's `pull_request` run on that commit.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from dataclasses import dataclass
 from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
-from signoff.gather import workflow_runs
+from signoff.gather import evals, workflow_runs
 from signoff.gather.answers import CompareAnswer
 from signoff.gather.api import Api
-from signoff.gather.commit_checks import read_commit_checks
+from signoff.gather.commit_checks import prefetch_commit_checks, read_commit_checks
 from signoff.gather.pull import to_changed_file
 from signoff.judge.sweep_rules import assess_commit, candidate_run_ids, glob_regex, is_ignored
 from signoff.policy import Policy
@@ -54,18 +55,38 @@ def find_sweep(
     sweep run (provenance included) qualifies."""
     examined: list[CommitChecks] = []
     runs: dict[int, WorkflowRun] = {}
-    for sha in order[:MAX_COMMITS_EXAMINED]:
+    scanned = order[:MAX_COMMITS_EXAMINED]
+    for index, sha in enumerate(scanned):
         checks = read_commit_checks(api, repo, sha)
         examined.append(checks)
         unread = [i for i in candidate_run_ids(checks, scopes, policy) if i not in runs]
-        for run_id in unread:
-            workflow_runs.prefetch(api, repo, run_id)
+        send_ahead(api, repo, checks, unread, scanned[index + 1 : index + 2], policy)
         for run_id in unread:
             runs[run_id] = workflow_runs.read_workflow_run(api, repo, run_id)
         assessment = assess_commit(checks, scopes, policy, tuple(runs.values()))
         if assessment.qualifies:
             return _search(examined, runs, sha, assessment.run_id)
     return _search(examined, runs, None, None)
+
+
+def send_ahead(
+    api: Api,
+    repo: str,
+    checks: CommitChecks,
+    run_ids: Sequence[int],
+    older: Sequence[str],
+    policy: Policy,
+) -> None:
+    """What the scan reads next, sent before it waits: each candidate run with its jobs, and
+    the one run's artifact list when the commit's check runs look green (the evals read it);
+    otherwise the next older commit's check runs, which the scan reads when this one fails."""
+    for run_id in run_ids:
+        workflow_runs.prefetch(api, repo, run_id)
+    if len(run_ids) == 1 and looks_green(checks, policy):
+        evals.prefetch(api, repo, run_ids[0])
+    else:
+        for sha in older:
+            prefetch_commit_checks(api, repo, sha)
 
 
 def _search(

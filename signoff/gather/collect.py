@@ -19,7 +19,7 @@ sequential run's whatever order the answers arrive in:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,6 +32,7 @@ from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import (
     DirListing,
+    EvalResults,
     Evidence,
     FileRead,
     SignOff,
@@ -49,7 +50,6 @@ from signoff.gather import (
     teams,
     upstream,
     wants,
-    workflow_runs,
 )
 from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
@@ -62,6 +62,9 @@ from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, iso, resolve_standard
+
+# Told (sign-off, conversation comments read) when the last reads go out.
+LastReads = Callable[[SignOff, int], None]
 
 
 def gather_evidence(
@@ -77,6 +80,7 @@ def gather_evidence(
     reviewed_at: datetime | None = None,
     policy_refs: Mapping[str, str] | None = None,
     started: Api | None = None,
+    last_reads: LastReads | None = None,
 ) -> Evidence:
     """Everything the standard's checks need for one sign-off, judged at `pinned_head` (default:
     head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
@@ -85,6 +89,9 @@ def gather_evidence(
     `workers`: reads in flight at once (0: `pool.WORKERS`; 1: one after another, inline).
     `started`: the session the pin and the first reads went out in (`signoff.gather.start`);
     its answers are taken, and it is closed here (`deadline` and `workers` are its own).
+    `last_reads` is told, with the sign-off and the number of conversation comments read, when
+    the last reads (the artifacts, the head once more) go out: a publishing run sends the
+    sign-off lists it reads before writing alongside them.
     `policy_refs` reads the default-branch files at other commits (an audit judges with the
     files of an earlier instant): a path maps to the commit to read that file at, and the key
     "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
@@ -92,15 +99,19 @@ def gather_evidence(
     chosen = standard if standard is not None else resolve_standard(None, policy)
     when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
     refs = dict(policy_refs or {})
-    with started or Api(gh, deadline, workers=workers) as api:
+    # File texts go out folded into GraphQL queries, except in an audit (`policy_refs`), whose
+    # HTTP cache revalidates REST reads.
+    folding = policy_refs is None
+    with started or Api(gh, deadline, workers=workers, fold_texts=folding) as api:
         edits = _Edits(api)
         try:
-            evidence = _gather(api, ref, policy, chosen, refs, pinned_head, pull_json, edits)
+            pass_args = (api, ref, policy, chosen, refs, edits, last_reads)
+            evidence = _gather(*pass_args, pinned_head, pull_json)
             if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
                 # The files list answers for the PR's head at the time of the request, which
                 # has moved since the pin: gather again, reading the PR's diff at the pin.
                 pin = evidence.pull_request.head_sha
-                evidence = _gather(api, ref, policy, chosen, refs, pin, None, edits)
+                evidence = _gather(*pass_args, pin, None)
         except GithubException as exc:  # anything a step did not turn into evidence
             raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
         history = edits.result(evidence.signoff)
@@ -151,6 +162,7 @@ class _Pass:
     standard: Standard
     policy_refs: Mapping[str, str]
     pinned: str
+    last_reads: LastReads | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     reads: list[FileRead] = field(default_factory=list)
 
@@ -174,13 +186,14 @@ def _gather(
     policy: Policy,
     standard: Standard,
     policy_refs: Mapping[str, str],
+    edits: _Edits,
+    last_reads: LastReads | None,
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
-    edits: _Edits,
 ) -> Evidence:
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
     pinned = pinned_head or pull.head_sha(raw_pull)
-    run = _Pass(api, ref, policy, standard, policy_refs, pinned)
+    run = _Pass(api, ref, policy, standard, policy_refs, pinned, last_reads)
     _stage_one(run, raw_pull)
     edits.start(run.fields["signoff"])
     memberships, links, head_reads = _stage_two(run)
@@ -214,12 +227,13 @@ def _stage_two(
     ctx = run.context()
     masters = ctx.changed_master_files
     base_sha = run.fields["pull_request"].base_sha
-    files.prefetch(api, repo, masters, pinned)
-    files.prefetch(api, repo, masters, base_sha)
-    files.prefetch(api, repo, _scripts_to_read(ctx), pinned)
+    stage_reads = [(path, pinned) for path in masters] + [(path, base_sha) for path in masters]
+    stage_reads += [(path, pinned) for path in _scripts_to_read(ctx)]
+    files.prefetch_at(api, repo, stage_reads)  # (one GraphQL query when the api folds texts)
     memberships = _start_memberships(api, ctx, run.fields["signoff"].author)
     links = _start_upstream(api, ctx, run.policy)
-    _prefetch_head_runs(api, repo, pinned, run.policy)
+    order = check_runs.scan_order(run.fields["commits"], pinned)
+    _prefetch_head_runs(api, repo, order, run.policy)
     head_reads = files.read_all(api, repo, masters, pinned, "head")
     run.reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
     run.reads += _read_scripts(api, repo, run.context(), pinned)
@@ -236,19 +250,31 @@ def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
     run.fields["commit_checks"], run.fields["workflow_runs"] = found.examined, found.workflow_runs
     run.fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
     pull.prefetch_pull(api, run.ref)  # the head at the end, read alongside the artifacts
+    if run.last_reads is not None:
+        run.last_reads(run.fields["signoff"], len(run.fields["comments"]))
     masters, base_sha = ctx.changed_master_files, run.fields["pull_request"].base_sha
-    if sweep_sha == pinned:
-        run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
-    elif sweep_sha is not None:
+    older = sweep_sha is not None and sweep_sha != pinned
+    if older:
+        assert sweep_sha is not None
         check_runs.prefetch_diff_at(api, repo, base_sha, sweep_sha)
         files.prefetch(api, repo, masters, sweep_sha)
         if run_id is not None:
             evals.prefetch(api, repo, run_id)
+    results: Future[EvalResults] | None = None
+    if sweep_sha is not None and run_id is not None:
+        # On a worker of its own: the zip goes out once the artifact list is in, not after the
+        # diff at an older sweep commit too (nothing else reads the list or the zip).
+        results = api.start(evals.gather_evals, api, repo, run_id, sweep_sha)
+    if sweep_sha == pinned:
+        run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
+    elif older:
+        assert sweep_sha is not None
         run.fields["sweep_diff"] = check_runs.read_diff_at(api, repo, base_sha, sweep_sha)
         run.reads += files.read_all(api, repo, masters, sweep_sha, "eval")
-    if sweep_sha is not None and run_id is not None:
-        run.fields["evals"] = (evals.gather_evals(api, repo, run_id, sweep_sha),)
+    if results is not None:
+        run.fields["evals"] = (results.result(),)
         if run.standard.slot("pareto-coverage") is not None:  # Check 14 (E10+) only
+            assert run_id is not None
             run.fields["throughput"] = evals.gather_throughput(api, repo, run_id)
 
 
@@ -295,21 +321,20 @@ def _pull_fields(
     }
 
 
-def _prefetch_head_runs(api: Api, repo: str, head: str, policy: Policy) -> None:
+def _prefetch_head_runs(api: Api, repo: str, order: list[str], policy: Policy) -> None:
     """The workflow runs the head's green check runs name (each with its first jobs page), and
-    the artifact list of the one run when its check runs look green, sent with stage 2.
+    the artifact list of the one run when its check runs look green, sent with stage 2; when
+    they do not, the next older commit's check runs instead (`check_runs.send_ahead`).
 
     Which scopes the PR needs is known only once the master configs are read, so the runs named
     for any scope go out: nearly always the one sweep run the PR's scopes name too. Its artifact
     list is read only when the sweep qualifies; check runs that look green almost always mean it
-    does, and an artifact list sent for nothing costs one request on a sweep that FAILs.
+    does, and an artifact list sent for nothing costs one request on a sweep that FAILs. The
+    scan of older commits waits for the configs (it needs the scopes), but not for their reads.
     """
-    head_checks = commit_checks.read_commit_checks(api, repo, head)
+    head_checks = commit_checks.read_commit_checks(api, repo, order[0])
     run_ids = candidate_run_ids(head_checks, tuple(sorted(policy.sweep.scopes)), policy)
-    for run_id in run_ids:
-        workflow_runs.prefetch(api, repo, run_id)
-    if len(run_ids) == 1 and check_runs.looks_green(head_checks, policy):
-        evals.prefetch(api, repo, run_ids[0])
+    check_runs.send_ahead(api, repo, head_checks, run_ids, order[1:2], policy)
 
 
 def _scripts_to_read(ctx: JudgeContext) -> list[str]:

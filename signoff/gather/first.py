@@ -46,6 +46,8 @@ def send(
     pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
         signoff_body.prefetch(api, ref)
-    for path in policy_files(policy, standard):
-        files.prefetch(api, repo, [path], policy_ref(path, default_branch, policy_refs))
+    policy_reads = [
+        (p, policy_ref(p, default_branch, policy_refs)) for p in policy_files(policy, standard)
+    ]
+    files.prefetch_at(api, repo, policy_reads)  # (one GraphQL query when the api folds texts)
     commit_checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

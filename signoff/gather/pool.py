@@ -20,12 +20,14 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-# Twelve reads in flight at most: a typical verdict's widest stage fits in one round trip. That is
-# stage 2 (master configs at base and head, the upstream PR and its files list with the task that
-# then reads its recipe, the GraphQL edit history, the head's sweep run, its jobs and artifact
-# list: ten workers for the demo), far below GitHub's limit of 100 concurrent requests. More
-# workers would only add connections on a 2-core runner.
-WORKERS = 12
+# Thirty-two reads in flight at most. A typical verdict's widest stage is about ten reads (stage
+# 2: the master configs and scripts in one GraphQL query, the upstream PR and its files list
+# with the task that then reads its recipe, the GraphQL edit history, the head's sweep run, its
+# jobs and artifact list), but a PR at GitHub's list caps names some 45 pages at once (30 of
+# files, 3 of commits, 10 of comments) and 13 again right before writing: with twelve, those
+# took four rounds and two. Far below GitHub's limit of 100 concurrent requests; the threads
+# start only as reads need them.
+WORKERS = 32
 
 _EXECUTORS: dict[int, ThreadPoolExecutor] = {}
 _EXECUTORS_LOCK = threading.Lock()

@@ -39,9 +39,9 @@ _SHAPE: dict[str, Check] = {
 }
 
 
-def prefetch(api: Api, ref: SignoffRef) -> None:
-    """Send `fetch_signoff`'s read of the sign-off ahead."""
-    api.prefetch(endpoint(ref), item=_SHAPE[ref.kind])
+def prefetch(api: Api, ref: SignoffRef, *, keep: bool = False) -> None:
+    """Send `fetch_signoff`'s read of the sign-off ahead (`keep`: for every later read of it)."""
+    api.prefetch(endpoint(ref), item=_SHAPE[ref.kind], keep=keep)
 
 
 def fetch_signoff(api: Api, ref: SignoffRef, comments: list[JsonObject] | None = None) -> SignOff:

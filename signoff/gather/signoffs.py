@@ -3,8 +3,11 @@
 Publishing needs the live picture, not the seconds-old gathered one: which sign-off is the newest
 (only its verification may write), whether ours was edited or deleted meanwhile, and which verdict
 comments exist now. Three lists: conversation comments, review summaries, inline review comments.
-Their first pages do not depend on each other, so they go out together (`prefetch_posted`); every
-entry is checked on arrival like the rest of gather's answers.
+Their first pages do not depend on each other, so they go out together (`prefetch_posted`), and
+with them every page of the conversation comments the gathered list filled, plus one for
+comments posted since: a PR with 1,000 comments is read again in one round trip, not eleven.
+Every entry is checked on arrival like the rest of gather's answers; a list that grew past the
+pages sent ahead is read on page by page.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from signoff.errors import GatherError
 from signoff.evidence import Comment, PostedSignoff, SignoffKind
 from signoff.gather.answers import CommentItem, ReviewCommentItem, ReviewItem
-from signoff.gather.api import Api, Check, JsonObject
+from signoff.gather.api import PER_PAGE, Api, Check, JsonObject
 from signoff.gather.pull import MAX_COMMENT_PAGES, account_type, to_comment
 from signoff.refs import SignoffRef
 
@@ -46,10 +49,17 @@ def _lists(ref: SignoffRef) -> tuple[tuple[SignoffKind, str, Check, int], ...]:
     )
 
 
-def prefetch_posted(api: Api, ref: SignoffRef) -> None:
-    """Send the first page of each list ahead (`read_posted` takes them; later pages follow)."""
-    for _, path, check, _ in _lists(ref):
-        api.prefetch_pages(path, 1, item=check)
+def pages_for(known: int) -> int:
+    """Pages to send ahead for a list that held `known` entries: those, and room for one more."""
+    return min(known // PER_PAGE + 1, MAX_COMMENT_PAGES)
+
+
+def prefetch_posted(api: Api, ref: SignoffRef, comments: int = 0) -> None:
+    """Send ahead the first page of each list and every page `comments` conversation comments
+    fill (`read_posted` takes them in order; pages past them follow one by one)."""
+    for kind, path, check, _ in _lists(ref):
+        count = pages_for(comments) if kind == "conversation comment" else 1
+        api.prefetch_pages(path, count, item=check)
 
 
 def read_posted(api: Api, ref: SignoffRef) -> PostedNow:
@@ -79,9 +89,9 @@ def comments_path(repository: str, pr: int) -> str:
     return f"/repos/{repository}/issues/{pr}/comments"
 
 
-def prefetch_comments(api: Api, repository: str, pr: int) -> None:
-    """Send the first page of `read_comments` ahead."""
-    api.prefetch_pages(comments_path(repository, pr), 1, item=_COMMENT)
+def prefetch_comments(api: Api, repository: str, pr: int, known: int = 0) -> None:
+    """Send ahead every page of `read_comments` that `known` comments (and one more) fill."""
+    api.prefetch_pages(comments_path(repository, pr), pages_for(known), item=_COMMENT)
 
 
 def read_comments(api: Api, repository: str, pr: int) -> tuple[Comment, ...]:

@@ -167,7 +167,7 @@ def publish_comment(
         # every run would add one more. Converging by the real author removes the extras.
         writer = created.author or identity
         with Api(gh) as api:
-            prefetch_comments(api, repository, pr)
+            prefetch_comments(api, repository, pr, len(comments) + 1)  # ours is new
             told(created)
             now = list_pr_comments(gh, repository, pr, api)
         return converge(
