@@ -56,10 +56,13 @@ def test_the_replayed_demo_writes_nothing_to_the_users_cache_and_no_answer_cross
     shared = tmp_path / "shared-cache"
     assert audit("history", tmp_path / "history.json", "--cache-dir", str(shared)) == 1
     assert any(shared.rglob("*.entry"))
+    # One PR at a time: where a recording that resets connections stops, and so its request
+    # count, must not depend on which parallel reads were in flight.
     after_demo = tmp_path / "after-demo.json"
-    assert audit("unreachable", after_demo, "--cache-dir", str(shared)) == 3
+    assert audit("unreachable", after_demo, "--cache-dir", str(shared), "--jobs", "1") == 3
     alone = tmp_path / "alone.json"
-    assert audit("unreachable", alone, "--cache-dir", str(tmp_path / "empty-cache")) == 3
+    empty = str(tmp_path / "empty-cache")
+    assert audit("unreachable", alone, "--cache-dir", empty, "--jobs", "1") == 3
     # Every answer came from the second recording: byte for byte the report of that recording
     # on an empty cache, requests included, and it stopped where that recording stops.
     assert after_demo.read_bytes() == alone.read_bytes()
