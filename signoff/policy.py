@@ -77,6 +77,9 @@ class SweepProvenance(Strict):
     # these had its own definition run (pull_request runs use the PR's merge ref), so its
     # green jobs prove nothing. Globs as in affecting_paths.
     definition_paths: tuple[str, ...] = Field(min_length=1)
+    # Where the programs those steps run live: a changed file here is part of the definition
+    # only when the sweep executes it (judge/sweep_definition.py); a test or a document is not.
+    executed_paths: tuple[str, ...] = ()
 
 
 class SweepPolicy(Strict):
