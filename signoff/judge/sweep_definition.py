@@ -10,7 +10,8 @@ utils.a.b`, `from utils.a import b` in an inline program), or an executed Python
 it, as `sys.path` may hold any of them; a package's `__init__.py` runs with it) or names it as a
 program (a string that is a path such as `"x.py"` or `"a/x.sh"`: a relative one may resolve
 anywhere, so every changed file ending so counts), or an executed shell file names it. A test
-file or a document nothing executes is not. Everything is read at the pinned head, as the run read it.
+file or a document nothing executes is not. Everything is read at the pinned head, as the run
+read it (an older swept commit's programs are not followed: every such change counts there).
 
 Fail closed: a definition or executed file that cannot be read, a directory that cannot be
 listed, a Python file that does not parse, an import whose module is named at run time
