@@ -82,6 +82,20 @@ class SweepProvenance(Strict):
     executed_paths: tuple[str, ...] = ()
 
 
+class RecipeFileMetadata(Strict):
+    """Master-config fields that only label a multi-node point whose workers run a recipe file
+    (`CONFIG_FILE=`): the recipe sets what they describe, so changing them runs nothing new."""
+
+    fields: tuple[str, ...] = ()
+    decision: str = ""  # the maintainer decision it rests on (required when fields are listed)
+
+    @model_validator(mode="after")
+    def _decided(self) -> RecipeFileMetadata:
+        if self.fields and not self.decision.strip():
+            raise ValueError("recipe_file_metadata.fields needs the decision it rests on")
+        return self
+
+
 class SweepPolicy(Strict):
     scopes: dict[str, SweepScope]
     provenance: SweepProvenance
@@ -89,6 +103,7 @@ class SweepPolicy(Strict):
     ignored_check_runs: tuple[str, ...] = ()  # globs never counted (collect-evals ...)
     affecting_paths: tuple[str, ...]  # PR changes here after the sweep invalidate it
     ignored_diff_lines: tuple[str, ...] = ()  # regexes of changed lines that never matter
+    recipe_file_metadata: RecipeFileMetadata = RecipeFileMetadata()
 
     @model_validator(mode="after")
     def _default_scope_exists(self) -> SweepPolicy:

@@ -6,6 +6,7 @@ import re
 from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
+from signoff.judge.narrowing import runs_nothing_new
 from signoff.judge.quote import code
 from signoff.parse.bench_script import (
     DEFAULT_BUDGET,
@@ -34,10 +35,13 @@ from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
+from signoff.yamlload import load_yaml
 
 # Evaluation steps for every script reading of one verdict together: the heaviest real entry
 # (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
 SCRIPT_STEPS_PER_JUDGE = 50_000
+# The operand of `source`/`.` (a file whose change changes what an unchanged script does).
+_SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
 
 
 @lru_cache(maxsize=256)
@@ -204,10 +208,33 @@ class JudgeContext:
         text = self.master_text(path, role)
         if text is None:
             return None
+        return parse_master_config(
+            self._sparse(path, role, keys), path, self.policy.images.sku_pattern, self._load
+        )
+
+    def _sparse(self, path: str, role: str, keys: frozenset[str] | None) -> str:
+        """The master config's text at `role`, only `keys`' blocks when given (and splittable)."""
+        text = self.master_text(path, role) or ""
         blocks = split_blocks(text) if keys is not None else None
         if keys is not None and blocks is not None:
             text = sparse_text(text, blocks, set(keys))
-        return parse_master_config(text, path, self.policy.images.sku_pattern)
+        return text
+
+    def _load(self, text: str) -> object:
+        """YAML read once per text: the entry parser and the narrowing test share it."""
+        if text not in self._loaded:
+            try:
+                self._loaded[text] = (load_yaml(text), None)
+            except Exception as exc:  # handed to the caller, which reports it
+                self._loaded[text] = (None, exc)
+        data, error = self._loaded[text]
+        if error is not None:
+            raise error
+        return data
+
+    @cached_property
+    def _loaded(self) -> dict[str, tuple[object, Exception | None]]:
+        return {}
 
     @cached_property
     def _master_cache(self) -> dict[tuple[str, str, frozenset[str] | None], MasterConfig | None]:
@@ -234,8 +261,87 @@ class JudgeContext:
             base = self.master_config(path, "base", subset) if base_text is not None else None
             assert head is not None
             problems.extend(head.problems)
-            changes.extend(c for c in diff_entries(base, head) if c.kind != "removed")
+            found = [c for c in diff_entries(base, head) if c.kind != "removed"]
+            narrowed = self._narrowed(path, subset, [c for c in found if c.base])
+            changes.extend(c for c in found if c.key not in narrowed and not self._reads_as_base(c))
         return tuple(changes), tuple(problems)
+
+    def _narrowed(
+        self, path: str, subset: frozenset[str] | None, changed: list[EntryChange]
+    ) -> set[str]:
+        """Keys of changed entries that run nothing new (judge/narrowing.py): baseline."""
+        if not changed:
+            return set()
+        base = self._raw_entries(path, "base", subset)
+        head = self._raw_entries(path, "head", subset)
+        metadata = self.policy.sweep.recipe_file_metadata.fields
+        return {
+            c.key
+            for c in changed
+            if runs_nothing_new(c.key, base.get(c.key), head.get(c.key), metadata)
+        }
+
+    def _raw_entries(self, path: str, role: str, keys: frozenset[str] | None) -> dict[str, object]:
+        """The master config's entries at `role` as plain data ({} when it cannot be read)."""
+        try:
+            data = self._load(self._sparse(path, role, keys))
+        except Exception:  # the entry parser reports it; unreadable is no narrowing
+            return {}
+        return {str(k): v for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def _reads_as_base(self, change: EntryChange) -> bool:
+        """A changed single-node entry every configuration of which the sweep already ran: each
+        head point gets the environment a base point got, from the same candidate scripts,
+        none of which the PR changes nor anything they source (base names), on the same image
+        and model; and the PR changes nothing that runs or feeds them (the launchers, the
+        benchmark library: profile `sweep_env.environment.exported_by`, less the workflows,
+        whose new exports a strict reading leaves unknown at base and head alike). Its readings
+        are the base's, so no check reads it again (the work stays proportional to the PR)."""
+        base, head = change.base, change.head
+        if base is None or head is None or base.multinode or head.multinode:
+            return False
+        if _identity(base) != _identity(head) or self._reading_inputs_changed:
+            return False
+        sweep, jobs = self.policy.sweep_env, tuple(self.policy.sweep_env.jobs)
+        (before, late), (after, far) = (
+            config_points(base, sweep, jobs),
+            config_points(head, sweep, jobs),
+        )
+        if late or far:
+            return False
+        ran = {(point_scripts(base, p), p.env, p.job, p.scenario, p.spec) for p in before}
+        changed = {basename(path) for path in self.changed_paths}
+        for point in after:
+            scripts = point_scripts(head, point)
+            if (scripts, point.env, point.job, point.scenario, point.spec) not in ran:
+                return False
+            if not scripts or not self._unchanged_scripts(scripts, changed):
+                return False
+        return True
+
+    def _unchanged_scripts(self, scripts: tuple[str, ...], changed: set[str]) -> bool:
+        """The candidates up to the first that exists (the one the launcher runs) are unchanged
+        and it sources no file named like one the PR changes."""
+        for path in scripts:
+            if path in self.changed_paths:
+                return False
+            read = self.evidence.file(path, "head")
+            if read is None or read.state == "unavailable":
+                return False
+            if read.state == "ok" and read.text is not None:
+                sourced = {basename(w).strip("\"' ") for w in _SOURCED.findall(read.text)}
+                # a name known only at run time may be any file the PR changes
+                return not sourced & changed and not any("$" in n or "`" in n for n in sourced)
+        return True  # no candidate exists at the head (nor, unchanged, at the base)
+
+    @cached_property
+    def _reading_inputs_changed(self) -> bool:
+        if self.evidence.files_truncated:
+            return True
+        environment = self.policy.sweep_env.environment
+        feeds = environment.exported_by if environment is not None else ("runners/**",)
+        globs = [g for g in feeds if not g.startswith(".github/")]
+        return any(path_matches(path, glob) for path in self.changed_paths for glob in globs)
 
     @cached_property
     def master_problems(self) -> tuple[str, ...]:
@@ -244,7 +350,8 @@ class JudgeContext:
 
     @cached_property
     def entry_changes(self) -> tuple[EntryChange, ...]:
-        """Master-config entries added or changed by the PR (removed ones are not benchmarked)."""
+        """Master-config entries added or changed by the PR (removed ones are not benchmarked,
+        and neither are changes that run nothing new: judge/narrowing.py)."""
         return self._master_diff[0]
 
     @cached_property
@@ -544,6 +651,16 @@ class JudgeContext:
             if read is not None and read.state == "ok":
                 return read
         return None
+
+
+def _identity(entry: MasterEntry) -> tuple[str, ...]:
+    """What a reading's checks say about an entry besides its script's reading."""
+    return (entry.image, entry.model, entry.model_prefix, entry.precision, entry.engine,
+            entry.runner)  # fmt: skip
+
+
+def basename(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
 
 
 def _unread(path: str) -> ScriptRun:
