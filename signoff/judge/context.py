@@ -6,6 +6,7 @@ import re
 from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
+from signoff.judge import script_entries
 from signoff.judge.narrowing import runs_nothing_new
 from signoff.judge.quote import code
 from signoff.parse.bench_script import (
@@ -508,13 +509,24 @@ class JudgeContext:
         return {}
 
     def script_runs_for_path(
-        self, path: str, *, hooks_unset: bool = False
+        self, path: str, *, hooks_unset: bool = False, jobs: tuple[str, ...] | None = None
     ) -> tuple[ScriptRun, ...]:
-        """A changed script read with nothing bound: every condition on the sweep's variables
-        stays undecided (`hooks_unset` as for `script_runs`)."""
+        """A changed script as the sweep runs it: per swept configuration of every head entry
+        whose job runs it (judge/script_entries.py; `jobs`: those jobs, default all), or, when
+        which entries run it is unknown or none does, read with nothing bound: every condition
+        on the sweep's variables stays undecided (`hooks_unset` as for `script_runs`)."""
         parsed = self.parsed_script(path)
         if parsed is None:
             return (_unread(path),)
+        entries = script_entries.entries_running(self, path)
+        if entries:
+            chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
+            return tuple(
+                run
+                for entry in entries
+                for run in self.script_runs(entry, jobs=chosen, hooks_unset=hooks_unset)
+                if run.path == path or not run.complete
+            )
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
         return (self._evaluate(parsed, None, "", unset),)
 

@@ -403,6 +403,7 @@ class Replayed:
     seconds: float
     fails: list[tuple[str, str]]  # (check id, reason), Check 3 apart
     recipe: str  # Check 3's status
+    recipe_reason: str
     note: str
 
 
@@ -416,8 +417,9 @@ def replay(git: Git, merges: list[Merge], policy: Policy) -> list[Replayed]:
         fails = [
             (c.id, c.reason) for c in verdict.checks if c.status == "FAIL" and c.id != "recipe"
         ]
-        recipe = next((c.status for c in verdict.checks if c.id == "recipe"), "absent")
-        out.append(Replayed(merge, seconds, fails, recipe, note))
+        check3 = next((c for c in verdict.checks if c.id == "recipe"), None)
+        recipe, why = (check3.status, check3.reason) if check3 is not None else ("absent", "")
+        out.append(Replayed(merge, seconds, fails, recipe, why, note))
     return out
 
 
@@ -465,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         rows = [
             {"pr": r.merge.number, "sha": r.merge.sha, "seconds": round(r.seconds, 3),
-             "recipe": r.recipe, "note": r.note,
+             "recipe": r.recipe, "recipe_reason": r.recipe_reason, "note": r.note,
              "fails": [{"check": c, "reason": why} for c, why in r.fails]}
             for r in results
         ]  # fmt: skip

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from signoff.evidence import ChangedFile
+from signoff.judge import script_entries
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.judge.script_files import unread_script_file
@@ -61,7 +62,10 @@ class _Scan:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """Helper scripts of the reached scripts; then the waivers the hits need."""
+    """The master configs at the head for a changed script no changed entry runs (read per
+    configuration of the entries that do); helper scripts of the reached scripts; then the
+    waivers the hits need."""
+    yield from script_entries.wants(ctx)
     unread = _reach(ctx).unread
     for path in dict.fromkeys(unread):
         yield want_file(path, "head")

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 
+from signoff.judge import script_entries
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.flags import may_be_flag, spelled
 from signoff.parse.launch import Arg, ScriptRun
@@ -33,6 +35,14 @@ from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
 
 ID = "no-arch-hacks"
 NAME = "no architecture hacks"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The master configs at the head when a changed script no changed entry runs: it is
+    read per configuration of the entries that do (judge/script_entries.py)."""
+    yield from script_entries.wants(ctx)
+
+
 # Commands other than a recognised server read flags their own way; only the spellings every
 # argparse-style parser shares are followed there (no abbreviations: `curl --json` is not one).
 _OTHER_COMMAND = EngineFlags(abbreviations=False)

@@ -18,9 +18,12 @@ apply. To satisfy it: get the recipe merged upstream first and link it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from signoff.evidence import UpstreamLink
+from signoff.judge import script_entries
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.recipe_compare import LaunchComparison, compare_launch
 from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
 from signoff.judge.recipe_runs import Target, script_runs, targets
@@ -31,6 +34,13 @@ from signoff.parse.recipes import read_recipe_file, read_recipe_page
 
 ID = "recipe"
 NAME = "recipe"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The master configs at the head when a changed script no changed entry runs: it is
+    read per configuration of the entries that do (judge/script_entries.py)."""
+    yield from script_entries.wants(ctx)
+
 
 _ACCEPTED = {"merged", "published"}
 _COMPARED_ENGINES = frozenset({"vllm", "sglang"})

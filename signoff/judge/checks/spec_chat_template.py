@@ -17,14 +17,23 @@ chat completions. N/A when no spec-decode config changes. To satisfy it: pass
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from signoff.judge import script_entries
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import Finding, failed, not_applicable, passed
+from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.launch import ClientCall, ScriptRun
 from signoff.parse.master_config import MasterEntry
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The master configs at the head when a changed script no changed entry runs: it is
+    read per configuration of the entries that do (judge/script_entries.py)."""
+    yield from script_entries.wants(ctx)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
@@ -107,7 +116,7 @@ def _spec_scripts(
             if path.endswith("_mtp.sh"):
                 out.append((path, ()))
             continue
-        runs = ctx.script_runs_for_path(path)
+        runs = ctx.script_runs_for_path(path, jobs=("benchmark",))
         if path.endswith("_mtp.sh") or any(ctx.speculates(run) for run in runs):
             out.append((path, runs))
     return out
