@@ -93,3 +93,51 @@ def test_an_earlier_candidate_that_exists_is_what_the_entry_runs(policy) -> None
     ctx = JudgeContext(build(parts), policy)
     (run,) = ctx.script_runs_for_path(generic)
     assert run.label == ""  # nothing bound
+
+
+# --- a curve's concurrencies share one reading when the concurrency decides nothing ---------
+
+HIGH_CONC_ONLY = SCRIPT.replace(
+    'wait_for_server_ready --port "$PORT"',
+    'if [ "$CONC" -ge 512 ]; then\n'
+    '  vllm serve "$MODEL" --hf-overrides \'{"num_hidden_layers": 2}\' &\n'
+    "fi\n\n"
+    'wait_for_server_ready --port "$PORT"',
+)
+
+
+def _entry_runs(policy, script: str, conc_end: int) -> tuple[Any, ...]:
+    parts = passing_parts()
+    head = NEW_ENTRY.replace("conc-end: 128", f"conc-end: {conc_end}")
+    replace_file(parts, MASTER, "head", EXISTING_ENTRY + "\n" + head)
+    replace_file(parts, SCRIPT_PATH, "head", script)
+    ctx = JudgeContext(build(parts), policy)
+    (entry,) = [e for e in ctx.changed_entries if e.key.endswith("-mtp")]
+    return ctx.script_runs(entry)
+
+
+def test_points_that_differ_only_in_a_concurrency_the_script_passes_on_share_a_reading(
+    policy,
+) -> None:
+    runs = _entry_runs(policy, SCRIPT, 128)
+    assert len(runs) == 1 and len(runs[0].points) == 6  # c4 ... c128, read once
+
+
+def test_a_concurrency_that_decides_a_condition_is_read_point_by_point(policy) -> None:
+    runs = _entry_runs(policy, HIGH_CONC_ONLY, 1024)
+    (high,) = [run for run in runs if run.launches[1:]]  # the override's launch runs
+    assert [p for p in high.points if "CONC=512," in p or "CONC=1024," in p] == list(high.points)
+    assert all(not run.launches[1:] for run in _entry_runs(policy, HIGH_CONC_ONLY, 256))
+
+
+def test_a_curve_of_many_concurrencies_costs_two_readings_not_one_per_point(
+    policy, monkeypatch
+) -> None:
+    from signoff.judge import context
+    from signoff.parse.bench_script import evaluate_counted, read_script
+
+    _, steps = evaluate_counted(read_script(SCRIPT, SCRIPT_PATH), {"TP": "8"})
+    monkeypatch.setattr(context, "SCRIPT_STEPS_PER_JUDGE", 4 * steps)  # room for ~4 readings
+    runs = _entry_runs(policy, SCRIPT, 4096)  # c4 ... c4096: 11 points
+    assert all(run.complete for run in runs), [run.problems for run in runs]
+    assert sum(len(run.points) for run in runs) == 11

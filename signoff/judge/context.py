@@ -610,7 +610,38 @@ class JudgeContext:
             why = f"{entry.file}: {entry.key} gives more than {limit} distinct environments (bound)"
             return ScriptRun(path=path, problems=(why,), complete=False, job=point.job)
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
-        return self._evaluate(parsed, bound, point.job, unset)
+        return self._evaluate_point(parsed, bound, point.job, unset)
+
+    def _evaluate_point(
+        self, parsed: ParsedScript, bound: dict[str, str], job: str, unset: frozenset[str]
+    ) -> ScriptRun:
+        """One configuration's reading. Points of one curve differ only in their concurrency,
+        which scripts nearly always just pass on: the script is read once with it unknown, and
+        that reading stands for every point of the curve when it decides nothing the known
+        value decided (the same undecided conditions, problems and completeness as the first
+        point's own reading). An unknown value only keeps both arms and leaves the value
+        unknown, which every check counts against, so the shared reading is never the laxer
+        one; otherwise each point is read with its own value."""
+        name = self.policy.sweep_env.concurrency
+        if name not in bound:
+            return self._evaluate(parsed, bound, job, unset)
+        free = {k: v for k, v in bound.items() if k != name}
+        key = (parsed.path, tuple(sorted(free.items())), job, tuple(sorted(unset)))
+        if key not in self._conc_free:
+            concrete = self._evaluate(parsed, bound, job, unset)
+            symbolic = self._evaluate(parsed, free, job, unset)
+            decided = (concrete.notes, concrete.problems, concrete.complete)
+            same = decided == (symbolic.notes, symbolic.problems, symbolic.complete)
+            self._conc_free[key] = symbolic if same else None
+            return symbolic if same else concrete
+        shared = self._conc_free[key]
+        return shared if shared is not None else self._evaluate(parsed, bound, job, unset)
+
+    @cached_property
+    def _conc_free(self) -> dict[tuple[object, ...], ScriptRun | None]:
+        """Per curve (the environment less the concurrency): the reading all its points share,
+        or None when the concurrency decides something and each point is read on its own."""
+        return {}
 
     def _evaluate(
         self, parsed: ParsedScript, env: dict[str, str] | None, job: str, unset: frozenset[str]
