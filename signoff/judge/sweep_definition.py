@@ -14,9 +14,10 @@ file or a document nothing executes is not. Everything is read at the pinned hea
 read it (an older swept commit's programs are not followed: every such change counts there).
 
 Fail closed: a definition or executed file that cannot be read, a directory that cannot be
-listed, a Python file that does not parse, an import whose module is named at run time
-(`importlib.import_module(name)`, `__import__`, `runpy`), or more than MAX_FILES executed files
-leave the set undecided, and then every changed file under `executed_paths` counts.
+listed, a Python file that does not parse (or is over MAX_PYTHON_CHARS), an import whose
+module is named at run time (`importlib.import_module(name)`, `__import__`, `runpy`), or more
+than MAX_FILES executed files leave the set undecided, and then every changed file under
+`executed_paths` counts.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from signoff.judge.model import Want, want_dir, want_file
 
 MEMO_KEY = "sweep.definition"
 MAX_FILES = 200  # executed files followed; beyond it the set is undecided
+MAX_PYTHON_CHARS = 400_000  # a program larger than this is not parsed (the set is undecided)
 
 # A program path under a top directory, as a step or a program names it (after any prefix such
 # as `${GITHUB_WORKSPACE}/` or `./`).
@@ -170,6 +172,9 @@ class _Walk:
         return frozenset(listing.entries)
 
     def _python(self, path: str, directory: str, text: str) -> None:
+        if len(text) > MAX_PYTHON_CHARS:
+            self.found.problem = f"{path} is over {MAX_PYTHON_CHARS:,} characters (bound)"
+            return
         try:
             tree = ast.parse(text, filename=path)
         except Exception:  # untrusted text: a syntax error or a parser limit
