@@ -133,3 +133,10 @@ def test_a_pr_changing_no_utils_file_asks_for_nothing_more(policy) -> None:
     parts = passing_parts()
     assert list(sweep.wants(JudgeContext(build(parts), policy))) == []
     assert parts["pull_request"]["head_sha"] == HEAD_SHA
+
+
+def test_an_executed_program_too_large_to_parse_makes_every_utils_change_count(check) -> None:
+    parts = _changing("utils/test_power_contract.py")
+    replace_file(parts, "utils/matrix_logic/validation.py", "head", "x = 1\n" * 100_000)
+    result = check(parts, "sweep")
+    assert result.status == "FAIL" and "(bound)" in result.reason
