@@ -514,10 +514,17 @@ class JudgeContext:
         """A changed script as the sweep runs it: per swept configuration of every head entry
         whose job runs it (judge/script_entries.py; `jobs`: those jobs, default all), or, when
         which entries run it is unknown or none does, read with nothing bound: every condition
-        on the sweep's variables stays undecided (`hooks_unset` as for `script_runs`)."""
+        on the sweep's variables stays undecided (`hooks_unset` as for `script_runs`). A
+        reading with nothing bound that decides no condition stands for every configuration
+        (Checks 7 to 11 read no value the configuration gives; Check 3 compares values, so
+        its reading, `hooks_unset`, is always per configuration)."""
         parsed = self.parsed_script(path)
         if parsed is None:
             return (_unread(path),)
+        unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
+        unbound = self._evaluate(parsed, None, "", unset)
+        if not hooks_unset and unbound.complete and not unbound.notes:
+            return (unbound,)  # nothing to decide: every configuration reads the same way
         entries = script_entries.entries_running(self, path)
         if entries:
             chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
@@ -527,8 +534,7 @@ class JudgeContext:
                 for run in self.script_runs(entry, jobs=chosen, hooks_unset=hooks_unset)
                 if run.path == path or not run.complete
             )
-        unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
-        return (self._evaluate(parsed, None, "", unset),)
+        return (unbound,)
 
     def speculates(self, run: ScriptRun) -> bool:
         """Some launch in the reading may pass one of the profile's spec-decode flags."""

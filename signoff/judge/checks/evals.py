@@ -221,13 +221,15 @@ def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds
 
 def _nothing_to_evaluate(ctx: JudgeContext) -> bool:
     """No entry is added or changed in what it runs, and no other benchmark-affecting file
-    changes (the changelog included: a new entry there runs configurations)."""
+    changes but documentation (the changelog counts: a new entry there runs configurations)."""
     if ctx.changed_entries or ctx.master_problems or ctx.evidence.files_truncated:
         return False
     masters = set(ctx.changed_master_files)
     affecting = ctx.policy.sweep.affecting_paths
     return not any(
-        path not in masters and any(path_matches(path, glob) for glob in affecting)
+        path not in masters
+        and not path.endswith(".md")  # documentation changes no recipe
+        and any(path_matches(path, glob) for glob in affecting)
         for path in ctx.changed_paths
     )
 
