@@ -141,3 +141,13 @@ def test_a_curve_of_many_concurrencies_costs_two_readings_not_one_per_point(
     runs = _entry_runs(policy, SCRIPT, 4096)  # c4 ... c4096: 11 points
     assert all(run.complete for run in runs), [run.problems for run in runs]
     assert sum(len(run.points) for run in runs) == 11
+
+
+def test_past_the_per_verdict_bound_a_script_only_change_is_read_unbound_as_strictly(
+    check, monkeypatch
+) -> None:
+    from signoff.judge import context
+
+    monkeypatch.setattr(context, "SCRIPT_ENTRY_READINGS", 0)
+    result = check(_script_only(), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason

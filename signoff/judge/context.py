@@ -41,6 +41,10 @@ from signoff.yamlload import load_yaml
 # Evaluation steps for every script reading of one verdict together: the heaviest real entry
 # (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
 SCRIPT_STEPS_PER_JUDGE = 50_000
+# Entries whose configurations a changed script is read under when no changed entry runs it
+# (script-only PRs; judge/script_entries.py), per verdict: a PR that changes many scripts
+# has the rest read with nothing bound, as strictly (the work stays near a single reading's).
+SCRIPT_ENTRY_READINGS = 4
 # The operand of `source`/`.` (a file whose change changes what an unchanged script does).
 _SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
 
@@ -90,6 +94,9 @@ class JudgeContext:
         self.memo: dict[str, object] = {}  # results one check computes for another (Check 1 -> 2)
         # evaluation steps left for every script of this bundle together (hostile scripts)
         self._steps_left = SCRIPT_STEPS_PER_JUDGE
+        # entries a changed script no changed entry runs is read under, per verdict: past it
+        # such a script is read with nothing bound (as strict; the work stays bounded)
+        self._entry_readings_left = SCRIPT_ENTRY_READINGS
 
     # --- the standard ------------------------------------------------------------------------
     @property
@@ -526,7 +533,7 @@ class JudgeContext:
         if not hooks_unset and unbound.complete and not unbound.notes:
             return (unbound,)  # nothing to decide: every configuration reads the same way
         entries = script_entries.entries_running(self, path)
-        if entries:
+        if entries and self._grant_entry_readings(path, len(entries)):
             chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
             return tuple(
                 run
@@ -535,6 +542,19 @@ class JudgeContext:
                 if run.path == path or not run.complete
             )
         return (unbound,)
+
+    def _grant_entry_readings(self, path: str, count: int) -> bool:
+        """Whether `path` is read under its `count` entries (charged once per script)."""
+        if path in self._granted:
+            return self._granted[path]
+        granted = count <= self._entry_readings_left
+        self._entry_readings_left -= count if granted else 0
+        self._granted[path] = granted
+        return granted
+
+    @cached_property
+    def _granted(self) -> dict[str, bool]:
+        return {}
 
     def speculates(self, run: ScriptRun) -> bool:
         """Some launch in the reading may pass one of the profile's spec-decode flags."""
