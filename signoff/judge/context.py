@@ -41,10 +41,11 @@ from signoff.yamlload import load_yaml
 # Evaluation steps for every script reading of one verdict together: the heaviest real entry
 # (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
 SCRIPT_STEPS_PER_JUDGE = 50_000
-# Entries whose configurations a changed script is read under when no changed entry runs it
-# (script-only PRs; judge/script_entries.py), per verdict: a PR that changes many scripts
-# has the rest read with nothing bound, as strictly (the work stays near a single reading's).
-SCRIPT_ENTRY_READINGS = 4
+# Concurrency curves (configurations less their concurrency, per job) a changed script no
+# changed entry runs is read under (script-only PRs; judge/script_entries.py), per verdict: a
+# PR changing scripts that many configurations run has the rest read with nothing bound, as
+# strictly (the work stays near a single reading's).
+SCRIPT_ENTRY_READINGS = 16
 # The operand of `source`/`.` (a file whose change changes what an unchanged script does).
 _SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
 
@@ -533,7 +534,7 @@ class JudgeContext:
         if not hooks_unset and unbound.complete and not unbound.notes:
             return (unbound,)  # nothing to decide: every configuration reads the same way
         entries = script_entries.entries_running(self, path)
-        if entries and self._grant_entry_readings(path, len(entries)):
+        if entries and self._grant_entry_readings(path, entries):
             chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
             return tuple(
                 run
@@ -543,10 +544,20 @@ class JudgeContext:
             )
         return (unbound,)
 
-    def _grant_entry_readings(self, path: str, count: int) -> bool:
-        """Whether `path` is read under its `count` entries (charged once per script)."""
+    def _grant_entry_readings(self, path: str, entries: tuple[MasterEntry, ...]) -> bool:
+        """Whether `path` is read under the configurations of `entries` (charged once per
+        script, by the entries' concurrency curves: what the readings cost)."""
         if path in self._granted:
             return self._granted[path]
+        sweep = self.policy.sweep_env
+        jobs = tuple(sweep.jobs) or ("benchmark",)
+        count = len(
+            {
+                (entry.key, tuple(kv for kv in point.env if kv[0] != sweep.concurrency), point.job)
+                for entry in entries
+                for point in config_points(entry, sweep, jobs)[0]
+            }
+        )
         granted = count <= self._entry_readings_left
         self._entry_readings_left -= count if granted else 0
         self._granted[path] = granted
