@@ -77,6 +77,23 @@ class SweepProvenance(Strict):
     # these had its own definition run (pull_request runs use the PR's merge ref), so its
     # green jobs prove nothing. Globs as in affecting_paths.
     definition_paths: tuple[str, ...] = Field(min_length=1)
+    # Where the programs those steps run live: a changed file here is part of the definition
+    # only when the sweep executes it (judge/sweep_definition.py); a test or a document is not.
+    executed_paths: tuple[str, ...] = ()
+
+
+class RecipeFileMetadata(Strict):
+    """Master-config fields that only label a multi-node point whose workers run a recipe file
+    (`CONFIG_FILE=`): the recipe sets what they describe, so changing them runs nothing new."""
+
+    fields: tuple[str, ...] = ()
+    decision: str = ""  # the maintainer decision it rests on (required when fields are listed)
+
+    @model_validator(mode="after")
+    def _decided(self) -> RecipeFileMetadata:
+        if self.fields and not self.decision.strip():
+            raise ValueError("recipe_file_metadata.fields needs the decision it rests on")
+        return self
 
 
 class SweepPolicy(Strict):
@@ -88,6 +105,7 @@ class SweepPolicy(Strict):
     # Changed lines that never matter, per file: regexes keyed by the path glob of the one file
     # where such a line is metadata (the changelog's `pr-link:`); elsewhere it is code.
     ignored_diff_lines: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    recipe_file_metadata: RecipeFileMetadata = RecipeFileMetadata()
 
     @model_validator(mode="after")
     def _default_scope_exists(self) -> SweepPolicy:

@@ -20,7 +20,10 @@ from signoff.judge import check_modules
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, WantRole
 
-MAX_ROUNDS = 3
+# Rounds of asking: a check may follow what it reads (the sweep's programs and their imports,
+# a directory listing before the files in it); most PRs need one, and a round without new
+# wants ends the loop.
+MAX_ROUNDS = 10
 MAX_WANTS = 200  # extra reads per verification; beyond it checks see "not read" and fail closed
 
 Build = Callable[[tuple[FileRead, ...], tuple[DirListing, ...]], JudgeContext]

@@ -6,6 +6,8 @@ import re
 from functools import cached_property, lru_cache
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
+from signoff.judge import script_entries
+from signoff.judge.narrowing import runs_nothing_new
 from signoff.judge.quote import code
 from signoff.parse.bench_script import (
     DEFAULT_BUDGET,
@@ -35,6 +37,7 @@ from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
+from signoff.yamlload import load_yaml
 
 # Evaluation steps for every script reading of one verdict together: the heaviest real entry
 # (an agentic HiCache sweep, 84 distinct environments) takes ~13,000; a hostile bundle stops here.
@@ -42,6 +45,13 @@ SCRIPT_STEPS_PER_JUDGE = 50_000
 # Evaluation steps for one reading when the PR changes the shared library: InferenceX's
 # benchmark_lib.sh read with nothing bound takes a median 5,800 steps (p90 6,200) per script.
 LIBRARY_BUDGET = 12_000
+# Concurrency curves (configurations less their concurrency, per job) a changed script no
+# changed entry runs is read under (script-only PRs; judge/script_entries.py), per verdict: a
+# PR changing scripts that many configurations run has the rest read with nothing bound, as
+# strictly (the work stays near a single reading's).
+SCRIPT_ENTRY_READINGS = 16
+# The operand of `source`/`.` (a file whose change changes what an unchanged script does).
+_SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
 
 
 @lru_cache(maxsize=256)
@@ -91,6 +101,9 @@ class JudgeContext:
         self._steps_left = SCRIPT_STEPS_PER_JUDGE
         # of those, what base readings may take (judge/baseline): they never starve the head's
         self._base_steps_left = SCRIPT_STEPS_PER_JUDGE // 4
+        # entries a changed script no changed entry runs is read under, per verdict: past it
+        # such a script is read with nothing bound (as strict; the work stays bounded)
+        self._entry_readings_left = SCRIPT_ENTRY_READINGS
 
     # --- the standard ------------------------------------------------------------------------
     @property
@@ -210,10 +223,33 @@ class JudgeContext:
         text = self.master_text(path, role)
         if text is None:
             return None
+        return parse_master_config(
+            self._sparse(path, role, keys), path, self.policy.images.sku_pattern, self._load
+        )
+
+    def _sparse(self, path: str, role: str, keys: frozenset[str] | None) -> str:
+        """The master config's text at `role`, only `keys`' blocks when given (and splittable)."""
+        text = self.master_text(path, role) or ""
         blocks = split_blocks(text) if keys is not None else None
         if keys is not None and blocks is not None:
             text = sparse_text(text, blocks, set(keys))
-        return parse_master_config(text, path, self.policy.images.sku_pattern)
+        return text
+
+    def _load(self, text: str) -> object:
+        """YAML read once per text: the entry parser and the narrowing test share it."""
+        if text not in self._loaded:
+            try:
+                self._loaded[text] = (load_yaml(text), None)
+            except Exception as exc:  # handed to the caller, which reports it
+                self._loaded[text] = (None, exc)
+        data, error = self._loaded[text]
+        if error is not None:
+            raise error
+        return data
+
+    @cached_property
+    def _loaded(self) -> dict[str, tuple[object, Exception | None]]:
+        return {}
 
     @cached_property
     def _master_cache(self) -> dict[tuple[str, str, frozenset[str] | None], MasterConfig | None]:
@@ -240,8 +276,87 @@ class JudgeContext:
             base = self.master_config(path, "base", subset) if base_text is not None else None
             assert head is not None
             problems.extend(head.problems)
-            changes.extend(c for c in diff_entries(base, head) if c.kind != "removed")
+            found = [c for c in diff_entries(base, head) if c.kind != "removed"]
+            narrowed = self._narrowed(path, subset, [c for c in found if c.base])
+            changes.extend(c for c in found if c.key not in narrowed and not self._reads_as_base(c))
         return tuple(changes), tuple(problems)
+
+    def _narrowed(
+        self, path: str, subset: frozenset[str] | None, changed: list[EntryChange]
+    ) -> set[str]:
+        """Keys of changed entries that run nothing new (judge/narrowing.py): baseline."""
+        if not changed:
+            return set()
+        base = self._raw_entries(path, "base", subset)
+        head = self._raw_entries(path, "head", subset)
+        metadata = self.policy.sweep.recipe_file_metadata.fields
+        return {
+            c.key
+            for c in changed
+            if runs_nothing_new(c.key, base.get(c.key), head.get(c.key), metadata)
+        }
+
+    def _raw_entries(self, path: str, role: str, keys: frozenset[str] | None) -> dict[str, object]:
+        """The master config's entries at `role` as plain data ({} when it cannot be read)."""
+        try:
+            data = self._load(self._sparse(path, role, keys))
+        except Exception:  # the entry parser reports it; unreadable is no narrowing
+            return {}
+        return {str(k): v for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def _reads_as_base(self, change: EntryChange) -> bool:
+        """A changed single-node entry every configuration of which the sweep already ran: each
+        head point gets the environment a base point got, from the same candidate scripts,
+        none of which the PR changes nor anything they source (base names), on the same image
+        and model; and the PR changes nothing that runs or feeds them (the launchers, the
+        benchmark library: profile `sweep_env.environment.exported_by`, less the workflows,
+        whose new exports a strict reading leaves unknown at base and head alike). Its readings
+        are the base's, so no check reads it again (the work stays proportional to the PR)."""
+        base, head = change.base, change.head
+        if base is None or head is None or base.multinode or head.multinode:
+            return False
+        if _identity(base) != _identity(head) or self._reading_inputs_changed:
+            return False
+        sweep, jobs = self.policy.sweep_env, tuple(self.policy.sweep_env.jobs)
+        (before, late), (after, far) = (
+            config_points(base, sweep, jobs),
+            config_points(head, sweep, jobs),
+        )
+        if late or far:
+            return False
+        ran = {(point_scripts(base, p), p.env, p.job, p.scenario, p.spec) for p in before}
+        changed = {basename(path) for path in self.changed_paths}
+        for point in after:
+            scripts = point_scripts(head, point)
+            if (scripts, point.env, point.job, point.scenario, point.spec) not in ran:
+                return False
+            if not scripts or not self._unchanged_scripts(scripts, changed):
+                return False
+        return True
+
+    def _unchanged_scripts(self, scripts: tuple[str, ...], changed: set[str]) -> bool:
+        """The candidates up to the first that exists (the one the launcher runs) are unchanged
+        and it sources no file named like one the PR changes."""
+        for path in scripts:
+            if path in self.changed_paths:
+                return False
+            read = self.evidence.file(path, "head")
+            if read is None or read.state == "unavailable":
+                return False
+            if read.state == "ok" and read.text is not None:
+                sourced = {basename(w).strip("\"' ") for w in _SOURCED.findall(read.text)}
+                # a name known only at run time may be any file the PR changes
+                return not sourced & changed and not any("$" in n or "`" in n for n in sourced)
+        return True  # no candidate exists at the head (nor, unchanged, at the base)
+
+    @cached_property
+    def _reading_inputs_changed(self) -> bool:
+        if self.evidence.files_truncated:
+            return True
+        environment = self.policy.sweep_env.environment
+        feeds = environment.exported_by if environment is not None else ("runners/**",)
+        globs = [g for g in feeds if not g.startswith(".github/")]
+        return any(path_matches(path, glob) for path in self.changed_paths for glob in globs)
 
     @cached_property
     def master_problems(self) -> tuple[str, ...]:
@@ -250,7 +365,8 @@ class JudgeContext:
 
     @cached_property
     def entry_changes(self) -> tuple[EntryChange, ...]:
-        """Master-config entries added or changed by the PR (removed ones are not benchmarked)."""
+        """Master-config entries added or changed by the PR (removed ones are not benchmarked,
+        and neither are changes that run nothing new: judge/narrowing.py)."""
         return self._master_diff[0]
 
     @cached_property
@@ -464,15 +580,55 @@ class JudgeContext:
         return {}
 
     def script_runs_for_path(
-        self, path: str, *, hooks_unset: bool = False
+        self, path: str, *, hooks_unset: bool = False, jobs: tuple[str, ...] | None = None
     ) -> tuple[ScriptRun, ...]:
-        """A changed script read with nothing bound: every condition on the sweep's variables
-        stays undecided (`hooks_unset` as for `script_runs`)."""
+        """A changed script as the sweep runs it: per swept configuration of every head entry
+        whose job runs it (judge/script_entries.py; `jobs`: those jobs, default all), or, when
+        which entries run it is unknown or none does, read with nothing bound: every condition
+        on the sweep's variables stays undecided (`hooks_unset` as for `script_runs`). A
+        reading with nothing bound that decides no condition stands for every configuration
+        (Checks 7 to 11 read no value the configuration gives; Check 3 compares values, so
+        its reading, `hooks_unset`, is always per configuration)."""
         parsed = self.parsed_script(path)
         if parsed is None:
             return (_unread(path),)
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
-        return (self._evaluate(parsed, None, "", unset),)
+        unbound = self._evaluate(parsed, None, "", unset)
+        if not hooks_unset and unbound.complete and not unbound.notes:
+            return (unbound,)  # nothing to decide: every configuration reads the same way
+        entries = script_entries.entries_running(self, path)
+        if entries and self._grant_entry_readings(path, entries):
+            chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
+            return tuple(
+                run
+                for entry in entries
+                for run in self.script_runs(entry, jobs=chosen, hooks_unset=hooks_unset)
+                if run.path == path or not run.complete
+            )
+        return (unbound,)
+
+    def _grant_entry_readings(self, path: str, entries: tuple[MasterEntry, ...]) -> bool:
+        """Whether `path` is read under the configurations of `entries` (charged once per
+        script, by the entries' concurrency curves: what the readings cost)."""
+        if path in self._granted:
+            return self._granted[path]
+        sweep = self.policy.sweep_env
+        jobs = tuple(sweep.jobs) or ("benchmark",)
+        count = len(
+            {
+                (entry.key, tuple(kv for kv in point.env if kv[0] != sweep.concurrency), point.job)
+                for entry in entries
+                for point in config_points(entry, sweep, jobs)[0]
+            }
+        )
+        granted = count <= self._entry_readings_left
+        self._entry_readings_left -= count if granted else 0
+        self._granted[path] = granted
+        return granted
+
+    @cached_property
+    def _granted(self) -> dict[str, bool]:
+        return {}
 
     def speculates(self, run: ScriptRun) -> bool:
         """Some launch in the reading may pass one of the profile's spec-decode flags."""
@@ -554,7 +710,38 @@ class JudgeContext:
             why = f"{entry.file}: {entry.key} gives more than {limit} distinct environments (bound)"
             return ScriptRun(path=path, problems=(why,), complete=False, job=point.job)
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
-        return self._evaluate(parsed, bound, point.job, unset)
+        return self._evaluate_point(parsed, bound, point.job, unset)
+
+    def _evaluate_point(
+        self, parsed: ParsedScript, bound: dict[str, str], job: str, unset: frozenset[str]
+    ) -> ScriptRun:
+        """One configuration's reading. Points of one curve differ only in their concurrency,
+        which scripts nearly always just pass on: the script is read once with it unknown, and
+        that reading stands for every point of the curve when it decides nothing the known
+        value decided (the same undecided conditions, problems and completeness as the first
+        point's own reading). An unknown value only keeps both arms and leaves the value
+        unknown, which every check counts against, so the shared reading is never the laxer
+        one; otherwise each point is read with its own value."""
+        name = self.policy.sweep_env.concurrency
+        if name not in bound:
+            return self._evaluate(parsed, bound, job, unset)
+        free = {k: v for k, v in bound.items() if k != name}
+        key = (parsed.path, tuple(sorted(free.items())), job, tuple(sorted(unset)))
+        if key not in self._conc_free:
+            concrete = self._evaluate(parsed, bound, job, unset)
+            symbolic = self._evaluate(parsed, free, job, unset)
+            decided = (concrete.notes, concrete.problems, concrete.complete)
+            same = decided == (symbolic.notes, symbolic.problems, symbolic.complete)
+            self._conc_free[key] = symbolic if same else None
+            return symbolic if same else concrete
+        shared = self._conc_free[key]
+        return shared if shared is not None else self._evaluate(parsed, bound, job, unset)
+
+    @cached_property
+    def _conc_free(self) -> dict[tuple[object, ...], ScriptRun | None]:
+        """Per curve (the environment less the concurrency): the reading all its points share,
+        or None when the concurrency decides something and each point is read on its own."""
+        return {}
 
     def _evaluate(
         self, parsed: ParsedScript, env: dict[str, str] | None, job: str, unset: frozenset[str]
@@ -624,6 +811,16 @@ class JudgeContext:
             if read is not None and read.state == "ok":
                 return read
         return None
+
+
+def _identity(entry: MasterEntry) -> tuple[str, ...]:
+    """What a reading's checks say about an entry besides its script's reading."""
+    return (entry.image, entry.model, entry.model_prefix, entry.precision, entry.engine,
+            entry.runner)  # fmt: skip
+
+
+def basename(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
 
 
 def _unread(path: str) -> ScriptRun:

@@ -1,8 +1,9 @@
 """What Check 3 compares: each changed single-node vLLM/SGLang recipe as the sweep runs it.
 
 A target is a changed master-config entry (its script chosen per configuration point, read with
-that point's environment bound: `ctx.script_runs`) or a changed script no changed entry runs (read
-with nothing bound: `ctx.script_runs_for_path`). Either way the script's own override hooks that
+that point's environment bound: `ctx.script_runs`) or a changed script no changed entry runs
+(`ctx.script_runs_for_path`: per configuration of the head's entries that run it, else with
+nothing bound). Either way the script's own override hooks that
 nothing exports are read as unset, as the job runs it (`ctx.unset_hooks`): an author who hides a
 flag behind one only loses its documentation here, since the job never passes it.
 """
@@ -72,4 +73,4 @@ def script_runs(ctx: JudgeContext, target: Target) -> tuple[ScriptRun, ...]:
         return ctx.script_runs(target.entry, hooks_unset=True)
     if target.read is None:
         return ()
-    return ctx.script_runs_for_path(target.path, hooks_unset=True)
+    return ctx.script_runs_for_path(target.path, hooks_unset=True, jobs=("benchmark",))

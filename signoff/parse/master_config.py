@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -100,10 +100,13 @@ class MasterConfig(Frozen):
     problems: tuple[str, ...]  # "file:line: what" for anything that could not be read
 
 
-def parse_master_config(text: str, file: str, sku_pattern: str) -> MasterConfig:
-    """Parse one master config; never raises (malformed input becomes `problems`)."""
+def parse_master_config(
+    text: str, file: str, sku_pattern: str, load: Callable[[str], object] = load_yaml
+) -> MasterConfig:
+    """Parse one master config; never raises (malformed input becomes `problems`). `load`
+    reads the YAML (a caller that also needs the plain data passes a memoising loader)."""
     try:
-        data = load_yaml(text)
+        data = load(text)
     except Exception as exc:  # yaml.YAMLError, RecursionError, ...: all mean "unreadable"
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1

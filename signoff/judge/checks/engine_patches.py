@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from signoff.evidence import ChangedFile
+from signoff.judge import script_entries
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
@@ -64,8 +65,10 @@ class _Scan:
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """Base texts of changed scripts with gaps (judge/baseline), helper scripts of the
-    reached scripts; then the waivers the hits need."""
+    """The master configs at the head for a changed script no changed entry runs (read per
+    configuration of the entries that do); base texts of changed scripts with gaps
+    (judge/baseline); helper scripts of the reached scripts; then the waivers the hits need."""
+    yield from script_entries.wants(ctx)
     yield from base_wants(ctx)
     unread = _reach(ctx).unread
     for path in dict.fromkeys(unread):

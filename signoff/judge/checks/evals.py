@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from signoff.evidence import EvalResults
 from signoff.judge.checks.sweep import sweep_outcome
-from signoff.judge.context import JudgeContext
+from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, passed
 from signoff.yamlload import load_yaml
 
@@ -185,6 +185,11 @@ def _tied(prefix: str | None) -> str | None:
 
 
 def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds) -> Finding:
+    if not scores and _nothing_to_evaluate(ctx):
+        return passed(
+            "the PR changes no recipe (its master-config changes only remove configurations or "
+            "change metadata), so there is nothing to evaluate"
+        )
     if not scores:
         return failed("the eval results hold zero exact_match metrics, so accuracy is unproven")
     tied = [s for s in scores if s.prefix is not None]
@@ -212,6 +217,21 @@ def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds
         )
     summary = _summary(ctx, tied, thresholds)
     return passed(f"{summary}; {_untied_note(untied)} not counted" if untied else summary)
+
+
+def _nothing_to_evaluate(ctx: JudgeContext) -> bool:
+    """No entry is added or changed in what it runs, and no other benchmark-affecting file
+    changes but documentation (the changelog counts: a new entry there runs configurations)."""
+    if ctx.changed_entries or ctx.master_problems or ctx.evidence.files_truncated:
+        return False
+    masters = set(ctx.changed_master_files)
+    affecting = ctx.policy.sweep.affecting_paths
+    return not any(
+        path not in masters
+        and not path.endswith(".md")  # documentation changes no recipe
+        and any(path_matches(path, glob) for glob in affecting)
+        for path in ctx.changed_paths
+    )
 
 
 def _below_any_bar(

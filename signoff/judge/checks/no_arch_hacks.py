@@ -34,7 +34,7 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from signoff.judge import banned_settings, sourced
+from signoff.judge import banned_settings, script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
@@ -45,6 +45,8 @@ from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
 
 ID = "no-arch-hacks"
 NAME = "no architecture hacks"
+
+
 # Commands other than a recognised server read flags their own way; only the spellings every
 # argparse-style parser shares are followed there (no abbreviations: `curl --json` is not one).
 _OTHER_COMMAND = EngineFlags(abbreviations=False)
@@ -98,10 +100,12 @@ def evaluate(ctx: JudgeContext) -> Finding:
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """The recipes whose banned settings the later prompt reads whole (E11+), changed files
-    the scripts source (judge/sourced), and the base texts of changed scripts whose reading
-    has gaps (judge/baseline)."""
+    the scripts source (judge/sourced), the master configs at the head when a changed script no
+    changed entry runs (judge/script_entries), and the base texts of changed scripts whose
+    reading has gaps (judge/baseline)."""
     yield from banned_settings.wants(ctx)
     yield from sourced.wants(ctx)
+    yield from script_entries.wants(ctx)
     yield from base_wants(ctx)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from signoff.evidence import UpstreamLink
-from signoff.judge import sourced
+from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
@@ -36,15 +36,18 @@ from signoff.parse.recipes import read_recipe_file, read_recipe_page
 ID = "recipe"
 NAME = "recipe"
 
+
 _ACCEPTED = {"merged", "published"}
 _COMPARED_ENGINES = frozenset({"vllm", "sglang"})
 _MULTI_NODE_ONLY = "benchmark changes are exclusively multi-node/disaggregated"
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """Changed files the scripts source (judge/sourced), and the base texts of changed scripts
-    whose reading has gaps (judge/baseline)."""
+    """Changed files the scripts source (judge/sourced), the master configs at the head when a
+    changed script no changed entry runs (judge/script_entries), and the base texts of changed
+    scripts whose reading has gaps (judge/baseline)."""
     yield from sourced.wants(ctx)
+    yield from script_entries.wants(ctx)
     yield from base_wants(ctx)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from signoff.judge import sourced
+from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.golden_recipes import config_file_refs, config_files
@@ -37,10 +37,12 @@ NAME = "spec-decode chat template"
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """Changed files the scripts source (judge/sourced), the recipes multi-node spec-decode
-    entries run (head), and the base texts of changed scripts whose reading has gaps
-    (judge/baseline)."""
+    """Changed files the scripts source (judge/sourced), the master configs at the head when a
+    changed script no changed entry runs (judge/script_entries), the recipes multi-node
+    spec-decode entries run (head), and the base texts of changed scripts whose reading has
+    gaps (judge/baseline)."""
     yield from sourced.wants(ctx)
+    yield from script_entries.wants(ctx)
     if not ctx.master_problems:
         for entry in _spec_entries(ctx)[2].values():
             for path in config_files(ctx, entry):
@@ -129,7 +131,7 @@ def _spec_scripts(
             if path.endswith("_mtp.sh"):
                 out.append((path, ()))
             continue
-        runs = ctx.script_runs_for_path(path)
+        runs = ctx.script_runs_for_path(path, jobs=("benchmark",))
         if path.endswith("_mtp.sh") or any(ctx.speculates(run) for run in runs):
             out.append((path, runs))
     return out

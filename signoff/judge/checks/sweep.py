@@ -22,14 +22,14 @@ unchanged sweep workflow on the final recipe.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from signoff.evidence import ChangedFile
+from signoff.judge import sweep_coverage, sweep_definition
 from signoff.judge.context import JudgeContext, path_matches
-from signoff.judge.model import Finding, failed, passed
+from signoff.judge.model import Finding, Want, failed, passed
 from signoff.judge.sweep_coverage import unswept
-from signoff.judge.sweep_coverage import wants as wants
 from signoff.judge.sweep_rules import CommitAssessment, assess_commit
 
 ID = "sweep"
@@ -37,6 +37,13 @@ NAME = "sweep on in-PR commit"
 
 MEMO_KEY = "sweep.selected"
 OUTCOME_KEY = "sweep.outcome"
+
+
+def wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The changelog's texts when it has no patch, and what the sweep executes when the PR
+    changes a file that may be one of its programs."""
+    yield from sweep_coverage.wants(ctx)
+    yield from sweep_definition.wants(ctx)
 
 
 @dataclass(frozen=True)
@@ -132,15 +139,30 @@ def definition_changed(ctx: JudgeContext, selected: CommitAssessment) -> str:
         )
     files = evidence.changed_files if at_head or diff is None else diff.files
     patterns = ctx.policy.sweep.provenance.definition_paths
-    for changed in sorted(files, key=lambda f: f.path):
-        for path in (changed.path, changed.previous_path):
-            if path and any(path_matches(path, pattern) for pattern in patterns):
-                return (
-                    f"the PR changes `{path}`, part of the sweep's own definition: run "
-                    f"{selected.run_id} executed the PR's version (pull_request runs use the "
-                    "PR's merge ref), so its green jobs prove nothing"
-                )
+    paths = sorted({p for f in files for p in (f.path, f.previous_path) if p})
+    executed = sweep_definition.candidates(ctx, tuple(paths))
+    reach = sweep_definition.executed_files(ctx) if executed and at_head else None
+    for path in paths:
+        if any(path_matches(path, pattern) for pattern in patterns):
+            return _own_definition(path, selected, "")
+        if path not in executed:
+            continue
+        if reach is None:  # an older swept commit: its programs were not followed
+            return _own_definition(path, selected, "")
+        if not reach.complete:
+            why = reach.problem or "the files the sweep executes were not all read"
+            return _own_definition(path, selected, f" ({why}, so it may be executed)")
+        if path in reach.files:
+            return _own_definition(path, selected, " (the sweep executes it)")
     return ""
+
+
+def _own_definition(path: str, selected: CommitAssessment, why: str) -> str:
+    return (
+        f"the PR changes `{path}`, part of the sweep's own definition{why}: run "
+        f"{selected.run_id} executed the PR's version (pull_request runs use the "
+        "PR's merge ref), so its green jobs prove nothing"
+    )
 
 
 def _diff_of(ctx: JudgeContext, selected: CommitAssessment) -> tuple[ChangedFile, ...]:
