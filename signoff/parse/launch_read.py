@@ -49,7 +49,7 @@ def read_args(argv: Sequence[Field]) -> list[Arg]:
             continue
         flag, eq, value = text.partition("=")
         if eq:
-            parts = _after(argv[i].parts, len(flag) + 1)
+            parts = after_prefix(argv[i].parts, len(flag) + 1)
             args.append(Arg(flag=flag, value=value, line=argv[i].line, joined=True,
                             known=argv[i].known, parts=parts))  # fmt: skip
         elif i + 1 < len(argv) and _is_value(argv[i + 1]):
@@ -63,7 +63,7 @@ def read_args(argv: Sequence[Field]) -> list[Arg]:
     return args
 
 
-def _after(parts: tuple[tuple[str, bool], ...], skip: int) -> tuple[tuple[str, bool], ...]:
+def after_prefix(parts: tuple[tuple[str, bool], ...], skip: int) -> tuple[tuple[str, bool], ...]:
     """The pieces of a word's text from character `skip` on (`--flag=` dropped)."""
     out: list[tuple[str, bool]] = []
     for text, known in parts:

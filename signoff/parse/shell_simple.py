@@ -33,6 +33,7 @@ from signoff.parse.launch import (
 from signoff.parse.launch_config import config_args, merged
 from signoff.parse.launch_read import (
     NOT_RUNNING,
+    after_prefix,
     basename,
     launcher_word,
     read_args,
@@ -656,17 +657,7 @@ class SimpleCommands:
     ) -> tuple[Scope, Outcome]:
         saved, soft = scope.positional, scope.soft
         scope.positional = args
-        scope.locals.append({})
-        self.calls += 1
-        self.sources.append(definition.source or self.sources[-1])
-        self.line_base.append(definition.line_base)
-        try:
-            scope, outcome = self.command(definition.body, scope)
-        finally:
-            self.calls -= 1
-            self.sources.pop()
-            self.line_base.pop()
-        scope.end_function()
+        scope, outcome = self._run_body(definition, scope)
         scope.positional, scope.soft = saved, soft  # an early `return` ends with the function
         if outcome.ctl == "return":
             outcome = Outcome(outcome.status)
@@ -676,6 +667,12 @@ class SimpleCommands:
         """Run a function body with its arguments unknown (a caller the reader does not see)."""
         saved = scope.positional
         scope.positional = None
+        scope, outcome = self._run_body(definition, scope)
+        scope.positional = saved
+        return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
+
+    def _run_body(self, definition: FunctionDef, scope: Scope) -> tuple[Scope, Outcome]:
+        """A function body in a frame of its own: its locals, its source file, its lines."""
         scope.locals.append({})
         self.calls += 1
         self.sources.append(definition.source or self.sources[-1])
@@ -687,8 +684,7 @@ class SimpleCommands:
             self.sources.pop()
             self.line_base.pop()
         scope.end_function()
-        scope.positional = saved
-        return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
+        return scope, outcome
 
     def call_exported(self, name: str, scope: Scope, line: int) -> Scope:
         """`export -f NAME`: every shell the script starts from here may call it, so it runs
@@ -1115,20 +1111,12 @@ def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str
         flag, eq, value = text.partition("=")
         if eq:
             parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
-            yield flag, Field(value, field.known, "", field.line, _after_flag(parts, len(flag) + 1))
+            yield (
+                flag,
+                Field(value, field.known, "", field.line, after_prefix(parts, len(flag) + 1)),
+            )
         elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
             yield flag, argv[index + 1]
-
-
-def _after_flag(parts: tuple[tuple[str, bool], ...], skip: int) -> tuple[tuple[str, bool], ...]:
-    out: list[tuple[str, bool]] = []
-    for text, known in parts:
-        if skip >= len(text):
-            skip -= len(text)
-            continue
-        out.append((text[skip:], known))
-        skip = 0
-    return tuple(out)
 
 
 def _client_program(argv: list[Field], clients: frozenset[str]) -> str:
