@@ -126,8 +126,9 @@ def bash_printed(text: str, scratch: str) -> str | None:
 _OPERATORS = (";;&", ";;", ";&", "&&", "||", "|&", ";", "&", "|", "(", ")", "\n")
 _REDIRECT = re.compile(r"\d*(?:&>>|&>|<<<|<<-|<<|>>|>\||<>|>&|<&|>|<)")
 _ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+# `time` is left a command name: both other readers take it as one, and so it names the pipeline
 _RESERVED = frozenset(
-    {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "{", "}", "!", "time"}
+    {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "{", "}", "!"}
 )
 
 
