@@ -15,6 +15,7 @@ import pytest
 import requests
 from requests.adapters import HTTPAdapter
 
+from signoff.audit import cache as cache_module
 from signoff.audit.budget import FIXED, Meter, current_owner
 from signoff.audit.cache import CachingAdapter, HttpCache, live_origin
 from signoff.audit.model import AuditReport, Cost, PullCost, findings, summarize
@@ -144,6 +145,15 @@ def test_a_download_that_is_no_whole_zip_is_passed_on_but_never_kept(
     assert download(adapter) == server.blob  # the reader sees it, refuses it and asks again
     download(adapter)
     assert server.count(BLOBS) == 2 and not list(tmp_path.rglob("*.entry"))
+
+
+def test_a_zip_past_the_size_bound_is_cut_one_byte_past_it_and_never_kept(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "MAX_ZIP_BYTES", 64)
+    adapter, _ = run(tmp_path)
+    assert len(download(adapter)) == 65  # the reader refuses it as too large
+    assert not list(tmp_path.rglob("*.entry"))
 
 
 # --- edit histories by updated_at ---------------------------------------------------------

@@ -348,7 +348,8 @@ class CachingAdapter(HTTPAdapter):
                 or urlsplit(location).netloc == urlsplit(str(request.url)).netloc
             }
             follow = requests.Request("GET", location, headers=headers).prepare()
-            response = self._network(follow, **kwargs)
+            # Streamed, so a zip past the bound is cut there instead of read into memory whole.
+            response = self._network(follow, **{**kwargs, "stream": True})
         if response.status_code != 200:
             return response
         body = bytearray()
@@ -356,8 +357,9 @@ class CachingAdapter(HTTPAdapter):
             body.extend(chunk)
             if len(body) > MAX_ZIP_BYTES:
                 break
-        entry = Entry(200, dict(response.headers), bytes(body))
-        return _response(request, entry)
+        response.close()
+        kept = bytes(body[: MAX_ZIP_BYTES + 1])
+        return _response(request, Entry(200, dict(response.headers), kept))
 
     def _revalidate(
         self, request: requests.PreparedRequest, owner: str, key: str, entry: Entry, **kwargs: Any

@@ -115,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
                     f"{summary.UNVERIFIABLE} UNVERIFIABLE, {summary.NO_SIGNOFF} NO_SIGNOFF, "
                     f"{summary.NOT_GATED} NOT_GATED"
                 )
+                cost = result.report.cost
+                own = sum(p.requests for p in cost.prs)
+                print(
+                    f"  report cost: {cost.requests} REST = run {cost.run} + fixed reads "
+                    f"{cost.fixed} (shared by the PRs) + the PRs' own {own}; {cost.graphql} GraphQL"
+                )
                 if sent > limit:
                     failures.append(f"{label}: {sent} requests > {limit}")
                 reports.append(result.report)
