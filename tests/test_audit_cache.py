@@ -111,18 +111,19 @@ def test_one_pr_reads_a_list_once_however_often_it_asks(server: Server, tmp_path
     assert len(server.seen) == 1 and meter.counted("pr-1") == 1
 
 
-def test_an_entry_another_pr_wrote_in_this_run_is_not_used_until_the_next_run(
+def test_a_list_another_pr_wrote_in_this_run_is_not_used_until_the_next_run(
     server: Server, tmp_path: Path
 ) -> None:
     adapter, meter = run(tmp_path)
-    get(adapter, CONTENTS, "pr-1")
-    get(adapter, CONTENTS, "pr-2")
+    get(adapter, COMMENTS, "pr-1")
+    get(adapter, COMMENTS, "pr-2")
     assert len(server.seen) == 2  # each PR pays for its own read: costs do not depend on order
     assert meter.counted("pr-1") == meter.counted("pr-2") == 1
     adapter.cache.forget("pr-1")
     later, later_meter = run(tmp_path)
-    get(later, CONTENTS, "pr-3")
-    assert len(server.seen) == 2 and later_meter.total().cache_hits == 1
+    get(later, COMMENTS, "pr-3")
+    assert len(server.seen) == 3 and server.seen[-1][1]  # revalidated on the next run
+    assert later_meter.total().not_modified == 1
 
 
 def test_a_merged_prs_file_list_becomes_immutable_once_frozen(

@@ -176,7 +176,9 @@ def test_max_requests_stops_with_a_partial_report_that_says_where(
     assert report["stopped"]["reason"].endswith("requests (--max-requests 40)")
     done = [p["pr"] for p in report["prs"]]
     # Each PR starts only while fewer than 40 requests are spent; the one that crossed 40 ends.
-    assert report["requests"] >= 40 > report["requests"] - report["prs"][-1]["requests"]
+    cost = report["cost"]
+    own = sum(p["requests"] for p in cost["prs"])
+    assert cost["requests"] == cost["run"] + cost["fixed"] + own >= 40
     assert done == [2101, 2102]
     assert report["stopped"]["not_audited"] == list(range(2103, 2149))
     assert "partial report: stopped after" in capsys.readouterr().err
@@ -189,10 +191,9 @@ def test_a_run_that_was_cut_short_leaves_a_cache_that_makes_the_next_run_cheaper
     cut, _, _ = replay_audit("unreachable", tmp_path / "cache")
     assert cut.report.stopped is not None
     resumed, _, _ = replay_audit("unreachable", tmp_path / "cache", until="2026-07-09")
-    before = {p.pr: p.requests for p in cold.report.prs}
-    after = {p.pr: p.requests for p in resumed.report.prs}
     # Contents at a SHA and merged PRs' file and commit lists come from the cache now.
-    assert all(after[n] < before[n] for n in before if before[n] > 1)
+    assert resumed.report.cost.fixed < cold.report.cost.fixed
+    assert resumed.report.cost.requests < cold.report.cost.requests
 
 
 # --- output paths are claimed before the first request -------------------------------------

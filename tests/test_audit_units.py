@@ -16,7 +16,9 @@ from signoff.audit.model import (
     AuditedCheck,
     AuditedPull,
     AuditReport,
+    Cost,
     Published,
+    PullCost,
     SignoffUsed,
     summarize,
 )
@@ -390,14 +392,12 @@ def _pull(number: int, **update: object) -> AuditedPull:
             at="2026-07-20T11:00:00Z",
         ),
         checks=(_check("codeowner", "PASS"),),
-        requests=10,
     )
     return base.model_copy(update=update)
 
 
-def _report(
-    prs: tuple[AuditedPull, ...], shard: str | None = None, requests: int | None = None
-) -> AuditReport:
+def _report(prs: tuple[AuditedPull, ...], shard: str | None = None) -> AuditReport:
+    own = tuple(PullCost(pr=p.pr, requests=10) for p in prs)
     return AuditReport(
         repository="o/r",
         base="main",
@@ -407,8 +407,8 @@ def _report(
         generated_by="signoff 0.1.0",
         prs=prs,
         summary=summarize(prs),
-        requests=requests if requests is not None else 4 + sum(p.requests for p in prs),
         shard=shard,
+        cost=Cost(requests=4 + 3 + 10 * len(prs), run=4, fixed=3, prs=own, graphql=len(prs)),
     )
 
 
@@ -458,7 +458,11 @@ def test_merge_needs_every_shard_once_and_the_same_audit() -> None:
     one, two = _report((_pull(2),), "1/2"), _report((_pull(3),), "2/2")
     merged = merge_reports([("b.json", two), ("a.json", one)])
     assert [p.pr for p in merged.prs] == [2, 3] and merged.shard is None
-    assert merged.requests == 4 + 20 and merged.summary.merged == 2
+    assert merged.summary.merged == 2
+    # The run's own reads once (every shard makes them); each shard's fixed reads and queries.
+    assert merged.cost == Cost(
+        requests=4 + 3 + 3 + 20, run=4, fixed=6, prs=one.cost.prs + two.cost.prs, graphql=2
+    )
     with pytest.raises(InputError, match="shard report\\(s\\) 2/2 missing"):
         merge_reports([("a.json", one)])
     with pytest.raises(InputError, match=r"is also in a\.json"):
@@ -483,9 +487,9 @@ def test_the_json_report_keeps_the_documented_field_order() -> None:
         "generated_by",
         "prs",
         "summary",
-        "requests",
         "stopped",
         "shard",
+        "cost",
     ]
 
 

@@ -1,5 +1,5 @@
 """The audit carries WARN: a re-judged September merge, what was published then, and the JSON
-(schema_version 2), CSV and Markdown reports."""
+(schema_version 3), CSV and Markdown reports."""
 
 from __future__ import annotations
 
@@ -60,11 +60,11 @@ def test_warn_and_pass_agree_with_each_other_and_disagree_with_a_rejection() -> 
     assert disagreements([checked("FAIL")], warned) == ("pareto-coverage",)
 
 
-def test_the_reports_carry_warn_and_the_json_is_schema_version_2() -> None:
+def test_the_reports_carry_warn_and_the_json_is_schema_version_3() -> None:
     pr = _pull(7, outcome="WARN", era="E10", checks=(checked("WARN"),))
     report = _report((_pull(6), pr))
     document = json.loads(render_json(report))
-    assert document["schema_version"] == 2 and document["summary"]["WARN"] == 1
+    assert document["schema_version"] == 3 and document["summary"]["WARN"] == 1
     assert document["prs"][1]["checks"][0]["status"] == "WARN"
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
     assert [(r["pr"], r["outcome"], r["status"]) for r in rows][1] == ("7", "WARN", "WARN")

@@ -17,8 +17,16 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 RUN = "run"
-# Who the requests made now are for: "run" (listing, histories) or "pr-<n>" (set by the worker).
+# Reads fixed by their URL (a SHA, an artifact id, a pinned edit history), shared by every PR of
+# a run and fetched once: charged here, not to whichever PR asked first (see audit.cache).
+FIXED = "fixed"
+# Who the requests made now are for: "run" (listing, histories), "fixed", or "pr-<n>" (set by
+# the worker).
 current_owner: ContextVar[str] = ContextVar("signoff_audit_owner", default=RUN)
+
+
+def pr_owner(number: int) -> str:
+    return f"pr-{number}"
 
 
 @dataclass

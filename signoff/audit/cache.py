@@ -18,25 +18,35 @@ Rules, and why they are not RFC 7234's (which CacheControl implements):
 - Anything else is revalidated with `If-None-Match`; a 304 costs nothing against the rate limit.
   GitHub's `max-age=60` is ignored: serving stale lists by the clock would make two runs, or
   the same run at two speeds, read different data and spend a different number of requests.
-- Within one owner (one PR) an answer is reused as is. An entry another PR wrote during this
-  run is not used (it is used by the next run): each PR's requests then depend only on the
-  cache as the run found it, so reports are byte-identical whatever `--jobs` is.
+- Also served unasked: an artifact's zip by its id (an artifact's content never changes once
+  uploaded), and a comment's edit history (GraphQL) pinned to the `updated_at` the comment's
+  REST listing gave this run (an edit moves `updated_at`, so the same instant means the same
+  history). A zip is kept only when it opens and its CRCs check; an edit history only when
+  GraphQL answered data and no error.
+- Every entry carries its body's length and SHA-256: a truncated or altered file is a miss and
+  is fetched again, never an answer.
+- Reads fixed by their URL (all of the above) are shared by every PR of a run and fetched once
+  (one flight per key): they are charged to `FIXED`, not to the PR that happened to ask first,
+  so a PR's own count stays the same whatever `--jobs` is. Anything else is reused within one
+  owner (one PR) only: an entry another PR wrote during this run is used by the next run.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 
 import requests
 from github.Requester import (
@@ -48,7 +58,9 @@ from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
 
-from signoff.audit.budget import Meter, current_owner
+from signoff.audit.budget import FIXED, Meter, current_owner
+from signoff.gather.evals import MAX_ZIP_BYTES
+from signoff.gather.signoff_edits import QUERY as EDITS_QUERY
 
 _SHA = r"[0-9a-f]{40}"
 _IMMUTABLE_PATHS = tuple(
@@ -60,6 +72,8 @@ _IMMUTABLE_PATHS = tuple(
     )
 )
 _CONTENTS = re.compile(r"^/repos/[^/]+/[^/]+/contents(?:/.*)?$")
+_ARTIFACT_ZIP = re.compile(r"^/repos/[^/]+/[^/]+/actions/artifacts/[0-9]+/zip$")
+_GRAPHQL = ("/graphql", "/api/graphql")
 _CACHED_STATUSES = (200, 404)
 
 
@@ -90,6 +104,28 @@ def is_immutable(url: str, frozen: Mapping[str, str] | frozenset[str]) -> bool:
     return path in frozen
 
 
+def is_artifact_zip(url: str) -> bool:
+    return bool(_ARTIFACT_ZIP.match(api_path(url)))
+
+
+def edits_node(request: requests.PreparedRequest) -> str:
+    """The node id of an edit-history query (gather.signoff_edits), "" for any other request."""
+    body = request.body
+    if request.method != "POST" or urlsplit(str(request.url)).path not in _GRAPHQL:
+        return ""
+    if not isinstance(body, (str, bytes)):
+        return ""
+    try:
+        payload = json.loads(body)
+    except (ValueError, TypeError):
+        return ""
+    if not isinstance(payload, dict) or payload.get("query") != EDITS_QUERY:
+        return ""
+    variables = payload.get("variables")
+    node = variables.get("id") if isinstance(variables, dict) else None
+    return node if isinstance(node, str) else ""
+
+
 def replay_origin(cassette: str | Path) -> str:
     """The origin of a replayed recording: its bytes' digest, so two recordings never share."""
     digest = hashlib.sha256(Path(cassette).read_bytes()).hexdigest()
@@ -118,6 +154,8 @@ class HttpCache:
         self._written: dict[str, str] = {}  # key -> owner that wrote it during this run
         self._memo: dict[str, dict[str, Entry]] = {}  # owner -> key -> entry
         self._frozen: dict[str, str] = {}  # API path of a merged PR's list -> its head SHA
+        self._edited: dict[str, str] = {}  # a comment's node id -> its listed updated_at
+        self._flights: dict[str, threading.Lock] = {}  # key -> held while one owner fetches it
 
     def freeze(self, head_sha: str, *paths: str) -> None:
         """Mark list paths immutable: the files and commits of a PR merged at `head_sha`."""
@@ -130,13 +168,36 @@ class HttpCache:
         with self._lock:
             return dict(self._frozen)
 
-    def key(self, request: requests.PreparedRequest) -> str:
-        """One entry per origin, URL, media type and (for a merged PR's lists) head SHA."""
-        accept = str(request.headers.get("Accept", ""))
+    def pin_edits(self, node_id: str, updated_at: str) -> None:
+        """A comment's edit history is fixed while its `updated_at` is this (from its listing)."""
+        if node_id and updated_at:
+            with self._lock:
+                self._edited[node_id] = updated_at
+
+    def edits_pin(self, node_id: str) -> str:
         with self._lock:
-            pin = self._frozen.get(api_path(str(request.url)), "")
-        text = f"{self.origin}\n{request.url}\n{accept}\n{pin}"
+            return self._edited.get(node_id, "") if node_id else ""
+
+    def key(self, request: requests.PreparedRequest) -> str:
+        """One entry per origin, URL, media type, the pin (a merged PR's lists: the head SHA; an
+        edit history: the comment's updated_at) and a GraphQL query's body."""
+        accept = str(request.headers.get("Accept", ""))
+        node = edits_node(request)
+        with self._lock:
+            path = api_path(str(request.url))
+            pin = self._edited.get(node, "") if node else self._frozen.get(path, "")
+        body = request.body if node else b""
+        digest = hashlib.sha256(body if isinstance(body, bytes) else str(body).encode()).hexdigest()
+        text = f"{self.origin}\n{request.method}\n{request.url}\n{accept}\n{pin}\n{digest}"
         return hashlib.sha256(text.encode()).hexdigest()
+
+    @contextmanager
+    def flight(self, key: str) -> Iterator[None]:
+        """Held while one owner fetches a fixed read, so others wait for its answer."""
+        with self._lock:
+            lock = self._flights.setdefault(key, threading.Lock())
+        with lock:
+            yield
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.entry"
@@ -155,21 +216,25 @@ class HttpCache:
         with self._lock:
             self._memo.pop(owner, None)
 
-    def load(self, owner: str, key: str) -> Entry | None:
-        """The entry on disk, unless another owner wrote it during this run."""
-        if not self._readable_by(owner, key):
+    def load(self, owner: str, key: str, *, shared: bool = False) -> Entry | None:
+        """The entry on disk, unless another owner wrote it during this run (a `shared`, fixed
+        read is anyone's). A file whose body is not the length and digest it was written with
+        (truncated, altered) is a miss."""
+        if not shared and not self._readable_by(owner, key):
             return None
         try:
             raw = self._path(key).read_bytes()
         except OSError:
             return None
-        if not self._readable_by(owner, key):  # written by another owner while we read it
+        if not shared and not self._readable_by(owner, key):  # another owner wrote it meanwhile
             return None
         head, _, body = raw.partition(b"\n")
         try:
             meta = json.loads(head)
             if meta["origin"] != self.origin or meta["key"] != key:
                 return None  # another origin's answer is never ours, whatever its name
+            if meta["length"] != len(body) or meta["sha256"] != hashlib.sha256(body).hexdigest():
+                return None  # cut short or altered on disk
             return Entry(int(meta["status"]), dict(meta["headers"]), body)
         except (ValueError, KeyError, TypeError):
             return None  # a torn or foreign file is a miss, never an answer
@@ -186,7 +251,14 @@ class HttpCache:
             self._written[key] = owner
         path = self._path(key)
         path.parent.mkdir(exist_ok=True, mode=0o700)
-        meta = {"headers": entry.headers, "key": key, "origin": self.origin, "status": entry.status}
+        meta = {
+            "headers": entry.headers,
+            "key": key,
+            "length": len(entry.body),
+            "origin": self.origin,
+            "sha256": hashlib.sha256(entry.body).hexdigest(),
+            "status": entry.status,
+        }
         head = json.dumps(meta, sort_keys=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(handle, "wb") as out:
@@ -217,20 +289,77 @@ class CachingAdapter(HTTPAdapter):
     ) -> requests.Response:
         kwargs = {"stream": stream, "timeout": timeout, "verify": verify, "cert": cert}
         kwargs["proxies"] = proxies
+        url = str(request.url)
+        if request.method == "GET" and is_artifact_zip(url):  # (PyGithub never asks to stream)
+            return self._fixed(request, self._download_zip, **kwargs)
+        if request.method == "POST" and self.cache.edits_pin(edits_node(request)):
+            return self._fixed(request, self._network, **kwargs)
         if request.method != "GET" or stream:
-            # Writes, and downloads (artifact zips): never cached, always counted.
+            # Writes, other downloads and unpinned GraphQL queries: never cached, always counted.
             return self._network(request, **kwargs)
+        if is_immutable(url, self.cache.frozen()):
+            return self._fixed(request, self._network, **kwargs)
         owner, key = current_owner.get(), self.cache.key(request)
         entry = self.cache.recall(owner, key)
         if entry is None:
             entry = self.cache.load(owner, key)
-            if entry is not None and not is_immutable(str(request.url), self.cache.frozen()):
+            if entry is not None:
                 return self._revalidate(request, owner, key, entry, **kwargs)
-        if entry is not None:
-            self.meter.hit()
-            self.cache.remember(owner, key, entry)
-            return _response(request, entry)
-        return self._fetch(request, owner, key, **kwargs)
+            return self._fetch(request, owner, key, **kwargs)
+        self.meter.hit()
+        return _response(request, entry)
+
+    def _fixed(
+        self,
+        request: requests.PreparedRequest,
+        send: Callable[..., requests.Response],
+        **kwargs: Any,
+    ) -> requests.Response:
+        """A read fixed by its URL: from this owner's memory or the disk, else fetched once for
+        the whole run (other owners asking meanwhile wait for that answer) and charged to FIXED."""
+        owner, key = current_owner.get(), self.cache.key(request)
+        entry = self.cache.recall(owner, key) or self.cache.load(owner, key, shared=True)
+        if entry is None:
+            with self.cache.flight(key):
+                entry = self.cache.load(owner, key, shared=True)
+                if entry is None:
+                    token = current_owner.set(FIXED)
+                    try:
+                        response = send(request, **kwargs)
+                    finally:
+                        current_owner.reset(token)
+                    return self._keep(owner, key, response, fixed=True)
+        self.meter.hit()
+        self.cache.remember(owner, key, entry)
+        return _response(request, entry)
+
+    def _download_zip(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        """An artifact's zip, following GitHub's 302 to its signed URL here (so the bytes can be
+        kept under the artifact's id), without the token when the URL is on another host, and
+        read to at most one byte past MAX_ZIP_BYTES (the reader refuses bigger ones)."""
+        response = self._network(request, **kwargs)
+        if response.is_redirect and response.headers.get("Location"):
+            location = urljoin(str(request.url), str(response.headers["Location"]))
+            response.close()
+            headers = {
+                name: value
+                for name, value in request.headers.items()
+                if name.lower() != "authorization"
+                or urlsplit(location).netloc == urlsplit(str(request.url)).netloc
+            }
+            follow = requests.Request("GET", location, headers=headers).prepare()
+            # Streamed, so a zip past the bound is cut there instead of read into memory whole.
+            response = self._network(follow, **{**kwargs, "stream": True})
+        if response.status_code != 200:
+            return response
+        body = bytearray()
+        for chunk in response.iter_content(65536):
+            body.extend(chunk)
+            if len(body) > MAX_ZIP_BYTES:
+                break
+        response.close()
+        kept = bytes(body[: MAX_ZIP_BYTES + 1])
+        return _response(request, Entry(200, dict(response.headers), kept))
 
     def _revalidate(
         self, request: requests.PreparedRequest, owner: str, key: str, entry: Entry, **kwargs: Any
@@ -248,11 +377,13 @@ class CachingAdapter(HTTPAdapter):
     ) -> requests.Response:
         return self._keep(owner, key, self._network(request, **kwargs))
 
-    def _keep(self, owner: str, key: str, response: requests.Response) -> requests.Response:
-        cacheable = response.status_code == 200 or (
-            response.status_code in _CACHED_STATUSES
-            and is_immutable(str(response.url), self.cache.frozen())
-        )
+    def _keep(
+        self, owner: str, key: str, response: requests.Response, *, fixed: bool = False
+    ) -> requests.Response:
+        if response.status_code == 200:
+            cacheable = _complete(response)
+        else:  # a missing file at a SHA is final; a missing zip or a query's failure may not be
+            cacheable = fixed and response.status_code in _CACHED_STATUSES and _is_read(response)
         if cacheable:
             entry = Entry(response.status_code, dict(response.headers), response.content)
             self.cache.store(owner, key, entry)
@@ -280,6 +411,41 @@ class CachingAdapter(HTTPAdapter):
             raise requests.ConnectionError(
                 f"the recording has no answer for GET {request.url}"
             ) from None
+
+
+def _is_query(response: requests.Response) -> bool:
+    return response.request is not None and response.request.method == "POST"
+
+
+def _is_read(response: requests.Response) -> bool:
+    """A REST read by URL (not a query, not a download)."""
+    return not _is_query(response) and not is_artifact_zip(str(response.url))
+
+
+def _complete(response: requests.Response) -> bool:
+    """Whether a 200 is whole enough to keep: a zip that opens and whose CRCs check, a GraphQL
+    answer with data and no error, JSON that parses. Anything else is passed on, not kept (the
+    reader asks again, and a later run fetches it again)."""
+    body = response.content
+    if is_artifact_zip(str(response.url)):
+        return len(body) <= MAX_ZIP_BYTES and _whole_zip(body)
+    if "json" not in str(response.headers.get("Content-Type", "json")):
+        return True
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    if _is_query(response):
+        return isinstance(data, dict) and bool(data.get("data")) and not data.get("errors")
+    return True
+
+
+def _whole_zip(body: bytes) -> bool:
+    try:
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            return archive.testzip() is None
+    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, EOFError):
+        return False
 
 
 def _response(request: requests.PreparedRequest, entry: Entry) -> requests.Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from signoff.audit.model import AuditReport, Stopped, summarize
+from signoff.audit.model import AuditReport, Cost, Stopped, summarize
 from signoff.errors import InputError
 
 _SAME = ("schema_version", "repository", "base", "since", "until", "standard", "generated_by")
@@ -13,8 +13,10 @@ _SAME = ("schema_version", "repository", "base", "since", "until", "standard", "
 def merge_reports(reports: Sequence[tuple[str, AuditReport]]) -> AuditReport:
     """Reports of shards 1..N of one audit (each exactly once) -> the whole report.
 
-    A PR's fields are the same whichever shard audited it; the run-level requests (listing the
-    PRs, file histories) are made by every shard and counted once, as a single run makes them.
+    A PR's fields are the same whichever shard audited it, so the findings are those of one whole
+    run. The cost is the shards' own: the run-level requests (listing the PRs, file histories)
+    are made by every shard and counted once, as a single run makes them; the reads fixed by a
+    commit are shared within a shard only, so shards together may spend more on them.
     """
     if not reports:
         raise InputError("audit merge: no reports given")
@@ -56,16 +58,28 @@ def _combine(reports: list[AuditReport]) -> AuditReport:
     numbers = [p.pr for p in prs]
     if len(numbers) != len(set(numbers)):
         raise InputError("audit merge: a PR appears in more than one shard report")
-    run_level = reports[0].requests - sum(p.requests for p in reports[0].prs)
     stopped = [r.stopped for r in reports if r.stopped is not None]
     return reports[0].model_copy(
         update={
             "prs": prs,
             "summary": summarize(prs),
-            "requests": run_level + sum(p.requests for p in prs),
             "stopped": _merge_stops(stopped),
             "shard": None,
+            "cost": _merge_costs([r.cost for r in reports], [p.pr for p in prs]),
         }
+    )
+
+
+def _merge_costs(costs: list[Cost], order: list[int]) -> Cost:
+    own = {p.pr: p for cost in costs for p in cost.prs}
+    prs = tuple(own[n] for n in order if n in own)
+    run, fixed = costs[0].run, sum(c.fixed for c in costs)
+    return Cost(
+        requests=run + fixed + sum(p.requests for p in prs),
+        run=run,
+        fixed=fixed,
+        prs=prs,
+        graphql=sum(c.graphql for c in costs),
     )
 
 

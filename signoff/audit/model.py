@@ -1,17 +1,20 @@
-"""The audit report: one record per merged PR and the summary over them (JSON schema_version 2).
+"""The audit report: one record per merged PR and the summary over them (JSON schema_version 3).
 
 Version 2 (WARN): a check may be `WARN`, a PR `WARN` (no FAIL, a warning-only check warned),
-a published verdict or row `WARN`, and the summary counts `WARN`. Version 1 reports are still
-read (they hold none of these)."""
+a published verdict or row `WARN`, and the summary counts `WARN`. Version 3 (cost): what the run
+cost GitHub sits in `cost` alone, so two reports of the same audit (a first run and a cached
+re-run, a whole run and merged shards) compare equal without it; versions 1 and 2 kept a
+`requests` count in each row and at the top, which are read into `cost`."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-REPORT_SCHEMA_VERSION = 2
-READABLE_SCHEMA_VERSIONS = (1, 2)
+REPORT_SCHEMA_VERSION = 3
+READABLE_SCHEMA_VERSIONS = (1, 2, 3)
+COST = "cost"  # the one section that may differ between two runs of one audit
 
 AuditStatus = Literal["PASS", "FAIL", "WARN", "N/A", "UNVERIFIABLE"]
 PublishedStatus = Literal["PASS", "FAIL", "WARN", "N/A"]
@@ -69,7 +72,6 @@ class AuditedPull(Frozen):
     agrees_with_published: bool | None = None  # None: nothing was published to agree with
     disagreements: tuple[str, ...] = ()  # check ids where published and re-judged contradict
     notes: tuple[str, ...] = ()  # late edits, forged statuses, files read from another commit
-    requests: int = 0  # API requests this PR cost against the rate limit
 
 
 class Summary(Frozen):
@@ -82,6 +84,22 @@ class Summary(Frozen):
     NO_SIGNOFF: int = 0
     NOT_GATED: int = 0
     disagreements: int = 0
+
+
+class PullCost(Frozen):
+    pr: int
+    requests: int  # this PR's own reads (its lists, revalidated) against the rate limit
+
+
+class Cost(Frozen):
+    """What the run cost GitHub. REST requests count against the primary rate limit unless
+    answered 304 or from the cache; GraphQL queries draw on GitHub's separate GraphQL budget."""
+
+    requests: int  # REST requests counted: run + fixed + every PR's own
+    run: int  # the run's own reads: repository, PR list, file histories
+    fixed: int  # reads fixed by a SHA, an artifact id or a comment's updated_at, once per run
+    prs: tuple[PullCost, ...] = ()
+    graphql: int = 0  # edit-history queries sent (GitHub's GraphQL budget, not in `requests`)
 
 
 class Stopped(Frozen):
@@ -101,6 +119,21 @@ class AuditReport(Frozen):
             raise ValueError(f"unsupported report schema_version {value}")
         return value
 
+    @model_validator(mode="before")
+    @classmethod
+    def _cost_of_older_versions(cls, data: Any) -> Any:
+        """Versions 1 and 2: each row's `requests` and the total at the top become `cost`."""
+        if not isinstance(data, dict) or "requests" not in data or COST in data:
+            return data
+        data = dict(data)
+        rows = [dict(row) for row in data.get("prs") or () if isinstance(row, dict)]
+        prs = [{"pr": row.get("pr"), "requests": row.pop("requests", 0)} for row in rows]
+        total = data.pop("requests")
+        own = sum(p["requests"] for p in prs if isinstance(p["requests"], int))
+        run = total - own if isinstance(total, int) else total
+        data["prs"], data[COST] = rows, {"requests": total, "run": run, "fixed": 0, "prs": prs}
+        return data
+
     repository: str
     base: str
     since: str | None
@@ -109,9 +142,14 @@ class AuditReport(Frozen):
     generated_by: str
     prs: tuple[AuditedPull, ...]
     summary: Summary
-    requests: int
     stopped: Stopped | None = None  # None: every selected PR was audited
     shard: str | None = None  # "I/N" for one shard's report; None for a whole (or merged) run
+    cost: Cost  # last, and apart: the only part a re-run of the same audit may change
+
+
+def findings(report: AuditReport) -> dict[str, Any]:
+    """The report without its cost: what two runs of one audit must agree on."""
+    return report.model_dump(mode="json", exclude={COST})
 
 
 def summarize(prs: tuple[AuditedPull, ...]) -> Summary:

@@ -3,6 +3,7 @@ was published for its head at the merge."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from github import Github
@@ -37,6 +38,8 @@ class AuditSettings:
     standard: str
     policy: Policy
     history: PolicyHistory
+    # Tells the HTTP cache a comment's edit history is fixed while its updated_at is as listed.
+    pin_edits: Callable[[str, str], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,16 +94,28 @@ def _find_signoff(api: Api, pr: MergedPull, settings: AuditSettings) -> _Found:
     """The sign-off that let the PR merge and what was published for its head at the merge."""
     repo, merged = settings.repo, parse_instant(pr.merged_at)
     comments = reads.list_comments(api, repo, pr.number)
+    inline = reads.list_review_comments(api, repo, pr.number)
     sources: tuple[tuple[SignoffKind, list[JsonObject]], ...] = (
         ("conversation comment", comments),
         ("review summary", reads.list_reviews(api, repo, pr.number)),
-        ("inline review comment", reads.list_review_comments(api, repo, pr.number)),
+        ("inline review comment", inline),
     )
+    if settings.pin_edits is not None:
+        _pin_edits(settings.pin_edits, comments + inline)
     candidates = signoff_candidates(repo, pr.number, sources, settings.policy)
     chosen = signoff_that_merged(candidates, merged, lambda c: _could_own(api, pr, c, settings))
     statuses = reads.list_statuses(api, repo, pr.head_sha)
     published, notes = read_published(comments, statuses, pr.head_sha, merged, settings.policy)
     return _Found(chosen, published, signoff_notes(chosen, candidates, merged) + notes)
+
+
+def _pin_edits(pin: Callable[[str, str], None], items: list[JsonObject]) -> None:
+    """Comments carry an `updated_at` that any edit moves. Reviews are left out: REST gives them
+    only `submitted_at`, which an edit leaves as it was, so theirs is always asked for."""
+    for item in items:
+        node, updated = item.get("node_id"), item.get("updated_at")
+        if isinstance(node, str) and isinstance(updated, str):
+            pin(node, updated)
 
 
 def _finish(

@@ -59,7 +59,7 @@ def _header(report: AuditReport) -> list[str]:
         f"# signoff audit: {report.repository} ({report.base})",
         "",
         f"Merged {window}; standard `{report.standard}`; {report.generated_by}; "
-        f"{report.requests} API requests.",
+        f"{report.cost.requests} API requests.",
         "",
     ]
     if report.stopped is not None:

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from github import Github
 from github.GithubException import GithubException
 
 from signoff import __version__
-from signoff.audit.budget import RUN, Budget, Meter, current_owner
+from signoff.audit.budget import FIXED, RUN, Budget, Meter, current_owner, pr_owner
 from signoff.audit.cache import (
     CachingAdapter,
     HttpCache,
@@ -31,7 +31,7 @@ from signoff.audit.cache import (
 )
 from signoff.audit.history import load_history
 from signoff.audit.merge import merge_reports
-from signoff.audit.model import AuditedPull, AuditReport, Stopped, summarize
+from signoff.audit.model import AuditedPull, AuditReport, Cost, PullCost, Stopped, summarize
 from signoff.audit.outputs import ReportOut, claim_folder, why
 from signoff.audit.progress import Reporter, reporter
 from signoff.audit.pull import AuditSettings, PullAudit, audit_pull
@@ -139,6 +139,7 @@ def run_audit(
     finally:
         current_owner.reset(token)
     if cache is not None:
+        settings = replace(settings, pin_edits=cache.pin_edits)
         for pr in pulls:  # a merged PR's files and commits never change again (at its head)
             prefix = f"/repos/{request.repository}/pulls/{pr.number}"
             cache.freeze(pr.head_sha, f"{prefix}/files", f"{prefix}/commits")
@@ -176,13 +177,13 @@ class _Worker:
             return
         self.budget.wait_if_low()
         try:
-            self.done[pr.number] = _audit_one(self.gh, pr, self.settings, self.meter)
+            self.done[pr.number] = _audit_one(self.gh, pr, self.settings)
         except GatherError as exc:
             self.stopped.append(f"GitHub could not be read for #{pr.number}: {exc}")
         except GithubException as exc:
             self.stopped.append(f"GitHub could not be read for #{pr.number}: {error_status(exc)}")
         if self.cache is not None:
-            self.cache.forget(f"pr-{pr.number}")
+            self.cache.forget(pr_owner(pr.number))
         self.shown.advance()
 
 
@@ -211,15 +212,13 @@ def _select(
     return base, pulls, settings
 
 
-def _audit_one(gh: Github, pr: MergedPull, settings: AuditSettings, meter: Meter) -> PullAudit:
-    owner = f"pr-{pr.number}"
-    token = current_owner.set(owner)
+def _audit_one(gh: Github, pr: MergedPull, settings: AuditSettings) -> PullAudit:
+    token = current_owner.set(pr_owner(pr.number))
     try:
         audit = audit_pull(gh, pr, settings)
     finally:
         current_owner.reset(token)
-    row = audit.row.model_copy(update={"requests": meter.counted(owner)})
-    return PullAudit(row, audit.evidence)
+    return audit
 
 
 def _result(
@@ -233,7 +232,6 @@ def _result(
     rows: tuple[AuditedPull, ...] = tuple(done[p.number].row for p in pulls if p.number in done)
     missing = tuple(p.number for p in pulls if p.number not in done)
     stop = Stopped(reason=stopped[0], not_audited=missing) if missing else None
-    run_cost = meter.counted(RUN)
     report = AuditReport(
         repository=request.repository,
         base=base,
@@ -243,12 +241,24 @@ def _result(
         generated_by=f"signoff {__version__}",
         prs=rows,
         summary=summarize(rows),
-        requests=run_cost + sum(row.requests for row in rows),
         stopped=stop if missing or stopped else None,
         shard=str(request.shard) if request.shard else None,
+        cost=cost_of(meter, rows),
     )
     evidence = {n: a.evidence for n, a in done.items() if a.evidence is not None}
     return RunResult(report, evidence)
+
+
+def cost_of(meter: Meter, rows: tuple[AuditedPull, ...]) -> Cost:
+    prs = tuple(PullCost(pr=row.pr, requests=meter.counted(pr_owner(row.pr))) for row in rows)
+    run, fixed = meter.counted(RUN), meter.counted(FIXED)
+    return Cost(
+        requests=run + fixed + sum(p.requests for p in prs),
+        run=run,
+        fixed=fixed,
+        prs=prs,
+        graphql=meter.total().graphql,
+    )
 
 
 # --- the command ----------------------------------------------------------------------------
@@ -350,7 +360,7 @@ def summary_line(report: AuditReport, out: str | None) -> str:
     partial = " (partial)" if report.stopped is not None else ""
     return (
         f"signoff: audited {len(report.prs)} merged PRs{partial}: {counts}; "
-        f"{s.disagreements} disagreements; {report.requests} requests; {where}"
+        f"{s.disagreements} disagreements; {report.cost.requests} requests; {where}"
     )
 
 
