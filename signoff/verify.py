@@ -23,13 +23,13 @@ from pydantic import BaseModel, ConfigDict
 from signoff.client import Client
 from signoff.errors import ExitCode, GatherError, PublishError
 from signoff.evidence import Evidence, SignOff
-from signoff.gate import signoff_problem
 from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool, start
 from signoff.gather.api import Api
 from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
+from signoff.parse.signoff_rule import signoff_problem
 from signoff.policy import Policy
 from signoff.publish.comment import (
     CommentResult,

@@ -108,7 +108,7 @@ def _not_signoff(api: Api, ref: SignoffRef, policy: Policy) -> str:
         signoff = _fetch_signoff(api, ref)
     except (GatherError, GithubException):
         return ""
-    from signoff.gate import signoff_problem  # (imported by now, or soon, for the judge)
+    from signoff.parse.signoff_rule import signoff_problem  # (the parsers load meanwhile)
 
     problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
     return f"{signoff.url} is not a sign-off: {problem}; nothing written" if problem else ""

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from signoff.evidence import Evidence, PostedSignoff
-from signoff.gate import signoff_problem
 from signoff.judge.context import JudgeContext
 from signoff.parse.codeowners import CodeOwners, owner_is_team
+from signoff.parse.signoff_rule import signoff_problem
 from signoff.policy import Policy
 
 
