@@ -20,12 +20,13 @@ from typing import Literal
 from github import Github, GithubException
 from pydantic import BaseModel, ConfigDict
 
-from signoff.client import Client
 from signoff.errors import ExitCode, GatherError, PublishError
 from signoff.evidence import Evidence, SignOff
-from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool, start
-from signoff.gather.api import Api
-from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
+from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, start
+from signoff.github import pool
+from signoff.github.api import Api
+from signoff.github.client import Client
+from signoff.github.comments import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from signoff import startup
-from signoff.client import connect, read_token, resolve_api_url, token_missing
 from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gather import start
+from signoff.github.client import connect, read_token, resolve_api_url, token_missing
 from signoff.policy import Policy, load_policy
 from signoff.refs import SignoffRef, parse_signoff_url
 from signoff.standards import Standard, resolve_standard

@@ -22,12 +22,13 @@ from typing import Any
 import pytest
 from cassette_helpers import CASSETTES, cassette, info
 
-import signoff.client as client_module
-import signoff.gather.api as api_module
-from signoff.client import connect
+import signoff.github.api as api_module
+import signoff.github.client as client_module
 from signoff.errors import GatherError
 from signoff.evidence import dump_evidence
-from signoff.gather import gather_evidence, pin_pull, pool, start
+from signoff.gather import gather_evidence, pin_pull, start
+from signoff.github import pool
+from signoff.github.client import connect
 from signoff.judge import judge
 from signoff.policy import Policy
 from signoff.publish.render import render_markdown

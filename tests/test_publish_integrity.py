@@ -11,8 +11,8 @@ from fake_github import FakeGitHub, FakeState, client, fake_github
 from signoff.errors import GatherError
 from signoff.evidence import PostedSignoff, SignOff
 from signoff.gate import decide
-from signoff.gather.api import Api
 from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
+from signoff.github.api import Api
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.parse import signoff_comment, signoff_rule

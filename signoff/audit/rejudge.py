@@ -27,7 +27,7 @@ from signoff.errors import InputError
 from signoff.evidence import Evidence, MembershipState
 from signoff.gather import audit_reads as reads
 from signoff.gather import gather_evidence
-from signoff.gather.api import Api
+from signoff.github.api import Api
 from signoff.judge import judge
 from signoff.parse.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 from github import Github, GithubException
 
-from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
 from signoff.gather import first, signoff_body
-from signoff.gather.api import Api
 from signoff.gather.pull import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
+from signoff.github.api import Api
+from signoff.github.client import Deadline
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard

@@ -16,10 +16,10 @@ from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
 from signoff.gather import evals, workflow_runs
-from signoff.gather.answers import CompareAnswer
-from signoff.gather.api import Api
 from signoff.gather.commit_checks import prefetch_commit_checks, read_commit_checks
 from signoff.gather.pull import to_changed_file
+from signoff.github.answers import CompareAnswer
+from signoff.github.api import Api
 from signoff.judge.sweep_rules import assess_commit, candidate_run_ids, glob_regex, is_ignored
 from signoff.policy import Policy
 

@@ -28,7 +28,6 @@ from typing import Any
 from github import Github
 from github.GithubException import GithubException
 
-from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import (
     DirListing,
@@ -51,9 +50,11 @@ from signoff.gather import (
     upstream,
     wants,
 )
-from signoff.gather.api import Api, error_status
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.gather.signoff_edits import read_signoff_edits
+from signoff.github.api import Api, error_status
+from signoff.github.client import Deadline
+from signoff.github.comments import to_comment
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import WantRole
 from signoff.judge.sweep_rules import candidate_run_ids
@@ -317,7 +318,7 @@ def _pull_fields(
         "commits": listing.commits,
         "commits_truncated": listing.commits_truncated,
         "signoff": fetch_signoff(api, ref, raw_comments),
-        "comments": tuple(pull.to_comment(item) for item in raw_comments),
+        "comments": tuple(to_comment(item) for item in raw_comments),
     }
 
 

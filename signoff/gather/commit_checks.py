@@ -11,8 +11,8 @@ import re
 from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks
-from signoff.gather.answers import CheckRunItem
-from signoff.gather.api import Api, JsonObject
+from signoff.github.answers import CheckRunItem
+from signoff.github.api import Api, JsonObject
 
 _RUN_ID = re.compile(r"/actions/runs/(\d+)/job/")
 

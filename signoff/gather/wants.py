@@ -14,8 +14,8 @@ from github.GithubException import GithubException
 
 from signoff.evidence import DirListing, Evidence, FileRead, FileState
 from signoff.gather import files
-from signoff.gather.answers import DirEntry
-from signoff.gather.api import Api, error_status
+from signoff.github.answers import DirEntry
+from signoff.github.api import Api, error_status
 from signoff.judge import check_modules
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, WantRole

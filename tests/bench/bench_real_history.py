@@ -128,7 +128,7 @@ class Git:
 
 
 class GitApi:
-    """The part of `signoff.gather.api.Api` the file reads use, answered from git."""
+    """The part of `signoff.github.api.Api` the file reads use, answered from git."""
 
     def __init__(self, git: Git) -> None:
         self._git = git
