@@ -30,6 +30,7 @@ from signoff.github.comments import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
+from signoff.judge.reading import PLAN
 from signoff.parse.signoff_rule import signoff_problem
 from signoff.policy import Policy
 from signoff.publish.comment import (
@@ -137,7 +138,7 @@ def verify(
             return outcome.model_copy(update={"not_signoff": pinned.not_signoff})
         who = _Identity(gh, identity, wanted=publish and opts.post_comment)
         evidence = gather_evidence(
-            gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
+            gh, ref, policy, standard=chosen, plan=PLAN, pinned_head=sha, pull_json=pinned.raw,
             reviewed_at=reviewed_at, started=head.api if head is not None else None,
             last_reads=posted.send if publish else None,
         )  # fmt: skip

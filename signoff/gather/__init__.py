@@ -1,8 +1,10 @@
 """Gather: read everything a verdict needs from GitHub into one frozen `Evidence` snapshot.
 
-`gather_evidence` is imported on first use: it needs the judge's reading of the evidence (what
-to read next), and the judge and its parsers take a third of a verdict's start-up to import.
-`pin_pull` and `start` need none of it, so the first reads go out while they load.
+Gather imports nothing of the judge: what to read next and the sweep rule come from the caller's
+plan (signoff/gather/plan.py). `gather_evidence` is imported on first use: its readers of
+CODEOWNERS, master configs and upstream recipes need the parsers, which with the judge take a
+third of a verdict's start-up to import. `pin_pull` and `start` need none of it, so the first
+reads go out while they load.
 """
 
 from __future__ import annotations
