@@ -20,6 +20,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "gather": frozenset({"judge", "publish", "audit", "verify", "gate", "cli", "action"}),
     "publish": frozenset({"gather", "audit", "verify", "gate", "cli", "action"}),
     "github": frozenset({"gather", "judge", "parse", "publish", "audit", "verify", "cli"}),
+    "audit": frozenset({"verify", "verify_command", "gate", "cli", "action"}),
 }
 _IO_AND_ENTRY = frozenset(
     {"gather", "publish", "audit", "github", "gate", "cli", "action", "verify", "verify_command"}

@@ -46,6 +46,7 @@ from signoff.evidence import Evidence, dump_evidence
 from signoff.gather.audit_reads import read_repository
 from signoff.github.api import Api, error_status
 from signoff.github.client import (
+    REPLAY_TOKEN,
     Mode,
     connect,
     make_retry,
@@ -57,7 +58,6 @@ from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
 from signoff.replay import MATCH_URI, REPLAY_API_URL, check_cassette
 from signoff.replay import replay as play
-from signoff.verify_command import REPLAY_TOKEN
 
 MAX_JOBS = 16
 HISTORY_MARGIN = timedelta(days=30)
