@@ -4,7 +4,7 @@
 
 For each scenario variant: start ghemu in-process on the scenario (scenarios/base.yaml plus a
 small patch defined below), run the real pipeline `signoff.verify.verify` (pin, gather, judge and,
-for publishing variants, write) through `signoff.client.connect(mode="test")` under vcrpy, so that
+for publishing variants, write) through `signoff.github.client.connect(mode="test")` under vcrpy, so that
 `signoff verify <signoff_url> --replay <NAME>.yaml [--publish]` replays it exactly. Then rewrite
 the recording so it looks like GitHub: the emulator base URL becomes https://api.github.com (URIs,
 bodies, Link and Location headers), artifact blob redirects become
@@ -44,9 +44,9 @@ require_ghemu()
 import ghemu.util  # noqa: E402
 from ghemu import Emulator, State  # noqa: E402
 
-import signoff.gather.pool  # noqa: E402
+import signoff.github.pool  # noqa: E402
 import signoff.verify  # noqa: E402
-from signoff.client import connect  # noqa: E402
+from signoff.github.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 from signoff.refs import parse_signoff_url  # noqa: E402
 from signoff.standards import resolve_standard  # noqa: E402
@@ -54,7 +54,7 @@ from signoff.verify import verify  # noqa: E402
 
 # Record one read at a time, in the order a sequential client asks: the cassette's interaction
 # order is then the same on every recording (replay matches answers whatever order they go in).
-signoff.gather.pool.WORKERS = 1
+signoff.github.pool.WORKERS = 1
 
 REPO = "SemiAnalysisAI/InferenceX"
 PR = 2700

@@ -42,7 +42,7 @@ from ghemu import Emulator  # noqa: E402
 from signoff.audit.budget import Meter  # noqa: E402
 from signoff.audit.cache import HttpCache, installed, live_origin  # noqa: E402
 from signoff.audit.run import build_request, make_adapter, run_audit  # noqa: E402
-from signoff.client import connect  # noqa: E402
+from signoff.github.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 
 OUT = HERE / "audit"

@@ -3,7 +3,7 @@
     /tmp/dev/bin/python cassettes/record_publish.py [--ghemu ../shared/tools]
 
 Each recording starts the emulator on a scenario, runs publish functions through a `Github` from
-`signoff.client.connect` pointed at it while vcrpy records, then rewrites the cassette the way
+`signoff.github.client.connect` pointed at it while vcrpy records, then rewrites the cassette the way
 every signoff cassette is stored: the emulator base URL becomes https://api.github.com and the
 Authorization header is removed. Tests replay these (record_mode none) and never need ghemu.
 """
@@ -28,8 +28,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from signoff.client import connect  # noqa: E402
 from signoff.errors import PublishError  # noqa: E402
+from signoff.github.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 from signoff.publish.comment import publish_comment, resolve_identity  # noqa: E402
 from signoff.publish.status import plan_status, publish_status  # noqa: E402

@@ -13,9 +13,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from signoff.client import connect, resolve_api_url
 from signoff.errors import ExitCode, InputError, SignoffError, json_problem, not_utf8
 from signoff.gate import GateDecision, decide
+from signoff.github.client import connect, resolve_api_url
 from signoff.policy import Policy, load_policy
 from signoff.publish.annotations import check_annotations
 from signoff.publish.render import render_markdown

@@ -26,6 +26,7 @@ FileState = Literal["ok", "missing", "unavailable"]
 RefRole = Literal["default", "base", "head", "eval"]
 MembershipState = Literal["member", "not_member", "unknown"]
 LinkState = Literal["merged", "open", "draft", "closed", "published", "unreachable", "not_checked"]
+WantRole = Literal["default", "base", "head"]
 
 
 class Frozen(BaseModel):
@@ -416,3 +417,23 @@ def load_evidence(path: str | Path) -> Evidence:
 def dump_evidence(evidence: Evidence) -> str:
     """Canonical JSON text of a bundle (stable key order, trailing newline)."""
     return evidence.model_dump_json(indent=2) + "\n"
+
+
+class Want(BaseModel):
+    """A read a check declares (its `wants(ctx)`), which gather makes: a file's text, or a
+    directory's names, at a named ref (`default`: the default branch; `base`: the PR's base
+    commit; `head`: the pinned head)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["file", "dir"]
+    path: str
+    role: WantRole
+
+
+def want_file(path: str, role: WantRole) -> Want:
+    return Want(kind="file", path=path, role=role)
+
+
+def want_dir(path: str, role: WantRole) -> Want:
+    return Want(kind="dir", path=path, role=role)

@@ -12,15 +12,12 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from signoff.data_files import load_data_file
 from signoff.errors import InputError
-
-if TYPE_CHECKING:
-    from signoff.policy import Policy
 
 STANDARDS_SCHEMA_VERSION = 1
 _ERA_ID = re.compile(r"^E\d+$", re.IGNORECASE)
@@ -384,13 +381,23 @@ def _standard(
 # --- the API the rest of signoff uses -----------------------------------------------------------
 
 
-def resolve_standard(spec: str | None, policy: Policy) -> Standard:
+class Profile(Protocol):
+    """What choosing a standard reads of the policy profile (signoff/policy.py's `Policy`;
+    named by its shape, so the profile imports the standards and not the other way round)."""
+
+    @property
+    def standards(self) -> StandardsBook: ...
+    @property
+    def disabled_checks(self) -> tuple[str, ...]: ...
+
+
+def resolve_standard(spec: str | None, policy: Profile) -> Standard:
     """The standard `spec` names under `policy` (None: the profile's default), minus the checks
     the profile disables. Bad specs raise InputError naming the spec and the valid choices."""
     book = policy.standards
     return resolve_in(book, book.default if spec is None else spec, policy.disabled_checks)
 
 
-def standard_at(instant: datetime, policy: Policy) -> Standard:
+def standard_at(instant: datetime, policy: Profile) -> Standard:
     """The standard in force at `instant` (for re-judging a past sign-off)."""
     return resolve_standard(f"at:{iso(instant)}", policy)

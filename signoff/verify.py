@@ -14,22 +14,25 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from github import Github, GithubException
 from pydantic import BaseModel, ConfigDict
 
-from signoff.client import Client
 from signoff.errors import ExitCode, GatherError, PublishError
 from signoff.evidence import Evidence, SignOff
-from signoff.gate import signoff_problem
-from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, pool, start
-from signoff.gather.api import Api
-from signoff.gather.signoffs import PostedNow, prefetch_posted, read_posted
+from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, start
+from signoff.github import pool
+from signoff.github.api import Api
+from signoff.github.client import Client
+from signoff.github.comments import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
+from signoff.judge.reading import PLAN
+from signoff.parse.signoff_rule import signoff_problem
 from signoff.policy import Policy
 from signoff.publish.comment import (
     CommentResult,
@@ -39,7 +42,7 @@ from signoff.publish.comment import (
 )
 from signoff.publish.render import render_markdown
 from signoff.publish.status import StatusState, plan_status, publish_status
-from signoff.publish.style import verdict_style
+from signoff.publish.style import PublishStyle, style_for, verdict_style
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard
 
@@ -136,7 +139,7 @@ def verify(
             return outcome.model_copy(update={"not_signoff": pinned.not_signoff})
         who = _Identity(gh, identity, wanted=publish and opts.post_comment)
         evidence = gather_evidence(
-            gh, ref, policy, pinned_head=sha, pull_json=pinned.raw, standard=chosen,
+            gh, ref, policy, standard=chosen, plan=PLAN, pinned_head=sha, pull_json=pinned.raw,
             reviewed_at=reviewed_at, started=head.api if head is not None else None,
             last_reads=posted.send if publish else None,
         )  # fmt: skip
@@ -168,7 +171,7 @@ def _judge_and_publish(
     """Judge, then publish when asked. The sign-off lists read right before writing went out
     with gathering's last reads (or go out first here), and are under way while the verdict is
     judged (judging reads nothing)."""
-    ahead = publish and not _refusal(evidence, policy)
+    ahead = publish and not _refusal(evidence, policy, standard)
     with posted.api:
         if ahead:
             posted.send(evidence.signoff, len(evidence.comments), may_publish=True)
@@ -177,7 +180,7 @@ def _judge_and_publish(
         if not publish:
             return judged
         read = (lambda: _read_posted(gh, outcome.ref, posted.api)) if ahead else None
-        return publish_outcome(gh, judged, policy, who.get, opts, posted=read)
+        return publish_outcome(gh, judged, policy, who.get, opts, posted=read, standard=standard)
 
 
 class _PostedAhead:
@@ -207,23 +210,27 @@ def publish_outcome(
     options: PublishOptions | None = None,
     *,
     posted: Callable[[], PostedNow] | None = None,
+    standard: Standard | None = None,
 ) -> VerifyOutcome:
     """Write the judged verdict (comment, status) unless this comment may not replace it.
 
     `identity`: the login our comment will be by (None: ask GitHub), or a callable answering it.
     `posted`: the PR's sign-offs as read right before writing (None: read them here).
+    `standard`: the one the verdict was judged under (None: the one it records, resolved here).
     """
     evidence, verdict = outcome.evidence, outcome.verdict
     if evidence is None or verdict is None:
         raise ValueError("publish_outcome needs a judged outcome")
-    refusal = _refusal(evidence, policy)
+    refusal = _refusal(evidence, policy, standard)
     if refusal:
         return outcome.model_copy(update=refusal)
+    style = style_for(policy, standard) if standard is not None else verdict_style(verdict, policy)
+    judged = _Judged(evidence, verdict, standard, style)
     who = identity if callable(identity) else (lambda: resolve_identity(gh, identity))
     now = posted or (lambda: _read_posted(gh, outcome.ref))
     try:
         opts = options or PublishOptions()
-        return _publish_verdict(gh, outcome, evidence, verdict, policy, who, opts, now)
+        return _publish_verdict(gh, outcome, judged, policy, who, opts, now)
     except (PublishError, GatherError) as exc:
         return outcome.model_copy(update={"error": str(exc)})
 
@@ -259,7 +266,7 @@ class _Identity:
             self._answer.exception()
 
 
-def _refusal(evidence: Evidence, policy: Policy) -> dict[str, str]:
+def _refusal(evidence: Evidence, policy: Policy, standard: Standard | None) -> dict[str, str]:
     """Why nothing may be written for this comment (empty when it may publish).
 
     Not a sign-off (the gate's reading: a verdict, a bot's comment, no opener): bad input.
@@ -270,15 +277,24 @@ def _refusal(evidence: Evidence, policy: Policy) -> dict[str, str]:
     problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
     if problem:
         return {"not_signoff": f"{signoff.url} is not a sign-off: {problem}; nothing written"}
-    blocker = publish_blocker(evidence, policy)
+    blocker = publish_blocker(evidence, policy, standard)
     return {"skipped": blocker} if blocker else {}
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """What is published: the bundle, its verdict, the standard and the style it is judged in."""
+
+    evidence: Evidence
+    verdict: Verdict
+    standard: Standard | None  # None: the one the bundle records
+    style: PublishStyle
 
 
 def _publish_verdict(
     gh: Github,
     outcome: VerifyOutcome,
-    evidence: Evidence,
-    verdict: Verdict,
+    judged: _Judged,
     policy: Policy,
     identity: Callable[[], str],
     opts: PublishOptions,
@@ -286,17 +302,16 @@ def _publish_verdict(
 ) -> VerifyOutcome:
     # Right before writing: only the newest sign-off's verification writes, and only if the
     # sign-off is still the text that was judged (concurrent runs converge on its verdict).
-    body = render_markdown(verdict, policy)  # (while the lists sent ahead are under way)
+    evidence, verdict = judged.evidence, judged.verdict
+    body = render_markdown(verdict, policy, judged.style)  # (while the lists sent ahead go)
     posted = read_posted_now()
-    why_not = superseded(posted.signoffs, evidence, policy)
+    why_not = superseded(posted.signoffs, evidence, policy, judged.standard)
     if why_not:
         return outcome.model_copy(update={"skipped": why_not})
-    status = _StatusWrite(gh, evidence, verdict, policy, opts)
+    status = _StatusWrite(gh, evidence, verdict, policy, opts, judged.style)
     update: dict[str, object] = {}
     if opts.post_comment:
-        update = _write_comment(
-            gh, evidence, verdict, body, policy, identity, posted, status.point_at
-        )
+        update = _write_comment(gh, judged, body, policy, identity, posted, status.point_at)
     status.settle(str(update.get("comment_url") or ""))
     update["status_state"] = status.state
     return outcome.model_copy(update=update)
@@ -312,7 +327,13 @@ class _StatusWrite:
     """
 
     def __init__(
-        self, gh: Github, evidence: Evidence, verdict: Verdict, policy: Policy, opts: PublishOptions
+        self,
+        gh: Github,
+        evidence: Evidence,
+        verdict: Verdict,
+        policy: Policy,
+        opts: PublishOptions,
+        style: PublishStyle,
     ) -> None:
         self._gh, self._repo = gh, evidence.repository.full_name
         self._fallback = opts.run_url or evidence.pull_request.url
@@ -322,7 +343,7 @@ class _StatusWrite:
             sha=verdict.head_sha,
             context=opts.status_context,
             target_url=self._fallback,
-            style=verdict_style(verdict, policy),
+            style=style,
         )
         self.state: StatusState = self._plan.state
         self._sent: str | None = None  # the target written (None: not yet)
@@ -351,8 +372,7 @@ class _StatusWrite:
 
 def _write_comment(
     gh: Github,
-    evidence: Evidence,
-    verdict: Verdict,
+    judged: _Judged,
     body: str,
     policy: Policy,
     identity: Callable[[], str],
@@ -361,6 +381,7 @@ def _write_comment(
 ) -> dict[str, object]:
     """The verdict comment's outcome fields; a refused write is an error, not an exception:
     the status is still published (it is what branch protection reads) and the run fails (3)."""
+    evidence, verdict = judged.evidence, judged.verdict
     try:
         written = publish_comment(
             gh,
@@ -373,7 +394,7 @@ def _write_comment(
             known=posted.comments,
             pr_url=evidence.pull_request.url,
             on_written=on_written,
-            per_run=verdict_style(verdict, policy).comment_per_run,
+            per_run=judged.style.comment_per_run,
         )
     except PublishError as exc:
         return {"error": str(exc)}

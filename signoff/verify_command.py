@@ -16,10 +16,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from signoff import startup
-from signoff.client import connect, read_token, resolve_api_url, token_missing
 from signoff.errors import ExitCode, InputError, SignoffError
 from signoff.evidence import Evidence, dump_evidence
 from signoff.gather import start
+from signoff.github.client import (
+    REPLAY_TOKEN,
+    connect,
+    read_token,
+    resolve_api_url,
+    token_missing,
+)
 from signoff.policy import Policy, load_policy
 from signoff.refs import SignoffRef, parse_signoff_url
 from signoff.standards import Standard, resolve_standard
@@ -28,7 +34,6 @@ if TYPE_CHECKING:
     from signoff.verify import VerifyOutcome
 
 OutputFormat = Literal["markdown", "json"]
-REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
 
 
 def run_verify_command(

@@ -11,8 +11,8 @@ from typing import Any
 from signoff.audit.budget import Meter
 from signoff.audit.cache import HttpCache, installed
 from signoff.audit.run import RunResult, build_request, make_adapter, run_audit
-from signoff.client import connect
 from signoff.evidence import Evidence
+from signoff.github.client import connect
 from signoff.policy import load_policy
 from signoff.refs import parse_signoff_url
 from signoff.replay import MATCH_URI, cassette_info, replay

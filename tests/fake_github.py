@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 from github import Github
 from github.Requester import Requester
 
-from signoff.client import connect
+from signoff.github.client import connect
 
 API = "https://api.github.com"
 BOT = "github-actions[bot]"  # who an installation token writes as (GET /user answers 403)

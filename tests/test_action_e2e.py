@@ -18,7 +18,7 @@ from github import Github
 
 import signoff.action as action
 from signoff.action import run_action
-from signoff.client import connect
+from signoff.github.client import connect
 from signoff.refs import SignoffRef
 from signoff.replay import replay
 from signoff.verify import VerifyOutcome

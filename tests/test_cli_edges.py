@@ -15,7 +15,7 @@ from builders import DATA, signoff_body
 from cassette_helpers import cassette, info
 
 from signoff.cli import build_merge_parser, build_parser, main
-from signoff.client import read_token, token_names
+from signoff.github.client import read_token, token_names
 
 TEMPLATE = DATA / "markdown" / "PR_REVIEW_CHECKLIST_v21.md"
 DEMO = info("demo")["signoff_url"]

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from signoff.errors import InputError
-from signoff.gate import decide, has_opener
+from signoff.gate import decide
+from signoff.parse.signoff_rule import has_opener
 from signoff.policy import Policy
 
 EVENTS = Path(__file__).parent / "data" / "events"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from signoff.gather.answers import (
+from signoff.github.answers import (
     ArtifactItem,
     CommentItem,
     CommitItem,

@@ -22,13 +22,15 @@ from typing import Any
 import pytest
 from cassette_helpers import CASSETTES, cassette, info
 
-import signoff.client as client_module
-import signoff.gather.api as api_module
-from signoff.client import connect
+import signoff.github.api as api_module
+import signoff.github.client as client_module
 from signoff.errors import GatherError
 from signoff.evidence import dump_evidence
-from signoff.gather import gather_evidence, pin_pull, pool, start
+from signoff.gather import gather_evidence, pin_pull, start
+from signoff.github import pool
+from signoff.github.client import connect
 from signoff.judge import judge
+from signoff.judge.reading import PLAN
 from signoff.policy import Policy
 from signoff.publish.render import render_markdown
 from signoff.refs import parse_signoff_url
@@ -59,7 +61,7 @@ def gathered(
             pinned = head.pinned() if head is not None else pin_pull(gh, ref)
             evidence = gather_evidence(
                 gh, ref, policy, pinned_head=pinned.head_sha, pull_json=pinned.raw,
-                workers=workers, standard=standard, reviewed_at=REVIEWED_AT,
+                workers=workers, standard=standard, plan=PLAN, reviewed_at=REVIEWED_AT,
                 started=head.api if head is not None else None,
             )  # fmt: skip
         except GatherError as exc:

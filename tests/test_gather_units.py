@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.client import Deadline, connect, rate_limit_error
 from signoff.errors import GatherError
 from signoff.evidence import ChangedFile
 from signoff.gather.files import text_of_added
 from signoff.gather.teams import teams_to_check
+from signoff.github.client import Deadline, connect, rate_limit_error
 from signoff.parse.codeowners import parse_codeowners
 
 OWNERS = parse_codeowners(
@@ -87,7 +87,7 @@ def test_tree_leaves_diff_into_the_changes_a_pr_shows() -> None:
 def test_one_worker_runs_each_read_when_it_is_started_and_keeps_its_error() -> None:
     import threading
 
-    from signoff.gather.pool import Pool
+    from signoff.github.pool import Pool
 
     order: list[str] = []
     pool = Pool(1)

@@ -12,9 +12,9 @@ import yaml
 from fake_github import FakeGitHub, FakeState, client, fake_github
 from github import Github
 
-from signoff.client import connect
 from signoff.errors import PublishError
 from signoff.evidence import Comment
+from signoff.github.client import connect
 from signoff.publish.comment import (
     find_verdict_comment,
     is_verdict_for,

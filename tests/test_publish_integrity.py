@@ -8,15 +8,14 @@ import pytest
 from builders import HEAD_SHA, SIGNER, build, passing_parts, replace_file
 from fake_github import FakeGitHub, FakeState, client, fake_github
 
-from signoff import gate
 from signoff.errors import GatherError
 from signoff.evidence import PostedSignoff, SignOff
 from signoff.gate import decide
-from signoff.gather.api import Api
 from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
+from signoff.github.api import Api
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
-from signoff.parse import signoff_comment
+from signoff.parse import signoff_comment, signoff_rule
 from signoff.parse.signoff_comment import ParsedSignoff
 from signoff.policy import Policy, SignoffSyntax
 from signoff.refs import SignoffRef, parse_signoff_url
@@ -142,13 +141,13 @@ def test_a_sign_off_edited_or_deleted_after_it_was_read_writes_nothing(policy: P
 def _count_markdown_readings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every body `signoff_problem` reads as Markdown (the costly reading)."""
     read: list[str] = []
-    real = gate.parse_signoff
+    real = signoff_rule.parse_signoff
 
     def counting(body: str, syntax: SignoffSyntax) -> ParsedSignoff:
         read.append(body)
         return real(body, syntax)
 
-    monkeypatch.setattr(gate, "parse_signoff", counting)
+    monkeypatch.setattr(signoff_rule, "parse_signoff", counting)
     return read
 
 
@@ -290,9 +289,9 @@ def test_a_run_reads_its_sign_off_as_markdown_once(
     monkeypatch.setattr(
         signoff_comment, "scan_markdown", lambda text: scanned.append(text) or real(text)
     )
-    assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
+    assert signoff_rule.signoff_problem(SIGNER, "User", body, policy) == ""
     verdict = judge(evidence, policy)
-    assert gate.signoff_problem(SIGNER, "User", body, policy) == ""
+    assert signoff_rule.signoff_problem(SIGNER, "User", body, policy) == ""
     assert verdict.outcome == "PASS"
     assert len([text for text in scanned if "read once: 5f0c1e" in text]) == 1
 

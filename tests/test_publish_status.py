@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from github import Github
 
-from signoff.client import connect
+from signoff.github.client import connect
 from signoff.policy import Policy
 from signoff.publish.status import (
     MAX_DESCRIPTION,

@@ -24,12 +24,13 @@ def test_what_the_first_request_needs_loads_no_judge_parser_or_publisher() -> No
     assert _python(code) == "[]"
 
 
-def test_gathering_itself_is_imported_on_first_use() -> None:
+def test_gathering_itself_is_imported_on_first_use_with_the_parsers_but_not_the_judge() -> None:
     code = (
         "import sys, signoff.gather as g; before = 'signoff.gather.collect' in sys.modules; "
-        "g.gather_evidence; print(before, 'signoff.judge' in sys.modules)"
+        "g.gather_evidence; print(before, 'signoff.parse' in sys.modules, "
+        "'signoff.judge' in sys.modules)"
     )
-    assert _python(code) == "False True"
+    assert _python(code) == "False True False"
 
 
 def test_the_console_script_pauses_the_collector_until_the_modules_are_imported() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cassette_helpers import is_write
 
-from signoff.client import connect
+from signoff.github.client import connect
 from signoff.policy import Policy
 from signoff.refs import parse_signoff_url
 from signoff.replay import replay

@@ -9,7 +9,7 @@ import pytest
 from github.GithubException import GithubException
 
 from signoff.gather import files
-from signoff.gather.signoffs import pages_for, prefetch_posted
+from signoff.github.comments import pages_for, prefetch_posted
 from signoff.refs import parse_signoff_url
 
 REPO = "SemiAnalysisAI/InferenceX"

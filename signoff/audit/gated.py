@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from signoff.gather.api import JsonObject
+from signoff.github.api import JsonObject
 from signoff.judge.context import path_matches
 from signoff.policy import Policy
 

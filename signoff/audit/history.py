@@ -9,7 +9,7 @@ from github.GithubException import GithubException
 
 from signoff.audit.window import iso, parse_instant
 from signoff.gather import audit_reads as reads
-from signoff.gather.api import Api, JsonObject, error_status
+from signoff.github.api import Api, JsonObject, error_status
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from markdown_it.token import Token
 from signoff.audit.model import Published, PublishedStatus, StatusState
 from signoff.audit.window import parse_instant
 from signoff.errors import InputError
-from signoff.gather.api import JsonObject
+from signoff.github.api import JsonObject
 from signoff.policy import Policy
 from signoff.standards import Standard, standard_at
 

@@ -24,8 +24,8 @@ from signoff.audit.signoffs import (
 from signoff.audit.window import iso, parse_instant
 from signoff.evidence import Evidence, MembershipState, SignoffKind
 from signoff.gather import audit_reads as reads
-from signoff.gather.api import Api, JsonObject
 from signoff.gather.teams import MAX_TEAMS, read_memberships
+from signoff.github.api import Api, JsonObject
 from signoff.parse.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 

@@ -27,8 +27,9 @@ from signoff.errors import InputError
 from signoff.evidence import Evidence, MembershipState
 from signoff.gather import audit_reads as reads
 from signoff.gather import gather_evidence
-from signoff.gather.api import Api
+from signoff.github.api import Api
 from signoff.judge import judge
+from signoff.judge.reading import PLAN
 from signoff.parse.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
@@ -81,7 +82,7 @@ def rejudge(
     # One PR's reads one after another: the audit runs PRs in parallel (--jobs) instead, which
     # keeps the request meter and the HTTP cache in step and the reports byte-identical.
     evidence = gather_evidence(
-        gh, signoff_ref, policy, pinned_head=pr.head_sha, standard=standard,
+        gh, signoff_ref, policy, standard=standard, plan=PLAN, pinned_head=pr.head_sha,
         reviewed_at=instant, policy_refs=refs, workers=1,
     )  # fmt: skip
     merged = parse_instant(pr.merged_at)

@@ -41,7 +41,12 @@ from signoff.audit.render_json import load_report, render_json
 from signoff.audit.render_markdown import render_markdown
 from signoff.audit.selection import MergedPull, merged_in_window, named_pulls, shard_of
 from signoff.audit.window import Shard, Window, iso, parse_instant, parse_shard, parse_window
-from signoff.client import (
+from signoff.errors import ExitCode, GatherError, InputError, SignoffError
+from signoff.evidence import Evidence, dump_evidence
+from signoff.gather.audit_reads import read_repository
+from signoff.github.api import Api, error_status
+from signoff.github.client import (
+    REPLAY_TOKEN,
     Mode,
     connect,
     make_retry,
@@ -49,15 +54,10 @@ from signoff.client import (
     resolve_api_url,
     token_missing,
 )
-from signoff.errors import ExitCode, GatherError, InputError, SignoffError
-from signoff.evidence import Evidence, dump_evidence
-from signoff.gather.api import Api, error_status
-from signoff.gather.audit_reads import read_repository
 from signoff.policy import Policy, load_policy
 from signoff.publish.sanitize import log_line
 from signoff.replay import MATCH_URI, REPLAY_API_URL, check_cassette
 from signoff.replay import replay as play
-from signoff.verify_command import REPLAY_TOKEN
 
 MAX_JOBS = 16
 HISTORY_MARGIN = timedelta(days=30)
@@ -289,7 +289,7 @@ def default_cache_dir(api_url: str | None) -> Path:
 
 def make_adapter(cache: HttpCache, meter: Meter, jobs: int, mode: Mode) -> CachingAdapter:
     """The transport every client of the run shares: the cache, accounting and PyGithub's
-    retry policy from `signoff.client` (the same as `verify` uses). Test mode replays a
+    retry policy from `signoff.github.client` (the same as `verify` uses). Test mode replays a
     recording, one request at a time."""
     pool = jobs + 2
     return CachingAdapter(

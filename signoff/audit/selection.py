@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from signoff.audit.window import Shard, Window, iso, parse_instant
 from signoff.errors import InputError
 from signoff.gather import audit_reads as reads
-from signoff.gather.api import Api, JsonObject
+from signoff.github.api import Api, JsonObject
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Gather: read everything a verdict needs from GitHub into one frozen `Evidence` snapshot.
 
-`gather_evidence` is imported on first use: it needs the judge's reading of the evidence (what
-to read next), and the judge and its parsers take a third of a verdict's start-up to import.
-`pin_pull` and `start` need none of it, so the first reads go out while they load.
+Gather imports nothing of the judge: what to read next and the sweep rule come from the caller's
+plan (signoff/gather/plan.py). `gather_evidence` is imported on first use: its readers of
+CODEOWNERS, master configs and upstream recipes need the parsers, which with the judge take a
+third of a verdict's start-up to import. `pin_pull` and `start` need none of it, so the first
+reads go out while they load.
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from typing import TYPE_CHECKING
 
 from github import Github, GithubException
 
-from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
 from signoff.gather import first, signoff_body
-from signoff.gather.api import Api
 from signoff.gather.pull import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
+from signoff.github.api import Api
+from signoff.github.client import Deadline
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard
@@ -108,7 +110,7 @@ def _not_signoff(api: Api, ref: SignoffRef, policy: Policy) -> str:
         signoff = _fetch_signoff(api, ref)
     except (GatherError, GithubException):
         return ""
-    from signoff.gate import signoff_problem  # (imported by now, or soon, for the judge)
+    from signoff.parse.signoff_rule import signoff_problem  # (the parsers load meanwhile)
 
     problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
     return f"{signoff.url} is not a sign-off: {problem}; nothing written" if problem else ""

@@ -13,7 +13,7 @@ from typing import Any
 from github.GithubException import GithubException, UnknownObjectException
 
 from signoff.errors import GatherError, InputError
-from signoff.gather.api import Api, JsonObject, error_status
+from signoff.github.api import Api, JsonObject, error_status
 
 PAGE = 100
 MAX_LIST_PAGES = 100  # 10,000 closed PRs; older history needs --since

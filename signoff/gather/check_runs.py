@@ -16,12 +16,13 @@ from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
 from signoff.gather import evals, workflow_runs
-from signoff.gather.answers import CompareAnswer
-from signoff.gather.api import Api
 from signoff.gather.commit_checks import prefetch_commit_checks, read_commit_checks
+from signoff.gather.plan import Plan
 from signoff.gather.pull import to_changed_file
-from signoff.judge.sweep_rules import assess_commit, candidate_run_ids, glob_regex, is_ignored
+from signoff.github.answers import CompareAnswer
+from signoff.github.api import Api
 from signoff.policy import Policy
+from signoff.sweep_families import candidate_run_ids, glob_regex, is_ignored
 
 # A PR with many unswept commits would cost one request per commit; past this many the judge
 # sees the examined commits only (it fails closed when none qualified).
@@ -49,10 +50,10 @@ class SweepSearch:
 
 
 def find_sweep(
-    api: Api, repo: str, order: Sequence[str], scopes: Sequence[str], policy: Policy
+    api: Api, repo: str, order: Sequence[str], scopes: Sequence[str], policy: Policy, plan: Plan
 ) -> SweepSearch:
     """Scan commits newest first; read each candidate run once; stop at the first commit whose
-    sweep run (provenance included) qualifies."""
+    sweep run (provenance included) qualifies by the plan's sweep rule."""
     examined: list[CommitChecks] = []
     runs: dict[int, WorkflowRun] = {}
     scanned = order[:MAX_COMMITS_EXAMINED]
@@ -63,7 +64,7 @@ def find_sweep(
         send_ahead(api, repo, checks, unread, scanned[index + 1 : index + 2], policy)
         for run_id in unread:
             runs[run_id] = workflow_runs.read_workflow_run(api, repo, run_id)
-        assessment = assess_commit(checks, scopes, policy, tuple(runs.values()))
+        assessment = plan.assess_commit(checks, scopes, policy, tuple(runs.values()))
         if assessment.qualifies:
             return _search(examined, runs, sha, assessment.run_id)
     return _search(examined, runs, None, None)

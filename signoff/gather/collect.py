@@ -28,7 +28,6 @@ from typing import Any
 from github import Github
 from github.GithubException import GithubException
 
-from signoff.client import Deadline
 from signoff.errors import GatherError
 from signoff.evidence import (
     DirListing,
@@ -39,6 +38,7 @@ from signoff.evidence import (
     SignoffEdits,
     TeamMembership,
     UpstreamLink,
+    WantRole,
 )
 from signoff.gather import (
     check_runs,
@@ -51,17 +51,18 @@ from signoff.gather import (
     upstream,
     wants,
 )
-from signoff.gather.api import Api, error_status
+from signoff.gather.plan import Plan, View
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.gather.signoff_edits import read_signoff_edits
-from signoff.judge.context import JudgeContext
-from signoff.judge.model import WantRole
-from signoff.judge.sweep_rules import candidate_run_ids
+from signoff.github.api import Api, error_status
+from signoff.github.client import Deadline
+from signoff.github.comments import to_comment
 from signoff.parse.links import RecipeLinkRef
 from signoff.parse.master_config import script_candidates
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
-from signoff.standards import Standard, iso, resolve_standard
+from signoff.standards import Standard, iso
+from signoff.sweep_families import candidate_run_ids
 
 # Told (sign-off, conversation comments read) when the last reads go out.
 LastReads = Callable[[SignOff, int], None]
@@ -72,11 +73,12 @@ def gather_evidence(
     ref: SignoffRef,
     policy: Policy,
     *,
+    standard: Standard,
+    plan: Plan,
     pinned_head: str | None = None,
     pull_json: Mapping[str, object] | None = None,
     deadline: Deadline | None = None,
     workers: int = 0,
-    standard: Standard | None = None,
     reviewed_at: datetime | None = None,
     policy_refs: Mapping[str, str] | None = None,
     started: Api | None = None,
@@ -84,6 +86,9 @@ def gather_evidence(
 ) -> Evidence:
     """Everything the standard's checks need for one sign-off, judged at `pinned_head` (default:
     head now) as of `reviewed_at` (default: now; an audit passes the sign-off's instant).
+
+    `plan` says what the reads so far lead to and when the sweep scan may stop (the caller's,
+    signoff/gather/plan.py); `standard` is the one the caller resolved and judges under.
 
     `pull_json` is the PR as already read when the head was pinned (saves one request).
     `workers`: reads in flight at once (0: `pool.WORKERS`; 1: one after another, inline).
@@ -96,7 +101,6 @@ def gather_evidence(
     files of an earlier instant): a path maps to the commit to read that file at, and the key
     "*" to the commit for every other default-branch read (MODELS.md, waivers, ...).
     """
-    chosen = standard if standard is not None else resolve_standard(None, policy)
     when = iso(reviewed_at if reviewed_at is not None else datetime.now(UTC))
     refs = dict(policy_refs or {})
     # File texts go out folded into GraphQL queries, except in an audit (`policy_refs`), whose
@@ -105,7 +109,7 @@ def gather_evidence(
     with started or Api(gh, deadline, workers=workers, fold_texts=folding) as api:
         edits = _Edits(api)
         try:
-            pass_args = (api, ref, policy, chosen, refs, edits, last_reads)
+            pass_args = (api, ref, policy, standard, plan, refs, edits, last_reads)
             evidence = _gather(*pass_args, pinned_head, pull_json)
             if evidence.head_moved_to and _listed_files_at_head(evidence, pinned_head, pull_json):
                 # The files list answers for the PR's head at the time of the request, which
@@ -116,9 +120,9 @@ def gather_evidence(
             raise GatherError(f"could not verify: GitHub answered {error_status(exc)}") from None
         history = edits.result(evidence.signoff)
     update: dict[str, object] = {
-        "signoff_edits": history, "standard": chosen.record(), "reviewed_at": when,
+        "signoff_edits": history, "standard": standard.record(), "reviewed_at": when,
     }  # fmt: skip
-    if chosen.slot("pr-description") is None:
+    if standard.slot("pr-description") is None:
         # The description is kept only for the check that reads it (E11+ Check 15), so the
         # bundles of other standards stay as they were.
         pull_request = evidence.pull_request.model_copy(update={"body": None})
@@ -160,6 +164,7 @@ class _Pass:
     ref: SignoffRef
     policy: Policy
     standard: Standard
+    plan: Plan
     policy_refs: Mapping[str, str]
     pinned: str
     last_reads: LastReads | None = None
@@ -170,10 +175,10 @@ class _Pass:
     def repo(self) -> str:
         return self.ref.full_name
 
-    def context(self) -> JudgeContext:
+    def context(self) -> View:
         """What the reads so far tell (the next stage's reads depend on it)."""
         evidence = Evidence(**self.fields, files=tuple(self.reads))
-        return JudgeContext(evidence, self.policy, self.standard)
+        return self.plan.view(evidence, self.policy, self.standard)
 
     def policy_ref(self, path: str, default_branch: str) -> str:
         """Where a default-branch file is read: the branch, or the audit's commit for it."""
@@ -185,6 +190,7 @@ def _gather(
     ref: SignoffRef,
     policy: Policy,
     standard: Standard,
+    plan: Plan,
     policy_refs: Mapping[str, str],
     edits: _Edits,
     last_reads: LastReads | None,
@@ -193,7 +199,7 @@ def _gather(
 ) -> Evidence:
     raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
     pinned = pinned_head or pull.head_sha(raw_pull)
-    run = _Pass(api, ref, policy, standard, policy_refs, pinned, last_reads)
+    run = _Pass(api, ref, policy, standard, plan, policy_refs, pinned, last_reads)
     _stage_one(run, raw_pull)
     edits.start(run.fields["signoff"])
     memberships, links, head_reads = _stage_two(run)
@@ -245,7 +251,7 @@ def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
     api, repo, pinned, policy = run.api, run.repo, run.pinned, run.policy
     ctx = run.context()
     order = check_runs.scan_order(run.fields["commits"], pinned)
-    found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy)
+    found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy, run.plan)
     sweep_sha, run_id = found.sha, found.run_id
     run.fields["commit_checks"], run.fields["workflow_runs"] = found.examined, found.workflow_runs
     run.fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
@@ -288,9 +294,9 @@ def _read_wanted(run: _Pass) -> None:
         "head": run.pinned,
     }
 
-    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> JudgeContext:
+    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> View:
         evidence = base.model_copy(update={"files": (*base.files, *more), "listings": listings})
-        return JudgeContext(evidence, run.policy, run.standard)
+        return run.plan.view(evidence, run.policy, run.standard)
 
     wanted, listings = wants.read_wanted(run.api, run.repo, build, refs, base)
     run.reads += wanted
@@ -317,7 +323,7 @@ def _pull_fields(
         "commits": listing.commits,
         "commits_truncated": listing.commits_truncated,
         "signoff": fetch_signoff(api, ref, raw_comments),
-        "comments": tuple(pull.to_comment(item) for item in raw_comments),
+        "comments": tuple(to_comment(item) for item in raw_comments),
     }
 
 
@@ -337,12 +343,12 @@ def _prefetch_head_runs(api: Api, repo: str, order: list[str], policy: Policy) -
     check_runs.send_ahead(api, repo, head_checks, run_ids, order[1:2], policy)
 
 
-def _scripts_to_read(ctx: JudgeContext) -> list[str]:
+def _scripts_to_read(ctx: View) -> list[str]:
     """Changed scripts whose text the patch does not give (`_read_scripts` reads them)."""
     return [c.path for c in ctx.changed_scripts if files.text_of_added(c) is None]
 
 
-def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[FileRead]:
+def _read_scripts(api: Api, repo: str, ctx: View, pinned: str) -> list[FileRead]:
     """Changed scripts, then each changed entry's candidates until one exists (all at the head)."""
     reads: dict[str, FileRead] = {}
     for changed in ctx.changed_scripts:
@@ -360,7 +366,7 @@ def _read_scripts(api: Api, repo: str, ctx: JudgeContext, pinned: str) -> list[F
     return [reads[path] for path in sorted(reads)]
 
 
-def _start_memberships(api: Api, ctx: JudgeContext, signer: str) -> list[Future[TeamMembership]]:
+def _start_memberships(api: Api, ctx: View, signer: str) -> list[Future[TeamMembership]]:
     owners = ctx.codeowners
     if owners is None or not signer:
         return []
@@ -371,7 +377,7 @@ def _start_memberships(api: Api, ctx: JudgeContext, signer: str) -> list[Future[
 _Links = tuple[tuple[RecipeLinkRef, ...], list[Future[list[UpstreamLink]]]]
 
 
-def _start_upstream(api: Api, ctx: JudgeContext, policy: Policy) -> _Links:
+def _start_upstream(api: Api, ctx: View, policy: Policy) -> _Links:
     """One task per upstream target: links to the same PR or page are read one after another."""
     refs = ctx.recipe_links[: upstream.MAX_LINKS]  # the judge reads the same list
     groups: dict[tuple[str, str], list[RecipeLinkRef]] = {}

@@ -1,7 +1,8 @@
 """The check runs of one commit, as GitHub lists them: the hints the sweep scan follows.
 
-Kept apart from the scan itself (`check_runs`, which needs the judge's sweep rules), so that the
-pinned head's check runs can be sent for before the judge is imported (`first`).
+Kept apart from the scan itself (`check_runs`, which follows the plan's sweep rule and so needs
+the parsers), so that the pinned head's check runs can be sent for before the parsers and the
+judge are imported (`first`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import re
 from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks
-from signoff.gather.answers import CheckRunItem
-from signoff.gather.api import Api, JsonObject
+from signoff.github.answers import CheckRunItem
+from signoff.github.api import Api, JsonObject
 
 _RUN_ID = re.compile(r"/actions/runs/(\d+)/job/")
 

@@ -23,11 +23,11 @@ from typing import IO, Any
 from github.GithubException import GithubException
 from pydantic import ValidationError
 
-from signoff.client import MALFORMED_TRIES
 from signoff.errors import GatherError
 from signoff.evidence import EvalJob, EvalResults, EvalRow, ThroughputResults, ThroughputRow
-from signoff.gather.answers import ArtifactItem
-from signoff.gather.api import Api, JsonObject, error_status
+from signoff.github.answers import ArtifactItem
+from signoff.github.api import Api, JsonObject, error_status
+from signoff.github.client import MALFORMED_TRIES
 
 AGGREGATE = "eval_results_all"
 AGGREGATE_FILE = "agg_eval_all.json"

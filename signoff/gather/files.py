@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from github.GithubException import GithubException
 
 from signoff.evidence import ChangedFile, FileRead, RefRole
-from signoff.gather.api import Api, error_status
+from signoff.github.api import Api, error_status
 
 _ADDED_HUNK = re.compile(r"^@@ -0,0 \+1(?:,(?P<count>\d+))? @@")
 _NO_NEWLINE = "\\ No newline at end of file"

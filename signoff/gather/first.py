@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from signoff.gather import commit_checks, files, pull, signoff_body
-from signoff.gather.api import Api
+from signoff.github.api import Api
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard

@@ -17,16 +17,17 @@ from typing import Any
 from github.GithubException import UnknownObjectException
 
 from signoff.errors import GatherError
-from signoff.evidence import AccountType, ChangedFile, Comment, PullRequest, Repository
+from signoff.evidence import ChangedFile, PullRequest, Repository
 from signoff.gather import trees
-from signoff.gather.answers import (
+from signoff.github.answers import (
     CommentItem,
     CommitItem,
     CompareAnswer,
     FileItem,
     PullAnswer,
 )
-from signoff.gather.api import PER_PAGE, Api, JsonObject, page_params
+from signoff.github.api import PER_PAGE, Api, JsonObject, page_params
+from signoff.github.comments import MAX_COMMENT_PAGES
 from signoff.refs import SignoffRef
 
 # GitHub's documented caps: the files list stops at 3,000 entries, the commits list at 250.
@@ -36,8 +37,6 @@ MAX_FILE_PAGES = MAX_FILES // PER_PAGE
 MAX_COMMIT_PAGES = 3
 # Beyond the caps: up to 3,000 commits from the compare pages; more is judged truncated.
 MAX_COMPARE_PAGES = 30
-MAX_COMMENT_PAGES = 100
-_ACCOUNT_TYPES: frozenset[str] = frozenset({"User", "Bot", "Organization", "Mannequin"})
 _FILE = FileItem.model_validate
 _COMMIT = CommitItem.model_validate
 _COMMENT = CommentItem.model_validate
@@ -215,23 +214,6 @@ def to_changed_file(item: JsonObject) -> ChangedFile:
         previous_path=item.get("previous_filename"),
         patch=patch if isinstance(patch, str) else None,
     )
-
-
-def to_comment(item: JsonObject) -> Comment:
-    return Comment(
-        id=int(item["id"]),
-        author=str(_dig(item, "user", "login") or ""),
-        author_type=account_type(item),
-        author_association=str(item.get("author_association") or "NONE"),
-        body=str(item.get("body") or ""),
-        created_at=str(item.get("created_at") or ""),
-        url=str(item.get("html_url") or ""),
-    )
-
-
-def account_type(item: JsonObject) -> AccountType:
-    kind = str(_dig(item, "user", "type") or "")
-    return kind if kind in _ACCOUNT_TYPES else "Unknown"  # type: ignore[return-value]
 
 
 def _unique_files(items: list[JsonObject]) -> tuple[ChangedFile, ...]:

@@ -6,9 +6,10 @@ from github.GithubException import UnknownObjectException
 
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
-from signoff.gather.answers import CommentItem, ReviewCommentItem, ReviewItem
-from signoff.gather.api import Api, Check, JsonObject
-from signoff.gather.pull import account_type, pull_url
+from signoff.gather.pull import pull_url
+from signoff.github.answers import CommentItem, ReviewCommentItem, ReviewItem
+from signoff.github.api import Api, Check, JsonObject
+from signoff.github.comments import account_type
 from signoff.refs import SignoffRef
 
 _ANCHOR = {

@@ -14,8 +14,8 @@ from __future__ import annotations
 from github.GithubException import GithubException
 
 from signoff.evidence import SignOff, SignoffEdits
-from signoff.gather.answers import COMMENT_TYPES, Account, EditedNode, EditsAnswer
-from signoff.gather.api import Api
+from signoff.github.answers import COMMENT_TYPES, Account, EditedNode, EditsAnswer
+from signoff.github.api import Api
 
 PAGE = 100
 MAX_PAGES = 5  # 500 edits; past that the history is "could not be read in full"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from github.GithubException import GithubException, UnknownObjectException
 
 from signoff.evidence import TeamMembership
-from signoff.gather.answers import Membership
-from signoff.gather.api import Api, error_status
+from signoff.github.answers import Membership
+from signoff.github.api import Api, error_status
 from signoff.parse.codeowners import CodeOwners
 
 MAX_TEAMS = 5

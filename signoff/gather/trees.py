@@ -11,8 +11,8 @@ from __future__ import annotations
 from github.GithubException import GithubException
 
 from signoff.evidence import ChangedFile
-from signoff.gather.answers import TreeAnswer
-from signoff.gather.api import Api
+from signoff.github.answers import TreeAnswer
+from signoff.github.api import Api
 
 # Blobs (files, symlinks) and gitlinks (submodules) are what a diff shows; trees are folders.
 _LEAVES = frozenset({"blob", "commit"})

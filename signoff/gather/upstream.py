@@ -23,8 +23,8 @@ import requests
 from github.GithubException import GithubException
 
 from signoff.evidence import LinkState, UpstreamFile, UpstreamLink
-from signoff.gather.answers import CommitItem, FileItem, UpstreamPull
-from signoff.gather.api import Api, JsonObject, error_status
+from signoff.github.answers import CommitItem, FileItem, UpstreamPull
+from signoff.github.api import Api, JsonObject, error_status
 from signoff.parse.links import RecipeLinkRef, classify_recipe_link
 from signoff.parse.recipe_doc import is_recipe_document
 from signoff.parse.recipe_jsx import imported_configs

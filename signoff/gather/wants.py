@@ -1,9 +1,10 @@
 """Read what the standard's checks ask for: files and directory listings at named refs.
 
-A check module may define `wants(ctx) -> Iterable[Want]` (signoff/judge/model.py). Gather asks
-every check of the standard, reads what is new, and asks again with the new reads in the context
-(a directory listing can lead to file reads), for at most MAX_ROUNDS rounds. So a new check gets
-its evidence without any change to gather, and a standard without that check reads nothing more.
+A check module may define `wants(ctx) -> Iterable[Want]` (signoff/evidence.py). Gather asks the
+plan's view of the evidence (signoff/gather/plan.py: every check of the standard), reads what is
+new, and asks again with the new reads in the view (a directory listing can lead to file reads),
+for at most MAX_ROUNDS rounds. So a new check gets its evidence without any change to gather,
+and a standard without that check reads nothing more.
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ from collections.abc import Callable, Mapping
 
 from github.GithubException import GithubException
 
-from signoff.evidence import DirListing, Evidence, FileRead, FileState
+from signoff.evidence import DirListing, Evidence, FileRead, FileState, Want, WantRole
 from signoff.gather import files
-from signoff.gather.answers import DirEntry
-from signoff.gather.api import Api, error_status
-from signoff.judge import check_modules
-from signoff.judge.context import JudgeContext
-from signoff.judge.model import Want, WantRole
+from signoff.gather.plan import View
+from signoff.github.answers import DirEntry
+from signoff.github.api import Api, error_status
 
 # Rounds of asking: a check may follow what it reads (the sweep's programs and their imports,
 # a directory listing before the files in it); most PRs need one, and a round without new
@@ -26,7 +25,7 @@ from signoff.judge.model import Want, WantRole
 MAX_ROUNDS = 10
 MAX_WANTS = 200  # extra reads per verification; beyond it checks see "not read" and fail closed
 
-Build = Callable[[tuple[FileRead, ...], tuple[DirListing, ...]], JudgeContext]
+Build = Callable[[tuple[FileRead, ...], tuple[DirListing, ...]], View]
 
 
 def read_wanted(
@@ -38,8 +37,8 @@ def read_wanted(
     done: set[Want] = _already(base)
     budget = MAX_WANTS
     for _ in range(MAX_ROUNDS):
-        ctx = build(tuple(reads), tuple(listings))
-        new = [want for want in _asked(ctx) if want not in done][:budget]
+        view = build(tuple(reads), tuple(listings))
+        new = [want for want in view.wants() if want not in done][:budget]
         budget -= len(new)
         if not new:
             break
@@ -48,7 +47,7 @@ def read_wanted(
             if want.kind == "dir":
                 listings.append(list_dir(api, repo, want.path, refs[want.role], want.role))
             else:
-                reads.append(_read(api, repo, want, refs[want.role], ctx))
+                reads.append(_read(api, repo, want, refs[want.role], base))
     return reads, listings
 
 
@@ -63,19 +62,9 @@ def _already(evidence: Evidence) -> set[Want]:
     return have
 
 
-def _asked(ctx: JudgeContext) -> list[Want]:
-    """The wants of every check in the standard, deduplicated, in check order."""
-    seen: dict[Want, None] = {}
-    for _, module in check_modules(ctx.standard):
-        wants = getattr(module, "wants", None)
-        if wants is not None:
-            seen.update(dict.fromkeys(wants(ctx)))
-    return list(seen)
-
-
-def _read(api: Api, repo: str, want: Want, ref: str, ctx: JudgeContext) -> FileRead:
+def _read(api: Api, repo: str, want: Want, ref: str, base: Evidence) -> FileRead:
     if want.role == "head":
-        added = next((f for f in ctx.evidence.changed_files if f.path == want.path), None)
+        added = next((f for f in base.changed_files if f.path == want.path), None)
         text = files.text_of_added(added) if added is not None else None
         if text is not None:  # a file the PR adds is rebuilt from its patch (no request)
             return FileRead(path=want.path, role="head", sha=ref, text=text)

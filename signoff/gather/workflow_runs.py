@@ -13,8 +13,8 @@ from __future__ import annotations
 from github.GithubException import GithubException
 
 from signoff.evidence import WorkflowJob, WorkflowRun
-from signoff.gather.answers import JobsPage, WorkflowRunAnswer
-from signoff.gather.api import Api, JsonObject, error_status
+from signoff.github.answers import JobsPage, WorkflowRunAnswer
+from signoff.github.api import Api, JsonObject, error_status
 
 PER_PAGE = 100
 # 1,000 jobs: far above a PR sweep (one job per configuration and concurrency). A run with more

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
 from signoff.judge import script_entries
 from signoff.judge.narrowing import runs_nothing_new
+from signoff.judge.paths import path_matches as path_matches  # (checks import it from here)
 from signoff.judge.quote import code
 from signoff.parse.bench_script import (
     DEFAULT_BUDGET,
@@ -52,35 +53,6 @@ LIBRARY_BUDGET = 12_000
 SCRIPT_ENTRY_READINGS = 16
 # The operand of `source`/`.` (a file whose change changes what an unchanged script does).
 _SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
-
-
-@lru_cache(maxsize=256)
-def _path_regex(pattern: str) -> re.Pattern[str]:
-    """`**` spans directories, `*` and `?` stay inside one path segment."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def path_matches(path: str, pattern: str) -> bool:
-    """Glob match of a repository path (see `_path_regex`)."""
-    return _path_regex(pattern).match(path) is not None
 
 
 class JudgeContext:

@@ -17,16 +17,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from signoff.evidence import Evidence, PostedSignoff
-from signoff.gate import signoff_problem
 from signoff.judge.context import JudgeContext
 from signoff.parse.codeowners import CodeOwners, owner_is_team
+from signoff.parse.signoff_rule import signoff_problem
 from signoff.policy import Policy
+from signoff.standards import Standard
 
 
-def publish_blocker(evidence: Evidence, policy: Policy) -> str:
-    """Why this sign-off must not replace the head's verdict ("" when it may)."""
+def publish_blocker(evidence: Evidence, policy: Policy, standard: Standard | None = None) -> str:
+    """Why this sign-off must not replace the head's verdict ("" when it may); `standard`: the
+    one the bundle was gathered under (None: the one it records)."""
     signoff = evidence.signoff
-    ctx = JudgeContext(evidence, policy)
+    ctx = JudgeContext(evidence, policy, standard)
     if is_possible_codeowner(signoff.author, signoff.author_association, ctx):
         return ""
     if ctx.codeowners is None:
@@ -66,7 +68,12 @@ def _team_member(owners: CodeOwners, login: str, ctx: JudgeContext) -> bool:
     )
 
 
-def superseded(posted: Sequence[PostedSignoff], evidence: Evidence, policy: Policy) -> str:
+def superseded(
+    posted: Sequence[PostedSignoff],
+    evidence: Evidence,
+    policy: Policy,
+    standard: Standard | None = None,
+) -> str:
     """Why this verification must leave the verdict to another one ("" when it may write)."""
     signoff = evidence.signoff
     ours = next((p for p in posted if (p.kind, p.id) == (signoff.kind, signoff.id)), None)
@@ -77,7 +84,7 @@ def superseded(posted: Sequence[PostedSignoff], evidence: Evidence, policy: Poli
             f"the sign-off {signoff.url} was edited after it was read; the verification of the "
             "edit writes the verdict"
         )
-    newer = newest_signoff(posted, evidence, policy, after=ours)
+    newer = newest_signoff(posted, evidence, policy, after=ours, standard=standard)
     if newer is not None:
         return (
             f"a newer sign-off ({newer.url or f'{newer.kind} {newer.id}'} by {newer.author}) "
@@ -92,6 +99,7 @@ def newest_signoff(
     policy: Policy,
     *,
     after: PostedSignoff | None = None,
+    standard: Standard | None = None,
 ) -> PostedSignoff | None:
     """The newest comment (created time, id) newer than `after` that the gate would accept from
     a possible CODEOWNER.
@@ -100,7 +108,7 @@ def newest_signoff(
     second: the cheap tests (newer than ours, who wrote it) come first, so a comment only a
     possible CODEOWNER wrote after ours is ever read, newest first, until one is a sign-off.
     """
-    ctx = JudgeContext(evidence, policy)
+    ctx = JudgeContext(evidence, policy, standard)
     newer = [p for p in posted if after is None or _order(p) > _order(after)]
     for p in sorted(newer, key=_order, reverse=True):
         if is_possible_codeowner(p.author, p.author_association, ctx) and not signoff_problem(

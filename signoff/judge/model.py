@@ -7,6 +7,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.evidence import Want as Want
+from signoff.evidence import WantRole as WantRole
+from signoff.evidence import want_dir as want_dir
+from signoff.evidence import want_file as want_file
 from signoff.standards import StandardRecord
 
 # WARN (from E10): a check the standard marks warning-only reports what would have failed it;
@@ -81,25 +85,3 @@ class Verdict(BaseModel):
     @property
     def warnings(self) -> tuple[CheckResult, ...]:
         return tuple(check for check in self.checks if check.status == "WARN")
-
-
-WantRole = Literal["default", "base", "head"]
-
-
-class Want(BaseModel):
-    """A read a check asks gather for: a file's text, or a directory's names, at a named ref
-    (`default`: the default branch; `base`: the PR's base commit; `head`: the pinned head)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: Literal["file", "dir"]
-    path: str
-    role: WantRole
-
-
-def want_file(path: str, role: WantRole) -> Want:
-    return Want(kind="file", path=path, role=role)
-
-
-def want_dir(path: str, role: WantRole) -> Want:
-    return Want(kind="dir", path=path, role=role)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from signoff.judge.model import Want, want_dir, want_file
+from signoff.judge.paths import path_matches
 from signoff.parse.config_points import config_points, point_scripts
 from signoff.parse.master_blocks import split_blocks
 from signoff.parse.master_config import MasterEntry, script_candidates
@@ -27,8 +28,6 @@ MEMO_KEY = "script-entries"
 
 def uncovered_scripts(ctx: JudgeContext) -> list[str]:
     """Changed single-node scripts no changed entry may run (their candidates do not name it)."""
-    from signoff.judge.context import path_matches
-
     covered = {c for entry in ctx.changed_entries for c in script_candidates(entry)}
     single = ctx.policy.paths.single_node_scripts
     return sorted(
@@ -129,8 +128,6 @@ def _config_dir(ctx: JudgeContext) -> str:
 
 def _master_files(ctx: JudgeContext) -> list[str] | None:
     """The master configs at the head, from their directory's listing (None: not listed)."""
-    from signoff.judge.context import path_matches
-
     directory = _config_dir(ctx)
     listing = ctx.evidence.listing(directory, "head")
     if listing is None or listing.state != "ok":

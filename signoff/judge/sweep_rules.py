@@ -10,19 +10,20 @@ which runs to look at.
 
 from __future__ import annotations
 
-import fnmatch
-import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
 from signoff.evidence import CheckRun, CommitChecks, WorkflowJob, WorkflowRun
 from signoff.policy import CheckRunFamily, Policy
-
-# A commit whose green check runs claim more workflow runs than this is judged on the newest few;
-# one sweep run per commit is the norm (a re-labelled PR may add a second).
-MAX_CANDIDATE_RUNS = 3
+from signoff.sweep_families import (
+    candidate_run_ids,
+    families,
+    glob_regex,
+    in_family,
+    is_green,
+    is_ignored,
+)
 
 
 class FamilyTally(BaseModel):
@@ -46,44 +47,6 @@ class CommitAssessment(BaseModel):
     problem: str  # why it does not qualify ("" when it does)
 
 
-@lru_cache(maxsize=256)
-def glob_regex(globs: tuple[str, ...]) -> re.Pattern[str]:
-    """One compiled regex for a tuple of fnmatch globs (hundreds of runs x many commits)."""
-    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)")
-
-
-def is_ignored(run: CheckRun | WorkflowJob, policy: Policy) -> bool:
-    return glob_regex(policy.sweep.ignored_check_runs).match(run.name) is not None
-
-
-def _is_green(run: CheckRun | WorkflowJob) -> bool:
-    return run.status == "completed" and run.conclusion == "success"
-
-
-def _families(scopes: Sequence[str], policy: Policy) -> list[tuple[str, CheckRunFamily]]:
-    return [(scope, family) for scope in scopes for family in policy.sweep.scopes[scope].families]
-
-
-def _in_family(run: CheckRun, scopes: Sequence[str], policy: Policy) -> bool:
-    return any(glob_regex(f.patterns).match(run.name) for _, f in _families(scopes, policy))
-
-
-def candidate_run_ids(checks: CommitChecks, scopes: Sequence[str], policy: Policy) -> list[int]:
-    """Workflow runs (newest first) that green sweep-family check runs of the commit name.
-
-    details_url is only a hint of where to look; the judge binds check runs by job id.
-    """
-    ids = {
-        run.run_id
-        for run in checks.check_runs
-        if run.run_id is not None
-        and _is_green(run)
-        and not is_ignored(run, policy)
-        and _in_family(run, scopes, policy)
-    }
-    return sorted((i for i in ids if i is not None), reverse=True)[:MAX_CANDIDATE_RUNS]
-
-
 def _tally(
     runs: Sequence[CheckRun | WorkflowJob], scope: str, family: CheckRunFamily
 ) -> FamilyTally:
@@ -92,9 +55,9 @@ def _tally(
     # `skipped` (reuse no-op runs, canary-trimmed jobs) never counts as executed.
     skipped = [r for r in members if r.conclusion == "skipped"]
     executed = [r for r in members if r.conclusion != "skipped"]
-    green = [r for r in executed if _is_green(r)]
+    green = [r for r in executed if is_green(r)]
     not_green = sorted(
-        f"{r.name} ({r.conclusion or r.status})" for r in executed if not _is_green(r)
+        f"{r.name} ({r.conclusion or r.status})" for r in executed if not is_green(r)
     )
     return FamilyTally(
         scope=scope,
@@ -119,7 +82,7 @@ def assess_commit(
     candidates = candidate_run_ids(checks, scopes, policy)
     if not candidates:
         runs = [r for r in checks.check_runs if not is_ignored(r, policy)]
-        tallies = [_tally(runs, scope, family) for scope, family in _families(scopes, policy)]
+        tallies = [_tally(runs, scope, family) for scope, family in families(scopes, policy)]
         return _verdict(checks.sha, None, tallies, _tally_problem(tallies) or _NO_CLAIM)
     known = {run.id: run for run in workflow_runs}
     assessments = [
@@ -148,7 +111,7 @@ def assess_run(
     if problem or run is None:
         return _verdict(checks.sha, None, [], problem)
     jobs = [job for job in run.jobs if not is_ignored(job, policy)]
-    tallies = [_tally(jobs, scope, family) for scope, family in _families(scopes, policy)]
+    tallies = [_tally(jobs, scope, family) for scope, family in families(scopes, policy)]
     problem = _tally_problem(tallies)
     if problem:
         unbound = _unbound_count(checks, run, scopes, policy)
@@ -198,8 +161,8 @@ def _unbound_count(
         for r in checks.check_runs
         if r.run_id == run.id
         and r.id not in jobs
-        and _is_green(r)
-        and _in_family(r, scopes, policy)
+        and is_green(r)
+        and in_family(r, scopes, policy)
         and not is_ignored(r, policy)
     )
 

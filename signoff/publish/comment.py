@@ -14,7 +14,7 @@ oldest, the one every run keeps. Which run may write at all (the newest sign-off
 before, in signoff/judge/eligibility.py. The re-read goes out as soon as the creation is answered,
 so whatever the caller writes next (the commit status, `on_written`) travels beside it.
 
-Every list is read through gather's checked reader (`signoff.gather.signoffs.read_comments`).
+Every list is read through the checked reader gather uses too (`signoff.github.comments`).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from signoff.errors import GatherError, PublishError
 from signoff.evidence import Comment
-from signoff.gather.answers import Viewer
-from signoff.gather.api import Api
-from signoff.gather.signoffs import prefetch_comments, read_comments
+from signoff.github.answers import Viewer
+from signoff.github.api import Api
+from signoff.github.comments import prefetch_comments, read_comments
 
 DEFAULT_APP_IDENTITY = "github-actions[bot]"
 MAX_BODY = 65_536  # GitHub rejects longer comment bodies with 422

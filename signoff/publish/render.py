@@ -8,7 +8,7 @@ from signoff import __version__
 from signoff.judge.model import CheckResult, Verdict
 from signoff.policy import Policy
 from signoff.publish.sanitize import inline, reason_markdown
-from signoff.publish.style import verdict_style
+from signoff.publish.style import PublishStyle, verdict_style
 
 _EMOJI = {"PASS": "✅", "FAIL": "❌", "WARN": "⚠️", "N/A": "➖"}
 PASS_HEADER = "## ✅✅✅ **Verdict: PASS** ✅✅✅"
@@ -36,10 +36,11 @@ def blocking_summary(verdict: Verdict) -> str:
     return f"sign-off not accepted: {len(failures)} check{plural} failed ({names}). First: {first}"
 
 
-def render_markdown(verdict: Verdict, policy: Policy) -> str:
+def render_markdown(verdict: Verdict, policy: Policy, style: PublishStyle | None = None) -> str:
     """The verdict comment; depends only on the verdict and the policy (byte-stable), in the
-    style of the standard it was judged under (signoff/publish/style.py)."""
-    style = verdict_style(verdict, policy)
+    style of the standard it was judged under (signoff/publish/style.py; `style`: that style,
+    when the caller has it)."""
+    style = style or verdict_style(verdict, policy)
     signer = verdict.signoff_author
     lines = [marker(policy, verdict.head_sha)]
     if verdict.outcome == "PASS":

@@ -46,7 +46,7 @@ from signoff.audit.budget import Meter  # noqa: E402
 from signoff.audit.cache import HttpCache, installed, live_origin  # noqa: E402
 from signoff.audit.model import findings  # noqa: E402
 from signoff.audit.run import RunResult, build_request, make_adapter, run_audit  # noqa: E402
-from signoff.client import connect  # noqa: E402
+from signoff.github.client import connect  # noqa: E402
 from signoff.policy import load_policy  # noqa: E402
 
 FIRST_RUN_LIMIT = 5000

@@ -67,6 +67,7 @@ from signoff.evidence import (
     Repository,
     SignOff,
     SignoffEdits,
+    WantRole,
     WorkflowJob,
     WorkflowRun,
 )
@@ -74,7 +75,7 @@ from signoff.gather import files, first, wants
 from signoff.gather.collect import _read_scripts
 from signoff.judge import judge
 from signoff.judge.context import JudgeContext
-from signoff.judge.model import WantRole
+from signoff.judge.reading import PLAN, ReadingView
 from signoff.judge.sweep_coverage import selects
 from signoff.parse.changelog import new_entries
 from signoff.parse.codeowners import owner_is_team, parse_codeowners
@@ -128,7 +129,7 @@ class Git:
 
 
 class GitApi:
-    """The part of `signoff.gather.api.Api` the file reads use, answered from git."""
+    """The part of `signoff.github.api.Api` the file reads use, answered from git."""
 
     def __init__(self, git: Git) -> None:
         self._git = git
@@ -372,9 +373,9 @@ def build_bundle(git: Git, merge: Merge, policy: Policy) -> tuple[Evidence, Stan
 
     def context(
         more: Iterable[FileRead] = (), listings: tuple[DirListing, ...] = ()
-    ) -> JudgeContext:
+    ) -> ReadingView:
         evidence = Evidence(**fields, files=(*reads, *more), listings=listings)
-        return JudgeContext(evidence, policy, standard)
+        return PLAN.view(evidence, policy, standard)
 
     masters = context().changed_master_files
     head_reads = files.read_all(api, REPO, masters, merge.sha, "head")
@@ -390,7 +391,7 @@ def build_bundle(git: Git, merge: Merge, policy: Policy) -> tuple[Evidence, Stan
     base = Evidence(**fields, files=tuple(reads))
     refs: dict[WantRole, str] = {"default": merge.parent, "base": merge.parent, "head": merge.sha}
 
-    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> JudgeContext:
+    def build(more: tuple[FileRead, ...], listings: tuple[DirListing, ...]) -> ReadingView:
         return context(more, listings)
 
     wanted, listings = wants.read_wanted(api, REPO, build, refs, base)

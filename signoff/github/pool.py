@@ -6,7 +6,7 @@ arrived first: a run with one worker (inline, the order a plain sequential clien
 and a run with many give the same evidence byte for byte.
 
 The worker threads are the process's, shared by every `Pool` of the same size: each thread keeps
-its own requester (`signoff.client.Client`) and so its own open connection to GitHub, and the
+its own requester (`signoff.github.client.Client`) and so its own open connection to GitHub, and the
 reads made before writing, after gathering, reuse the connections gathering opened instead of
 opening (TLS: two round trips each) new ones. A `Pool` waits only for the reads it started.
 """

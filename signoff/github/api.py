@@ -2,8 +2,8 @@
 
 Gather never touches PyGithub objects: list items are "incomplete" objects that silently GET
 themselves when a missing attribute is read, which would blow the request budget. Every read
-goes through the client's requester (`signoff.client`), so retries, timeouts and auth stay
-configured in one place. Answers are checked on arrival (`signoff.gather.answers`): a body that
+goes through the client's requester (`signoff.github.client`), so retries, timeouts and auth stay
+configured in one place. Answers are checked on arrival (`signoff.github.answers`): a body that
 is not JSON or lacks what we read is asked for again, then ends the run as could-not-verify.
 
 Reads that do not depend on each other can be sent ahead (`prefetch`) into a small pool; the
@@ -32,7 +32,10 @@ from github.GithubException import (
 )
 from pydantic import ValidationError
 
-from signoff.client import (
+from signoff.errors import GatherError
+from signoff.github import pool
+from signoff.github.answers import Content
+from signoff.github.client import (
     BACKOFF_FACTOR,
     MALFORMED_TRIES,
     Client,
@@ -41,9 +44,6 @@ from signoff.client import (
     rate_limit_error,
     read_json,
 )
-from signoff.errors import GatherError
-from signoff.gather import pool
-from signoff.gather.answers import Content
 
 JsonObject = dict[str, Any]
 Check = Callable[[Any], object]  # raises ValidationError (or ValueError) for a malformed value

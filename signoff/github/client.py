@@ -22,6 +22,7 @@ from github.Requester import Requester
 from signoff.errors import GatherError
 
 DEFAULT_API_URL = "https://api.github.com"
+REPLAY_TOKEN = "replay-token"  # any token will do: cassettes carry no Authorization header
 Mode = Literal["production", "test"]
 
 # Five tries in all (one + four retries): enough to ride out a short 5xx burst or one secondary

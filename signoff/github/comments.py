@@ -6,7 +6,7 @@ comments exist now. Three lists: conversation comments, review summaries, inline
 Their first pages do not depend on each other, so they go out together (`prefetch_posted`), and
 with them every page of the conversation comments the gathered list filled, plus one for
 comments posted since: a PR with 1,000 comments is read again in one round trip, not eleven.
-Every entry is checked on arrival like the rest of gather's answers; a list that grew past the
+Every entry is checked on arrival like every answer `Api` takes; a list that grew past the
 pages sent ahead is read on page by page.
 """
 
@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from signoff.errors import GatherError
-from signoff.evidence import Comment, PostedSignoff, SignoffKind
-from signoff.gather.answers import CommentItem, ReviewCommentItem, ReviewItem
-from signoff.gather.api import PER_PAGE, Api, Check, JsonObject
-from signoff.gather.pull import MAX_COMMENT_PAGES, account_type, to_comment
+from signoff.evidence import AccountType, Comment, PostedSignoff, SignoffKind
+from signoff.github.answers import CommentItem, ReviewCommentItem, ReviewItem
+from signoff.github.api import PER_PAGE, Api, Check, JsonObject
 from signoff.refs import SignoffRef
 
+MAX_COMMENT_PAGES = 100
+_ACCOUNT_TYPES: frozenset[str] = frozenset({"User", "Bot", "Organization", "Mannequin"})
 _COMMENT = CommentItem.model_validate
 _REVIEW = ReviewItem.model_validate
 _INLINE = ReviewCommentItem.model_validate
@@ -118,3 +119,25 @@ def to_posted(kind: SignoffKind, item: JsonObject) -> PostedSignoff | None:
         created_at=created if isinstance(created, str) else "",
         url=str(item.get("html_url") or ""),
     )
+
+
+def to_comment(item: JsonObject) -> Comment:
+    return Comment(
+        id=int(item["id"]),
+        author=str(_user(item).get("login") or ""),
+        author_type=account_type(item),
+        author_association=str(item.get("author_association") or "NONE"),
+        body=str(item.get("body") or ""),
+        created_at=str(item.get("created_at") or ""),
+        url=str(item.get("html_url") or ""),
+    )
+
+
+def account_type(item: JsonObject) -> AccountType:
+    kind = str(_user(item).get("type") or "")
+    return kind if kind in _ACCOUNT_TYPES else "Unknown"  # type: ignore[return-value]
+
+
+def _user(item: JsonObject) -> JsonObject:
+    user = item.get("user")
+    return user if isinstance(user, dict) else {}
