@@ -65,7 +65,7 @@ def _read_text(path: str) -> str:
 
 
 def _parse_command(args: argparse.Namespace) -> int:
-    from signoff.parse.template import parse_template
+    from signoff.parse.comment.checklist_template import parse_template
     from signoff.policy import load_policy
     from signoff.preflight import preflight, render_preflight_text
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from signoff.errors import InputError
 from signoff.evidence import SignoffKind
-from signoff.parse.signoff_rule import signoff_problem
+from signoff.parse.comment.signoff_rule import signoff_problem
 from signoff.policy import Policy
 from signoff.refs import SignoffRef, parse_signoff_url
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from signoff.parse.matching import match_items
-from signoff.parse.signoff_comment import parse_signoff
-from signoff.parse.template import parse_template
+from signoff.parse.comment.checklist_template import parse_template
+from signoff.parse.comment.item_matching import match_items
+from signoff.parse.comment.signoff_comment import parse_signoff
 from signoff.policy import Policy
 
 Report = dict[str, object]

@@ -32,7 +32,7 @@ from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
 from signoff.judge.model import Verdict
 from signoff.judge.reading import PLAN
-from signoff.parse.signoff_rule import signoff_problem
+from signoff.parse.comment.signoff_rule import signoff_problem
 from signoff.policy import Policy
 from signoff.publish.comment import (
     CommentResult,

@@ -2,8 +2,8 @@
 
 This module is imported before the rest of signoff: it needs the client, the profile and the
 URL parser only. The first request (the PR, pinning its head) goes out as soon as the inputs are
-checked, then the reads the PR object names (`signoff.gather.first`), and the judge, its parsers
-and the publishing code (`signoff.verify`, a third of the start-up) are imported meanwhile.
+checked, then the reads the PR object names (`signoff.gather.first_reads`), and the judge, its
+parsers and the publishing code (`signoff.verify`, a third of the start-up) are imported meanwhile.
 Exit codes: 0 PASS, 1 REJECTED, 2 bad input, 3 could not verify.
 """
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from signoff.parse.bench_script import ScriptFacts, evaluate, parse_script, read_script
-from signoff.parse.launch import Arg, ScriptRun
+from signoff.parse.benchmark.launch import Arg, ScriptRun
+from signoff.parse.benchmark.script import ScriptFacts, evaluate, parse_script, read_script
 
 DATA = Path(__file__).parent / "data" / "scripts"
 CLIENTS = ("run_benchmark_serving",)

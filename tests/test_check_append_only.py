@@ -12,8 +12,8 @@ from builders import (
     passing_parts,
 )
 
-from signoff.parse.changelog import new_entries
-from signoff.parse.sweep_matrix import curves
+from signoff.parse.inferencex.changelog import new_entries
+from signoff.parse.inferencex.sweep_matrix import curves
 
 MASTER = "configs/nvidia-master.yaml"
 OTHER = """\

@@ -19,7 +19,7 @@ from builders import (
 
 from signoff.judge.checks import deprecated_models
 from signoff.judge.context import JudgeContext
-from signoff.parse.models_md import parse_models
+from signoff.parse.inferencex.models_md import parse_models
 from signoff.standards import resolve_standard
 
 MASTER = "configs/nvidia-master.yaml"

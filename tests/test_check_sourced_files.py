@@ -159,7 +159,7 @@ def test_a_library_sourced_by_a_path_known_only_in_part_is_still_the_changed_fil
 def test_an_array_with_more_values_than_kept_apart_decides_no_test_on_its_length():
     """A library's `check_env_vars` builds a list of missing names in undecided arms; read
     together, its length is unknown, so the path on which nothing is missing is kept."""
-    from signoff.parse.bench_script import evaluate, read_script
+    from signoff.parse.benchmark.script import evaluate, read_script
 
     text = (
         'check() {\n  local missing=()\n  for v in "$@"; do\n'
@@ -190,7 +190,7 @@ def test_gather_asks_for_a_changed_file_a_script_sources(policy):
 def test_a_command_substitution_inside_arithmetic_is_read():
     """The real library's `local deadline=$(( $(date +%s) + ... ))`: a reading that could not
     find the substitution was incomplete for every script sourcing a changed library."""
-    from signoff.parse.bench_script import evaluate, read_script
+    from signoff.parse.benchmark.script import evaluate, read_script
 
     text = "f() {\n  local d=$(( $(date +%s) + ${T:-5} ))\n}\nf\nx=$(( $((1 + 2)) * 3 ))\n"
     run = evaluate(read_script(text, "x.sh"), None)

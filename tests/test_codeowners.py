@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from signoff.parse.codeowners import (
+from signoff.parse.inferencex.codeowners import (
     CodeOwners,
     Rule,
     _is_email,

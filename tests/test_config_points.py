@@ -14,9 +14,9 @@ from builders import (
 )
 
 from signoff.judge.context import JudgeContext
-from signoff.parse.config_points import config_points, group_runs, point_scripts
-from signoff.parse.launch import ScriptRun
-from signoff.parse.master_config import MasterEntry, parse_master_config
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.inferencex.config_points import config_points, group_runs, point_scripts
+from signoff.parse.inferencex.master_config import MasterEntry, parse_master_config
 from signoff.policy import Policy, SweepEnv
 
 ENTRY = """\

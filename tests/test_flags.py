@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.parse.flags import canonical_flag, may_be_flag
+from signoff.parse.benchmark.engine_flags import canonical_flag, may_be_flag
 from signoff.policy import load_policy
 
 POLICY = load_policy()

@@ -11,7 +11,7 @@ import pytest
 
 from signoff.errors import InputError
 from signoff.gate import decide
-from signoff.parse.signoff_rule import has_opener
+from signoff.parse.comment.signoff_rule import has_opener
 from signoff.policy import Policy
 
 EVENTS = Path(__file__).parent / "data" / "events"

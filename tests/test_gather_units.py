@@ -9,7 +9,7 @@ from signoff.evidence import ChangedFile
 from signoff.gather.files import text_of_added
 from signoff.gather.teams import teams_to_check
 from signoff.github.client import Deadline, connect, rate_limit_error
-from signoff.parse.codeowners import parse_codeowners
+from signoff.parse.inferencex.codeowners import parse_codeowners
 
 OWNERS = parse_codeowners(
     "*                          @InferenceX/core\n"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.codeowners import _pattern_pieces, parse_codeowners
 from signoff.parse.glob_automaton import GlobSet, GlobTooComplex, Piece
+from signoff.parse.inferencex.codeowners import _pattern_pieces, parse_codeowners
 
 # The regex each piece stands for: the oracle the automaton must agree with on small inputs.
 _REGEX = {
@@ -117,7 +117,7 @@ def test_check_0_fails_closed_when_ownership_exceeds_the_budget(
 ) -> None:
     from builders import CODEOWNERS, passing_parts, replace_file
 
-    import signoff.parse.codeowners as codeowners
+    import signoff.parse.inferencex.codeowners as codeowners
 
     monkeypatch.setattr(codeowners, "GlobSet", functools.partial(GlobSet, budget=50))
     parts = passing_parts()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from builders import EXISTING_ENTRY, NEW_ENTRY
 
-from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
-from signoff.parse.master_config import parse_master_config
+from signoff.parse.inferencex.master_blocks import changed_keys, sparse_text, split_blocks
+from signoff.parse.inferencex.master_config import parse_master_config
 
 SKU = r"^(?:cluster:)?([a-z0-9]+?)(?:-|$)"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from signoff.parse.master_config import (
+from signoff.parse.inferencex.master_config import (
     MasterConfig,
     diff_entries,
     image_org,

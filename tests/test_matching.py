@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.matching import (
+from signoff.parse.comment.checklist_template import ParsedTemplate, parse_template
+from signoff.parse.comment.item_matching import (
     MATCH_THRESHOLD,
     ItemMatch,
     MatchReport,
@@ -19,8 +20,7 @@ from signoff.parse.matching import (
     normalise_item_text,
     similarity,
 )
-from signoff.parse.signoff_comment import parse_signoff
-from signoff.parse.template import ParsedTemplate, parse_template
+from signoff.parse.comment.signoff_comment import parse_signoff
 from signoff.policy import load_policy
 
 DATA = Path(__file__).parent / "data" / "markdown"

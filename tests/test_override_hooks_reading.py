@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.bench_script import MAX_UNSET_ATTEMPTS, evaluate, read_script
-from signoff.parse.launch import ScriptRun
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.benchmark.script import MAX_UNSET_ATTEMPTS, evaluate, read_script
 
 ENV = {"MODEL": "org/m", "TP": "8", "CONC": "64", "ISL": "8192", "OSL": "1024"}
 HOOK = frozenset({"HOOK"})

@@ -3,7 +3,7 @@ anything computed is reported and never evaluated."""
 
 from __future__ import annotations
 
-from signoff.parse.recipe_jsx import imported_configs, read_cookbook_config
+from signoff.parse.recipes.cookbook_jsx import imported_configs, read_cookbook_config
 
 SOURCE = "docs_new/src/snippets/configs/example/example.jsx"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from signoff.parse.signoff_comment import ParsedSignoff, has_opener, parse_signoff
+from signoff.parse.comment.signoff_comment import ParsedSignoff, has_opener, parse_signoff
 from signoff.policy import SignoffSyntax
 
 DATA = Path(__file__).parent / "data" / "markdown"

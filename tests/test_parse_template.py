@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from signoff.parse.template import ParsedTemplate, identify_item, parse_template
+from signoff.parse.comment.checklist_template import ParsedTemplate, identify_item, parse_template
 from signoff.policy import SignoffSyntax, TemplateItemSpec, load_policy
 
 DATA = Path(__file__).parent / "data" / "markdown"

@@ -7,16 +7,16 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.acceptance_launch import read_launch_acceptance
-from signoff.parse.bench_script import evaluate, read_script
-from signoff.parse.engine_patches import find_in_run, find_patches, helper_scripts
-from signoff.parse.master_config import (
+from signoff.parse.benchmark.engine_patches import find_in_run, find_patches, helper_scripts
+from signoff.parse.benchmark.launch_acceptance import read_launch_acceptance
+from signoff.parse.benchmark.script import evaluate, read_script
+from signoff.parse.benchmark.script_text import command_spans_at
+from signoff.parse.inferencex.master_config import (
     MasterConfig,
     diff_entries,
     parse_master_config,
     script_candidates,
 )
-from signoff.parse.script_text import command_spans_at
 from signoff.policy import ImagePolicy, load_policy
 
 ROOT = Path(__file__).resolve().parent.parent

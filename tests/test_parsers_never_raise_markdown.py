@@ -7,9 +7,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.matching import match_items
-from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
-from signoff.parse.template import parse_template
+from signoff.parse.comment.checklist_template import parse_template
+from signoff.parse.comment.item_matching import match_items
+from signoff.parse.comment.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.policy import load_policy
 
 POLICY = load_policy(Path(__file__).parent.parent / "checklists" / "inferencex.yaml")

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.prose import asserted, clauses, count_phrase, phrase_words, sentences, words
+from signoff.parse.comment.phrases import (
+    asserted,
+    clauses,
+    count_phrase,
+    phrase_words,
+    sentences,
+    words,
+)
 
 
 def test_words_leave_out_urls_and_keep_slashed_words() -> None:

@@ -15,8 +15,8 @@ from signoff.gather.signoff_edits import MAX_PAGES, read_signoff_edits
 from signoff.github.api import Api
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
-from signoff.parse import signoff_comment, signoff_rule
-from signoff.parse.signoff_comment import ParsedSignoff
+from signoff.parse.comment import signoff_comment, signoff_rule
+from signoff.parse.comment.signoff_comment import ParsedSignoff
 from signoff.policy import Policy, SignoffSyntax
 from signoff.refs import SignoffRef, parse_signoff_url
 from signoff.verify import VerifyOutcome, publish_outcome, verify

@@ -17,7 +17,7 @@ from builders import build, passing_parts, replace_file, unified_patch, with_mod
 
 from signoff.gate import decide
 from signoff.judge import judge
-from signoff.parse.signoff_rule import signoff_problem
+from signoff.parse.comment.signoff_rule import signoff_problem
 from signoff.standards import resolve_standard
 
 MIRROR = Path(os.environ.get("INFERENCEX_MIRROR", "/work/.mirror/SemiAnalysisAI+InferenceX/repo"))

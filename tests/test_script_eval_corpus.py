@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from signoff.parse.bench_script import evaluate, read_script
-from signoff.parse.launch import Arg, ScriptRun
+from signoff.parse.benchmark.launch import Arg, ScriptRun
+from signoff.parse.benchmark.script import evaluate, read_script
 
 CORPUS = yaml.safe_load(
     (Path(__file__).parent / "data" / "script_eval_corpus.yaml").read_text(encoding="utf-8")

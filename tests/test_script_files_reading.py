@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.parse.bench_script import evaluate, read_script
+from signoff.parse.benchmark.script import evaluate, read_script
 
 
 def _files(text: str) -> list[tuple[str, str, str]]:

@@ -134,7 +134,7 @@ def test_a_curve_of_many_concurrencies_costs_two_readings_not_one_per_point(
     policy, monkeypatch
 ) -> None:
     from signoff.judge import context
-    from signoff.parse.bench_script import evaluate_counted, read_script
+    from signoff.parse.benchmark.script import evaluate_counted, read_script
 
     _, steps = evaluate_counted(read_script(SCRIPT, SCRIPT_PATH), {"TP": "8"})
     monkeypatch.setattr(context, "SCRIPT_STEPS_PER_JUDGE", 4 * steps)  # room for ~4 readings

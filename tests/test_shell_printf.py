@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.parse.bench_script import parse_script
+from signoff.parse.benchmark.script import parse_script
 from signoff.parse.shell_printf import echo_output, printf_output
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from signoff.parse.bench_script import evaluate, read_script
-from signoff.parse.launch import ScriptRun
-from signoff.parse.script_text import command_spans_at, simple_commands
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.benchmark.script import evaluate, read_script
+from signoff.parse.benchmark.script_text import command_spans_at, simple_commands
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_printf import printf_parts
 

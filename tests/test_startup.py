@@ -26,7 +26,7 @@ def test_what_the_first_request_needs_loads_no_judge_parser_or_publisher() -> No
 
 def test_gathering_itself_is_imported_on_first_use_with_the_parsers_but_not_the_judge() -> None:
     code = (
-        "import sys, signoff.gather as g; before = 'signoff.gather.collect' in sys.modules; "
+        "import sys, signoff.gather as g; before = 'signoff.gather.stages' in sys.modules; "
         "g.gather_evidence; print(before, 'signoff.parse' in sys.modules, "
         "'signoff.judge' in sys.modules)"
     )

@@ -12,7 +12,7 @@ from typing import Any
 from builders import changelog_patch, passing_parts, select_in_changelog
 from cassette_helpers import replay_verify
 
-from signoff.parse.changelog import appended_entries
+from signoff.parse.inferencex.changelog import appended_entries
 
 MASTER = "configs/nvidia-master.yaml"
 CHANGELOG = "perf-changelog.yaml"

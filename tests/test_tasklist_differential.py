@@ -17,7 +17,7 @@ from cmarkgfm.cmark import Options
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from signoff.parse.signoff_comment import scan_markdown, to_lines
+from signoff.parse.comment.signoff_comment import scan_markdown, to_lines
 
 # With source positions on, each rendered checkbox follows its <li data-sourcepos="LINE:...">.
 _BOX = re.compile(r'<li data-sourcepos="(\d+):\d+-\d+:\d+"><input type="checkbox"( checked="")?')

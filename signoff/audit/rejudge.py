@@ -30,7 +30,7 @@ from signoff.gather import gather_evidence
 from signoff.github.api import Api
 from signoff.judge import judge
 from signoff.judge.reading import PLAN
-from signoff.parse.codeowners import owner_is_team, parse_codeowners
+from signoff.parse.inferencex.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, resolve_standard, standard_at

@@ -31,10 +31,10 @@ from signoff.audit.cache import (
 )
 from signoff.audit.history import load_history
 from signoff.audit.merge import merge_reports
+from signoff.audit.merged_pull import AuditSettings, PullAudit, audit_pull
 from signoff.audit.model import AuditedPull, AuditReport, Cost, PullCost, Stopped, summarize
 from signoff.audit.outputs import ReportOut, claim_folder, why
 from signoff.audit.progress import Reporter, reporter
-from signoff.audit.pull import AuditSettings, PullAudit, audit_pull
 from signoff.audit.rejudge import PolicyHistory, parse_standard
 from signoff.audit.render_csv import render_csv
 from signoff.audit.render_json import load_report, render_json

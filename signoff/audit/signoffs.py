@@ -13,7 +13,7 @@ from datetime import datetime
 from signoff.audit.window import iso, parse_instant
 from signoff.evidence import SignoffKind
 from signoff.github.api import JsonObject
-from signoff.parse.signoff_rule import has_opener
+from signoff.parse.comment.signoff_rule import has_opener
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 

@@ -17,8 +17,8 @@ from github import Github, GithubException
 
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
-from signoff.gather import first, signoff_body
-from signoff.gather.pull import head_sha, read_pull
+from signoff.gather import first_reads, signoff_body
+from signoff.gather.pull_request import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
 from signoff.github.api import Api
 from signoff.github.client import Deadline
@@ -27,7 +27,7 @@ from signoff.refs import SignoffRef
 from signoff.standards import Standard
 
 if TYPE_CHECKING:
-    from signoff.gather.collect import gather_evidence
+    from signoff.gather.stages import gather_evidence
 
 __all__ = [
     "Deadline",
@@ -42,7 +42,7 @@ __all__ = [
 
 def __getattr__(name: str) -> object:
     if name == "gather_evidence":
-        from signoff.gather.collect import gather_evidence
+        from signoff.gather.stages import gather_evidence
 
         return gather_evidence
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -97,7 +97,7 @@ def start(
         raw = read_pull(api, ref)
         refused = _not_signoff(api, ref, policy) if gate else ""
         if not refused:
-            first.send(api, ref, raw, head_sha(raw), policy, standard, {})
+            first_reads.send(api, ref, raw, head_sha(raw), policy, standard, {})
         return PinnedPull(head_sha=head_sha(raw), raw=raw, not_signoff=refused)
 
     return HeadStart(api, api.start(pin).result)
@@ -110,7 +110,7 @@ def _not_signoff(api: Api, ref: SignoffRef, policy: Policy) -> str:
         signoff = _fetch_signoff(api, ref)
     except (GatherError, GithubException):
         return ""
-    from signoff.parse.signoff_rule import signoff_problem  # (the parsers load meanwhile)
+    from signoff.parse.comment.signoff_rule import signoff_problem  # (the parsers load meanwhile)
 
     problem = signoff_problem(signoff.author, signoff.author_type, signoff.body, policy)
     return f"{signoff.url} is not a sign-off: {problem}; nothing written" if problem else ""

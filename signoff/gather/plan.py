@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from signoff.evidence import ChangedFile, CommitChecks, Evidence, Want, WorkflowRun
-from signoff.parse.codeowners import CodeOwners
-from signoff.parse.links import RecipeLinkRef
-from signoff.parse.master_config import MasterEntry
+from signoff.parse.comment.links import RecipeLinkRef
+from signoff.parse.inferencex.codeowners import CodeOwners
+from signoff.parse.inferencex.master_config import MasterEntry
 from signoff.policy import Policy
 from signoff.standards import Standard
 

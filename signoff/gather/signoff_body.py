@@ -6,7 +6,7 @@ from github.GithubException import UnknownObjectException
 
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
-from signoff.gather.pull import pull_url
+from signoff.gather.pull_request import pull_url
 from signoff.github.answers import CommentItem, ReviewCommentItem, ReviewItem
 from signoff.github.api import Api, Check, JsonObject
 from signoff.github.comments import account_type

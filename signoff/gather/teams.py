@@ -14,7 +14,7 @@ from github.GithubException import GithubException, UnknownObjectException
 from signoff.evidence import TeamMembership
 from signoff.github.answers import Membership
 from signoff.github.api import Api, error_status
-from signoff.parse.codeowners import CodeOwners
+from signoff.parse.inferencex.codeowners import CodeOwners
 
 MAX_TEAMS = 5
 

@@ -25,9 +25,9 @@ from github.GithubException import GithubException
 from signoff.evidence import LinkState, UpstreamFile, UpstreamLink
 from signoff.github.answers import CommitItem, FileItem, UpstreamPull
 from signoff.github.api import Api, JsonObject, error_status
-from signoff.parse.links import RecipeLinkRef, classify_recipe_link
-from signoff.parse.recipe_doc import is_recipe_document
-from signoff.parse.recipe_jsx import imported_configs
+from signoff.parse.comment.links import RecipeLinkRef, classify_recipe_link
+from signoff.parse.recipes.cookbook_jsx import imported_configs
+from signoff.parse.recipes.document import is_recipe_document
 from signoff.policy import RecipePolicy
 
 MAX_LINKS = 5

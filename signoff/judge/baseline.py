@@ -40,9 +40,9 @@ from dataclasses import dataclass
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, want_file
-from signoff.parse.bench_script import ParsedScript, evaluate_counted, read_script
-from signoff.parse.engine_patches import sourced_file
-from signoff.parse.launch import ScriptFileRun, ScriptRun
+from signoff.parse.benchmark.engine_patches import sourced_file
+from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
+from signoff.parse.benchmark.script import ParsedScript, evaluate_counted, read_script
 from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
 
 # The gaps a base can share with the head, and whether each may change the shell's own state

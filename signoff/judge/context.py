@@ -10,7 +10,9 @@ from signoff.judge import script_entries
 from signoff.judge.narrowing import runs_nothing_new
 from signoff.judge.paths import path_matches as path_matches  # (checks import it from here)
 from signoff.judge.quote import code
-from signoff.parse.bench_script import (
+from signoff.parse.benchmark.engine_flags import may_be_flag
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.benchmark.script import (
     DEFAULT_BUDGET,
     ParsedScript,
     ScriptFacts,
@@ -18,13 +20,19 @@ from signoff.parse.bench_script import (
     read_script,
     read_unbound,
 )
-from signoff.parse.codeowners import CodeOwners, parse_codeowners
-from signoff.parse.config_points import ConfigPoint, config_points, group_runs, point_scripts
-from signoff.parse.flags import may_be_flag
-from signoff.parse.launch import ScriptRun
-from signoff.parse.links import RecipeLinkRef, recipe_links
-from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
-from signoff.parse.master_config import (
+from signoff.parse.comment.checklist_template import ParsedTemplate, parse_template
+from signoff.parse.comment.item_matching import MatchReport, match_items
+from signoff.parse.comment.links import RecipeLinkRef, recipe_links
+from signoff.parse.comment.signoff_comment import ParsedSignoff, parse_signoff
+from signoff.parse.inferencex.codeowners import CodeOwners, parse_codeowners
+from signoff.parse.inferencex.config_points import (
+    ConfigPoint,
+    config_points,
+    group_runs,
+    point_scripts,
+)
+from signoff.parse.inferencex.master_blocks import changed_keys, sparse_text, split_blocks
+from signoff.parse.inferencex.master_config import (
     EntryChange,
     MasterConfig,
     MasterEntry,
@@ -32,10 +40,7 @@ from signoff.parse.master_config import (
     parse_master_config,
     script_candidates,
 )
-from signoff.parse.matching import MatchReport, match_items
 from signoff.parse.shell_source import SourcedText, Sources, read_problem
-from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
-from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
 from signoff.yamlload import load_yaml

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from signoff.evidence import Evidence, PostedSignoff
 from signoff.judge.context import JudgeContext
-from signoff.parse.codeowners import CodeOwners, owner_is_team
-from signoff.parse.signoff_rule import signoff_problem
+from signoff.parse.comment.signoff_rule import signoff_problem
+from signoff.parse.inferencex.codeowners import CodeOwners, owner_is_team
 from signoff.policy import Policy
 from signoff.standards import Standard
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
-from signoff.parse.golden_al import GoldenCurve, parse_golden
+from signoff.parse.inferencex.golden_al import GoldenCurve, parse_golden
 
 
 def load_curves(ctx: JudgeContext) -> list[GoldenCurve] | str:

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from signoff.judge.context import JudgeContext
 from signoff.judge.golden_curves import expected, golden_hit, model_keys, no_curve
 from signoff.judge.model import Finding, failed, passed
-from signoff.parse.acceptance import AcceptanceReading, read_acceptance
-from signoff.parse.golden_al import GoldenCurve
-from signoff.parse.master_blocks import split_blocks
-from signoff.parse.master_config import MasterEntry
+from signoff.parse.inferencex.golden_al import GoldenCurve
+from signoff.parse.inferencex.master_blocks import split_blocks
+from signoff.parse.inferencex.master_config import MasterEntry
+from signoff.parse.recipes.srt_acceptance import AcceptanceReading, read_acceptance
 
 AGENTIC_DIR = "/agentic/"
 

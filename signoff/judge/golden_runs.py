@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from signoff.judge.context import JudgeContext
 from signoff.judge.golden_curves import expected, golden_hit, model_keys, no_curve
 from signoff.judge.model import Finding, failed, passed
-from signoff.parse.acceptance_launch import (
+from signoff.parse.benchmark.engine_flags import may_be_flag
+from signoff.parse.benchmark.launch import EnvChoice, ScriptRun, ServerLaunch
+from signoff.parse.benchmark.launch_acceptance import (
     KnobSetting,
     LaunchAcceptance,
     knobs_for,
     read_launch_acceptance,
 )
-from signoff.parse.flags import may_be_flag
-from signoff.parse.golden_al import GoldenCurve
-from signoff.parse.launch import EnvChoice, ScriptRun, ServerLaunch
-from signoff.parse.script_text import command_spans_at
+from signoff.parse.benchmark.script_text import command_spans_at
+from signoff.parse.inferencex.golden_al import GoldenCurve
 from signoff.policy import AcceptanceKnob
 
 

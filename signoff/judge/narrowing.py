@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from signoff.parse.sweep_matrix import Curve, curves
+from signoff.parse.inferencex.sweep_matrix import Curve, curves
 
 
 def runs_nothing_new(key: str, base: object, head: object, metadata: tuple[str, ...]) -> bool:

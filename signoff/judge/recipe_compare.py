@@ -1,17 +1,17 @@
 """Compare one server launch with an upstream recipe the way an engineer reads both (pure).
 
 Both sides become {canonical flag: value}: flags read through the engine's parser rules
-(parse/flags.py: aliases, `_`, abbreviations), `--flag=value` and `--flag value` alike, vLLM's
-dotted form (`--attention-config.backend X`) folded into the JSON value it abbreviates, JSON values
-parsed, values equal to the engine's default dropped, and the profile's declared equivalences
-applied (flag equivalences and environment equivalences alike on both sides: a launch that gets
-`VLLM_ROCM_USE_AITER=1` exported runs `--moe-backend aiter`). The recipe command is the one for the
-same model and, where the recipe distinguishes, the same SKU; among several, the closest. A major
-arg differs when one side lacks it or the values disagree; for a JSON value the recipe's settings
-must be present with equal values in the script's (extra script keys are InferenceX's own). Values
-the sweep fills in (`$TP`) are bound from the configuration point; one that stays unbound cannot
-agree, except a parallel size the sweep sets (`--tp "$TP"`, `--dp "$TP"` under SGLang DP
-attention), which is compared by mode.
+(parse/benchmark/engine_flags.py: aliases, `_`, abbreviations), `--flag=value` and `--flag value`
+alike, vLLM's dotted form (`--attention-config.backend X`) folded into the JSON value it
+abbreviates, JSON values parsed, values equal to the engine's default dropped, and the profile's
+declared equivalences applied (flag equivalences and environment equivalences alike on both sides:
+a launch that gets `VLLM_ROCM_USE_AITER=1` exported runs `--moe-backend aiter`). The recipe command
+is the one for the same model and, where the recipe distinguishes, the same SKU; among several, the
+closest. A major arg differs when one side lacks it or the values disagree; for a JSON value the
+recipe's settings must be present with equal values in the script's (extra script keys are
+InferenceX's own). Values the sweep fills in (`$TP`) are bound from the configuration point; one
+that stays unbound cannot agree, except a parallel size the sweep sets (`--tp "$TP"`, `--dp "$TP"`
+under SGLang DP attention), which is compared by mode.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.flags import canonical_flag
-from signoff.parse.launch import Arg, ServerLaunch
-from signoff.parse.recipe_doc import RecipeCommand, RecipeDoc
+from signoff.parse.benchmark.engine_flags import canonical_flag
+from signoff.parse.benchmark.launch import Arg, ServerLaunch
+from signoff.parse.recipes.document import RecipeCommand, RecipeDoc
 from signoff.policy import MajorArg, Policy, RecipeEngineRules
 
 Value = object  # parsed: bool, int, float, lower-cased str, dict or list (JSON)

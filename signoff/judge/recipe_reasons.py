@@ -9,8 +9,8 @@ from typing import NamedTuple
 from signoff.evidence import UpstreamLink
 from signoff.judge.recipe_compare import ArgDiff, CommandResult, LaunchComparison
 from signoff.judge.recipe_runs import Target
-from signoff.parse.launch import ScriptRun, ServerLaunch
-from signoff.parse.recipe_doc import RecipeDoc
+from signoff.parse.benchmark.launch import ScriptRun, ServerLaunch
+from signoff.parse.recipes.document import RecipeDoc
 
 MAX_ITEMS = 8  # differences named in one reason; the rest are counted
 MAX_CONFIGS = 3  # configurations named per difference

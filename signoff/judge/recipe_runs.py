@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from signoff.evidence import FileRead
 from signoff.judge.context import JudgeContext, path_matches
-from signoff.parse.launch import ScriptRun
-from signoff.parse.master_config import MasterEntry
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.inferencex.master_config import MasterEntry
 
 
 class Target(BaseModel):

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from signoff.judge.model import Want, want_dir, want_file
 from signoff.judge.paths import path_matches
-from signoff.parse.config_points import config_points, point_scripts
-from signoff.parse.master_blocks import split_blocks
-from signoff.parse.master_config import MasterEntry, script_candidates
+from signoff.parse.inferencex.config_points import config_points, point_scripts
+from signoff.parse.inferencex.master_blocks import split_blocks
+from signoff.parse.inferencex.master_config import MasterEntry, script_candidates
 
 if TYPE_CHECKING:
     from signoff.judge.context import JudgeContext

@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.quote import code
-from signoff.parse.launch import ScriptFileRun, ScriptRun
-from signoff.parse.launch_read import basename
+from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
+from signoff.parse.benchmark.launch_read import basename
 
 UNREAD = "signoff does not read scripts run by file"
 

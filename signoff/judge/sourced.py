@@ -2,8 +2,8 @@
 
 A script's `source`/`.` of a file the PR adds or changes runs that file's head text
 (parse/shell_source), and a vLLM/SGLang `--config` YAML gives the launch its flags
-(parse/launch_config). Changed `benchmarks/**/*.sh` files are read anyway; any other changed
-file a script (or a file it sources) names there is asked for here, so the reader finds its
+(parse/benchmark/launch_config). Changed `benchmarks/**/*.sh` files are read anyway; any other
+changed file a script (or a file it sources) names there is asked for here, so the reader finds its
 text; one that still is not read fails the checks that need it, naming it.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, want_file
-from signoff.parse.launch_read import basename
-from signoff.parse.master_config import script_candidates
+from signoff.parse.benchmark.launch_read import basename
+from signoff.parse.inferencex.master_config import script_candidates
 
 # What follows `source` or `.` at the start of a command, or a launch's `--config`, to the
 # end of the command.

@@ -17,8 +17,8 @@ from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, want_file
 from signoff.judge.quote import code
-from signoff.parse.changelog import appended_entries, new_entries
-from signoff.parse.master_config import EntryChange
+from signoff.parse.inferencex.changelog import appended_entries, new_entries
+from signoff.parse.inferencex.master_config import EntryChange
 
 NO_THROUGHPUT = frozenset({"evals-only", "all-evals"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from signoff.parse.launch import (
+from signoff.parse.benchmark.launch import (
     ClientCall,
     HeredocUse,
     Ran,

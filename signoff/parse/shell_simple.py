@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from signoff.parse import shell_glob
-from signoff.parse.launch import (
+from signoff.parse.benchmark.launch import (
     Arg,
     ClientCall,
     EnvChoice,
@@ -30,8 +30,8 @@ from signoff.parse.launch import (
     ServerLaunch,
     ShellCommand,
 )
-from signoff.parse.launch_config import config_args, merged
-from signoff.parse.launch_read import (
+from signoff.parse.benchmark.launch_config import config_args, merged
+from signoff.parse.benchmark.launch_read import (
     NOT_RUNNING,
     after_prefix,
     basename,
@@ -39,7 +39,7 @@ from signoff.parse.launch_read import (
     read_args,
     read_launch,
 )
-from signoff.parse.script_files import STDIN, known_name, script_file_word
+from signoff.parse.benchmark.script_files import STDIN, known_name, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field

@@ -55,7 +55,7 @@ from builders import (
 from signoff.evidence import Evidence, PostedSignoff
 from signoff.judge import judge
 from signoff.judge.eligibility import superseded
-from signoff.parse.signoff_comment import parse_cache_clear
+from signoff.parse.comment.signoff_comment import parse_cache_clear
 from signoff.policy import load_policy
 
 LIMIT = 65_536  # GitHub's maximum comment body, in characters

@@ -71,14 +71,14 @@ from signoff.evidence import (
     WorkflowJob,
     WorkflowRun,
 )
-from signoff.gather import files, first, wants
-from signoff.gather.collect import _read_scripts
+from signoff.gather import files, first_reads, wants
+from signoff.gather.stages import _read_scripts
 from signoff.judge import judge
 from signoff.judge.context import JudgeContext
 from signoff.judge.reading import PLAN, ReadingView
 from signoff.judge.sweep_coverage import selects
-from signoff.parse.changelog import new_entries
-from signoff.parse.codeowners import owner_is_team, parse_codeowners
+from signoff.parse.inferencex.changelog import new_entries
+from signoff.parse.inferencex.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy, load_policy
 from signoff.standards import Standard, standard_at
 
@@ -337,7 +337,7 @@ def build_bundle(git: Git, merge: Merge, policy: Policy) -> tuple[Evidence, Stan
     changed = changed_files(git, merge.parent, merge.sha)
     reads: list[FileRead] = [
         files.read_file(api, REPO, path, merge.parent, "default")
-        for path in first.policy_files(policy, standard)
+        for path in first_reads.policy_files(policy, standard)
     ]
     codeowners = next((r.text for r in reads if r.path == policy.paths.codeowners), None) or ""
     paths = [p for f in changed for p in (f.path, f.previous_path) if p]

@@ -34,20 +34,20 @@ from hypothesis import strategies as st
 
 from signoff.errors import InputError
 from signoff.gate import decide
-from signoff.parse.bench_script import evaluate, parse_script, read_script
-from signoff.parse.changelog import new_entries
-from signoff.parse.codeowners import parse_codeowners
-from signoff.parse.golden_al import parse_golden
-from signoff.parse.links import classify_recipe_link, recipe_links
-from signoff.parse.master_blocks import changed_keys, sparse_text, split_blocks
-from signoff.parse.master_config import diff_entries, parse_master_config
-from signoff.parse.matching import match_items
-from signoff.parse.models_md import parse_models
-from signoff.parse.prose import asserted
-from signoff.parse.recipes import read_recipe_file, read_recipe_page
+from signoff.parse.benchmark.script import evaluate, parse_script, read_script
+from signoff.parse.comment.checklist_template import parse_template
+from signoff.parse.comment.item_matching import match_items
+from signoff.parse.comment.links import classify_recipe_link, recipe_links
+from signoff.parse.comment.phrases import asserted
+from signoff.parse.comment.signoff_comment import parse_signoff
+from signoff.parse.inferencex.changelog import new_entries
+from signoff.parse.inferencex.codeowners import parse_codeowners
+from signoff.parse.inferencex.golden_al import parse_golden
+from signoff.parse.inferencex.master_blocks import changed_keys, sparse_text, split_blocks
+from signoff.parse.inferencex.master_config import diff_entries, parse_master_config
+from signoff.parse.inferencex.models_md import parse_models
+from signoff.parse.recipes.readers import read_recipe_file, read_recipe_page
 from signoff.parse.shell_printf import printf_output
-from signoff.parse.signoff_comment import parse_signoff
-from signoff.parse.template import parse_template
 from signoff.policy import load_policy
 from signoff.publish.sanitize import reason_markdown
 

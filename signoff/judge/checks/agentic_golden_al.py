@@ -43,8 +43,8 @@ from signoff.judge.golden_recipes import (
 )
 from signoff.judge.golden_runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
-from signoff.parse.launch import ScriptRun
-from signoff.parse.master_config import MasterEntry
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.inferencex.master_config import MasterEntry
 
 ID = "agentic-golden-al"
 NAME = "agentic golden synthetic AL"

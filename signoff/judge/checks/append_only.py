@@ -24,9 +24,9 @@ from typing import Any
 from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, not_applicable, passed
-from signoff.parse.changelog import ChangelogEntry, new_entries
-from signoff.parse.master_blocks import sparse_text, split_blocks
-from signoff.parse.sweep_matrix import Curve, curves
+from signoff.parse.inferencex.changelog import ChangelogEntry, new_entries
+from signoff.parse.inferencex.master_blocks import sparse_text, split_blocks
+from signoff.parse.inferencex.sweep_matrix import Curve, curves
 from signoff.yamlload import load_yaml
 
 ID = "append-only"

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
 from signoff.judge.signoff_scope import exempt_reason
-from signoff.parse.codeowners import CodeOwners, Rule, owner_is_team
-from signoff.parse.signoff_rule import signoff_problem
+from signoff.parse.comment.signoff_rule import signoff_problem
+from signoff.parse.inferencex.codeowners import CodeOwners, Rule, owner_is_team
 
 ID = "codeowner"
 NAME = "CODEOWNER"

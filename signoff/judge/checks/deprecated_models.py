@@ -20,9 +20,9 @@ from datetime import date, datetime
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
-from signoff.parse.master_blocks import split_blocks
-from signoff.parse.master_config import EntryChange
-from signoff.parse.models_md import Deprecation, ModelsDoc, Scenario, parse_models
+from signoff.parse.inferencex.master_blocks import split_blocks
+from signoff.parse.inferencex.master_config import EntryChange
+from signoff.parse.inferencex.models_md import Deprecation, ModelsDoc, Scenario, parse_models
 from signoff.yamlload import load_yaml
 
 ID = "deprecated-models"

@@ -31,9 +31,9 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.golden_recipes import config_files
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.judge.quote import code
-from signoff.parse.flags import may_be_flag
-from signoff.parse.launch import Arg, ScriptRun, ServerLaunch
-from signoff.parse.prose import sentences, words
+from signoff.parse.benchmark.engine_flags import may_be_flag
+from signoff.parse.benchmark.launch import Arg, ScriptRun, ServerLaunch
+from signoff.parse.comment.phrases import sentences, words
 
 ID = "draft-precision"
 NAME = "draft runs as shipped"

@@ -35,8 +35,7 @@ from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.judge.script_files import unread_script_file
-from signoff.parse.diff import patch_lines
-from signoff.parse.engine_patches import (
+from signoff.parse.benchmark.engine_patches import (
     Helper,
     PatchHit,
     find_in_lines,
@@ -45,8 +44,9 @@ from signoff.parse.engine_patches import (
     helper_scripts,
     sourced_file,
 )
-from signoff.parse.launch import ScriptRun
-from signoff.parse.pinned_checkout import cloned_repo, head_lines
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.diff import patch_lines
+from signoff.parse.recipes.pinned_checkout import cloned_repo, head_lines
 from signoff.policy import PatchPolicy
 
 ID = "engine-patches"

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
-from signoff.parse.matching import ItemMatch
-from signoff.parse.prose import count_phrase, has_phrase, phrase_words, words
+from signoff.parse.comment.item_matching import ItemMatch
+from signoff.parse.comment.phrases import count_phrase, has_phrase, phrase_words, words
 
 ID = "latest-template"
 NAME = "latest template"

@@ -39,8 +39,8 @@ from signoff.judge.baseline import base_wants, settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
-from signoff.parse.flags import may_be_flag, spelled
-from signoff.parse.launch import Arg, ScriptRun
+from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
+from signoff.parse.benchmark.launch import Arg, ScriptRun
 from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
 
 ID = "no-arch-hacks"

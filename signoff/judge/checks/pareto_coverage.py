@@ -26,7 +26,7 @@ from signoff.evidence import ThroughputRow
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.quote import code
-from signoff.parse.master_config import MasterEntry
+from signoff.parse.inferencex.master_config import MasterEntry
 
 ID = "pareto-coverage"
 NAME = "Pareto coverage"

@@ -20,8 +20,8 @@ import re
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.quote import code
-from signoff.parse.master_blocks import split_blocks
-from signoff.parse.master_config import EntryChange
+from signoff.parse.inferencex.master_blocks import split_blocks
+from signoff.parse.inferencex.master_config import EntryChange
 
 ID = "pr-description"
 NAME = "PR description"

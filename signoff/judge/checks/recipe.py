@@ -28,10 +28,10 @@ from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.recipe_compare import LaunchComparison, compare_launch
 from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
 from signoff.judge.recipe_runs import Target, script_runs, targets
-from signoff.parse.launch import ScriptRun, ServerLaunch
-from signoff.parse.links import RecipeLinkRef, link_key
-from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine
-from signoff.parse.recipes import read_recipe_file, read_recipe_page
+from signoff.parse.benchmark.launch import ScriptRun, ServerLaunch
+from signoff.parse.comment.links import RecipeLinkRef, link_key
+from signoff.parse.recipes.document import RecipeDoc, RecipeEngine
+from signoff.parse.recipes.readers import read_recipe_file, read_recipe_page
 
 ID = "recipe"
 NAME = "recipe"

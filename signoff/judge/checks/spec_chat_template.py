@@ -28,9 +28,9 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.golden_recipes import config_file_refs, config_files
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.judge.script_files import unread_script_file
-from signoff.parse.launch import ClientCall, ScriptRun
-from signoff.parse.master_config import MasterEntry, sweep_may_run
-from signoff.parse.recipe_benchmark import recipe_uses_chat_template
+from signoff.parse.benchmark.launch import ClientCall, ScriptRun
+from signoff.parse.inferencex.master_config import MasterEntry, sweep_may_run
+from signoff.parse.recipes.srt_benchmark import recipe_uses_chat_template
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"

@@ -20,8 +20,8 @@ from __future__ import annotations
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.quote import code
-from signoff.parse.master_config import MasterEntry
-from signoff.parse.prose import asserted, has_phrase, sentences, words
+from signoff.parse.comment.phrases import asserted, has_phrase, sentences, words
+from signoff.parse.inferencex.master_config import MasterEntry
 
 ID = "upstream-image"
 NAME = "upstream image / engine-first"

@@ -6,7 +6,7 @@ refusal and Check 0 all read a comment through this one rule.
 
 from __future__ import annotations
 
-from signoff.parse.signoff_comment import parse_signoff
+from signoff.parse.comment.signoff_comment import parse_signoff
 from signoff.policy import Policy
 
 

@@ -14,7 +14,7 @@ import json
 
 import yaml
 
-from signoff.parse.launch import Arg
+from signoff.parse.benchmark.launch import Arg
 from signoff.yamlload import SafeLoader
 
 MAX_CONFIG_CHARS = 65_536  # real launch configs are a few hundred bytes

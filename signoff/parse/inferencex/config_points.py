@@ -15,8 +15,13 @@ from collections.abc import Iterator, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.launch import ScriptRun
-from signoff.parse.master_config import SCENARIO_DIRS, MasterEntry, SearchSpace, script_candidates
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.inferencex.master_config import (
+    SCENARIO_DIRS,
+    MasterEntry,
+    SearchSpace,
+    script_candidates,
+)
 from signoff.policy import SweepEnv
 
 

@@ -16,9 +16,9 @@ from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks, PrDiffAt, WorkflowRun
 from signoff.gather import evals, workflow_runs
-from signoff.gather.commit_checks import prefetch_commit_checks, read_commit_checks
+from signoff.gather.commit_runs import prefetch_commit_checks, read_commit_checks
 from signoff.gather.plan import Plan
-from signoff.gather.pull import to_changed_file
+from signoff.gather.pull_request import to_changed_file
 from signoff.github.answers import CompareAnswer
 from signoff.github.api import Api
 from signoff.policy import Policy

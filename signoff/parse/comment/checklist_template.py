@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from signoff.parse.signoff_comment import (
+from signoff.parse.comment.signoff_comment import (
     Fence,
     Frozen,
     Row,

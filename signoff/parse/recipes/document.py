@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.launch import Arg
+from signoff.parse.benchmark.launch import Arg
 
 RecipeEngine = Literal["vllm", "sglang"]
 _DOC_SUFFIXES = (".md", ".mdx", ".yaml", ".yml", ".jsx")

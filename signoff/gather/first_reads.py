@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from signoff.gather import commit_checks, files, pull, signoff_body
+from signoff.gather import commit_runs, files, pull_request, signoff_body
 from signoff.github.api import Api
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
@@ -41,13 +41,13 @@ def send(
 ) -> None:
     """Send every first read ahead (the files list only when `pinned` is the PR's head)."""
     repo = ref.full_name
-    default_branch = pull.to_repository(ref, raw_pull).default_branch
-    at_head = pinned == pull.head_sha(raw_pull)
-    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
+    default_branch = pull_request.to_repository(ref, raw_pull).default_branch
+    at_head = pinned == pull_request.head_sha(raw_pull)
+    pull_request.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
         signoff_body.prefetch(api, ref)
     policy_reads = [
         (p, policy_ref(p, default_branch, policy_refs)) for p in policy_files(policy, standard)
     ]
     files.prefetch_at(api, repo, policy_reads)  # (one GraphQL query when the api folds texts)
-    commit_checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks
+    commit_runs.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

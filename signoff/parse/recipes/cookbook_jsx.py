@@ -18,8 +18,8 @@ from typing import Any
 import tree_sitter_javascript
 from tree_sitter import Language, Node, Parser
 
-from signoff.parse.launch import Arg
-from signoff.parse.recipe_doc import RecipeCommand, RecipeDoc, split_args
+from signoff.parse.benchmark.launch import Arg
+from signoff.parse.recipes.document import RecipeCommand, RecipeDoc, split_args
 
 _NOT_LITERAL = object()  # a value the page computes: read as nothing, reported
 _PARSER = Parser(Language(tree_sitter_javascript.language()))

@@ -18,9 +18,9 @@ from typing import Any
 
 import yaml
 
-from signoff.parse.launch import Arg
-from signoff.parse.recipe_doc import RecipeCommand, RecipeDoc, RecipeEngine
-from signoff.parse.recipe_markdown import read_markdown
+from signoff.parse.benchmark.launch import Arg
+from signoff.parse.recipes.document import RecipeCommand, RecipeDoc, RecipeEngine
+from signoff.parse.recipes.markdown_pages import read_markdown
 from signoff.policy import Hardware, RecipeStrategy
 from signoff.yamlload import load_yaml_with_lines
 

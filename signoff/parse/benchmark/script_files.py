@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from signoff.parse.launch_read import WRAPPERS, basename
+from signoff.parse.benchmark.launch_read import WRAPPERS, basename
 from signoff.parse.shell_expand import Field
 from signoff.parse.shell_scan import ASSIGNMENT
 

@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from signoff.parse.signoff_comment import Frozen, ParsedSignoff, TaskItem
-from signoff.parse.template import ParsedTemplate, TemplateItem, identify_item
+from signoff.parse.comment.checklist_template import ParsedTemplate, TemplateItem, identify_item
+from signoff.parse.comment.signoff_comment import Frozen, ParsedSignoff, TaskItem
 from signoff.policy import TemplateItemSpec
 
 # Calibrated on the V1-V21 history: typo fixes score above 0.9, the V18 recipe rewording below 0.7.

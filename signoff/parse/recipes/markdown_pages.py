@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from signoff.parse.recipe_doc import RecipeCommand, RecipeDoc, commands_in_shell
+from signoff.parse.recipes.document import RecipeCommand, RecipeDoc, commands_in_shell
 
 _MD = MarkdownIt("commonmark")
 _NOT_SHELL = frozenset(

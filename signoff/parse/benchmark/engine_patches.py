@@ -22,8 +22,8 @@ from posixpath import dirname, join, normpath
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.launch import ScriptRun
-from signoff.parse.script_text import MAX_LINE, command_spans, command_spans_at, expand
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.benchmark.script_text import MAX_LINE, command_spans, command_spans_at, expand
 from signoff.policy import PatchPattern, PatchPolicy
 
 _HELPER = re.compile(

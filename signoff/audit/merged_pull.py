@@ -26,7 +26,7 @@ from signoff.evidence import Evidence, MembershipState, SignoffKind
 from signoff.gather import audit_reads as reads
 from signoff.gather.teams import MAX_TEAMS, read_memberships
 from signoff.github.api import Api, JsonObject
-from signoff.parse.codeowners import owner_is_team, parse_codeowners
+from signoff.parse.inferencex.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 
 

@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from signoff.parse.launch import (
+from signoff.parse.benchmark.launch import (
     ClientCall,
     HeredocUse,
     Ran,

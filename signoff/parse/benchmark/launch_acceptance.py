@@ -22,9 +22,9 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.acceptance import plain_number
-from signoff.parse.flags import engine_flags, spelled
-from signoff.parse.launch import EnvChoice, ServerLaunch
+from signoff.parse.benchmark.engine_flags import engine_flags, spelled
+from signoff.parse.benchmark.launch import EnvChoice, ServerLaunch
+from signoff.parse.recipes.srt_acceptance import plain_number
 from signoff.policy import AcceptanceKnob, DraftSetting, Policy
 
 

@@ -41,12 +41,12 @@ from signoff.evidence import (
     WantRole,
 )
 from signoff.gather import (
-    check_runs,
-    commit_checks,
+    commit_runs,
     evals,
     files,
-    first,
-    pull,
+    first_reads,
+    pull_request,
+    sweep_scan,
     teams,
     upstream,
     wants,
@@ -57,8 +57,8 @@ from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.github.api import Api, error_status
 from signoff.github.client import Deadline
 from signoff.github.comments import to_comment
-from signoff.parse.links import RecipeLinkRef
-from signoff.parse.master_config import script_candidates
+from signoff.parse.comment.links import RecipeLinkRef
+from signoff.parse.inferencex.master_config import script_candidates
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard, iso
@@ -152,7 +152,7 @@ def _listed_files_at_head(
     evidence: Evidence, pinned_head: str | None, pull_json: Mapping[str, object] | None
 ) -> bool:
     """Whether the changed files came from the files list (the pin was the head when read)."""
-    first_head = pull.head_sha(dict(pull_json)) if pull_json is not None else None
+    first_head = pull_request.head_sha(dict(pull_json)) if pull_json is not None else None
     return pinned_head is None or first_head is None or first_head == pinned_head
 
 
@@ -182,7 +182,7 @@ class _Pass:
 
     def policy_ref(self, path: str, default_branch: str) -> str:
         """Where a default-branch file is read: the branch, or the audit's commit for it."""
-        return first.policy_ref(path, default_branch, self.policy_refs)
+        return first_reads.policy_ref(path, default_branch, self.policy_refs)
 
 
 def _gather(
@@ -197,8 +197,8 @@ def _gather(
     pinned_head: str | None,
     pull_json: Mapping[str, object] | None,
 ) -> Evidence:
-    raw_pull = dict(pull_json) if pull_json is not None else pull.read_pull(api, ref)
-    pinned = pinned_head or pull.head_sha(raw_pull)
+    raw_pull = dict(pull_json) if pull_json is not None else pull_request.read_pull(api, ref)
+    pinned = pinned_head or pull_request.head_sha(raw_pull)
     run = _Pass(api, ref, policy, standard, plan, policy_refs, pinned, last_reads)
     _stage_one(run, raw_pull)
     edits.start(run.fields["signoff"])
@@ -207,7 +207,7 @@ def _gather(
     run.fields["memberships"] = tuple(future.result() for future in memberships)
     run.fields["upstream"] = _upstream_links(links)
     _read_wanted(run)
-    now = pull.head_sha(pull.read_pull(api, ref))
+    now = pull_request.head_sha(pull_request.read_pull(api, ref))
     run.fields["head_moved_to"] = now if now != run.pinned else None
     return Evidence(**run.fields, files=tuple(run.reads))
 
@@ -215,13 +215,13 @@ def _gather(
 def _stage_one(run: _Pass, raw_pull: dict[str, Any]) -> None:
     """What the PR object names: its lists, the policy files, the pinned head's check runs."""
     api, ref, repo = run.api, run.ref, run.repo
-    default_branch = pull.to_repository(ref, raw_pull).default_branch
-    first.send(api, ref, raw_pull, run.pinned, run.policy, run.standard, run.policy_refs)
-    at_head = run.pinned == pull.head_sha(raw_pull)
+    default_branch = pull_request.to_repository(ref, raw_pull).default_branch
+    first_reads.send(api, ref, raw_pull, run.pinned, run.policy, run.standard, run.policy_refs)
+    at_head = run.pinned == pull_request.head_sha(raw_pull)
     run.fields.update(_pull_fields(api, ref, raw_pull, run.pinned, at_head))
     run.reads += [
         files.read_file(api, repo, path, run.policy_ref(path, default_branch), "default")
-        for path in first.policy_files(run.policy, run.standard)
+        for path in first_reads.policy_files(run.policy, run.standard)
     ]
 
 
@@ -238,7 +238,7 @@ def _stage_two(
     files.prefetch_at(api, repo, stage_reads)  # (one GraphQL query when the api folds texts)
     memberships = _start_memberships(api, ctx, run.fields["signoff"].author)
     links = _start_upstream(api, ctx, run.policy)
-    order = check_runs.scan_order(run.fields["commits"], pinned)
+    order = sweep_scan.scan_order(run.fields["commits"], pinned)
     _prefetch_head_runs(api, repo, order, run.policy)
     head_reads = files.read_all(api, repo, masters, pinned, "head")
     run.reads += files.read_all(api, repo, masters, base_sha, "base") + head_reads
@@ -250,19 +250,19 @@ def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
     """The sweep: the qualifying commit, the PR's diff there, its evals; the head once more."""
     api, repo, pinned, policy = run.api, run.repo, run.pinned, run.policy
     ctx = run.context()
-    order = check_runs.scan_order(run.fields["commits"], pinned)
-    found = check_runs.find_sweep(api, repo, order, ctx.sweep_scopes, policy, run.plan)
+    order = sweep_scan.scan_order(run.fields["commits"], pinned)
+    found = sweep_scan.find_sweep(api, repo, order, ctx.sweep_scopes, policy, run.plan)
     sweep_sha, run_id = found.sha, found.run_id
     run.fields["commit_checks"], run.fields["workflow_runs"] = found.examined, found.workflow_runs
     run.fields["commit_checks_truncated"] = sweep_sha is None and len(order) > len(found.examined)
-    pull.prefetch_pull(api, run.ref)  # the head at the end, read alongside the artifacts
+    pull_request.prefetch_pull(api, run.ref)  # the head at the end, read alongside the artifacts
     if run.last_reads is not None:
         run.last_reads(run.fields["signoff"], len(run.fields["comments"]))
     masters, base_sha = ctx.changed_master_files, run.fields["pull_request"].base_sha
     older = sweep_sha is not None and sweep_sha != pinned
     if older:
         assert sweep_sha is not None
-        check_runs.prefetch_diff_at(api, repo, base_sha, sweep_sha)
+        sweep_scan.prefetch_diff_at(api, repo, base_sha, sweep_sha)
         files.prefetch(api, repo, masters, sweep_sha)
         if run_id is not None:
             evals.prefetch(api, repo, run_id)
@@ -275,7 +275,7 @@ def _stage_three(run: _Pass, head_reads: list[FileRead]) -> None:
         run.reads += files.as_role(head_reads, "eval")  # the head reads are the sweep commit's
     elif older:
         assert sweep_sha is not None
-        run.fields["sweep_diff"] = check_runs.read_diff_at(api, repo, base_sha, sweep_sha)
+        run.fields["sweep_diff"] = sweep_scan.read_diff_at(api, repo, base_sha, sweep_sha)
         run.reads += files.read_all(api, repo, masters, sweep_sha, "eval")
     if results is not None:
         run.fields["evals"] = (results.result(),)
@@ -306,18 +306,18 @@ def _read_wanted(run: _Pass) -> None:
 def _pull_fields(
     api: Api, ref: SignoffRef, raw_pull: dict[str, Any], pinned: str, at_head: bool
 ) -> dict[str, Any]:
-    listing = pull.read_listing(api, ref, raw_pull, with_files=at_head)
+    listing = pull_request.read_listing(api, ref, raw_pull, with_files=at_head)
     changed, files_truncated = listing.files, listing.files_truncated
     if not at_head:
         # The head moved after the gate pinned it: judge the PR's files as of the pinned commit
         # (one compare against the base instead of the files list; compare lists <= 300 files).
-        base_sha = pull.to_pull_request(raw_pull, pinned).base_sha
-        at_pin = check_runs.read_diff_at(api, ref.full_name, base_sha, pinned)
+        base_sha = pull_request.to_pull_request(raw_pull, pinned).base_sha
+        at_pin = sweep_scan.read_diff_at(api, ref.full_name, base_sha, pinned)
         changed, files_truncated = at_pin.files, not at_pin.complete
-    raw_comments = pull.list_comments(api, ref)
+    raw_comments = pull_request.list_comments(api, ref)
     return {
-        "repository": pull.to_repository(ref, raw_pull),
-        "pull_request": pull.to_pull_request(raw_pull, pinned),
+        "repository": pull_request.to_repository(ref, raw_pull),
+        "pull_request": pull_request.to_pull_request(raw_pull, pinned),
         "changed_files": changed,
         "files_truncated": files_truncated,
         "commits": listing.commits,
@@ -330,7 +330,7 @@ def _pull_fields(
 def _prefetch_head_runs(api: Api, repo: str, order: list[str], policy: Policy) -> None:
     """The workflow runs the head's green check runs name (each with its first jobs page), and
     the artifact list of the one run when its check runs look green, sent with stage 2; when
-    they do not, the next older commit's check runs instead (`check_runs.send_ahead`).
+    they do not, the next older commit's check runs instead (`sweep_scan.send_ahead`).
 
     Which scopes the PR needs is known only once the master configs are read, so the runs named
     for any scope go out: nearly always the one sweep run the PR's scopes name too. Its artifact
@@ -338,9 +338,9 @@ def _prefetch_head_runs(api: Api, repo: str, order: list[str], policy: Policy) -
     does, and an artifact list sent for nothing costs one request on a sweep that FAILs. The
     scan of older commits waits for the configs (it needs the scopes), but not for their reads.
     """
-    head_checks = commit_checks.read_commit_checks(api, repo, order[0])
+    head_checks = commit_runs.read_commit_checks(api, repo, order[0])
     run_ids = candidate_run_ids(head_checks, tuple(sorted(policy.sweep.scopes)), policy)
-    check_runs.send_ahead(api, repo, head_checks, run_ids, order[1:2], policy)
+    sweep_scan.send_ahead(api, repo, head_checks, run_ids, order[1:2], policy)
 
 
 def _scripts_to_read(ctx: View) -> list[str]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine
-from signoff.parse.recipe_jsx import read_cookbook_config
-from signoff.parse.recipe_markdown import read_html, read_markdown
-from signoff.parse.recipe_yaml import read_yaml_recipe
+from signoff.parse.recipes.cookbook_jsx import read_cookbook_config
+from signoff.parse.recipes.document import RecipeDoc, RecipeEngine
+from signoff.parse.recipes.markdown_pages import read_html, read_markdown
+from signoff.parse.recipes.vllm_yaml import read_yaml_recipe
 from signoff.policy import RecipePolicy
 
 

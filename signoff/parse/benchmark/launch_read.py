@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from signoff.parse.launch import Arg, Engine, Reach, ServerLaunch
+from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
 from signoff.parse.shell_expand import Field
 from signoff.parse.shell_scan import ASSIGNMENT
 

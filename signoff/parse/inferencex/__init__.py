@@ -1,0 +1,2 @@
+"""InferenceX repository files: master configs and their sweeps, the changelog, MODELS.md,
+CODEOWNERS and golden acceptance-length curves."""
