@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.parse.shell_brace import MAX_FIELDS, brace_expand
+from signoff.parse.shell.brace import MAX_FIELDS, brace_expand
 
 AS_BASH_EXPANDS = [
     ("--{hf-overrides,x}", ["--hf-overrides", "--x"]),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.parse.shell_escapes import Mode, ansi_c_end, decode
+from signoff.parse.shell.escapes import Mode, ansi_c_end, decode
 
 # (escape, $'...', printf FORMAT, printf %b, echo -e); None: bash fails, stops output or emits NUL
 AS_BASH_PRINTS: list[tuple[str, str | None, str | None, str | None, str | None]] = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from signoff.parse.benchmark.script import parse_script
-from signoff.parse.shell_printf import echo_output, printf_output
+from signoff.parse.shell.printf import echo_output, printf_output
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ import pytest
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.script import evaluate, read_script
 from signoff.parse.benchmark.script_text import command_spans_at, simple_commands
-from signoff.parse.shell_awk import awk_output
-from signoff.parse.shell_printf import printf_parts
+from signoff.parse.shell.awk import awk_output
+from signoff.parse.shell.printf import printf_parts
 
 DATA = Path(__file__).parent / "data" / "scripts"
 

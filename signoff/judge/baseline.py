@@ -43,7 +43,7 @@ from signoff.judge.model import Want, want_file
 from signoff.parse.benchmark.engine_patches import sourced_file
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.benchmark.script import ParsedScript, evaluate_counted, read_script
-from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+from signoff.parse.shell.syntax import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
 
 # The gaps a base can share with the head, and whether each may change the shell's own state
 # (variables, functions, aliases the later commands see). Any other problem (a parse error, a

@@ -40,7 +40,7 @@ from signoff.parse.inferencex.master_config import (
     parse_master_config,
     script_candidates,
 )
-from signoff.parse.shell_source import SourcedText, Sources, read_problem
+from signoff.parse.shell.sources import SourcedText, Sources, read_problem
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
 from signoff.yamlload import load_yaml

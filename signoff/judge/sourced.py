@@ -1,7 +1,7 @@
 """Changed files the benchmark scripts source or give a launch as `--config`: gather reads them.
 
 A script's `source`/`.` of a file the PR adds or changes runs that file's head text
-(parse/shell_source), and a vLLM/SGLang `--config` YAML gives the launch its flags
+(parse/shell/sources), and a vLLM/SGLang `--config` YAML gives the launch its flags
 (parse/benchmark/launch_config). Changed `benchmarks/**/*.sh` files are read anyway; any other
 changed file a script (or a file it sources) names there is asked for here, so the reader finds its
 text; one that still is not read fails the checks that need it, naming it.

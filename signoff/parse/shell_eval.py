@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from signoff.parse.shell_ast import (
+from signoff.parse.shell.flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Records, Runner
+from signoff.parse.shell.sources import Sources
+from signoff.parse.shell.syntax import (
     AndOr,
     Case,
     Command,
@@ -28,9 +30,7 @@ from signoff.parse.shell_ast import (
     Seq,
     Simple,
 )
-from signoff.parse.shell_flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Records, Runner
 from signoff.parse.shell_simple import SimpleCommands
-from signoff.parse.shell_source import Sources
 from signoff.parse.shell_values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
 
 MAX_ITERATIONS = 256  # for-loop items evaluated one by one

@@ -18,7 +18,6 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 
-from signoff.parse import shell_glob
 from signoff.parse.benchmark.launch import (
     Arg,
     ClientCall,
@@ -40,14 +39,16 @@ from signoff.parse.benchmark.launch_read import (
     read_launch,
 )
 from signoff.parse.benchmark.script_files import STDIN, known_name, script_file_word
-from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
-from signoff.parse.shell_awk import awk_output
-from signoff.parse.shell_expand import Expander, Field
-from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
-from signoff.parse.shell_printf import Parts, echo_output, printf_output, printf_parts
-from signoff.parse.shell_scan import ASSIGNMENT, NAME
-from signoff.parse.shell_source import MAX_SOURCE_DEPTH, Sources
-from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
+from signoff.parse.shell import wildcards
+from signoff.parse.shell.awk import awk_output
+from signoff.parse.shell.conditionals import DoubleBracket, Tri, either, single_bracket
+from signoff.parse.shell.expand import Expander
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
+from signoff.parse.shell.printf import Parts, echo_output, printf_output, printf_parts
+from signoff.parse.shell.scan import ASSIGNMENT, NAME
+from signoff.parse.shell.sources import MAX_SOURCE_DEPTH, Sources
+from signoff.parse.shell.syntax import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_values import (
     FROM_ENVIRONMENT,
     Array,
@@ -836,7 +837,7 @@ class SimpleCommands:
         result: Tri = False
         for word in patterns:
             glob, known = exp.pattern(word.raw, word.offset)
-            matched = shell_glob.match(glob, subject.text) if known and subject.known else None
+            matched = wildcards.match(glob, subject.text) if known and subject.known else None
             result = either(result, matched)
             if result is True:
                 return True

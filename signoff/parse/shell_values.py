@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from signoff.parse.shell_ast import Command, Parsed
+from signoff.parse.shell.syntax import Command, Parsed
 
 MAX_OPTIONS = 32  # distinct values one variable may hold across undecided arms
 

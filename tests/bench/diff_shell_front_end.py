@@ -11,7 +11,7 @@ shell_ast). This compares three readers of each script:
   wrapper's brace early), in a restricted shell (`bash -r`: no output redirection, PATH fixed)
   with an empty environment, a scratch directory and a time limit.
 - tree-sitter-bash: an ERROR or MISSING node rejects.
-- ours (signoff.parse.shell_ast): any problem rejects.
+- ours (signoff.parse.shell.syntax): any problem rejects.
 
 Compared per script: (a) accept/reject of each against `bash -n`; (b) for scripts bash accepts,
 the functions defined (names in order) and, per function, the sequence of command names in its
@@ -49,7 +49,7 @@ import tree_sitter
 import tree_sitter_bash
 import yaml
 
-from signoff.parse import shell_ast as ours_ast
+from signoff.parse.shell import syntax as ours_ast
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = Path("/work/.mirror/SemiAnalysisAI+InferenceX/repo")

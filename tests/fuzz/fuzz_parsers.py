@@ -47,7 +47,7 @@ from signoff.parse.inferencex.master_blocks import changed_keys, sparse_text, sp
 from signoff.parse.inferencex.master_config import diff_entries, parse_master_config
 from signoff.parse.inferencex.models_md import parse_models
 from signoff.parse.recipes.readers import read_recipe_file, read_recipe_page
-from signoff.parse.shell_printf import printf_output
+from signoff.parse.shell.printf import printf_output
 from signoff.policy import load_policy
 from signoff.publish.sanitize import reason_markdown
 

@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 
 from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
-from signoff.parse.shell_expand import Field
-from signoff.parse.shell_scan import ASSIGNMENT
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.scan import ASSIGNMENT
 
 # Commands that run the command given in their arguments (after their own options).
 WRAPPERS = frozenset(

@@ -34,10 +34,10 @@ from signoff.parse.benchmark.launch import (
     ServerLaunch,
     ShellCommand,
 )
-from signoff.parse.shell_ast import Parsed, parse
+from signoff.parse.shell.flow import Records
+from signoff.parse.shell.sources import Sources
+from signoff.parse.shell.syntax import Parsed, parse
 from signoff.parse.shell_eval import Evaluator
-from signoff.parse.shell_flow import Records
-from signoff.parse.shell_source import Sources
 from signoff.parse.shell_values import Option, Scope, Text
 
 DEFAULT_BUDGET = 5_000  # evaluation steps per configuration; real scripts take at most ~700

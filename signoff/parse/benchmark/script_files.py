@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 
 from signoff.parse.benchmark.launch_read import WRAPPERS, basename
-from signoff.parse.shell_expand import Field
-from signoff.parse.shell_scan import ASSIGNMENT
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.scan import ASSIGNMENT
 
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)

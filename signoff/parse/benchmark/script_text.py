@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
-from signoff.parse.shell_ast import AndOr, Case, Func, Group, If, Loop, Seq, Simple, parse
+from signoff.parse.shell.syntax import AndOr, Case, Func, Group, If, Loop, Seq, Simple, parse
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_LINE = 4000  # longer command texts are truncated before matching (bounded regex work)

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.shell_awk import arithmetic
+from signoff.parse.shell.awk import arithmetic
 from signoff.policy import GoldenAlPolicy
 
 _REF = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?$")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from signoff.parse.shell_escapes import ansi_c_end
+from signoff.parse.shell.escapes import ansi_c_end
 
 MAX_FIELDS = 1024
 MAX_WORD = 8192  # a longer word with braces in it is not read

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from signoff.parse.shell_escapes import ansi_c_end
+from signoff.parse.shell.escapes import ansi_c_end
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=")

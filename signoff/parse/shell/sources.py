@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from posixpath import dirname, normpath
 
-from signoff.parse.shell_ast import Parsed
-from signoff.parse.shell_expand import Field
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.syntax import Parsed
 
 MAX_SOURCED_CHARS = 512_000  # a sourced file's text read at most (GitHub serves up to 1 MB)
 MAX_SOURCE_DEPTH = 8  # sourced files sourcing others

@@ -13,14 +13,22 @@ than `MAX_DEPTH` are reported, not followed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Protocol
 
-from signoff.parse import shell_arith, shell_glob
-from signoff.parse.shell_brace import brace_expand
-from signoff.parse.shell_escapes import ansi_c_end, decode
-from signoff.parse.shell_printf import Parts
-from signoff.parse.shell_scan import NAME
+from signoff.parse.shell import arith, wildcards
+from signoff.parse.shell.brace import brace_expand
+from signoff.parse.shell.escapes import ansi_c_end, decode
+from signoff.parse.shell.fields import (
+    Field,
+    Segment,
+    assemble,
+    join_segments,
+    merge_literals,
+    substituted,
+    text_segs,
+)
+from signoff.parse.shell.printf import Parts
+from signoff.parse.shell.scan import NAME
 from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unknown
 
 MAX_DEPTH = 16
@@ -58,27 +66,6 @@ class Hooks(Protocol):
     def charge(self, steps: int) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
-    text: str
-    known: bool
-    prefix: str  # the literal text before the first unknown part ("" when it starts unknown)
-    line: int
-    parts: tuple[tuple[str, bool], ...] = ()  # (text, known) pieces of an unknown field
-
-    def as_text(self) -> Text:
-        return Text(self.text, self.known, self.prefix, self.parts)
-
-
-@dataclass(slots=True)
-class _Seg:
-    text: str
-    quoted: bool
-    known: bool = True
-    split: bool = False  # an unquoted expansion: split into fields
-    brk: bool = False  # a field boundary ("${A[@]}" items)
-
-
 class Expander:
     def __init__(self, hooks: Hooks) -> None:
         self.hooks = hooks
@@ -97,12 +84,12 @@ class Expander:
             self.hooks.charge(len(words) - 1)
         out: list[Field] = []
         for word in words:
-            out += _assemble(self._segments(word, offset, 0), line, self._ifs())
+            out += assemble(self._segments(word, offset, 0), line, self._ifs())
         return out
 
     def value(self, raw: str, offset: int) -> Text:
         """An assignment's value or a `[[ ]]` operand: expanded, never split."""
-        return _joined(self._segments(raw, offset, 0))
+        return join_segments(self._segments(raw, offset, 0))
 
     def pattern(self, raw: str, offset: int) -> tuple[str, bool]:
         """A glob pattern: quoted parts escaped; (pattern, whether it is fully known)."""
@@ -110,26 +97,26 @@ class Expander:
         known = True
         for seg in self._segments(raw, offset, 0):
             known = known and seg.known
-            parts.append(shell_glob.escape(seg.text) if seg.quoted else seg.text)
+            parts.append(wildcards.escape(seg.text) if seg.quoted else seg.text)
         return "".join(parts), known
 
     def arithmetic(self, expression: str, offset: int) -> int | None:
-        text = _joined(self._segments(expression, offset, 1, in_quotes=True))
+        text = join_segments(self._segments(expression, offset, 1, in_quotes=True))
         if not text.known:
             return None
-        return shell_arith.evaluate(text.text, self._arith_lookup, self._arith_assign)
+        return arith.evaluate(text.text, self._arith_lookup, self._arith_assign)
 
     # --- segments ----------------------------------------------------------------------------
 
     def _segments(
         self, raw: str, offset: int, depth: int, *, in_quotes: bool = False
-    ) -> list[_Seg]:
+    ) -> list[Segment]:
         if depth > MAX_DEPTH:
             self.hooks.problem(f"expansion nested deeper than {MAX_DEPTH} levels")
-            return [_Seg(raw, in_quotes, known=False)]
+            return [Segment(raw, in_quotes, known=False)]
         if not _SPECIAL_CHARS.intersection(raw) and (in_quotes or raw[:2] not in _PROCESS):
-            return [_Seg(raw, in_quotes)] if raw else []  # nothing to expand: the common case
-        out: list[_Seg] = []
+            return [Segment(raw, in_quotes)] if raw else []  # nothing to expand: the common case
+        out: list[Segment] = []
         i, quoted, opened, array_in_quotes = 0, in_quotes, 0, False
         while i < len(raw):
             char = raw[i]
@@ -137,11 +124,11 @@ class Expander:
                 i = self._escape(raw, i, quoted, out)
             elif char == "'" and not quoted:
                 stop = _end(raw.find("'", i + 1), raw)
-                out.append(_Seg(raw[i + 1 : stop], True))
+                out.append(Segment(raw[i + 1 : stop], True))
                 i = stop + 1
             elif char == '"' and not in_quotes:
                 if quoted and len(out) == opened and not array_in_quotes:
-                    out.append(_Seg("", True))  # "" is an empty argument, not nothing
+                    out.append(Segment("", True))  # "" is an empty argument, not nothing
                 quoted, opened, array_in_quotes = not quoted, len(out), False
                 i += 1
             elif i == 0 and not quoted and raw[:2] in _PROCESS:
@@ -153,44 +140,44 @@ class Expander:
             elif char == "`":
                 stop = _end(raw.find("`", i + 1), raw)
                 printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop], self.undecided)
-                out.extend(_substituted(raw[i : stop + 1], printed, quoted))
+                out.extend(substituted(raw[i : stop + 1], printed, quoted))
                 i = stop + 1
             else:
-                out.append(_Seg(char, quoted))
+                out.append(Segment(char, quoted))
                 i += 1
-        return _merge_literals(out)
+        return merge_literals(out)
 
-    def _process_substitution(self, raw: str, offset: int, out: list[_Seg]) -> int:
+    def _process_substitution(self, raw: str, offset: int, out: list[Segment]) -> int:
         """`<(cmd)` / `>(cmd)`: its commands run (as a `$( )`'s do); the word is a path
         (`/dev/fd/63`) known only at run time."""
         stop = _matching(raw, 1, "(", ")")
         self.hooks.substitute(offset + 2, raw[2 : stop - 1], self.undecided)
-        out.append(_Seg(raw[:stop], False, known=False))
+        out.append(Segment(raw[:stop], False, known=False))
         return stop
 
-    def _escape(self, raw: str, i: int, quoted: bool, out: list[_Seg]) -> int:
+    def _escape(self, raw: str, i: int, quoted: bool, out: list[Segment]) -> int:
         nxt = raw[i + 1]
         if nxt == "\n":
             return i + 2
         if quoted and nxt not in '"\\$`':
-            out.append(_Seg("\\" + nxt, True))
+            out.append(Segment("\\" + nxt, True))
         else:
-            out.append(_Seg(nxt, True))
+            out.append(Segment(nxt, True))
         return i + 2
 
     def _dollar(
-        self, raw: str, i: int, offset: int, depth: int, quoted: bool, out: list[_Seg]
+        self, raw: str, i: int, offset: int, depth: int, quoted: bool, out: list[Segment]
     ) -> int:
         if raw.startswith("$((", i):
             stop = _matching(raw, i + 1, "(", ")")
             value = self.arithmetic(raw[i + 3 : stop - 2], offset + i + 3)
             text = raw[i:stop] if value is None else str(value)
-            out.append(_Seg(text, quoted, known=value is not None, split=not quoted))
+            out.append(Segment(text, quoted, known=value is not None, split=not quoted))
             return stop
         if raw.startswith("$(", i):
             stop = _matching(raw, i + 1, "(", ")")
             printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1], self.undecided)
-            out.extend(_substituted(raw[i:stop], printed, quoted))
+            out.extend(substituted(raw[i:stop], printed, quoted))
             return stop
         if raw.startswith("${", i):
             stop = _matching(raw, i + 1, "{", "}")
@@ -201,9 +188,9 @@ class Expander:
             decoded = decode(raw[i + 2 : stop], "ansi")
             # an escape bash decodes in a way not read here: the word is known only at run time
             out.append(
-                _Seg(raw[i : stop + 1], True, known=False)
+                Segment(raw[i : stop + 1], True, known=False)
                 if decoded is None
-                else _Seg(decoded, True)
+                else Segment(decoded, True)
             )
             return stop + 1
         if raw.startswith('$"', i) and not quoted:
@@ -216,70 +203,70 @@ class Expander:
         if special and special in _SPECIAL:
             out.extend(self._special(special, raw[i : i + 2], quoted))
             return i + 2
-        out.append(_Seg("$", quoted))
+        out.append(Segment("$", quoted))
         return i + 1
 
     # --- parameters --------------------------------------------------------------------------
 
-    def _variable(self, name: str, written: str, quoted: bool, index: str) -> list[_Seg]:
+    def _variable(self, name: str, written: str, quoted: bool, index: str) -> list[Segment]:
         value = self.hooks.lookup(name)
         if value is FROM_ENVIRONMENT:
-            return [_Seg(written, quoted, known=False, split=not quoted)]
+            return [Segment(written, quoted, known=False, split=not quoted)]
         if isinstance(value, Array):
             return self._array(value, written, quoted, index)
         if index in ("@", "*"):
             items = () if value is None else (value,)
             return self._items(items, written, quoted, star=index == "*")
         if value is None:
-            return [_Seg("", quoted, split=not quoted)]
+            return [Segment("", quoted, split=not quoted)]
         if index not in ("", "0"):
-            return [_Seg("", quoted, split=not quoted)]
-        return _text_segs(value, quoted)
+            return [Segment("", quoted, split=not quoted)]
+        return text_segs(value, quoted)
 
-    def _array(self, array: Array, written: str, quoted: bool, index: str) -> list[_Seg]:
+    def _array(self, array: Array, written: str, quoted: bool, index: str) -> list[Segment]:
         if index in ("@", "*"):
             return self._items(array.values(), written, quoted, star=index == "*")
         key = index or "0"
         if not array.assoc and key not in dict(array.items):
             number = self.arithmetic(key, 0)
             if number is None:
-                return [_Seg(written, quoted, known=False, split=not quoted)]
+                return [Segment(written, quoted, known=False, split=not quoted)]
             key = str(number)
         found = dict(array.items).get(key)
         if found is None and not array.exact:
-            return [_Seg(written, quoted, known=False, split=not quoted)]
+            return [Segment(written, quoted, known=False, split=not quoted)]
         if found is None:
-            return [_Seg("", quoted, split=not quoted)]
-        return _text_segs(found, quoted)
+            return [Segment("", quoted, split=not quoted)]
+        return text_segs(found, quoted)
 
     def _items(
         self, items: tuple[Text, ...], written: str, quoted: bool, *, star: bool
-    ) -> list[_Seg]:
+    ) -> list[Segment]:
         if star and quoted:
-            joined = _joined([_Seg(t.text, True, t.known) for t in items], separator=" ")
-            return [_Seg(joined.text, True, known=joined.known)]
-        out: list[_Seg] = []
+            joined = join_segments([Segment(t.text, True, t.known) for t in items], separator=" ")
+            return [Segment(joined.text, True, known=joined.known)]
+        out: list[Segment] = []
         for n, item in enumerate(items):
             if n:
-                out.append(_Seg("", quoted, brk=True))
-            out.extend(_text_segs(item, quoted))
+                out.append(Segment("", quoted, brk=True))
+            out.extend(text_segs(item, quoted))
         if not items and quoted:
-            out.append(_Seg("", quoted, brk=True))  # "${EMPTY[@]}": no argument at all
+            out.append(Segment("", quoted, brk=True))  # "${EMPTY[@]}": no argument at all
         return out
 
-    def _special(self, name: str, written: str, quoted: bool) -> list[_Seg]:
+    def _special(self, name: str, written: str, quoted: bool) -> list[Segment]:
         params = self.hooks.positional()
         if name in "@*" and params is not None:
             return self._items(params, written, quoted, star=name == "*")
         if name == "#" and params is not None:
-            return [_Seg(str(len(params)), quoted, split=not quoted)]
+            return [Segment(str(len(params)), quoted, split=not quoted)]
         if name.isdigit() and name != "0" and params is not None:
             n = int(name)
             value = params[n - 1] if n <= len(params) else Text("")
-            return _text_segs(value, quoted)
-        return [_Seg(written, quoted, known=False, split=not quoted)]
+            return text_segs(value, quoted)
+        return [Segment(written, quoted, known=False, split=not quoted)]
 
-    def _braced(self, whole: str, offset: int, depth: int, quoted: bool) -> list[_Seg]:
+    def _braced(self, whole: str, offset: int, depth: int, quoted: bool) -> list[Segment]:
         inner = whole[2:-1]
         if inner.startswith("#") and len(inner) > 1:
             return [self._length(inner[1:], whole, quoted)]
@@ -291,15 +278,15 @@ class Expander:
                     assert isinstance(target, Text)
                     again = "${" + target.text + named[2] + "}"
                     return self._braced(again, offset, depth, quoted)
-                return [_Seg(whole, quoted, known=False, split=not quoted)]
+                return [Segment(whole, quoted, known=False, split=not quoted)]
             return self._indirect(inner[1:], whole, quoted)
         name, index, rest = _parameter_name(inner)
         if name is None:
             self.hooks.problem(f"unreadable parameter expansion {whole[:60]}")
-            return [_Seg(whole, quoted, known=False, split=not quoted)]
+            return [Segment(whole, quoted, known=False, split=not quoted)]
         op = next((op for op in _OPS if rest.startswith(op)), None) if rest else ""
         if op is None:
-            return [_Seg(whole, quoted, known=False, split=not quoted)]
+            return [Segment(whole, quoted, known=False, split=not quoted)]
         if not op:
             if name in _SPECIAL or name.isdigit():
                 return self._special(name, whole, quoted)
@@ -318,7 +305,7 @@ class Expander:
         value = self.hooks.lookup(name, guarded=guarded)
         if isinstance(value, Array):
             if index in ("@", "*"):
-                return _joined([_Seg(t.text, True, t.known) for t in value.values()], " ")
+                return join_segments([Segment(t.text, True, t.known) for t in value.values()], " ")
             return dict(value.items).get(index or "0")
         return value
 
@@ -332,9 +319,9 @@ class Expander:
         offset: int,
         depth: int,
         quoted: bool,
-    ) -> list[_Seg]:
+    ) -> list[Segment]:
         value = self._scalar(name, index, guarded=op in _FALLBACKS)
-        unknown_seg = [_Seg(whole, quoted, known=False, split=not quoted)]
+        unknown_seg = [Segment(whole, quoted, known=False, split=not quoted)]
         operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
         if value is FROM_ENVIRONMENT or (isinstance(value, Text) and not value.known):
             why = f"`{whole[:60]}` (${name} is known only at run time)"
@@ -348,7 +335,7 @@ class Expander:
         result = self._transform(op, current.text, word, operand_offset, depth)
         if result is None:
             return unknown_seg
-        return [_Seg(result, quoted, split=not quoted)]
+        return [Segment(result, quoted, split=not quoted)]
 
     def _default(
         self,
@@ -359,19 +346,19 @@ class Expander:
         offset: int,
         depth: int,
         quoted: bool,
-    ) -> list[_Seg]:
+    ) -> list[Segment]:
         is_set = current is not None and (current.text != "" or ":" not in op)
         if op in (":+", "+"):
             if not is_set:
-                return [_Seg("", quoted, split=not quoted)]
+                return [Segment("", quoted, split=not quoted)]
             return self._operand(word, offset, depth, quoted)
         if is_set and current is not None:
-            return [_Seg(current.text, quoted, split=not quoted)]
+            return [Segment(current.text, quoted, split=not quoted)]
         if op in (":?", "?"):
-            return [_Seg("", quoted, split=not quoted)]  # bash would stop the script here
+            return [Segment("", quoted, split=not quoted)]  # bash would stop the script here
         segs = self._operand(word, offset, depth, quoted)
         if op in (":=", "="):
-            self.hooks.assign(name, _joined(segs))
+            self.hooks.assign(name, join_segments(segs))
         return segs
 
     def _may_run(self, word: str, offset: int, depth: int, why: str) -> None:
@@ -385,11 +372,11 @@ class Expander:
         finally:
             self.undecided = outer
 
-    def _operand(self, word: str, offset: int, depth: int, quoted: bool) -> list[_Seg]:
+    def _operand(self, word: str, offset: int, depth: int, quoted: bool) -> list[Segment]:
         segs = self._segments(word, offset, depth + 1, in_quotes=quoted)
         if not quoted:  # the operand's unquoted text is split like any unquoted expansion
-            return [_Seg(s.text, s.quoted, s.known, not s.quoted, s.brk) for s in segs]
-        return [_Seg(s.text, True, s.known, split=False, brk=s.brk) for s in segs]
+            return [Segment(s.text, s.quoted, s.known, not s.quoted, s.brk) for s in segs]
+        return [Segment(s.text, True, s.known, split=False, brk=s.brk) for s in segs]
 
     def _transform(self, op: str, text: str, word: str, offset: int, depth: int) -> str | None:
         if op in ("^^", "^", ",,", ","):
@@ -407,15 +394,15 @@ class Expander:
             return None
         if op in ("#", "##", "%", "%%"):
             suffix, longest = op.startswith("%"), len(op) == 2
-            return shell_glob.remove_affix(text, glob, suffix=suffix, longest=longest)
-        new = _joined(self._segments(replacement, offset, depth + 1))
+            return wildcards.remove_affix(text, glob, suffix=suffix, longest=longest)
+        new = join_segments(self._segments(replacement, offset, depth + 1))
         if not new.known:
             return None
-        return shell_glob.replace(text, glob, new.text, op[1:])
+        return wildcards.replace(text, glob, new.text, op[1:])
 
     def _pattern_of(self, raw: str, offset: int, depth: int) -> tuple[str, bool]:
         segs = self._segments(raw, offset, depth + 1)
-        glob = "".join(shell_glob.escape(s.text) if s.quoted else s.text for s in segs)
+        glob = "".join(wildcards.escape(s.text) if s.quoted else s.text for s in segs)
         return glob, all(s.known for s in segs)
 
     def _substring(self, text: str, word: str, offset: int) -> str | None:
@@ -432,33 +419,33 @@ class Expander:
         end = len(text) + length if length < 0 else start + length
         return text[start:end]
 
-    def _length(self, inner: str, whole: str, quoted: bool) -> _Seg:
+    def _length(self, inner: str, whole: str, quoted: bool) -> Segment:
         name, index, rest = _parameter_name(inner)
         if name is None or rest:
-            return _Seg(whole, quoted, known=False, split=not quoted)
+            return Segment(whole, quoted, known=False, split=not quoted)
         if name in ("@", "*") or (index in ("@", "*") and name):
             value = self.hooks.lookup(name) if name not in ("@", "*") else None
             params = self.hooks.positional() if name in ("@", "*") else None
             if isinstance(value, Array) and value.exact:
-                return _Seg(str(len(value.items)), quoted, split=not quoted)
+                return Segment(str(len(value.items)), quoted, split=not quoted)
             if params is not None:
-                return _Seg(str(len(params)), quoted, split=not quoted)
+                return Segment(str(len(params)), quoted, split=not quoted)
             if isinstance(value, Text) and value is not FROM_ENVIRONMENT:
-                return _Seg("1", quoted, split=not quoted)
-            return _Seg(whole, quoted, known=False, split=not quoted)
+                return Segment("1", quoted, split=not quoted)
+            return Segment(whole, quoted, known=False, split=not quoted)
         scalar = self._scalar(name, index)
         if scalar is None:
-            return _Seg("0", quoted, split=not quoted)
+            return Segment("0", quoted, split=not quoted)
         if not isinstance(scalar, Text) or not scalar.known:
-            return _Seg(whole, quoted, known=False, split=not quoted)
-        return _Seg(str(len(scalar.text)), quoted, split=not quoted)
+            return Segment(whole, quoted, known=False, split=not quoted)
+        return Segment(str(len(scalar.text)), quoted, split=not quoted)
 
-    def _indirect(self, inner: str, whole: str, quoted: bool) -> list[_Seg]:
+    def _indirect(self, inner: str, whole: str, quoted: bool) -> list[Segment]:
         target = self._scalar(inner, "")
         if _names_variable(target):
             assert isinstance(target, Text)
             return self._variable(target.text, whole, quoted, "")
-        return [_Seg(whole, quoted, known=False, split=not quoted)]
+        return [Segment(whole, quoted, known=False, split=not quoted)]
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -491,20 +478,6 @@ def _names_variable(target: object) -> bool:
         and target is not FROM_ENVIRONMENT
         and NAME.fullmatch(target.text) is not None
     )
-
-
-def _substituted(written: str, printed: str | Parts | None, quoted: bool) -> list[_Seg]:
-    """A command substitution: its output when known (trailing newlines dropped, as the shell
-    does), its pieces when known in part (the run-time ones as written), else the text as
-    written, unknown."""
-    if printed is None:
-        return [_Seg(written, quoted, known=False, split=not quoted)]
-    if isinstance(printed, str):
-        return [_Seg(printed.rstrip("\n"), quoted, split=not quoted)]
-    pieces = list(printed)
-    if pieces and pieces[-1][1]:
-        pieces[-1] = (pieces[-1][0].rstrip("\n"), True)
-    return [_Seg(text, quoted, known=known, split=not quoted) for text, known in pieces if text]
 
 
 def _end(found: int, raw: str) -> int:
@@ -559,109 +532,3 @@ def _split_replacement(word: str) -> tuple[str, str, str]:
             return word[:i], "/", word[i + 1 :]
         i += 1
     return word, "", ""
-
-
-def _merge_literals(segs: list[_Seg]) -> list[_Seg]:
-    out: list[_Seg] = []
-    for seg in segs:
-        last = out[-1] if out else None
-        if (
-            last is not None
-            and not seg.brk
-            and not last.brk
-            and seg.known
-            and last.known
-            and not seg.split
-            and not last.split
-            and seg.quoted == last.quoted
-            and seg.text
-            and last.text
-        ):
-            last.text += seg.text
-        else:
-            out.append(seg)
-    return out
-
-
-def _text_segs(value: Text, quoted: bool) -> list[_Seg]:
-    """A value's segments; an unknown one keeps its known pieces splittable."""
-    if value.known or not value.parts:
-        return [_Seg(value.text, quoted, known=value.known, split=not quoted)]
-    return [_Seg(text, quoted, known=known, split=not quoted) for text, known in value.parts]
-
-
-def _joined(segs: list[_Seg], separator: str = " ") -> Text:
-    parts: list[list[object]] = []
-    for seg in segs:
-        text, known = (separator, True) if seg.brk else (seg.text, seg.known)
-        if parts and parts[-1][1] == known:
-            parts[-1][0] = f"{parts[-1][0]}{text}"
-        else:
-            parts.append([text, known])
-    whole = "".join(str(text) for text, _ in parts)
-    if all(known for _, known in parts):
-        return Text(whole)
-    prefix = str(parts[0][0]) if parts[0][1] else ""
-    pieces = tuple((str(text), bool(known)) for text, known in parts)
-    return Text(whole, known=False, prefix=prefix, parts=pieces)
-
-
-def _assemble(segs: list[_Seg], line: int, ifs: str) -> list[Field]:
-    builder = _FieldBuilder(line, ifs)
-    for seg in segs:
-        if seg.brk:
-            builder.flush()
-        elif seg.split and seg.known:
-            builder.split(seg.text)
-        else:
-            builder.add(seg)
-    builder.flush()
-    return builder.fields
-
-
-class _FieldBuilder:
-    """Joins segments into fields, splitting unquoted known expansions on IFS."""
-
-    def __init__(self, line: int, ifs: str) -> None:
-        self.line, self.ifs = line, ifs
-        self.fields: list[Field] = []
-        self.current: list[_Seg] | None = None
-
-    def add(self, seg: _Seg) -> None:
-        self.current = [*(self.current or []), seg]
-
-    def flush(self) -> None:
-        if self.current is not None:
-            text = _joined(self.current, separator="")
-            prefix = "" if text.known else text.prefix
-            self.fields.append(Field(text.text, text.known, prefix, self.line, text.parts))
-        self.current = None
-
-    def split(self, text: str) -> None:
-        if not text:
-            return
-        if text[0] in self.ifs:
-            self.flush()
-        for n, piece in enumerate(_ifs_split(text, self.ifs)):
-            if n:
-                self.flush()
-            self.add(_Seg(piece, False))
-        if text[-1] in self.ifs:
-            self.flush()
-
-
-def _ifs_split(text: str, ifs: str) -> list[str]:
-    if not ifs:
-        return [text]
-    pieces: list[str] = []
-    word: list[str] = []
-    for char in text:
-        if char in ifs:
-            if word or not char.isspace():
-                pieces.append("".join(word))
-            word = []
-        else:
-            word.append(char)
-    if word:
-        pieces.append("".join(word))
-    return pieces

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from signoff.parse.shell_escapes import decode
+from signoff.parse.shell.escapes import decode
 
 _CONVERSION = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d*))?(?P<kind>.)?")
 _INTEGER = frozenset("diuxXoc")

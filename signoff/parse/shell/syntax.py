@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from signoff.parse.shell_scan import ASSIGNMENT, HeredocBody, Scanner, Token
+from signoff.parse.shell.scan import ASSIGNMENT, HeredocBody, Scanner, Token
 
 MAX_DEPTH = 100  # nested compound commands; deeper scripts are not read (fail closed)
 SUBSTITUTION_BUDGET_FACTOR = 8  # characters re-scanned for nested $( ), as a multiple of the text

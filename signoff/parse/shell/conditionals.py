@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from signoff.parse.shell_arith import evaluate as arithmetic
-from signoff.parse.shell_expand import Expander, Field
-from signoff.parse.shell_glob import match as glob_match
+from signoff.parse.shell.arith import evaluate as arithmetic
+from signoff.parse.shell.expand import Expander
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.wildcards import match as glob_match
 from signoff.parse.shell_values import FROM_ENVIRONMENT, Text
 
 Tri = bool | None
