@@ -298,6 +298,9 @@ class SpecDecodePolicy(Strict):
     # (`case $1 in --use-chat-template)`): no other spelling turns the chat template on.
     chat_template_flags: tuple[str, ...] = ("--use-chat-template",)
     client_commands: tuple[str, ...] = ("run_benchmark_serving",)
+    # Library scripts the benchmark scripts source, by base name: not read (what they run is the
+    # client's), sourcing one defines the client functions (parse/benchmark/commands.py).
+    library_scripts: tuple[str, ...] = ("benchmark_lib.sh",)
     # Server flags naming the chat template file the engine renders prompts with: one the PR
     # adds or changes decides the prompt format the draft model sees (Check 8, not Check 7).
     server_chat_template_flags: tuple[str, ...] = ("--chat-template",)

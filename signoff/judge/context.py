@@ -425,8 +425,9 @@ class JudgeContext:
                 self._facts[path] = None
             else:
                 clients = self.policy.spec_decode.client_commands
+                libraries = self.policy.spec_decode.library_scripts
                 facts, run, steps = read_unbound(
-                    parsed, clients, self.sources_for(path), self.is_library(path)
+                    parsed, clients, self.sources_for(path), self.is_library(path), libraries
                 )
                 self._facts[path] = facts
                 self._unbound[path] = (run, steps)  # the same reading as a run, for later
@@ -752,6 +753,7 @@ class JudgeContext:
         run, steps = evaluate_counted(
             parsed, env, clients, budget=budget, job=job, unset=unset,
             files=self.sources_for(parsed.path), library=self.is_library(parsed.path),
+            libraries=self.policy.spec_decode.library_scripts,
         )  # fmt: skip
         self._steps_left -= steps
         if any("work bound" in problem for problem in run.problems):

@@ -18,7 +18,7 @@ from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
-from signoff.parse.benchmark.launch_read import basename
+from signoff.parse.shell.script_files import basename
 
 UNREAD = "signoff does not read scripts run by file"
 

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, want_file
-from signoff.parse.benchmark.launch_read import basename
 from signoff.parse.inferencex.master_config import script_candidates
+from signoff.parse.shell.script_files import basename
 
 # What follows `source` or `.` at the start of a command, or a launch's `--config`, to the
 # end of the command.

@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from signoff.parse.shell.flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Records, Runner
+from signoff.parse.shell.flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Runner
+from signoff.parse.shell.hooks import CommandHook
+from signoff.parse.shell.records import Records
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import (
     AndOr,
@@ -45,7 +47,7 @@ class Evaluator(SimpleCommands):
     def __init__(
         self,
         parsed: Parsed,
-        clients: frozenset[str],
+        hook: CommandHook,
         budget: int,
         unset: frozenset[str] = frozenset(),
         files: Sources | None = None,
@@ -55,7 +57,7 @@ class Evaluator(SimpleCommands):
         """`unset`: variables bound as unset in the initial scope whose reads are watched.
         `files`: what `source` may read of the files the PR changed. `library`: the text is a
         library other scripts source, so any of its functions may be called (see `run`)."""
-        super().__init__(parsed, clients, files)
+        super().__init__(parsed, hook, files)
         self.library = library
         self.unset_hooks = unset
         self.records = Records()

@@ -18,35 +18,26 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 
-from signoff.parse.benchmark.launch import (
-    Arg,
-    ClientCall,
-    EnvChoice,
-    HeredocUse,
-    Ran,
-    Reach,
-    ScriptFileRun,
-    ServerLaunch,
-    ShellCommand,
-)
-from signoff.parse.benchmark.launch_config import config_args, merged
-from signoff.parse.benchmark.launch_read import (
-    NOT_RUNNING,
-    after_prefix,
-    basename,
-    launcher_word,
-    read_args,
-    read_launch,
-)
-from signoff.parse.benchmark.script_files import STDIN, known_name, script_file_word
 from signoff.parse.shell import wildcards
 from signoff.parse.shell.awk import awk_output
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell.expand import Expander
 from signoff.parse.shell.fields import Field
-from signoff.parse.shell.flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
+from signoff.parse.shell.flow import MAX_EVAL_DEPTH, Outcome, Path, Runner
+from signoff.parse.shell.hooks import CommandHook
 from signoff.parse.shell.printf import Parts, echo_output, printf_output, printf_parts
+from signoff.parse.shell.records import (
+    HEREDOCS,
+    RAN,
+    SCRIPT_FILES,
+    HeredocUse,
+    Ran,
+    Records,
+    ScriptFileRun,
+    reach_of,
+)
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
+from signoff.parse.shell.script_files import STDIN, basename, known_name, script_file_word
 from signoff.parse.shell.sources import MAX_SOURCE_DEPTH, Sources
 from signoff.parse.shell.syntax import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_values import (
@@ -66,14 +57,9 @@ MAX_VARIANTS = 32  # combinations of alternative values evaluated for one comman
 MAX_CANDIDATES = 4096  # combinations examined to find the consistent ones
 MAX_CALL_DEPTH = 16
 MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
-LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
-# vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
-_CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
-_CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
 # A heredoc written to a file: `cat > F <<EOF`, `cat <<EOF > F`, `tee F <<EOF`.
-_WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
+WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
 _SILENT = frozenset(
     {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
@@ -83,7 +69,7 @@ _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
 _STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
 # Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
-_EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
+EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
 
 
 class _Hooks:
@@ -174,10 +160,8 @@ class SimpleCommands:
     records: Records
     depth: int
 
-    def __init__(
-        self, parsed: Parsed, clients: frozenset[str], files: Sources | None = None
-    ) -> None:
-        self.parsed, self.clients = parsed, clients
+    def __init__(self, parsed: Parsed, hook: CommandHook, files: Sources | None = None) -> None:
+        self.parsed, self.hook = parsed, hook
         self.sources: list[Parsed] = [parsed]  # the script, or code read from a string
         # What `source` may read (None: nothing the PR changed is known), and the stack of
         # files being read: the script, then the changed files it sources.
@@ -270,7 +254,7 @@ class SimpleCommands:
         if len({fork.content() for fork in forks}) == 1:
             self.records.extend(forks[0].with_reach(scope.why()))  # does not depend on them
             for fork in forks[1:]:  # what each combination ran on the way (function bodies)
-                self.records.ran += fork.with_reach(scope.why()).ran
+                self.records.of(RAN).extend(fork.with_reach(scope.why()).of(RAN))
         else:
             for fork in forks:
                 self.records.extend(fork)
@@ -395,23 +379,18 @@ class SimpleCommands:
         handler = _BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
-        if name in self.clients:
-            self._record_client(argv, scope)
+        if self.hook.client(self, argv, scope):
             return scope, Outcome(None)
         if name in _SILENT:
-            if name in _EXTERNAL:  # found on PATH, which the script may point at its own files
+            if name in EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
-        self._record_command(argv, prefix, scope)
+        self.hook.external(self, argv, prefix, scope)
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
 
     # --- records ------------------------------------------------------------------------------
-
-    def _reach(self, scope: Scope) -> tuple[Reach, str]:
-        why = scope.why()
-        return ("undecided", why) if why else ("reached", "")
 
     def _record_ran(self, node: Simple, scope: Scope) -> None:
         """A simple command of the script's own text that runs, by where it starts (commands
@@ -421,161 +400,25 @@ class SimpleCommands:
         words = [*node.assigns, *node.words]
         if not words:
             return
-        reach, why = self._reach(scope)
+        reach, why = reach_of(scope)
         offset = min(word.offset for word in words)
-        self.records.ran.append(Ran(offset=offset, line=node.line, reach=reach, why=why))
-
-    def _record_client(self, argv: list[Field], scope: Scope) -> None:
-        reach, why = self._reach(scope)
-        args = tuple(read_args(argv[1:]))
-        line = self.at(argv[0].line)
-        self.records.clients.append(
-            ClientCall(command=argv[0].text, args=args, line=line, reach=reach, why=why)
-        )
-
-    def _record_command(self, argv: list[Field], prefix: dict[str, str], scope: Scope) -> None:
-        reach, why = self._reach(scope)
-        program = _client_program(argv, self.clients)
-        if program:  # `python3 .../benchmark_serving.py ...`: the benchmark process itself
-            self.records.clients.append(ClientCall(
-                command=program, args=tuple(read_args(argv[2:])), line=self.at(argv[0].line),
-                reach=reach, why=why,
-            ))  # fmt: skip
-        env = {**self._exported(scope), **prefix}
-        launch = read_launch(argv, env, reach, why)
-        if launch is not None:
-            launcher = launcher_word(argv)
-            plain = launcher is not None and launcher.known and "/" not in launcher.text
-            if launcher is not None and not plain and known_name(launcher):  # `./bin/vllm`
-                self.records.script_files.append(ScriptFileRun(
-                    command=" ".join(f.text for f in argv)[:200], word=launcher.text,
-                    name=known_name(launcher), line=self.at(argv[0].line), reach=reach, why=why,
-                ))  # fmt: skip
-            update: dict[str, object] = {"env_undecided": self._exported_undecided(scope, prefix)}
-            if self.line_base[-1]:
-                update["line"] = self.line_base[-1]
-            update.update(self._launch_files(launch, argv))
-            self.records.launches.append(launch.model_copy(update=update))
-            return
-        if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
-            if argv[0].known and argv[0].text in _EXTERNAL:  # a file found on PATH
-                self.runs_file(argv[0], argv[0].line, scope, " ".join(f.text for f in argv)[:200])
-            return
-        words = tuple(field.text for field in argv)
-        line = self.at(argv[0].line)
-        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
-        if file is not None:  # its text is not read: the checks decide what that may hide
-            self.records.script_files.append(ScriptFileRun(
-                command=" ".join(words), word=file.text, name=known_name(file), line=line,
-                reach=reach, why=why,
-            ))  # fmt: skip
-        self.records.commands.append(ShellCommand(argv=words, line=line, reach=reach, why=why))
-
-    def _launch_files(self, launch: ServerLaunch, argv: list[Field]) -> dict[str, object]:
-        """What the launch reads of the files the PR changed: a vLLM/SGLang `--config` YAML
-        read as its flags (the command line winning), any other file it names listed in
-        `reads`; a config that cannot be read is a problem naming it."""
-        reads: dict[tuple[str, str], None] = {}
-        from_file: list[Arg] = []
-        line = self.at(launch.line)
-        for flag, word in _valued_words(launch, argv):
-            paths = self.files.resolve(word, self.reading[-1], under=True)[1] if self.files else ()
-            if not paths and not word.known and self.files is not None:
-                paths = self.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
-                for path in paths:
-                    reads.setdefault((flag, path), None)
-                continue
-            written = self.written.get(basename(word.text)) if word.known else None
-            is_config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
-            if not paths and is_config and written is None and word.known:
-                why = self._written_otherwise(word.text)
-                if why:
-                    self.problem(line, f"the launch reads {word.text} ({flag}), {why}")
-                continue
-            if not paths and written is not None and is_config:  # the heredoc it wrote
-                args, why = config_args(written, line)
-                if why:
-                    self.problem(line, f"the launch reads {word.text} ({flag}), written by the "
-                                 f"script, and it cannot be read: {why}")  # fmt: skip
-                from_file.extend(args)
-                continue
-            for path in paths:
-                config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
-                if not config or path != paths[0] or len(paths) > 1:
-                    reads.setdefault((flag, path), None)
-                    continue
-                assert self.files is not None
-                text, why = self.files.text(path)
-                args, why = config_args(text, line) if text is not None else ((), why)
-                if why:
-                    self.problem(line, f"the launch reads {path} ({flag}), which this PR "
-                                 f"changes, and it cannot be read: {why}")  # fmt: skip
-                self.note(f"line {line} reads the flags of {path} (this PR changes it)")
-                from_file.extend(args)
-        update: dict[str, object] = {"reads": tuple(reads)}
-        if from_file:
-            update["args"] = merged(launch.args, tuple(from_file))
-        return update
-
-    def _written_otherwise(self, path: str) -> str:
-        """Why a `--config` file that is neither a changed repository file nor written from a
-        heredoc cannot be trusted ("" when the script never names it but to pass it): the
-        script names it elsewhere, so it may write or copy it (`echo ... > x.yaml`)."""
-        name = basename(path)
-        if not name:
-            return ""
-        token = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
-        for text in dict.fromkeys(source.text for source in self.sources):
-            for line in text.splitlines():
-                rest = _CONFIG_USE.sub(" ", line)  # its uses as a --config value
-                if not token.search(rest) or line.lstrip().startswith("#"):
-                    continue
-                if _WRITES_HEREDOC.search(rest) and "<<" in rest:
-                    continue
-                return (f"which the script also names at run time ({line.strip()[:80]}), so it "
-                        "may write it in a way signoff does not read")  # fmt: skip
-        return ""
+        self.records.of(RAN).append(Ran(offset=offset, line=node.line, reach=reach, why=why))
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
-        reach, why = self._reach(scope)
+        reach, why = reach_of(scope)
         for index in node.heredocs:
             doc = self.sources[-1].heredocs[index]
             lines = self.sources[-1].text.splitlines()
             command = lines[doc.line - 1] if 0 < doc.line <= len(lines) else ""
-            target = _WRITES_HEREDOC.search(command)
+            target = WRITES_HEREDOC.search(command)
             if target is not None:  # `cat > config.yaml <<EOF`: a file the script writes
                 self.written[basename(target[1])] = doc.body
-            self.records.heredocs.append(
+            self.records.of(HEREDOCS).append(
                 HeredocUse(
                     line=self.at(doc.line), delimiter=doc.delimiter, body=doc.body,
                     reach=reach, why=why,
                 )
             )  # fmt: skip
-
-    def _exported(self, scope: Scope) -> dict[str, str]:
-        env: dict[str, str] = {}
-        for name in sorted(scope.exported_names()):
-            options = scope.options(name)
-            value = options[0].value if len(options) == 1 else None
-            if isinstance(value, Text) and value is not FROM_ENVIRONMENT:
-                env[name] = value.text
-        return env
-
-    def _exported_undecided(self, scope: Scope, prefix: dict[str, str]) -> tuple[EnvChoice, ...]:
-        """The exported variables `_exported` leaves out because they hold several values here:
-        each value (None: unset, or whatever the environment holds) with its condition."""
-        choices: list[EnvChoice] = []
-        for name in sorted(scope.exported_names() - prefix.keys()):
-            options = scope.options(name)
-            if len(options) < 2:
-                continue
-            for option in options:
-                value = option.value
-                if isinstance(value, Array):  # exporting an array exports its first element
-                    value = value.values()[0] if value.items else Text("")
-                text = value.text if value is not None and value is not FROM_ENVIRONMENT else None
-                choices.append(EnvChoice(name=name, value=text, why=option.why))
-        return tuple(choices)
 
     # --- assignments --------------------------------------------------------------------------
 
@@ -703,8 +546,8 @@ class SimpleCommands:
     def runs_file(self, word: Field, line: int, scope: Scope, command: str) -> None:
         """Record that a name now runs the file `word` names (`hash -p`, `enable -f`,
         `BASH_ENV`): the checks hold it against a PASS when the PR may have written it."""
-        reach, why = self._reach(scope)
-        self.records.script_files.append(ScriptFileRun(
+        reach, why = reach_of(scope)
+        self.records.of(SCRIPT_FILES).append(ScriptFileRun(
             command=command, word=word.text, name=known_name(word), line=self.at(line),
             reach=reach, why=why,
         ))  # fmt: skip
@@ -979,8 +822,9 @@ def _source(
     if changed is not None:
         return changed
     name = basename(target.text) if target is not None else ""
-    if target is not None and name == LIBRARY:
-        for client in runner.clients:  # the library (re)defines the benchmark client
+    functions = runner.hook.library_functions(name) if target is not None else None
+    if functions is not None:
+        for client in functions:  # the library (re)defines the benchmark client
             scope.define(client, ())
         return scope, Outcome(None)
     shown = target.text[:80] if target is not None else "(nothing)"
@@ -1006,7 +850,7 @@ def _shell(
         if heredoc is not None:  # `bash <<'EOF'`: the heredoc is the script it runs
             first, script = heredoc
             return runner.run_text(script, scope, node.line, subshell=True, first_line=first)
-        runner._record_command(argv, {}, scope)
+        runner.hook.external(runner, argv, {}, scope)
         return scope, Outcome(None)
     code = argv[texts.index("-c", 1) + 1] if texts.index("-c", 1) + 1 < len(argv) else None
     if code is None or not code.known:
@@ -1098,35 +942,6 @@ _BUILTINS: dict[str, Builtin] = {
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str, Field]]:
-    """(flag, the word of its value) for each valued flag of the launch's words, and the
-    positional model as "(model)"."""
-    for index, field in enumerate(argv):
-        text = field.text
-        if field.known and launch.model is not None and text == launch.model:
-            yield "(model)", field
-        if not text.startswith("--") or len(text) < 3:
-            continue
-        flag, eq, value = text.partition("=")
-        if eq:
-            parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
-            yield (
-                flag,
-                Field(value, field.known, "", field.line, after_prefix(parts, len(flag) + 1)),
-            )
-        elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
-            yield flag, argv[index + 1]
-
-
-def _client_program(argv: list[Field], clients: frozenset[str]) -> str:
-    """The client program (a name with a `.py` suffix among `clients`) that python runs here
-    (`python3 .../benchmark_serving.py`), else ""."""
-    if len(argv) < 2 or not argv[0].known or not _PYTHON.fullmatch(basename(argv[0].text)):
-        return ""
-    program = known_name(argv[1])  # `"$(pwd)/utils/.../benchmark_serving.py"` names it too
-    return program if program.endswith(".py") and program in clients else ""
 
 
 def _why_of(chosen: dict[str, Option]) -> str:

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from signoff.parse.shell.records import Frozen as Frozen
+from signoff.parse.shell.records import HeredocUse as HeredocUse
+from signoff.parse.shell.records import Ran as Ran
+from signoff.parse.shell.records import Reach as Reach
+from signoff.parse.shell.records import ScriptFileRun as ScriptFileRun
 
 Engine = Literal["vllm", "sglang", "trtllm", "atom", "other"]
-# "reached": the command runs for this configuration; "undecided": a condition on its path could
-# not be decided from the bound values (both arms were kept). Dead code is dropped, never listed.
-Reach = Literal["reached", "undecided"]
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Arg(Frozen):
@@ -74,38 +71,6 @@ class ShellCommand(Frozen):
     """Any other command the script runs (`sed -i ... config.json`, `python3 x.py --flag`)."""
 
     argv: tuple[str, ...]
-    line: int
-    reach: Reach = "reached"
-    why: str = ""
-
-
-class HeredocUse(Frozen):
-    """A heredoc given to a command that runs (its body as written, before expansion)."""
-
-    line: int
-    delimiter: str
-    body: str
-    reach: Reach = "reached"
-    why: str = ""
-
-
-class ScriptFileRun(Frozen):
-    """A command that runs a script file (`bash x.sh`, `./x.sh`, `"$DIR/x.sh"`): the reader
-    does not read that file, so what it runs is unknown."""
-
-    command: str  # the command line as resolved (run-time parts as written)
-    word: str  # the word naming the file, as resolved
-    name: str  # its base name ("": known only at run time)
-    line: int
-    reach: Reach = "reached"
-    why: str = ""
-
-
-class Ran(Frozen):
-    """A simple command of the script's own text that runs (or may): where its first word or
-    assignment starts, so text-level rules can be held to what runs (dead code is not listed)."""
-
-    offset: int
     line: int
     reach: Reach = "reached"
     why: str = ""

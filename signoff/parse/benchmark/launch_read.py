@@ -16,13 +16,8 @@ from collections.abc import Sequence
 from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.scan import ASSIGNMENT
+from signoff.parse.shell.script_files import WRAPPERS, basename
 
-# Commands that run the command given in their arguments (after their own options).
-WRAPPERS = frozenset(
-    {"nohup", "exec", "time", "setsid", "env", "stdbuf", "numactl", "taskset", "mpirun",
-     "mpiexec", "srun", "timeout", "sudo", "nice", "ionice", "chrt", "flock", "docker", "podman",
-     "singularity", "apptainer", "enroot", "torchrun", "xargs"}
-)  # fmt: skip
 # Wrappers that add arguments of their own choosing to the command they run (read from stdin).
 _ADDS_ARGUMENTS = {"xargs": "[the arguments xargs reads from standard input]"}
 NOT_RUNNING = frozenset(
@@ -188,7 +183,3 @@ def _wrapper_env(before: Sequence[Field]) -> dict[str, str]:
             if match:
                 env[match.group(1)] = word.text[match.end() :]
     return env
-
-
-def basename(word: str) -> str:
-    return word.rsplit("/", 1)[-1]

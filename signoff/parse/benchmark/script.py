@@ -25,6 +25,13 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from signoff.parse.benchmark.commands import (
+    CLIENTS,
+    COMMANDS,
+    DEFAULT_LIBRARIES,
+    LAUNCHES,
+    BenchmarkCommands,
+)
 from signoff.parse.benchmark.launch import (
     ClientCall,
     HeredocUse,
@@ -34,7 +41,7 @@ from signoff.parse.benchmark.launch import (
     ServerLaunch,
     ShellCommand,
 )
-from signoff.parse.shell.flow import Records
+from signoff.parse.shell.records import HEREDOCS, RAN, SCRIPT_FILES, Records
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import Parsed, parse
 from signoff.parse.shell_eval import Evaluator
@@ -135,10 +142,19 @@ def evaluate(
     unset: frozenset[str] = frozenset(),
     files: Sources | None = None,
     library: bool = False,
+    libraries: Sequence[str] = DEFAULT_LIBRARIES,
 ) -> ScriptRun:
     """What the script runs with `env` bound (None: nothing bound); never raises."""
     return evaluate_counted(
-        script, env, clients, budget=budget, job=job, unset=unset, files=files, library=library
+        script,
+        env,
+        clients,
+        budget=budget,
+        job=job,
+        unset=unset,
+        files=files,
+        library=library,
+        libraries=libraries,
     )[0]
 
 
@@ -152,6 +168,7 @@ def evaluate_counted(
     unset: frozenset[str] = frozenset(),
     files: Sources | None = None,
     library: bool = False,
+    libraries: Sequence[str] = DEFAULT_LIBRARIES,
 ) -> tuple[ScriptRun, int]:
     """`evaluate`, and how many of the budget's steps it used (every attempt together).
 
@@ -168,10 +185,11 @@ def evaluate_counted(
     names the assumed variables its reading relied on (`unset`).
     """
     hooks = frozenset(unset).difference(env or {}, script.heredoc_names)
+    commands = BenchmarkCommands(frozenset(clients), frozenset(libraries))
     steps = 0
     for _ in range(MAX_UNSET_ATTEMPTS if hooks else 0):
         run, used, plain = _attempt(
-            script, env, clients, budget - steps, job, hooks, files, library
+            script, env, commands, budget - steps, job, hooks, files, library
         )
         steps += used
         if not plain:
@@ -179,14 +197,14 @@ def evaluate_counted(
         hooks -= plain
         if not hooks:
             break
-    run, used, _ = _attempt(script, env, clients, budget - steps, job, frozenset(), files, library)
+    run, used, _ = _attempt(script, env, commands, budget - steps, job, frozenset(), files, library)
     return run, steps + used
 
 
 def _attempt(
     script: ParsedScript,
     env: Mapping[str, str] | None,
-    clients: Sequence[str],
+    commands: BenchmarkCommands,
     budget: int,
     job: str,
     unset: frozenset[str],
@@ -198,7 +216,7 @@ def _attempt(
     if script.tree is None:
         return ScriptRun(path=script.path, problems=script.problems, complete=False, job=job,
                          environment=environment), 0, frozenset()  # fmt: skip
-    evaluator = Evaluator(script.tree, frozenset(clients), budget, unset, files, library=library)
+    evaluator = Evaluator(script.tree, commands, budget, unset, files, library=library)
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(env, unset))
@@ -220,12 +238,12 @@ def _run_of(
     records = _unique(evaluator.records)
     return ScriptRun(
         path=script.path,
-        launches=tuple(records.launches),
-        clients=tuple(records.clients),
-        commands=tuple(records.commands),
-        heredocs=tuple(records.heredocs),
-        script_files=tuple(records.script_files),
-        ran=tuple(records.ran),
+        launches=tuple(records.of(LAUNCHES)),
+        clients=tuple(records.of(CLIENTS)),
+        commands=tuple(records.of(COMMANDS)),
+        heredocs=tuple(records.of(HEREDOCS)),
+        script_files=tuple(records.of(SCRIPT_FILES)),
+        ran=tuple(records.of(RAN)),
         notes=tuple(evaluator.notes),
         problems=problems,
         complete=not problems,
@@ -250,14 +268,14 @@ def _initial_scope(env: Mapping[str, str] | None, unset: frozenset[str] = frozen
 
 def _unique(records: Records) -> Records:
     """Each record once, in line order (forks and repeated expansions record the same thing)."""
-    return Records(
-        _in_order(records.launches),
-        _in_order(records.clients),
-        _in_order(records.commands),
-        _in_order(records.heredocs),
-        _surest(records.ran),
-        _in_order(records.script_files),
-    )
+    unique = Records()
+    unique.of(LAUNCHES).extend(_in_order(records.of(LAUNCHES)))
+    unique.of(CLIENTS).extend(_in_order(records.of(CLIENTS)))
+    unique.of(COMMANDS).extend(_in_order(records.of(COMMANDS)))
+    unique.of(HEREDOCS).extend(_in_order(records.of(HEREDOCS)))
+    unique.of(RAN).extend(_surest(records.of(RAN)))
+    unique.of(SCRIPT_FILES).extend(_in_order(records.of(SCRIPT_FILES)))
+    return unique
 
 
 def _surest(ran: list[Ran]) -> list[Ran]:
@@ -318,10 +336,12 @@ def read_unbound(
     client_commands: Sequence[str] = DEFAULT_CLIENTS,
     files: Sources | None = None,
     library: bool = False,
+    libraries: Sequence[str] = DEFAULT_LIBRARIES,
 ) -> tuple[ScriptFacts, ScriptRun, int]:
     """The unbound reading as facts and as the run `evaluate(script, None)` gives (so one
     evaluation serves both), and the steps it took."""
-    run, values, steps = _evaluate_with_values(script, client_commands, files, library)
+    commands = BenchmarkCommands(frozenset(client_commands), frozenset(libraries))
+    run, values, steps = _evaluate_with_values(script, commands, files, library)
     facts = ScriptFacts(
         path=script.path,
         launches=run.launches,
@@ -336,20 +356,32 @@ def read_unbound(
 
 
 def _evaluate_with_values(
-    script: ParsedScript, clients: Sequence[str], files: Sources | None, library: bool
+    script: ParsedScript, commands: BenchmarkCommands, files: Sources | None, library: bool
 ) -> tuple[ScriptRun, dict[str, tuple[str, ...]], int]:
     """The unbound reading, the known texts each variable holds at the script's end, steps."""
     if script.tree is None:
-        run, steps = evaluate_counted(script, None, clients, files=files, library=library)
+        run, steps = evaluate_counted(
+            script,
+            None,
+            sorted(commands.clients),
+            files=files,
+            library=library,
+            libraries=sorted(commands.libraries),
+        )
         return run, {}, steps
-    evaluator = Evaluator(
-        script.tree, frozenset(clients), DEFAULT_BUDGET, files=files, library=library
-    )
+    evaluator = Evaluator(script.tree, commands, DEFAULT_BUDGET, files=files, library=library)
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(None))
     except Exception:  # the plain reading reports what went wrong
-        run, steps = evaluate_counted(script, None, clients, files=files, library=library)
+        run, steps = evaluate_counted(
+            script,
+            None,
+            sorted(commands.clients),
+            files=files,
+            library=library,
+            libraries=sorted(commands.libraries),
+        )
         return run, {}, steps
     values = _final_values(evaluator.final)
     return _run_of(script, evaluator, "", ()), values, evaluator.steps

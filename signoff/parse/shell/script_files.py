@@ -14,10 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from signoff.parse.benchmark.launch_read import WRAPPERS, basename
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.scan import ASSIGNMENT
 
+# Commands that run the command given in their arguments (after their own options).
+WRAPPERS = frozenset(
+    {"nohup", "exec", "time", "setsid", "env", "stdbuf", "numactl", "taskset", "mpirun",
+     "mpiexec", "srun", "timeout", "sudo", "nice", "ionice", "chrt", "flock", "docker", "podman",
+     "singularity", "apptainer", "enroot", "torchrun", "xargs"}
+)  # fmt: skip
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
@@ -187,3 +192,7 @@ def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
 
 def _stdin(line: int) -> Field:
     return Field(STDIN, False, "", line)
+
+
+def basename(word: str) -> str:
+    return word.rsplit("/", 1)[-1]

@@ -1,0 +1,244 @@
+"""The benchmark layer's hook into the shell reader: what the programs a benchmark script runs are.
+
+The shell reader (parse/shell) follows bash; what it cannot follow, an external program, it hands
+to this hook. A server launch (`vllm serve`, `python3 -m sglang.launch_server`, behind wrappers)
+is read with its flags, the `--config` YAML it reads and the exported environment it gets; a
+benchmark client (the library's function, or its program run by python) is read with its
+arguments; a command that runs a script file is listed as not read; anything else is kept as a
+plain command. Sourcing a benchmark library (by base name, from the profile) defines the client
+functions, whose bodies run outside the script.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from signoff.parse.benchmark.launch import (
+    Arg,
+    ClientCall,
+    EnvChoice,
+    ServerLaunch,
+    ShellCommand,
+)
+from signoff.parse.benchmark.launch_config import config_args, merged
+from signoff.parse.benchmark.launch_read import (
+    NOT_RUNNING,
+    after_prefix,
+    launcher_word,
+    read_args,
+    read_launch,
+)
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.records import SCRIPT_FILES, Kind, ScriptFileRun, reach_of
+from signoff.parse.shell.script_files import basename, known_name, script_file_word
+from signoff.parse.shell_simple import EXTERNAL, WRITES_HEREDOC
+from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Scope, Text
+
+if TYPE_CHECKING:
+    from signoff.parse.shell_simple import SimpleCommands
+
+DEFAULT_LIBRARIES = ("benchmark_lib.sh",)  # sourced by every benchmark script
+LAUNCHES: Kind[ServerLaunch] = Kind("launches")
+CLIENTS: Kind[ClientCall] = Kind("clients")
+COMMANDS: Kind[ShellCommand] = Kind("commands")
+_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
+# vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
+_CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
+_CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
+
+
+@dataclass(frozen=True)
+class BenchmarkCommands:
+    """The `CommandHook` for benchmark scripts. `clients`: the benchmark client's names (a
+    library function, or a `.py` program python runs); `libraries`: base names of the library
+    files scripts source, which are not read (their functions are the clients)."""
+
+    clients: frozenset[str]
+    libraries: frozenset[str] = frozenset(DEFAULT_LIBRARIES)
+
+    def library_functions(self, name: str) -> Iterable[str] | None:
+        return self.clients if name in self.libraries else None
+
+    def client(self, reader: SimpleCommands, argv: list[Field], scope: Scope) -> bool:
+        if (argv[0].text if argv[0].known else "") not in self.clients:
+            return False
+        reach, why = reach_of(scope)
+        args = tuple(read_args(argv[1:]))
+        line = reader.at(argv[0].line)
+        reader.records.of(CLIENTS).append(
+            ClientCall(command=argv[0].text, args=args, line=line, reach=reach, why=why)
+        )
+        return True
+
+    def external(
+        self, reader: SimpleCommands, argv: list[Field], prefix: dict[str, str], scope: Scope
+    ) -> None:
+        reach, why = reach_of(scope)
+        program = _client_program(argv, self.clients)
+        if program:  # `python3 .../benchmark_serving.py ...`: the benchmark process itself
+            reader.records.of(CLIENTS).append(ClientCall(
+                command=program, args=tuple(read_args(argv[2:])), line=reader.at(argv[0].line),
+                reach=reach, why=why,
+            ))  # fmt: skip
+        env = {**_exported(scope), **prefix}
+        launch = read_launch(argv, env, reach, why)
+        if launch is not None:
+            launcher = launcher_word(argv)
+            plain = launcher is not None and launcher.known and "/" not in launcher.text
+            if launcher is not None and not plain and known_name(launcher):  # `./bin/vllm`
+                reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
+                    command=" ".join(f.text for f in argv)[:200], word=launcher.text,
+                    name=known_name(launcher), line=reader.at(argv[0].line), reach=reach, why=why,
+                ))  # fmt: skip
+            update: dict[str, object] = {"env_undecided": _exported_undecided(scope, prefix)}
+            if reader.line_base[-1]:
+                update["line"] = reader.line_base[-1]
+            update.update(self._launch_files(reader, launch, argv))
+            reader.records.of(LAUNCHES).append(launch.model_copy(update=update))
+            return
+        if basename(argv[0].text) in NOT_RUNNING and argv[0].text not in ("sed", "tee", "cat"):
+            if argv[0].known and argv[0].text in EXTERNAL:  # a file found on PATH
+                reader.runs_file(argv[0], argv[0].line, scope, " ".join(f.text for f in argv)[:200])
+            return
+        words = tuple(field.text for field in argv)
+        line = reader.at(argv[0].line)
+        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
+        if file is not None:  # its text is not read: the checks decide what that may hide
+            reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
+                command=" ".join(words), word=file.text, name=known_name(file), line=line,
+                reach=reach, why=why,
+            ))  # fmt: skip
+        reader.records.of(COMMANDS).append(
+            ShellCommand(argv=words, line=line, reach=reach, why=why)
+        )
+
+    def _launch_files(
+        self, reader: SimpleCommands, launch: ServerLaunch, argv: list[Field]
+    ) -> dict[str, object]:
+        """What the launch reads of the files the PR changed: a vLLM/SGLang `--config` YAML
+        read as its flags (the command line winning), any other file it names listed in
+        `reads`; a config that cannot be read is a problem naming it."""
+        reads: dict[tuple[str, str], None] = {}
+        from_file: list[Arg] = []
+        line = reader.at(launch.line)
+        for flag, word in _valued_words(launch, argv):
+            paths = (
+                reader.files.resolve(word, reader.reading[-1], under=True)[1]
+                if reader.files
+                else ()
+            )
+            if not paths and not word.known and reader.files is not None:
+                paths = reader.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
+                for path in paths:
+                    reads.setdefault((flag, path), None)
+                continue
+            written = reader.written.get(basename(word.text)) if word.known else None
+            is_config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+            if not paths and is_config and written is None and word.known:
+                why = _written_otherwise(reader, word.text)
+                if why:
+                    reader.problem(line, f"the launch reads {word.text} ({flag}), {why}")
+                continue
+            if not paths and written is not None and is_config:  # the heredoc it wrote
+                args, why = config_args(written, line)
+                if why:
+                    reader.problem(line, f"the launch reads {word.text} ({flag}), written by the "
+                                 f"script, and it cannot be read: {why}")  # fmt: skip
+                from_file.extend(args)
+                continue
+            for path in paths:
+                config = _CONFIG_FLAG.fullmatch(flag) and launch.engine in ("vllm", "sglang")
+                if not config or path != paths[0] or len(paths) > 1:
+                    reads.setdefault((flag, path), None)
+                    continue
+                assert reader.files is not None
+                text, why = reader.files.text(path)
+                args, why = config_args(text, line) if text is not None else ((), why)
+                if why:
+                    reader.problem(line, f"the launch reads {path} ({flag}), which this PR "
+                                 f"changes, and it cannot be read: {why}")  # fmt: skip
+                reader.note(f"line {line} reads the flags of {path} (this PR changes it)")
+                from_file.extend(args)
+        update: dict[str, object] = {"reads": tuple(reads)}
+        if from_file:
+            update["args"] = merged(launch.args, tuple(from_file))
+        return update
+
+
+def _written_otherwise(reader: SimpleCommands, path: str) -> str:
+    """Why a `--config` file that is neither a changed repository file nor written from a
+    heredoc cannot be trusted ("" when the script never names it but to pass it): the
+    script names it elsewhere, so it may write or copy it (`echo ... > x.yaml`)."""
+    name = basename(path)
+    if not name:
+        return ""
+    token = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+    for text in dict.fromkeys(source.text for source in reader.sources):
+        for line in text.splitlines():
+            rest = _CONFIG_USE.sub(" ", line)  # its uses as a --config value
+            if not token.search(rest) or line.lstrip().startswith("#"):
+                continue
+            if WRITES_HEREDOC.search(rest) and "<<" in rest:
+                continue
+            return (f"which the script also names at run time ({line.strip()[:80]}), so it "
+                    "may write it in a way signoff does not read")  # fmt: skip
+    return ""
+
+
+def _exported(scope: Scope) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for name in sorted(scope.exported_names()):
+        options = scope.options(name)
+        value = options[0].value if len(options) == 1 else None
+        if isinstance(value, Text) and value is not FROM_ENVIRONMENT:
+            env[name] = value.text
+    return env
+
+
+def _exported_undecided(scope: Scope, prefix: dict[str, str]) -> tuple[EnvChoice, ...]:
+    """The exported variables `_exported` leaves out because they hold several values here:
+    each value (None: unset, or whatever the environment holds) with its condition."""
+    choices: list[EnvChoice] = []
+    for name in sorted(scope.exported_names() - prefix.keys()):
+        options = scope.options(name)
+        if len(options) < 2:
+            continue
+        for option in options:
+            value = option.value
+            if isinstance(value, Array):  # exporting an array exports its first element
+                value = value.values()[0] if value.items else Text("")
+            text = value.text if value is not None and value is not FROM_ENVIRONMENT else None
+            choices.append(EnvChoice(name=name, value=text, why=option.why))
+    return tuple(choices)
+
+
+def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str, Field]]:
+    """(flag, the word of its value) for each valued flag of the launch's words, and the
+    positional model as "(model)"."""
+    for index, field in enumerate(argv):
+        text = field.text
+        if field.known and launch.model is not None and text == launch.model:
+            yield "(model)", field
+        if not text.startswith("--") or len(text) < 3:
+            continue
+        flag, eq, value = text.partition("=")
+        if eq:
+            parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
+            yield (
+                flag,
+                Field(value, field.known, "", field.line, after_prefix(parts, len(flag) + 1)),
+            )
+        elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
+            yield flag, argv[index + 1]
+
+
+def _client_program(argv: list[Field], clients: frozenset[str]) -> str:
+    """The client program (a name with a `.py` suffix among `clients`) that python runs here
+    (`python3 .../benchmark_serving.py`), else ""."""
+    if len(argv) < 2 or not argv[0].known or not _PYTHON.fullmatch(basename(argv[0].text)):
+        return ""
+    program = known_name(argv[1])  # `"$(pwd)/utils/.../benchmark_serving.py"` names it too
+    return program if program.endswith(".py") and program in clients else ""

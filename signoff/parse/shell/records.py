@@ -1,0 +1,110 @@
+"""What the reader records as it evaluates: kinds of record, grouped, with how surely each runs.
+
+The reader itself records the simple commands of the script's own text that run (`Ran`),
+heredocs given to running commands and commands that run a script file it does not read. The
+layer above it (its `CommandHook`) records what it makes of other programs under kinds of its
+own: a `Kind` names a group, and `Records` keeps one list per kind, in the order recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from signoff.parse.shell_values import Scope
+
+# "reached": the command runs for this configuration; "undecided": a condition on its path could
+# not be decided from the bound values (both arms were kept). Dead code is dropped, never listed.
+Reach = Literal["reached", "undecided"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class HeredocUse(Frozen):
+    """A heredoc given to a command that runs (its body as written, before expansion)."""
+
+    line: int
+    delimiter: str
+    body: str
+    reach: Reach = "reached"
+    why: str = ""
+
+
+class ScriptFileRun(Frozen):
+    """A command that runs a script file (`bash x.sh`, `./x.sh`, `"$DIR/x.sh"`): the reader
+    does not read that file, so what it runs is unknown."""
+
+    command: str  # the command line as resolved (run-time parts as written)
+    word: str  # the word naming the file, as resolved
+    name: str  # its base name ("": known only at run time)
+    line: int
+    reach: Reach = "reached"
+    why: str = ""
+
+
+class Ran(Frozen):
+    """A simple command of the script's own text that runs (or may): where its first word or
+    assignment starts, so text-level rules can be held to what runs (dead code is not listed)."""
+
+    offset: int
+    line: int
+    reach: Reach = "reached"
+    why: str = ""
+
+
+R = TypeVar("R", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Kind(Generic[R]):
+    """A kind of record: the name of its group. `compared`: forks of one command that record
+    the same records of the compared kinds record the same thing (see `Records.content`)."""
+
+    name: str
+    compared: bool = True
+
+
+RAN: Kind[Ran] = Kind("ran", compared=False)
+HEREDOCS: Kind[HeredocUse] = Kind("heredocs")
+SCRIPT_FILES: Kind[ScriptFileRun] = Kind("script_files")
+
+
+class Records:
+    """One list of records per kind, each in the order recorded."""
+
+    def __init__(self) -> None:
+        self._groups: dict[Kind[Any], list[Any]] = {}
+
+    def of(self, kind: Kind[R]) -> list[R]:
+        found: list[R] = self._groups.setdefault(kind, [])
+        return found
+
+    def extend(self, other: Records) -> None:
+        for kind, items in other._groups.items():
+            self.of(kind).extend(items)
+
+    def content(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What was recorded, regardless of how surely (to compare the forks of a command)."""
+        strip = {"reach", "why"}
+        return tuple(
+            (kind.name, tuple(record.model_dump_json(exclude=strip) for record in items))
+            for kind, items in sorted(self._groups.items(), key=lambda group: group[0].name)
+            if kind.compared and items
+        )
+
+    def with_reach(self, why: str) -> Records:
+        update = {"reach": "undecided" if why else "reached", "why": why}
+        copy = Records()
+        for kind, items in self._groups.items():
+            copy._groups[kind] = [record.model_copy(update=update) for record in items]
+        return copy
+
+
+def reach_of(scope: Scope) -> tuple[Reach, str]:
+    """How surely a command recorded in `scope` runs, and the condition when not surely."""
+    why = scope.why()
+    return ("undecided", why) if why else ("reached", "")
