@@ -131,3 +131,72 @@ def test_a_library_sourced_through_a_variable_is_read(check):
     add_changed_file(parts, LIB, f"wait_for_server_ready() {{ {HACK}; }}\n", base="true\n")
     result = check(parts, "no-arch-hacks")
     assert result.status == "FAIL", result.reason
+
+
+# --- engine patches: what reaches the engine besides its argv ---------------------------------
+
+
+def _engine_check(check, line: str, files: dict[str, str] | None = None):
+    parts = _script(SCRIPT.replace('hf download "$MODEL"\n', f'hf download "$MODEL"\n{line}\n'))
+    for path, text in (files or {}).items():
+        add_changed_file(parts, path, text)
+    return check(parts, "engine-patches", "current")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'PYTHONPATH+=":$(dirname "$0")/py"; export PYTHONPATH',
+        'printf -v PYTHONPATH %s "$(dirname "$0")/py"; export PYTHONPATH',
+        'read -r PYTHONPATH <<< "$(dirname "$0")/py"; export PYTHONPATH',
+        'export PYTHONUSERBASE="$(dirname "$0")/user"',
+        'export PYTHONHOME="$(dirname "$0")/home"',
+        'export LD_PRELOAD="$(dirname "$0")/hook.so"',
+    ],
+)
+def test_a_variable_that_loads_code_into_the_engine_counts_however_bash_sets_it(check, line):
+    """Python and the dynamic loader take code from these variables before the engine's own; an
+    append, `printf -v` or `read` sets them as surely as `NAME=` does."""
+    result = _engine_check(check, line, {f"{HERE}/py/sitecustomize.py": "import os\n"})
+    assert result.status == "FAIL", result.reason
+    assert "dsv4_fp4_b200_vllm_mtp.sh:6" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "python3 -c \"import os, vllm; open(os.path.join(os.path.dirname(vllm.__file__), 'x.py'), 'w').write('')\"",
+        "python3 - <<'EOF'\nimport os, vllm\nf = open(os.path.join(os.path.dirname(vllm.__file__), 'x.py'), 'w')\nf.write('')\nEOF",
+        "python3 -c \"import vllm; open(vllm.__file__, 'r+').write('')\"",
+    ],
+)
+def test_an_inline_program_that_opens_engine_files_for_writing_counts_whatever_it_nests(
+    check, line
+):
+    """`open(...)` whose path argument holds its own calls, or a read-write mode, still writes."""
+    result = _engine_check(check, line)
+    assert result.status == "FAIL", result.reason
+    assert "rewrites installed engine files" in result.reason
+
+
+@pytest.mark.parametrize("verb", ["cp", "install -m755", "ln -sf", "mv"])
+def test_replacing_the_engine_command_on_path_counts_as_rewriting_the_engine(check, verb):
+    """`vllm` then runs the PR's file; the launch the checks read is no longer the engine's."""
+    result = _engine_check(
+        check, f'{verb} "$(dirname "$0")/vllmw" /usr/local/bin/vllm', {f"{HERE}/vllmw": HACK}
+    )
+    assert result.status == "FAIL", result.reason
+    assert "/usr/local/bin/vllm" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line", ['python3 < "$(dirname "$0")/p.py"', 'cat "$(dirname "$0")/p.py" | python3']
+)
+def test_python_reading_its_program_from_standard_input_runs_a_file_the_pr_may_have_written(
+    check, line
+):
+    parts = _script(SCRIPT.replace('hf download "$MODEL"\n', f'hf download "$MODEL"\n{line}\n'))
+    add_changed_file(parts, f"{HERE}/p.py", "import vllm\n")
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert "standard input" in result.reason or "p.py" in result.reason
