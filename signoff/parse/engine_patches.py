@@ -31,7 +31,8 @@ _HELPER = re.compile(
 )
 _SOURCED = re.compile(r"sources (.*), which is not read$")
 _HEREDOC_WRITE = re.compile(
-    r"""open\([^)]*['"][wa]\+?b?['"]|\.write_text\(|\.write_bytes\(|shutil\.copy"""
+    # open() in any mode that writes (`r+` too), its path holding calls of its own or not
+    r"""open\(.*?['"][rbt]*[wax+][rwabxt+]*['"]|\.write_text\(|\.write_bytes\(|shutil\.copy"""
 )
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "source", "."})
 _INLINE = PatchPattern(
