@@ -200,3 +200,16 @@ def test_python_reading_its_program_from_standard_input_runs_a_file_the_pr_may_h
     result = check(parts, "no-arch-hacks")
     assert result.status == "FAIL", result.reason
     assert "standard input" in result.reason or "p.py" in result.reason
+
+
+def test_python_given_its_program_in_a_heredoc_still_passes_when_the_pr_changes_other_files(
+    check,
+):
+    parts = _script(
+        SCRIPT.replace(
+            'hf download "$MODEL"\n', "hf download \"$MODEL\"\npython3 <<'EOF'\nprint(1)\nEOF\n"
+        )
+    )
+    add_changed_file(parts, f"{HERE}/notes.txt", "notes\n")
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "PASS", result.reason

@@ -401,7 +401,7 @@ class SimpleCommands:
             if name in _EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
-        self._record_command(argv, prefix, scope)
+        self._record_command(argv, prefix, scope, heredoc=bool(node.heredocs))
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
@@ -432,7 +432,9 @@ class SimpleCommands:
             ClientCall(command=argv[0].text, args=args, line=line, reach=reach, why=why)
         )
 
-    def _record_command(self, argv: list[Field], prefix: dict[str, str], scope: Scope) -> None:
+    def _record_command(
+        self, argv: list[Field], prefix: dict[str, str], scope: Scope, *, heredoc: bool = False
+    ) -> None:
         reach, why = self._reach(scope)
         program = _client_program(argv, self.clients)
         if program:  # `python3 .../benchmark_serving.py ...`: the benchmark process itself
@@ -462,7 +464,8 @@ class SimpleCommands:
             return
         words = tuple(field.text for field in argv)
         line = self.at(argv[0].line)
-        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
+        running = basename(argv[0].text) not in NOT_RUNNING
+        file = script_file_word(argv, heredoc=heredoc) if running else None
         if file is not None:  # its text is not read: the checks decide what that may hide
             self.records.script_files.append(ScriptFileRun(
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
