@@ -213,3 +213,38 @@ def test_python_given_its_program_in_a_heredoc_still_passes_when_the_pr_changes_
     add_changed_file(parts, f"{HERE}/notes.txt", "notes\n")
     result = check(parts, "no-arch-hacks")
     assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{HERE}/fork/vllm/entrypoints/openai/api_server.py",
+        f"{HERE}/py/sitecustomize.py",
+        f"{HERE}/py/usercustomize.py",
+        f"{HERE}/site/zz_hook.pth",
+    ],
+)
+def test_a_file_the_pr_adds_that_python_imports_ahead_of_the_engine_counts_as_a_patch(check, path):
+    """`cd fork && python3 -m vllm...` imports the working directory's `vllm` first; a
+    sitecustomize module or a `.pth` file runs at every start. Where it is put on the path is
+    the script's business; the file itself shadows the engine."""
+    parts = _script(SCRIPT)
+    add_changed_file(parts, path, "import os\n")
+    result = check(parts, "engine-patches", "current")
+    assert result.status == "FAIL", result.reason
+    assert path in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'pip install -r "$(dirname "$0")/req.txt"',
+        'uv pip install --system --requirement="$(dirname "$0")/req.txt"',
+        'python3 -m pip install -U -c "$(dirname "$0")/req.txt" numpy',
+    ],
+)
+def test_a_package_list_the_pr_adds_given_to_pip_counts_against_a_pass(check, line):
+    """The list may name an engine fork or wheel; signoff does not read it."""
+    result = _engine_check(check, line, {f"{HERE}/req.txt": "vllm @ git+https://x/vllm\n"})
+    assert result.status == "FAIL", result.reason
+    assert "req.txt" in result.reason
