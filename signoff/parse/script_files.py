@@ -61,6 +61,35 @@ def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field |
     return _substituted(found, {"{}", *_xargs_replace(argv)})
 
 
+_PIP_LIST_OPTIONS = ("-r", "--requirement", "-c", "--constraint")
+
+
+def package_list_files(argv: Sequence[Field]) -> list[Field]:
+    """The requirement and constraint files a `pip install` reads (`-r x.txt`, `-rx.txt`,
+    `--requirement=x.txt`; pip, pip3, `uv pip`, `python3 -m pip`, behind wrappers): each may
+    name an engine fork or wheel, and its text is not read. A value joined to its option keeps
+    the word's pieces: what follows its last `/` names the file either way."""
+    words = argv[_command_index(argv) :]
+    texts = [basename(w.text) if w.known else "" for w in words]
+    for lead in (["pip"], ["pip3"], ["uv", "pip"], ["-m", "pip"]):
+        at = next((i for i in range(len(texts)) if texts[i : i + len(lead)] == lead), -1)
+        if at >= 0 and "install" in texts[at + len(lead) :]:
+            break
+    else:
+        return []
+    found: list[Field] = []
+    for i, word in enumerate(words):
+        text = word.text
+        if text in _PIP_LIST_OPTIONS and i + 1 < len(words):
+            found.append(words[i + 1])
+        elif text.startswith(tuple(f"{o}=" for o in _PIP_LIST_OPTIONS[1::2])):
+            value = text.split("=", 1)[1]
+            found.append(Field(value, word.known, "", word.line, word.parts))
+        elif text[:2] in ("-r", "-c") and len(text) > 2 and not text.startswith("--"):
+            found.append(Field(text[2:], word.known, "", word.line, word.parts))
+    return found
+
+
 def _xargs_replace(words: Sequence[Field]) -> set[str]:
     """The replace-strings given to xargs (`-I X`, `-IX`, `-i`, `--replace=X`)."""
     out: set[str] = set()

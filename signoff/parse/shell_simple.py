@@ -39,7 +39,7 @@ from signoff.parse.launch_read import (
     read_args,
     read_launch,
 )
-from signoff.parse.script_files import STDIN, known_name, script_file_word
+from signoff.parse.script_files import STDIN, known_name, package_list_files, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
@@ -466,7 +466,9 @@ class SimpleCommands:
         line = self.at(argv[0].line)
         running = basename(argv[0].text) not in NOT_RUNNING
         file = script_file_word(argv, heredoc=heredoc) if running else None
-        if file is not None:  # its text is not read: the checks decide what that may hide
+        listed = [file] if file is not None else []
+        listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
+        for file in listed:  # its text is not read: the checks decide what that may hide
             self.records.script_files.append(ScriptFileRun(
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
                 reach=reach, why=why,
