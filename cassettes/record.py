@@ -1225,6 +1225,24 @@ def fail_engine_patches(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+SHADOW_MODULE_PATH = "benchmarks/single_node/fixed_seq_len/py/sitecustomize.py"
+
+
+def fail_engine_shadow_module(data: dict[str, Any]) -> str:
+    """10 (E8): the script appends its own directory to PYTHONPATH (`+=`, not `=`) and the PR
+    adds a sitecustomize module there, which Python runs before the engine at every start."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'PYTHONPATH+=":$(dirname "$0")/py"; export PYTHONPATH\n',
+    )
+    _pull(data)["commits"][0]["files"][SHADOW_MODULE_PATH] = "import vllm  # patched at import\n"
+    return pass_conversation(data)
+
+
 # --- today's standard (E9-E11) -------------------------------------------------------------------
 
 DRAFT_EVIDENCE = (
@@ -1853,6 +1871,14 @@ VARIANTS = [
         "fail_engine_patches",
         "check 10 (E8): the script git-applies a patch to installed vLLM without a waiver",
         fail_engine_patches,
+        expect=("REJECTED", (10,)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_engine_shadow_module",
+        "check 10 (E8): PYTHONPATH+= the script's directory, where the PR adds sitecustomize.py",
+        fail_engine_shadow_module,
+        publish=True,
         expect=("REJECTED", (10,)),
         standard="E8",
     ),
