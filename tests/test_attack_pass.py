@@ -248,3 +248,58 @@ def test_a_package_list_the_pr_adds_given_to_pip_counts_against_a_pass(check, li
     result = _engine_check(check, line, {f"{HERE}/req.txt": "vllm @ git+https://x/vllm\n"})
     assert result.status == "FAIL", result.reason
     assert "req.txt" in result.reason
+
+
+# --- launch files: relative paths whose directory is not the repository root ----------------
+
+_AFTER_CD = 'hf download "$MODEL"\ncd "$(dirname "$0")"\n'
+
+
+@pytest.mark.parametrize(
+    ("flag", "path", "text", "check_id"),
+    [
+        ("--config s.yaml", "s.yaml", "hf-overrides: {num_hidden_layers: 2}\n", "no-arch-hacks"),
+        ("--hf-config-path cfg/config.json", "cfg/config.json", "{}", "no-arch-hacks"),
+        ("--chat-template ./t.jinja", "t.jinja", "{{ messages }}", "spec-chat-template"),
+    ],
+)
+def test_a_relative_launch_path_after_the_script_changes_directory_may_name_a_pr_file(
+    check, flag, path, text, check_id
+):
+    """After `cd`, a relative path is read from a directory signoff does not know, so any file
+    the PR adds whose path ends with it may be the one the engine reads."""
+    parts = _script(_launch(flag).replace('hf download "$MODEL"\n', _AFTER_CD))
+    add_changed_file(parts, f"{HERE}/{path}", text)
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert path.rsplit("/", 1)[-1] in result.reason
+
+
+@pytest.mark.parametrize(
+    ("key", "path", "check_id"),
+    [
+        ("hf-config-path: ./cfg", "cfg/config.json", "no-arch-hacks"),
+        ("tokenizer: tok/tokenizer.json", "tok/tokenizer.json", "no-arch-hacks"),
+        ("chat-template: t.jinja", "t.jinja", "spec-chat-template"),
+    ],
+)
+def test_a_path_a_config_file_gives_a_flag_counts_as_the_same_path_on_the_command_line(
+    check, key, path, check_id
+):
+    """The engine reads a `--config` file's values as flags; a relative one is read from the
+    engine's working directory, which signoff does not know."""
+    parts = _script(_launch('--config "$(dirname "$0")/s.yaml"'))
+    add_changed_file(parts, f"{HERE}/s.yaml", key + "\n")
+    add_changed_file(parts, f"{HERE}/{path}", "{}")
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert path.rsplit("/", 1)[-1] in result.reason
+
+
+def test_launch_values_that_are_not_paths_name_no_file_after_a_cd(check):
+    """`fp8`, `8`, a model id: values without a `/` or a file extension name no file, even
+    when the PR adds a directory of that name."""
+    parts = _script(SCRIPT.replace('hf download "$MODEL"\n', _AFTER_CD))
+    add_changed_file(parts, f"{HERE}/fp8/notes.md", "notes\n")
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "PASS", result.reason
