@@ -256,15 +256,15 @@ _AFTER_CD = 'hf download "$MODEL"\ncd "$(dirname "$0")"\n'
 
 
 @pytest.mark.parametrize(
-    ("flag", "path", "text", "check_id"),
+    ("flag", "path", "text", "check_id", "named"),
     [
-        ("--config s.yaml", "s.yaml", "hf-overrides: {num_hidden_layers: 2}\n", "no-arch-hacks"),
-        ("--hf-config-path cfg/config.json", "cfg/config.json", "{}", "no-arch-hacks"),
-        ("--chat-template ./t.jinja", "t.jinja", "{{ messages }}", "spec-chat-template"),
+        ("--config s.yaml", "s.yaml", "hf-overrides: {a: 2}\n", "no-arch-hacks", "--hf-overrides"),
+        ("--hf-config-path cfg/config.json", "cfg/config.json", "{}", "no-arch-hacks", "cfg/"),
+        ("--chat-template ./t.jinja", "t.jinja", "{{ x }}", "spec-chat-template", "t.jinja"),
     ],
 )
 def test_a_relative_launch_path_after_the_script_changes_directory_may_name_a_pr_file(
-    check, flag, path, text, check_id
+    check, flag, path, text, check_id, named
 ):
     """After `cd`, a relative path is read from a directory signoff does not know, so any file
     the PR adds whose path ends with it may be the one the engine reads."""
@@ -272,13 +272,13 @@ def test_a_relative_launch_path_after_the_script_changes_directory_may_name_a_pr
     add_changed_file(parts, f"{HERE}/{path}", text)
     result = check(parts, check_id)
     assert result.status == "FAIL", result.reason
-    assert path.rsplit("/", 1)[-1] in result.reason
+    assert named in result.reason
 
 
 @pytest.mark.parametrize(
     ("key", "path", "check_id"),
     [
-        ("hf-config-path: ./cfg", "cfg/config.json", "no-arch-hacks"),
+        (f"hf-config-path: {HERE}/cfg", "cfg/config.json", "no-arch-hacks"),
         ("tokenizer: tok/tokenizer.json", "tok/tokenizer.json", "no-arch-hacks"),
         ("chat-template: t.jinja", "t.jinja", "spec-chat-template"),
     ],
@@ -286,14 +286,26 @@ def test_a_relative_launch_path_after_the_script_changes_directory_may_name_a_pr
 def test_a_path_a_config_file_gives_a_flag_counts_as_the_same_path_on_the_command_line(
     check, key, path, check_id
 ):
-    """The engine reads a `--config` file's values as flags; a relative one is read from the
-    engine's working directory, which signoff does not know."""
-    parts = _script(_launch('--config "$(dirname "$0")/s.yaml"'))
+    """The engine reads a `--config` file's values as flags: one naming a file the PR adds
+    counts as that flag on the command line would (relative ones from the working directory:
+    the repository root, or after `cd` a directory signoff does not know)."""
+    script = _launch('--config "$(dirname "$0")/s.yaml"')
+    if not key.split(": ", 1)[1].startswith(HERE):
+        script = script.replace('hf download "$MODEL"\n', _AFTER_CD)
+    parts = _script(script)
     add_changed_file(parts, f"{HERE}/s.yaml", key + "\n")
     add_changed_file(parts, f"{HERE}/{path}", "{}")
     result = check(parts, check_id)
     assert result.status == "FAIL", result.reason
     assert path.rsplit("/", 1)[-1] in result.reason
+
+
+def test_a_relative_config_value_without_a_cd_is_read_from_the_repository_root(check):
+    parts = _script(_launch('--config "$(dirname "$0")/s.yaml"'))
+    add_changed_file(parts, f"{HERE}/s.yaml", "tokenizer: tok/tokenizer.json\n")
+    add_changed_file(parts, f"{HERE}/tok/tokenizer.json", "{}")
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "PASS", result.reason
 
 
 def test_launch_values_that_are_not_paths_name_no_file_after_a_cd(check):

@@ -78,6 +78,7 @@ _SILENT = frozenset(
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
 )  # fmt: skip
 _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+_FILE_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,7}$")  # `t.jinja`, `s.yaml`
 # Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
 _STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
@@ -184,6 +185,8 @@ class SimpleCommands:
         self.reading: list[str] = [files.script if files is not None else ""]
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
         self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
+        # a `cd`/`pushd` has run: relative paths are read from a directory not known here
+        self.moved = False
         self.line_base: list[int] = [0]
         self.notes: dict[str, None] = {}
         self.problems: dict[tuple[int, str], None] = {}
@@ -397,6 +400,8 @@ class SimpleCommands:
         if name in self.clients:
             self._record_client(argv, scope)
             return scope, Outcome(None)
+        if name in ("cd", "pushd") and len(argv) > 1:
+            self.moved = True
         if name in _SILENT:
             if name in _EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
@@ -484,6 +489,8 @@ class SimpleCommands:
         line = self.at(launch.line)
         for flag, word in _valued_words(launch, argv):
             paths = self.files.resolve(word, self.reading[-1], under=True)[1] if self.files else ()
+            if not paths and word.known:
+                paths = self._from_unknown_directory(word.text)
             if not paths and not word.known and self.files is not None:
                 paths = self.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
                 for path in paths:
@@ -516,10 +523,27 @@ class SimpleCommands:
                                  f"changes, and it cannot be read: {why}")  # fmt: skip
                 self.note(f"line {line} reads the flags of {path} (this PR changes it)")
                 from_file.extend(args)
+                for arg in args:  # its values are read as the command line's would be
+                    if arg.value is None or not arg.known:
+                        continue
+                    value = Field(arg.value, True, arg.value, arg.line)
+                    named = self.files.resolve(value, self.reading[-1], under=True)[1]
+                    for named_path in named or self._from_unknown_directory(arg.value):
+                        reads.setdefault((arg.flag, named_path), None)
         update: dict[str, object] = {"reads": tuple(reads)}
         if from_file:
             update["args"] = merged(launch.args, tuple(from_file))
         return update
+
+    def _from_unknown_directory(self, text: str) -> tuple[str, ...]:
+        """The changed files a relative path may name once the script has changed directory
+        (`cd`): any whose path ends with it. Only values spelled as paths (a `/` or a file
+        extension) count: `fp8`, `8` or `auto` name no file."""
+        if not self.moved or self.files is None or text.startswith(("/", "-", "{", "[")):
+            return ()
+        if "/" not in text and not _FILE_EXTENSION.search(text):
+            return ()
+        return self.files.anywhere(text)
 
     def _written_otherwise(self, path: str) -> str:
         """Why a `--config` file that is neither a changed repository file nor written from a
