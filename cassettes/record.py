@@ -918,6 +918,26 @@ def fail_launch_config_override(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_launch_config_after_cd(data: dict[str, Any]) -> str:
+    """7: the script changes into its own directory, then the launch names the `--config`
+    YAML the PR adds by a relative path: read from a directory signoff does not know, it may
+    be that file, whose `hf-overrides` key is `--hf-overrides`."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 --config dsv4_fp4_b200_vllm_mtp.yaml \\\n",
+    )
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\ncd "$(dirname "$0")"\n',
+    )
+    _pull(data)["commits"][0]["files"][LAUNCH_CONFIG_PATH] = LAUNCH_CONFIG
+    return pass_conversation(data)
+
+
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
     _edit_pr_file(
@@ -1783,6 +1803,13 @@ VARIANTS = [
         "fail_launch_config_override",
         "check 7: `hf-overrides` in a --config YAML the PR adds (its keys are the launch's flags)",
         fail_launch_config_override,
+        publish=True,
+        expect=("REJECTED", (7,)),
+    ),
+    Variant(
+        "fail_launch_config_after_cd",
+        "check 7: after `cd`, a relative --config path may be the YAML the PR adds (hf-overrides)",
+        fail_launch_config_after_cd,
         publish=True,
         expect=("REJECTED", (7,)),
     ),
