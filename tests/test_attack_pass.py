@@ -315,3 +315,16 @@ def test_launch_values_that_are_not_paths_name_no_file_after_a_cd(check):
     add_changed_file(parts, f"{HERE}/fp8/notes.md", "notes\n")
     result = check(parts, "no-arch-hacks")
     assert result.status == "PASS", result.reason
+
+
+# --- builtins and hooks -----------------------------------------------------------------------
+
+
+def test_a_command_not_found_handler_runs_as_bash_would_run_it(check):
+    """bash runs `command_not_found_handle` for any command it cannot find; which those are is
+    known only on the machine, so the handler may run."""
+    line = f"command_not_found_handle() {{ {HACK}; }}\nno-such-tool --version"
+    parts = _script(SCRIPT.replace('hf download "$MODEL"\n', f'hf download "$MODEL"\n{line}\n'))
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert "--hf-overrides" in result.reason and "command_not_found_handle" in result.reason
