@@ -83,6 +83,8 @@ _FILE_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,7}$")  # `t.jinja`, 
 _STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
 # Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
+# Functions bash calls by itself: for a command it cannot find on the machine.
+HOOK_FUNCTIONS = frozenset({"command_not_found_handle"})
 _EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
 
 
@@ -719,6 +721,15 @@ class SimpleCommands:
         """`export -f NAME`: every shell the script starts from here may call it, so it runs
         once, undecided, with its arguments unknown (what it runs counts)."""
         why = f"{name} is exported at line {self.at(line)}: a shell the script starts may call it"
+        return self._call_once_undecided(name, scope, line, why)
+
+    def call_hook(self, name: str, scope: Scope, line: int) -> Scope:
+        """A function bash calls by itself (`command_not_found_handle`, for any command not
+        found on the machine): it runs once, undecided, with its arguments unknown."""
+        why = f"{name} (line {self.at(line)}) runs for any command the machine does not have"
+        return self._call_once_undecided(name, scope, line, why)
+
+    def _call_once_undecided(self, name: str, scope: Scope, line: int, why: str) -> Scope:
         for definition in scope.function(name):
             if self.calls >= MAX_CALL_DEPTH:
                 self.problem(line, f"function calls nested deeper than {MAX_CALL_DEPTH}")
