@@ -3,6 +3,8 @@ builtins, changelog): each must not publish `success`. Named for the class of at
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts
 
@@ -328,3 +330,17 @@ def test_a_command_not_found_handler_runs_as_bash_would_run_it(check):
     result = check(parts, "no-arch-hacks")
     assert result.status == "FAIL", result.reason
     assert "--hf-overrides" in result.reason and "command_not_found_handle" in result.reason
+
+
+# --- bounded work -----------------------------------------------------------------------------
+
+
+def test_an_inline_program_of_many_open_calls_is_read_in_bounded_work(check):
+    """A heredoc line of 6,000 `open(` took the write search quadratic time (16 s; 64 s for
+    12,000): the search is one pass per line."""
+    body = "import vllm\n" + "open(" * 6_000 + "\n"
+    line = f"python3 - <<'EOF'\n{body}EOF"
+    started = time.monotonic()
+    result = _engine_check(check, line)
+    assert time.monotonic() - started < 3.0
+    assert result.status == "PASS", result.reason
