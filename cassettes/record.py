@@ -918,6 +918,26 @@ def fail_launch_config_override(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_launch_config_after_cd(data: dict[str, Any]) -> str:
+    """7: the script changes into its own directory, then the launch names the `--config`
+    YAML the PR adds by a relative path: read from a directory signoff does not know, it may
+    be that file, whose `hf-overrides` key is `--hf-overrides`."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 --config dsv4_fp4_b200_vllm_mtp.yaml \\\n",
+    )
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\ncd "$(dirname "$0")"\n',
+    )
+    _pull(data)["commits"][0]["files"][LAUNCH_CONFIG_PATH] = LAUNCH_CONFIG
+    return pass_conversation(data)
+
+
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
     _edit_pr_file(
@@ -1222,6 +1242,24 @@ def fail_engine_patches(data: dict[str, Any]) -> str:
         'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
         'git -C /usr/local/lib/python3.12/dist-packages apply "$(dirname "$0")/mtp-fix.patch"\n',
     )
+    return pass_conversation(data)
+
+
+SHADOW_MODULE_PATH = "benchmarks/single_node/fixed_seq_len/py/sitecustomize.py"
+
+
+def fail_engine_shadow_module(data: dict[str, Any]) -> str:
+    """10 (E8): the script appends its own directory to PYTHONPATH (`+=`, not `=`) and the PR
+    adds a sitecustomize module there, which Python runs before the engine at every start."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'PYTHONPATH+=":$(dirname "$0")/py"; export PYTHONPATH\n',
+    )
+    _pull(data)["commits"][0]["files"][SHADOW_MODULE_PATH] = "import vllm  # patched at import\n"
     return pass_conversation(data)
 
 
@@ -1769,6 +1807,13 @@ VARIANTS = [
         expect=("REJECTED", (7,)),
     ),
     Variant(
+        "fail_launch_config_after_cd",
+        "check 7: after `cd`, a relative --config path may be the YAML the PR adds (hf-overrides)",
+        fail_launch_config_after_cd,
+        publish=True,
+        expect=("REJECTED", (7,)),
+    ),
+    Variant(
         "fail_arch_underscore",
         "check 7: `--hf_overrides`, read by vLLM as --hf-overrides",
         fail_arch_underscore,
@@ -1853,6 +1898,14 @@ VARIANTS = [
         "fail_engine_patches",
         "check 10 (E8): the script git-applies a patch to installed vLLM without a waiver",
         fail_engine_patches,
+        expect=("REJECTED", (10,)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_engine_shadow_module",
+        "check 10 (E8): PYTHONPATH+= the script's directory, where the PR adds sitecustomize.py",
+        fail_engine_shadow_module,
+        publish=True,
         expect=("REJECTED", (10,)),
         standard="E8",
     ),
