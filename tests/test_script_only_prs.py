@@ -185,3 +185,13 @@ def test_a_changed_script_a_changed_entry_runs_with_something_undecided_asks_for
 def test_unlisted_a_changed_script_a_changed_entry_runs_is_still_read_unbound(check) -> None:
     result = check(_entry_and_script(listed=False), "no-arch-hacks")
     assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+def test_when_the_readings_per_configuration_run_out_of_work_the_unbound_reading_stands(
+    check, monkeypatch
+) -> None:
+    # the unbound reading fits the verdict's work bound, the readings per configuration do not
+    monkeypatch.setattr("signoff.judge.context.SCRIPT_STEPS_PER_JUDGE", 50)
+    result = check(_entry_and_script(listed=True), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+    assert "work bound" not in result.reason

@@ -599,12 +599,16 @@ class JudgeContext:
         entries = script_entries.entries_running(self, path)
         if entries and self._grant_entry_readings(path, entries):
             chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
-            return tuple(
+            runs = tuple(
                 run
                 for entry in entries
                 for run in self.script_runs(entry, jobs=chosen, hooks_unset=hooks_unset)
                 if run.path == path or not run.complete
             )
+            if hooks_unset or not any(_stopped(run) for run in runs):
+                return runs
+            # the readings per configuration ran out of work: the reading with nothing bound
+            # (every condition undecided) stands for all of them, as when no entry is known
         return (unbound,)
 
     def _grant_entry_readings(self, path: str, entries: tuple[MasterEntry, ...]) -> bool:
@@ -838,6 +842,11 @@ def _identity(entry: MasterEntry) -> tuple[str, ...]:
 
 def basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
+
+
+def _stopped(run: ScriptRun) -> bool:
+    """The reading stopped at the work bound (not a gap of the script's own)."""
+    return any("work bound" in problem for problem in run.problems)
 
 
 def _unread(path: str) -> ScriptRun:
