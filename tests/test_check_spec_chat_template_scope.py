@@ -74,7 +74,10 @@ def test_a_multi_node_entry_whose_unchanged_recipe_enables_the_chat_template_pas
 
 
 def test_a_multi_node_entry_is_judged_by_every_recipe_it_runs(check):
-    recipes = {RECIPE: _recipe("  use_chat_template: true\n"), OTHER_RECIPE: _recipe("")}
+    recipes = {
+        RECIPE: _recipe("  use_chat_template: true\n"),
+        OTHER_RECIPE: _recipe("  use_chat_template: false\n"),
+    }
     result = check(_multi_node(recipes), "spec-chat-template")
     assert result.status == "FAIL" and OTHER_RECIPE in result.reason
 
@@ -82,15 +85,47 @@ def test_a_multi_node_entry_is_judged_by_every_recipe_it_runs(check):
 @pytest.mark.parametrize(
     "chat",
     ["  use_chat_template: false\n", '  use_chat_template: "true"\n',
-     "  # use_chat_template: true\n", ""],
+     "  use-chat-template: no\n"],
 )  # fmt: skip
 def test_a_recipe_that_does_not_switch_the_chat_template_on_fails(check, chat):
     result = check(_multi_node({RECIPE: _recipe(chat)}), "spec-chat-template")
     assert result.status == "FAIL" and "does not enable the chat template" in result.reason
 
 
+@pytest.mark.parametrize("chat", ["", "  # use_chat_template: false\n"])
+def test_a_recipe_without_the_switch_runs_the_tools_default_which_is_on_for_sa_bench(check, chat):
+    result = check(_multi_node({RECIPE: _recipe(chat)}), "spec-chat-template")
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "kind", ["  type: mooncake-router\n", "  type: [sa-bench]\n", '  type: "custom"\n', ""]
+)
+def test_a_recipe_without_the_switch_whose_benchmark_type_has_no_known_default_fails(check, kind):
+    text = f"name: example\nbackend:\n  type: vllm\nbenchmark:\n{kind}  isl: 1024\n"
+    result = check(_multi_node({RECIPE: text}), "spec-chat-template")
+    assert result.status == "FAIL" and "does not enable the chat template" in result.reason
+
+
+def test_a_zip_override_without_the_switch_runs_the_default_of_the_merged_benchmark_type(check):
+    text = (
+        "base:\n  benchmark:\n    type: sa-bench\n"
+        "zip_override_a:\n  benchmark:\n    type: [sa-bench, mooncake-router]\n"
+    )
+    parts = _multi_node({RECIPE: text})
+    for changed in parts["files"]:
+        if changed["path"] == "configs/nvidia-master.yaml" and changed["role"] == "head":
+            changed["text"] = changed["text"].replace("1p1d.yaml", "1p1d.yaml:zip_override_a[1]")
+    result = check(parts, "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    for changed in parts["files"]:
+        if changed["path"] == "configs/nvidia-master.yaml" and changed["role"] == "head":
+            changed["text"] = changed["text"].replace("_a[1]", "_a[0]")
+    assert check(parts, "spec-chat-template").status == "PASS"
+
+
 def test_a_chat_template_line_outside_the_benchmark_section_does_not_count(check):
-    text = "use_chat_template: true\nbenchmark:\n  type: sa-bench\n"
+    text = "use_chat_template: true\nbenchmark:\n  type: mooncake-router\n"
     result = check(_multi_node({RECIPE: text}), "spec-chat-template")
     assert result.status == "FAIL"
 

@@ -151,3 +151,47 @@ def test_past_the_per_verdict_bound_a_script_only_change_is_read_unbound_as_stri
     monkeypatch.setattr(context, "SCRIPT_ENTRY_READINGS", 0)
     result = check(_script_only(), "no-arch-hacks")
     assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+def _entry_and_script(*, listed: bool) -> dict[str, Any]:
+    """The passing PR (it adds the MTP entry) with its script carrying the TP4-only override
+    the entry never sweeps."""
+    parts = passing_parts()
+    for changed in parts["changed_files"]:
+        if changed["path"] == SCRIPT_PATH:
+            changed["patch"] = unified_patch("", TP4_ONLY)
+    replace_file(parts, SCRIPT_PATH, "head", TP4_ONLY)
+    if listed:
+        add_listing(parts, "configs", "head", ["nvidia-master.yaml", "runners.yaml"])
+        add_listing(parts, SCRIPT_PATH.rsplit("/", 1)[0], "head", [SCRIPT_PATH.rsplit("/", 1)[1]])
+    return parts
+
+
+def test_a_changed_script_a_changed_entry_runs_is_read_per_configuration_once_listed(
+    check,
+) -> None:
+    result = check(_entry_and_script(listed=True), "no-arch-hacks")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_changed_script_a_changed_entry_runs_with_something_undecided_asks_for_the_entries(
+    policy,
+) -> None:
+    parts = _entry_and_script(listed=False)
+    asked = {(w.kind, w.path) for w in no_arch_hacks.wants(JudgeContext(build(parts), policy))}
+    assert ("dir", "configs") in asked and ("dir", SCRIPT_PATH.rsplit("/", 1)[0]) in asked
+
+
+def test_unlisted_a_changed_script_a_changed_entry_runs_is_still_read_unbound(check) -> None:
+    result = check(_entry_and_script(listed=False), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+
+
+def test_when_the_readings_per_configuration_run_out_of_work_the_unbound_reading_stands(
+    check, monkeypatch
+) -> None:
+    # the unbound reading fits the verdict's work bound, the readings per configuration do not
+    monkeypatch.setattr("signoff.judge.context.SCRIPT_STEPS_PER_JUDGE", 50)
+    result = check(_entry_and_script(listed=True), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason
+    assert "work bound" not in result.reason

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from builders import HEAD_SHA, add_listing, build, passing_parts, replace_file
 
+from signoff.judge import sweep_definition
 from signoff.judge.checks import sweep
 from signoff.judge.context import JudgeContext
 
@@ -140,3 +141,61 @@ def test_an_executed_program_too_large_to_parse_makes_every_utils_change_count(c
     replace_file(parts, "utils/matrix_logic/validation.py", "head", "x = 1\n" * 100_000)
     result = check(parts, "sweep")
     assert result.status == "FAIL" and "(bound)" in result.reason
+
+
+def _changing_only(path: str) -> dict[str, Any]:
+    """A PR changing nothing but `path`, its sweep green and its eval run empty."""
+    parts = _changing(path)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] == path]
+    for run in parts.get("evals", []):
+        run["rows"] = []
+    return parts
+
+
+def test_a_changed_workflow_no_definition_workflow_calls_is_not_its_definition(check) -> None:
+    result = check(_changing(".github/workflows/claude.yml"), "sweep")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_reusable_workflow_a_definition_workflow_calls_is_part_of_it(check) -> None:
+    parts = _changing(".github/workflows/shared-steps.yml")
+    text = WORKFLOWS[".github/workflows/run-sweep.yml"] + (
+        "  bench:\n    uses: ./.github/workflows/shared-steps.yml\n"
+    )
+    replace_file(parts, ".github/workflows/run-sweep.yml", "head", text)
+    replace_file(parts, ".github/workflows/shared-steps.yml", "head", "jobs: {}\n")
+    result = check(parts, "sweep")
+    assert result.status == "FAIL" and "shared-steps.yml" in result.reason
+
+
+def test_gather_is_asked_for_the_definition_when_another_workflow_changes(policy) -> None:
+    parts = _changing(".github/workflows/claude.yml", read=False)
+    asked = {(w.kind, w.path) for w in sweep.wants(JudgeContext(build(parts), policy))}
+    assert {("file", name) for name in WORKFLOWS} <= asked
+
+
+@pytest.mark.parametrize("path", [".github/workflows/claude.yml", "utils/test_power_contract.py"])
+def test_a_pr_changing_only_what_the_sweep_does_not_execute_has_nothing_to_evaluate(
+    check, path: str
+) -> None:
+    result = check(_changing_only(path), "evals")
+    assert result.status == "PASS" and "nothing to evaluate" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("path", "read", "outside"),
+    [
+        (".github/workflows/claude.yml", True, True),
+        ("utils/test_power_contract.py", True, True),
+        ("utils/process_changelog.py", True, False),  # executed
+        (".github/workflows/run-sweep.yml", True, False),  # the definition itself
+        ("benchmarks/single_node/x.sh", True, False),  # not where the definition lives
+        (".github/workflows/claude.yml", False, False),  # the walk is undecided
+        ("utils/test_power_contract.py", False, False),
+    ],
+)
+def test_only_a_complete_walk_of_the_definition_shows_a_file_is_not_executed(
+    policy, path: str, read: bool, outside: bool
+) -> None:
+    ctx = JudgeContext(build(_changing(path, read=read)), policy)
+    assert sweep_definition.is_not_executed(ctx, path) is outside

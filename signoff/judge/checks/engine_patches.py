@@ -229,6 +229,8 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
     }
     for path, runs in reached.items():
         read = ctx.evidence.file(path, "head")
+        if read is not None and read.state == "missing" and runs and all(r.complete for r in runs):
+            continue  # absent with every other candidate: the jobs run no script (context)
         if read is None or read.state != "ok" or read.text is None:
             why = next((p for run in runs or () for p in run.problems), "")  # names candidates
             scan.problem = (
