@@ -47,8 +47,6 @@ def undecided_scripts(ctx: JudgeContext) -> list[str]:
     """Changed single-node scripts a changed entry may run, still read with nothing bound and
     with something left undecided: every head entry whose job runs one (changed or not) runs
     the PR's version, so they are read per configuration of those entries too."""
-    from signoff.judge.context import path_matches
-
     uncovered = set(uncovered_scripts(ctx))
     single = ctx.policy.paths.single_node_scripts
     found = []
