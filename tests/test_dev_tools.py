@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "cassettes"))
 
-from emulator import TOOLS, require_ghemu  # noqa: E402
+from recording.emulator import TOOLS, require_ghemu  # noqa: E402
 
 
 def test_a_missing_emulator_is_one_line_naming_where_it_is_expected(
@@ -45,9 +45,13 @@ def test_the_bench_run_from_a_checkout_without_the_workspace_stops_with_that_lin
     tmp_path: Path,
 ) -> None:
     # A copy of the tool and its helper where ../shared/tools does not exist.
-    (tmp_path / "repo" / "cassettes").mkdir(parents=True)
+    (tmp_path / "repo" / "cassettes" / "recording").mkdir(parents=True)
     (tmp_path / "repo" / "tests" / "bench").mkdir(parents=True)
-    for part in ("cassettes/emulator.py", "tests/bench/bench_audit.py"):
+    for part in (
+        "cassettes/recording/__init__.py",
+        "cassettes/recording/emulator.py",
+        "tests/bench/bench_audit.py",
+    ):
         (tmp_path / "repo" / part).write_text((ROOT / part).read_text(encoding="utf-8"))
     done = subprocess.run(
         [sys.executable, str(tmp_path / "repo" / "tests" / "bench" / "bench_audit.py")],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-TOOLS = (Path(__file__).resolve().parent.parent / ".." / "shared" / "tools").resolve()
+TOOLS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "tools").resolve()
 
 
 def require_ghemu(tools: Path = TOOLS) -> None:
