@@ -213,7 +213,7 @@ def _outsiders(count: int) -> list[dict[str, Any]]:
 def fill_heads(data: dict[str, Any]) -> dict[str, Any]:
     """Replace `@@HEAD:n@@` with the SHA the emulator gives PR n's head (SHAs follow content),
     and pin the upstream recipe PR's merge commit."""
-    from emulator import require_ghemu
+    from ..emulator import require_ghemu
 
     require_ghemu()
     from ghemu import State
