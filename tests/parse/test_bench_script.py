@@ -13,7 +13,7 @@ import pytest
 from signoff.parse.bench_script import ScriptFacts, evaluate, parse_script, read_script
 from signoff.parse.launch import Arg, ScriptRun
 
-DATA = Path(__file__).parent / "data" / "scripts"
+DATA = Path(__file__).parents[1] / "data" / "scripts"
 CLIENTS = ("run_benchmark_serving",)
 CONFIG = {"MODEL": "org/model", "TP": "8", "EP_SIZE": "8", "CONC": "64", "ISL": "8192",
           "OSL": "1024", "MAX_MODEL_LEN": "9472", "RUN_EVAL": "false"}  # fmt: skip

@@ -12,7 +12,7 @@ from signoff.parse.bench_script import evaluate, read_script
 from signoff.parse.launch import Arg, ScriptRun
 
 CORPUS = yaml.safe_load(
-    (Path(__file__).parent / "data" / "script_eval_corpus.yaml").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "data" / "script_eval_corpus.yaml").read_text(encoding="utf-8")
 )
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from signoff.parse.template import ParsedTemplate, identify_item, parse_template
 from signoff.policy import SignoffSyntax, TemplateItemSpec, load_policy
 
-DATA = Path(__file__).parent / "data" / "markdown"
-POLICY = load_policy(Path(__file__).parent.parent / "checklists" / "inferencex.yaml")
+DATA = Path(__file__).parents[1] / "data" / "markdown"
+POLICY = load_policy(Path(__file__).parents[2] / "checklists" / "inferencex.yaml")
 SYNTAX = POLICY.signoff
 CATALOG = POLICY.template_items
 OPENER = "As a PR reviewer and CODEOWNER, I have reviewed this and have:"

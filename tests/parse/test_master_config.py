@@ -17,7 +17,7 @@ from signoff.parse.master_config import (
 )
 from signoff.policy import ImagePolicy
 
-DATA = Path(__file__).parent / "data" / "configs"
+DATA = Path(__file__).parents[1] / "data" / "configs"
 SKU_PATTERN = ImagePolicy.model_fields["sku_pattern"].default
 DIGEST = "4f9c0a6e3b2d1c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e"
 

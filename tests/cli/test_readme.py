@@ -16,7 +16,7 @@ from test_action_yml import PINNED, assert_ignores_explained, lint, zizmor
 
 from signoff.judge import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 TEXT = README.read_text(encoding="utf-8")

@@ -18,7 +18,7 @@ from signoff.publish.status import plan_status
 from signoff.publish.style import style_for, verdict_style
 from signoff.standards import resolve_standard
 
-EVENTS = Path(__file__).parent / "data" / "events"
+EVENTS = Path(__file__).parents[1] / "data" / "events"
 REPO, PR, SHA = "SemiAnalysisAI/InferenceX", 2417, "5f0c3e9a1b7d2c4e6f8091a2b3c4d5e6f7a8b9c0"
 MARKER, BOT = "codeowner-signoff-verify", "github-actions[bot]"
 

@@ -23,8 +23,8 @@ from signoff.parse.signoff_comment import parse_signoff
 from signoff.parse.template import ParsedTemplate, parse_template
 from signoff.policy import load_policy
 
-DATA = Path(__file__).parent / "data" / "markdown"
-POLICY = load_policy(Path(__file__).parent.parent / "checklists" / "inferencex.yaml")
+DATA = Path(__file__).parents[1] / "data" / "markdown"
+POLICY = load_policy(Path(__file__).parents[2] / "checklists" / "inferencex.yaml")
 OPENER = "As a PR reviewer and CODEOWNER, I have reviewed this and have:"
 RUN = "https://github.com/SemiAnalysisAI/InferenceX/actions/runs/28689732075"
 

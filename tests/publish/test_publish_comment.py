@@ -24,7 +24,7 @@ from signoff.publish.comment import (
 )
 from signoff.replay import replay
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes" / "publish"
 SCENARIOS = ROOT / "cassettes" / "scenarios"
 REPO = "SemiAnalysisAI/InferenceX"

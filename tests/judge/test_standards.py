@@ -13,7 +13,7 @@ from signoff.judge.registry import CHECKS
 from signoff.policy import load_policy
 from signoff.standards import load_standards, resolve_standard, standard_at
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STANDARDS = ROOT / "checklists" / "inferencex-standards.yaml"
 
 

@@ -26,7 +26,7 @@ from signoff.refs import SignoffRef
 from signoff.verify import VerifyOutcome, publish_outcome
 
 REPO, PR = "SemiAnalysisAI/InferenceX", 2650
-POLICY = load_policy(Path(__file__).resolve().parent.parent / "checklists" / "inferencex.yaml")
+POLICY = load_policy(Path(__file__).resolve().parents[2] / "checklists" / "inferencex.yaml")
 CONTEXT = "codeowner-signoff-verify"
 
 

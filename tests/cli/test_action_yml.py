@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
 README = ROOT / "README.md"
 ACTION_DOC = ROOT / "docs" / "action.md"

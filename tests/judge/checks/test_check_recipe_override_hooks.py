@@ -264,7 +264,7 @@ def test_the_profile_lists_the_job_environment_read_from_inferencex(policy: Poli
 def test_a_job_environment_name_that_is_no_identifier_is_a_profile_error(tmp_path):
     from pathlib import Path
 
-    checklists = Path(__file__).parent.parent / "checklists"
+    checklists = Path(__file__).parents[3] / "checklists"
     shipped = (checklists / "inferencex.yaml").read_text()
     standards = "inferencex-standards.yaml"
     (tmp_path / standards).write_text((checklists / standards).read_text())

@@ -24,7 +24,7 @@ from signoff.judge import registry
 from signoff.refs import parse_signoff_url
 from signoff.replay import replay as real_replay
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEMO = info("demo")["signoff_url"]
 EVENTS = ROOT / "tests" / "data" / "events"
 NOT_UTF8 = b"\xff\xfe\x00\x81 binary"

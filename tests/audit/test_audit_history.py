@@ -1,7 +1,7 @@
 """`signoff audit` over the recorded 48-PR history (cassettes/audit/history.yaml).
 
 The history was recorded by cassettes/record_audit.py running the real audit against ghemu on
-the scenario of cassettes/audit_history.py; here it is replayed only (vcrpy, record_mode none).
+the scenario of cassettes/recording/history/; here it is replayed only (vcrpy, record_mode none).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from signoff.judge import judge
 from signoff.policy import load_policy
 
 FIRST = 2101
-SPECIAL = {  # audit_history.SPECIAL offsets, as PR numbers
+SPECIAL = {  # recording.history.SPECIAL offsets, as PR numbers
     "jgangani_before": FIRST + 2,
     "expired": FIRST + 5,
     "e5": FIRST + 6,

@@ -24,7 +24,7 @@ from signoff.parse.codeowners import (
     team_slug,
 )
 
-CORPUS_PATH = Path(__file__).parent / "data" / "codeowners_corpus.yaml"
+CORPUS_PATH = Path(__file__).parents[1] / "data" / "codeowners_corpus.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CORPUS_PATH.read_text(encoding="utf-8"))["cases"]
 
 

@@ -12,7 +12,7 @@ from signoff.parse.signoff_comment import ParsedSignoff, parse_signoff
 from signoff.parse.template import parse_template
 from signoff.policy import load_policy
 
-POLICY = load_policy(Path(__file__).parent.parent / "checklists" / "inferencex.yaml")
+POLICY = load_policy(Path(__file__).parents[2] / "checklists" / "inferencex.yaml")
 OPENER = "As a PR reviewer and CODEOWNER, I have reviewed this and have:"
 FRAGMENTS = [
     OPENER,

@@ -15,7 +15,7 @@ from signoff.replay import replay
 from signoff.verify import verify
 from signoff.verify_command import failure_line, run_verify_command
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 E2E = ROOT / "cassettes" / "publish" / "e2e"
 URL = "https://github.com/SemiAnalysisAI/InferenceX/pull/2700#issuecomment-2400027003"
 HEAD = "d9a2aaf0b52bb6e758ad6e4dedad360652b10f74"

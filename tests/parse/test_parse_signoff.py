@@ -9,7 +9,7 @@ import pytest
 from signoff.parse.signoff_comment import ParsedSignoff, has_opener, parse_signoff
 from signoff.policy import SignoffSyntax
 
-DATA = Path(__file__).parent / "data" / "markdown"
+DATA = Path(__file__).parents[1] / "data" / "markdown"
 SYNTAX = SignoffSyntax(
     opener="As a PR reviewer and CODEOWNER",
     detail_heading="additional detail section",

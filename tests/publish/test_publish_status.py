@@ -19,7 +19,7 @@ from signoff.publish.status import (
 )
 from signoff.replay import replay
 
-CASSETTES = Path(__file__).resolve().parent.parent / "cassettes" / "publish"
+CASSETTES = Path(__file__).resolve().parents[2] / "cassettes" / "publish"
 REPO = "SemiAnalysisAI/InferenceX"
 HEAD = "5f0c3e9a1b7d2c4e6f8091a2b3c4d5e6f7a8b9c0"
 COMMENT_URL = f"https://github.com/{REPO}/pull/2417#issuecomment-3081250002"

@@ -13,7 +13,7 @@ from signoff.errors import InputError
 from signoff.gate import decide, has_opener
 from signoff.policy import Policy
 
-EVENTS = Path(__file__).parent / "data" / "events"
+EVENTS = Path(__file__).parents[1] / "data" / "events"
 REPOSITORY = "SemiAnalysisAI/InferenceX"
 
 

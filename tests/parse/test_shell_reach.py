@@ -14,7 +14,7 @@ from signoff.parse.script_text import command_spans_at, simple_commands
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_printf import printf_parts
 
-DATA = Path(__file__).parent / "data" / "scripts"
+DATA = Path(__file__).parents[1] / "data" / "scripts"
 
 
 def run_of(text: str, env: dict[str, str] | None = None) -> ScriptRun:

@@ -23,7 +23,7 @@ from signoff.refs import SignoffRef
 from signoff.replay import replay
 from signoff.verify import VerifyOutcome
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "data" / "events"
 E2E = ROOT / "cassettes" / "publish" / "e2e"
 REPO = "SemiAnalysisAI/InferenceX"

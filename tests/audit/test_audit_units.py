@@ -119,7 +119,7 @@ def test_a_rejected_header_quoting_verdict_pass_stays_rejected() -> None:
 
 
 def test_rows_in_a_table_and_a_header_without_a_heading_are_read_too() -> None:
-    body = (Path(__file__).parent / "data" / "markdown" / "verdict_comment.md").read_text()
+    body = (Path(__file__).parents[1] / "data" / "markdown" / "verdict_comment.md").read_text()
     parsed = parse_verdict(body, POLICY, resolve_standard("E4", POLICY))
     assert parsed.verdict == "PASS" and parsed.checks["codeowner"] == "PASS"
 

@@ -19,7 +19,7 @@ from signoff.parse.master_config import (
 from signoff.parse.script_text import command_spans_at
 from signoff.policy import ImagePolicy, load_policy
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 SKU_PATTERN = ImagePolicy.model_fields["sku_pattern"].default
 

@@ -318,7 +318,7 @@ def test_an_override_spelled_for_vllm_in_added_master_config_lines_fails(check: 
 def test_an_allowlist_entry_without_a_decision_is_a_profile_error(tmp_path: Any) -> None:
     from pathlib import Path
 
-    checklists = Path(__file__).parent.parent / "checklists"
+    checklists = Path(__file__).parents[3] / "checklists"
     shipped = (checklists / "inferencex.yaml").read_text()
     standards = "inferencex-standards.yaml"  # the profile names it; it lives beside the profile
     (tmp_path / standards).write_text((checklists / standards).read_text())
