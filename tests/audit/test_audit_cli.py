@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cassette_helpers import AUDIT_CASSETTES, audit_info, replay_audit
+from cassette_helpers import AUDIT_CASSETTES, CliRun, audit_info, replay_audit
 from github.GithubException import UnknownObjectException
 
-from signoff.audit.progress import Silent
 from signoff.cli import main
 from signoff.errors import InputError
 from signoff.gather.audit_reads import read_repository
@@ -104,11 +103,9 @@ def test_a_full_audit_prints_markdown_and_exits_1_when_prs_merged_without_a_vali
     assert main(["judge", str(tmp_path / "e" / "pr-2101.json"), "--format", "json"]) == 0
 
 
-def test_an_audit_that_finds_unsigned_merges_exits_1(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert audit(tmp_path, "history", "--format", "csv", "--jobs", "4") == 1
-    assert capsys.readouterr().out.count("NO_SIGNOFF") == 3
+def test_an_audit_that_finds_unsigned_merges_exits_1(history_cli_run: CliRun) -> None:
+    assert history_cli_run.code == 1
+    assert history_cli_run.out.read_text(encoding="utf-8").count("NO_SIGNOFF") == 3
 
 
 def test_github_lost_mid_run_exits_3_with_the_partial_report_written(
@@ -240,22 +237,15 @@ def test_a_report_file_claimed_for_a_run_that_then_fails_on_bad_input_is_removed
 
 
 def test_on_a_terminal_the_audit_ends_with_one_summary_line_naming_counts_and_the_report(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    history_cli_run: CliRun,
 ) -> None:
-    import signoff.audit.run as run_module
-
-    monkeypatch.setattr(run_module, "reporter", lambda *a, **k: Silent())
-    monkeypatch.setattr(run_module.sys.stderr, "isatty", lambda: True, raising=False)
-    out = tmp_path / "audit.md"
-    args = audit_info("history")["args"]
-    argv = ["audit", REPO, "--since", args["since"], "--until", args["until"]]
-    argv += ["--replay", str(AUDIT_CASSETTES / "history.yaml"), "--out", str(out)]
-    assert main(argv) == 1
-    (line,) = capsys.readouterr().err.splitlines()
+    assert history_cli_run.code == 1 and history_cli_run.stdout == ""
+    (line,) = history_cli_run.stderr.splitlines()
     summary = audit_info("history")["summary"]
     assert line.startswith(f"signoff: audited {summary['merged']} merged PRs: ")
     assert f"{summary['PASS']} PASS, {summary['REJECTED']} REJECTED" in line
-    assert f"{summary['NO_SIGNOFF']} NO_SIGNOFF" in line and line.endswith(f"written to {out}")
+    assert f"{summary['NO_SIGNOFF']} NO_SIGNOFF" in line
+    assert line.endswith(f"written to {history_cli_run.out}")
 
 
 def test_without_a_terminal_or_with_no_progress_the_audit_prints_no_summary_line(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cassette_helpers import AUDIT_CASSETTES, audit_info
+from cassette_helpers import AUDIT_CASSETTES, CliRun, audit_info
 
 from signoff.audit.run import default_cache_dir
 from signoff.cli import main
@@ -45,12 +45,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_replayed_demo_writes_nothing_to_the_users_cache_and_no_answer_crosses_over(
-    home: Path, tmp_path: Path
+    home: Path, tmp_path: Path, history_cli_run: CliRun
 ) -> None:
     assert str(default_cache_dir(None)).startswith(str(home))
     # The README's demo, as a user runs it: no --cache-dir.
-    assert audit("history", tmp_path / "demo.json") == 1
-    assert not (home / ".cache").exists()
+    assert history_cli_run.code == 1
+    assert str(history_cli_run.default_cache).startswith(str(history_cli_run.home))
+    assert not (history_cli_run.home / ".cache").exists()
     # The demo again into a cache folder, then another recording of the same repository (the
     # first PRs' URLs are the same; GitHub resets every connection from #2106 on) on that folder.
     shared = tmp_path / "shared-cache"
