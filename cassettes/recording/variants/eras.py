@@ -114,7 +114,6 @@ def fail_engine_patches(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
-
 SHADOW_MODULE_PATH = "benchmarks/single_node/fixed_seq_len/py/sitecustomize.py"
 
 
@@ -131,6 +130,7 @@ def fail_engine_shadow_module(data: dict[str, Any]) -> str:
     )
     _pull(data)["commits"][0]["files"][SHADOW_MODULE_PATH] = "import vllm  # patched at import\n"
     return pass_conversation(data)
+
 
 # --- today's standard (E9-E11) -------------------------------------------------------------------
 
