@@ -304,6 +304,17 @@ class SpecDecodePolicy(Strict):
     # Server flags naming the chat template file the engine renders prompts with: one the PR
     # adds or changes decides the prompt format the draft model sees (Check 8, not Check 7).
     server_chat_template_flags: tuple[str, ...] = ("--chat-template",)
+    # What srtctl does when a multi-node recipe's `benchmark:` section has no
+    # `use_chat_template` key, per benchmark type (`sa-bench`: on). A type not listed here
+    # has no known default, so a recipe without the key is not shown to turn it on.
+    recipe_chat_template_defaults: dict[str, bool] = Field(default_factory=dict)
+    recipe_chat_template_source: str = ""  # where the defaults were read (required with them)
+
+    @model_validator(mode="after")
+    def _defaults_have_a_source(self) -> SpecDecodePolicy:
+        if self.recipe_chat_template_defaults and not self.recipe_chat_template_source.strip():
+            raise ValueError("recipe_chat_template_defaults needs the source they were read from")
+        return self
 
 
 class DraftPrecisionPolicy(Strict):
@@ -362,6 +373,7 @@ class PatchPolicy(Strict):
     launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
     recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
     shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
+    shadow_files: tuple[str, ...] = ()  # globs of files Python imports ahead of the engine
     waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
 
 

@@ -42,6 +42,8 @@ _MODULE_FLAG = re.compile(r"-m\s+(?P<module>[A-Za-z_][\w.]*)")
 _INLINE_IMPORT = re.compile(
     r"\b(?:from\s+(?P<from>[A-Za-z_][\w.]*)\s+import|import\s+(?P<import>[A-Za-z_][\w.]*))"
 )
+# A job that calls a reusable workflow of the same repository (`uses: ./.github/workflows/x.yml`).
+_REUSABLE = re.compile(r"\buses:\s*[\"']?\./(?P<path>\.github/workflows/[\w.-]+\.ya?ml)")
 _DYNAMIC = ("import_module", "__import__", "runpy", "exec_module", "SourceFileLoader")
 
 
@@ -69,10 +71,37 @@ def candidates(ctx: JudgeContext, paths: tuple[str, ...]) -> list[str]:
     ]
 
 
+def workflow_candidates(ctx: JudgeContext, paths: tuple[str, ...]) -> list[str]:
+    """Changed workflow files beside the definition's own (`.github/workflows/claude.yml`):
+    part of the definition only if a definition workflow calls them (`uses: ./...`)."""
+    provenance = ctx.policy.sweep.provenance
+    directories = {p.rsplit("/", 1)[0] for p in provenance.definition_paths if "/" in p}
+    return [
+        path
+        for path in paths
+        if "/" in path
+        and path.rsplit("/", 1)[0] in directories
+        and path.endswith((".yml", ".yaml"))
+        and not any(path_matches(path, p) for p in provenance.definition_paths)
+    ]
+
+
+def is_not_executed(ctx: JudgeContext, path: str) -> bool:
+    """The sweep is known not to execute this changed file: it lies where the definition's
+    programs or workflows live, and the complete walk of the definition does not reach it.
+    An undecided walk decides nothing (False)."""
+    paths = (path,)
+    if not candidates(ctx, paths) and not workflow_candidates(ctx, paths):
+        return False
+    found = executed_files(ctx)
+    return found.complete and path not in found.files
+
+
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """The definition's files and the directories its imports resolve in, when a changed file
-    under `executed_paths` needs deciding."""
-    if candidates(ctx, ctx.changed_paths):
+    under `executed_paths`, or a workflow beside the definition's, needs deciding."""
+    paths = ctx.changed_paths
+    if candidates(ctx, paths) or workflow_candidates(ctx, paths):
         yield from executed_files(ctx).wants
 
 
@@ -98,7 +127,7 @@ class _Walk:
                 self._visit(path, workflow=True)
         while self.queue and not self.found.problem:
             path = self.queue.pop(0)
-            self._visit(path, workflow=False)
+            self._visit(path, workflow=path.endswith((".yml", ".yaml")))
         return self.found
 
     def _text(self, path: str) -> str | None:
@@ -122,6 +151,9 @@ class _Walk:
             self._python(path, directory, text)
             return
         self._programs(text, directory)
+        if workflow:
+            for match in _REUSABLE.finditer(text):
+                self._add(match["path"])  # a reusable workflow runs as part of this one
         for match in _MODULE_FLAG.finditer(text):
             self._module("", match["module"].split("."), ())
         for match in _INLINE_IMPORT.finditer(text):

@@ -32,7 +32,7 @@ from signoff.parse.shell.syntax import (
     Seq,
     Simple,
 )
-from signoff.parse.shell_simple import SimpleCommands
+from signoff.parse.shell_simple import HOOK_FUNCTIONS, SimpleCommands
 from signoff.parse.shell_values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
 
 MAX_ITERATIONS = 256  # for-loop items evaluated one by one
@@ -184,6 +184,8 @@ class Evaluator(SimpleCommands):
         if isinstance(node, Func):
             here = FunctionDef(node.body, "", self.sources[-1], self.line_base[-1])
             scope.define(node.name, (here,))
+            if node.name in HOOK_FUNCTIONS:  # bash calls it itself
+                scope = self.call_hook(node.name, scope, node.line)
             return scope, Outcome()
         assert isinstance(node, Group)
         if not node.subshell:

@@ -69,6 +69,8 @@ _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
 _STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
 # Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
+# Functions bash calls by itself: for a command it cannot find on the machine.
+HOOK_FUNCTIONS = frozenset({"command_not_found_handle"})
 EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
 
 
@@ -169,6 +171,8 @@ class SimpleCommands:
         self.reading: list[str] = [files.script if files is not None else ""]
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
         self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
+        # a `cd`/`pushd` has run: relative paths are read from a directory not known here
+        self.moved = False
         self.line_base: list[int] = [0]
         self.notes: dict[str, None] = {}
         self.problems: dict[tuple[int, str], None] = {}
@@ -381,11 +385,13 @@ class SimpleCommands:
             return handler(self, argv, node, scope, exp)
         if self.hook.client(self, argv, scope):
             return scope, Outcome(None)
+        if name in ("cd", "pushd") and len(argv) > 1:
+            self.moved = True
         if name in _SILENT:
             if name in EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
-        self.hook.external(self, argv, prefix, scope)
+        self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
@@ -534,6 +540,15 @@ class SimpleCommands:
         """`export -f NAME`: every shell the script starts from here may call it, so it runs
         once, undecided, with its arguments unknown (what it runs counts)."""
         why = f"{name} is exported at line {self.at(line)}: a shell the script starts may call it"
+        return self._call_once_undecided(name, scope, line, why)
+
+    def call_hook(self, name: str, scope: Scope, line: int) -> Scope:
+        """A function bash calls by itself (`command_not_found_handle`, for any command not
+        found on the machine): it runs once, undecided, with its arguments unknown."""
+        why = f"{name} (line {self.at(line)}) runs for any command the machine does not have"
+        return self._call_once_undecided(name, scope, line, why)
+
+    def _call_once_undecided(self, name: str, scope: Scope, line: int, why: str) -> Scope:
         for definition in scope.function(name):
             if self.calls >= MAX_CALL_DEPTH:
                 self.problem(line, f"function calls nested deeper than {MAX_CALL_DEPTH}")

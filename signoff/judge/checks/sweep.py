@@ -140,7 +140,10 @@ def definition_changed(ctx: JudgeContext, selected: CommitAssessment) -> str:
     files = evidence.changed_files if at_head or diff is None else diff.files
     patterns = ctx.policy.sweep.provenance.definition_paths
     paths = sorted({p for f in files for p in (f.path, f.previous_path) if p})
-    executed = sweep_definition.candidates(ctx, tuple(paths))
+    executed = [
+        *sweep_definition.candidates(ctx, tuple(paths)),
+        *sweep_definition.workflow_candidates(ctx, tuple(paths)),
+    ]
     reach = sweep_definition.executed_files(ctx) if executed and at_head else None
     for path in paths:
         if any(path_matches(path, pattern) for pattern in patterns):

@@ -33,7 +33,12 @@ from signoff.parse.benchmark.launch_read import (
 )
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.records import SCRIPT_FILES, Kind, ScriptFileRun, reach_of
-from signoff.parse.shell.script_files import basename, known_name, script_file_word
+from signoff.parse.shell.script_files import (
+    basename,
+    known_name,
+    package_list_files,
+    script_file_word,
+)
 from signoff.parse.shell_simple import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Scope, Text
 
@@ -47,6 +52,7 @@ COMMANDS: Kind[ShellCommand] = Kind("commands")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 # vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
 _CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
+_FILE_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,7}$")  # `t.jinja`, `s.yaml`
 _CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
 
 
@@ -74,7 +80,13 @@ class BenchmarkCommands:
         return True
 
     def external(
-        self, reader: SimpleCommands, argv: list[Field], prefix: dict[str, str], scope: Scope
+        self,
+        reader: SimpleCommands,
+        argv: list[Field],
+        prefix: dict[str, str],
+        scope: Scope,
+        *,
+        heredoc: bool = False,
     ) -> None:
         reach, why = reach_of(scope)
         program = _client_program(argv, self.clients)
@@ -105,8 +117,11 @@ class BenchmarkCommands:
             return
         words = tuple(field.text for field in argv)
         line = reader.at(argv[0].line)
-        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
-        if file is not None:  # its text is not read: the checks decide what that may hide
+        running = basename(argv[0].text) not in NOT_RUNNING
+        file = script_file_word(argv, heredoc=heredoc) if running else None
+        listed = [file] if file is not None else []
+        listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
+        for file in listed:  # its text is not read: the checks decide what that may hide
             reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
                 reach=reach, why=why,
@@ -130,6 +145,8 @@ class BenchmarkCommands:
                 if reader.files
                 else ()
             )
+            if not paths and word.known:
+                paths = _from_unknown_directory(reader, word.text)
             if not paths and not word.known and reader.files is not None:
                 paths = reader.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
                 for path in paths:
@@ -162,10 +179,28 @@ class BenchmarkCommands:
                                  f"changes, and it cannot be read: {why}")  # fmt: skip
                 reader.note(f"line {line} reads the flags of {path} (this PR changes it)")
                 from_file.extend(args)
+                for arg in args:  # its values are read as the command line's would be
+                    if arg.value is None or not arg.known:
+                        continue
+                    value = Field(arg.value, True, arg.value, arg.line)
+                    named = reader.files.resolve(value, reader.reading[-1], under=True)[1]
+                    for named_path in named or _from_unknown_directory(reader, arg.value):
+                        reads.setdefault((arg.flag, named_path), None)
         update: dict[str, object] = {"reads": tuple(reads)}
         if from_file:
             update["args"] = merged(launch.args, tuple(from_file))
         return update
+
+
+def _from_unknown_directory(reader: SimpleCommands, text: str) -> tuple[str, ...]:
+    """The changed files a relative path may name once the script has changed directory
+    (`cd`): any whose path ends with it. Only values spelled as paths (a `/` or a file
+    extension) count: `fp8`, `8` or `auto` name no file."""
+    if not reader.moved or reader.files is None or text.startswith(("/", "-", "{", "[")):
+        return ()
+    if "/" not in text and not _FILE_EXTENSION.search(text):
+        return ()
+    return reader.files.anywhere(text)
 
 
 def _written_otherwise(reader: SimpleCommands, path: str) -> str:

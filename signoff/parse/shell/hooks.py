@@ -30,8 +30,15 @@ class CommandHook(Protocol):
         ...
 
     def external(
-        self, reader: SimpleCommands, argv: list[Field], prefix: dict[str, str], scope: Scope
+        self,
+        reader: SimpleCommands,
+        argv: list[Field],
+        prefix: dict[str, str],
+        scope: Scope,
+        *,
+        heredoc: bool = False,
     ) -> None:
         """Record a program the script runs that is no builtin, function or quiet utility
-        (`prefix`: the assignments written before it on the command line)."""
+        (`prefix`: the assignments written before it on the command line; `heredoc`: the
+        command is given a heredoc, its standard input)."""
         ...
