@@ -174,3 +174,15 @@ def test_the_policy_profile_and_the_standards_do_not_import_each_other() -> None
 
 def test_no_modules_import_each_other_in_a_circle_at_run_time() -> None:
     assert circles(import_graph(runtime_only=True)) == []
+
+
+def test_the_shell_reader_imports_nothing_outside_itself() -> None:
+    # What is particular to benchmark scripts (launches, clients, the library they source) sits
+    # above the reader (parse/benchmark/) and reaches it through its hook, never the reverse.
+    graph = import_graph()
+    inside = {
+        m for m in graph if m == "signoff.parse.shell" or m.startswith("signoff.parse.shell.")
+    }
+    assert len(inside) > 10
+    crossing = sorted(f"{m} -> {t}" for m in inside for t in graph[m] if t not in inside)
+    assert crossing == []

@@ -523,7 +523,7 @@ class JudgeContext:
     def unset_hooks(self, parsed: ParsedScript) -> frozenset[str]:
         """The script's override hooks that nothing exports: names it reads through a fallback
         form that neither the sweep, the job's exports, nor the platform may set. The reader
-        still drops any it finds read plainly (bench_script.evaluate_counted)."""
+        still drops any it finds read plainly (benchmark.script.evaluate_counted)."""
         if self.policy.sweep_env.environment is None or self.hooks_withheld:
             return frozenset()
         names, prefixes = self._held_names

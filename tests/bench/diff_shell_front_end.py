@@ -1,7 +1,7 @@
 """Differential test of shell front ends against real bash (not a test; not run in CI).
 
-Issue 15 asks whether tree-sitter-bash could replace our tokenizer and parser (shell_scan,
-shell_ast). This compares three readers of each script:
+Issue 15 asks whether tree-sitter-bash could replace our tokenizer and parser (shell.scan,
+shell.syntax). This compares three readers of each script:
 
 - bash itself: `bash -n` for accept/reject, and bash's own printer for what it parsed. Sourcing
   a script to `declare -f` its functions would run it, so the script is wrapped whole in one

@@ -32,6 +32,7 @@ from signoff.parse.benchmark.launch_read import (
     read_launch,
 )
 from signoff.parse.shell.fields import Field
+from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell.records import SCRIPT_FILES, Kind, ScriptFileRun, reach_of
 from signoff.parse.shell.script_files import (
     basename,
@@ -39,11 +40,10 @@ from signoff.parse.shell.script_files import (
     package_list_files,
     script_file_word,
 )
-from signoff.parse.shell_simple import EXTERNAL, WRITES_HEREDOC
-from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Scope, Text
+from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Scope, Text
 
 if TYPE_CHECKING:
-    from signoff.parse.shell_simple import SimpleCommands
+    from signoff.parse.shell.simple import SimpleCommands
 
 DEFAULT_LIBRARIES = ("benchmark_lib.sh",)  # sourced by every benchmark script
 LAUNCHES: Kind[ServerLaunch] = Kind("launches")

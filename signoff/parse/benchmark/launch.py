@@ -1,6 +1,6 @@
 """What a benchmark script runs: server launches and client calls, per swept configuration.
 
-These records are the contract between the script reader (`bench_script`, which evaluates a
+These records are the contract between the script reader (`benchmark.script`, which evaluates a
 script's control flow with one configuration's environment bound) and the checks that read what a
 script runs (Check 3 compares launches with upstream recipes, Check 7 scans them for architecture
 overrides, Check 8 looks for the chat-template flag on client calls).

@@ -1,15 +1,15 @@
 """Read how one evaluated server launch sets speculative acceptance: the engine's synthetic
 acceptance knob, the draft length and the thinking mode, from what the launch really gets.
 
-The script reader has already evaluated the script for one configuration (launch.py): a launch's
-`env` holds what the server inherits (exported variables and prefix assignments, values
+The script reader has already evaluated the script for one configuration (benchmark/launch.py): a
+launch's `env` holds what the server inherits (exported variables and prefix assignments, values
 resolved, printf and `awk 'BEGIN{print ...}'` included), its `args` the flags it is given, and
 `env_undecided` the exported variables whose value there depends on a condition the reader could
 not decide. A knob is taken only from where the engine reads it (profile data: an environment
 variable, a flag, or a key of a flag's JSON value, with the keys that JSON must also hold), so a
-knob in dead code, in a comment, in another variable's value or in another flag's value is no
-knob. Flags are matched as the engine spells them (`_` for `-` where its parser allows), not
-abbreviated: a PASS needs the flag the engine surely reads.
+knob in dead code, in a comment, in another variable's value or in another flag's value is no knob.
+Flags are matched as the engine spells them (`_` for `-` where its parser allows), not abbreviated:
+a PASS needs the flag the engine surely reads.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Read a benchmark shell script (never run it): parse it once, evaluate it per configuration.
 
-`read_script` parses the text into a tree (shell_ast). `evaluate` walks the tree with one
-configuration's environment bound (shell_eval) and returns a `ScriptRun`: the server launches,
+`read_script` parses the text into a tree (shell.syntax). `evaluate` walks the tree with one
+configuration's environment bound (shell.evaluator) and returns a `ScriptRun`: the server launches,
 client calls, other commands and heredocs that run, each `reached` or `undecided` (with the
 condition that could not be decided), plus reading notes and problems. With no environment bound
 every variable the sweep would set is unknown, so every condition on one stays undecided.
@@ -41,11 +41,11 @@ from signoff.parse.benchmark.launch import (
     ServerLaunch,
     ShellCommand,
 )
+from signoff.parse.shell.evaluator import Evaluator
 from signoff.parse.shell.records import HEREDOCS, RAN, SCRIPT_FILES, Records
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import Parsed, parse
-from signoff.parse.shell_eval import Evaluator
-from signoff.parse.shell_values import Option, Scope, Text
+from signoff.parse.shell.values import Option, Scope, Text
 
 DEFAULT_BUDGET = 5_000  # evaluation steps per configuration; real scripts take at most ~700
 DEFAULT_CLIENTS = ("run_benchmark_serving",)
@@ -172,7 +172,7 @@ def evaluate_counted(
 ) -> tuple[ScriptRun, int]:
     """`evaluate`, and how many of the budget's steps it used (every attempt together).
 
-    `files`: the files the PR changed that `source` may read (shell_source); `library`: the
+    `files`: the files the PR changed that `source` may read (shell.sources); `library`: the
     script is a library other scripts source, so every function it defines may be called.
 
     `unset`: variables to read as unset, their fallbacks applying, as the job runs the script

@@ -6,7 +6,7 @@ Recipes are data, not code: every line counts except comments. Values are usuall
 `$NAME` resolves to the value given in `variables` (none by default), a printf `%.2f` to the
 argument that fills it, `$(awk "BEGIN{print (A-1)/B}")` to its arithmetic. What cannot be
 resolved stays a string the check reports. Benchmark scripts are not read here: the checks hold
-what their evaluated launches get (acceptance_launch.py).
+what their evaluated launches get (benchmark/launch_acceptance.py).
 """
 
 from __future__ import annotations

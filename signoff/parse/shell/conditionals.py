@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from signoff.parse.shell.arith import evaluate as arithmetic
 from signoff.parse.shell.expand import Expander
 from signoff.parse.shell.fields import Field
+from signoff.parse.shell.values import FROM_ENVIRONMENT, Text
 from signoff.parse.shell.wildcards import match as glob_match
-from signoff.parse.shell_values import FROM_ENVIRONMENT, Text
 
 Tri = bool | None
 MAX_DEPTH = 32

@@ -2,7 +2,7 @@
 
 Quotes, escapes, `$NAME`, `${NAME op word}` (defaults, assignment, alternatives, lengths,
 prefix/suffix removal, replacement, substrings, case changes, indirection, arrays), `$(( ))`,
-`$( )` and backticks, after brace expansion (`shell_brace`). Unquoted expansions are split into
+`$( )` and backticks, after brace expansion (`shell.brace`). Unquoted expansions are split into
 fields; `"${A[@]}"` and `"$@"` give one field per item, so a quoted JSON item stays one
 argument. A part the reader cannot know (a command's output, a variable from the runner's
 environment) stays unknown and keeps the text it was written as; the field records the literal
@@ -29,7 +29,7 @@ from signoff.parse.shell.fields import (
 )
 from signoff.parse.shell.printf import Parts
 from signoff.parse.shell.scan import NAME
-from signoff.parse.shell_values import FROM_ENVIRONMENT, Array, Text, Value, unknown
+from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Text, Value, unknown
 
 MAX_DEPTH = 16
 _SPECIAL = "@*#?$!-0123456789"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from signoff.parse.shell.printf import Parts
-from signoff.parse.shell_values import Text
+from signoff.parse.shell.values import Text
 
 
 @dataclass(frozen=True, slots=True)

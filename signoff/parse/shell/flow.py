@@ -1,11 +1,11 @@
-"""What evaluating one command yields: its outcome, and the records of what it ran."""
+"""What evaluating one command yields (its outcome), and the bound on nested evaluation."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from signoff.parse.shell_values import Scope
+from signoff.parse.shell.values import Scope
 
 MAX_EVAL_DEPTH = 90  # nested compounds + calls + substitutions (each costs ~5 Python frames)
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from signoff.parse.shell.fields import Field
-    from signoff.parse.shell_simple import SimpleCommands
-    from signoff.parse.shell_values import Scope
+    from signoff.parse.shell.simple import SimpleCommands
+    from signoff.parse.shell.values import Scope
 
 
 class CommandHook(Protocol):

@@ -13,7 +13,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from signoff.parse.shell_values import Scope
+from signoff.parse.shell.values import Scope
 
 # "reached": the command runs for this configuration; "undecided": a condition on its path could
 # not be decided from the bound values (both arms were kept). Dead code is dropped, never listed.

@@ -17,7 +17,9 @@ from functools import lru_cache
 
 from signoff.parse.shell.flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Runner
 from signoff.parse.shell.hooks import CommandHook
+from signoff.parse.shell.reader import HOOK_FUNCTIONS
 from signoff.parse.shell.records import Records
+from signoff.parse.shell.simple import SimpleCommands
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import (
     AndOr,
@@ -32,8 +34,7 @@ from signoff.parse.shell.syntax import (
     Seq,
     Simple,
 )
-from signoff.parse.shell_simple import HOOK_FUNCTIONS, SimpleCommands
-from signoff.parse.shell_values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
+from signoff.parse.shell.values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
 
 MAX_ITERATIONS = 256  # for-loop items evaluated one by one
 _SOFT = frozenset({"return", "break", "continue"})

@@ -1,0 +1,219 @@
+"""The state the shell reader keeps while it evaluates a script, and what word expansion asks
+of it (values, positional parameters, command substitutions, the work bound)."""
+
+from __future__ import annotations
+
+import re
+
+from signoff.parse.shell.awk import awk_output
+from signoff.parse.shell.expand import Expander
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.flow import Outcome, Path, Runner
+from signoff.parse.shell.hooks import CommandHook
+from signoff.parse.shell.printf import Parts, echo_output, printf_output, printf_parts
+from signoff.parse.shell.records import Records
+from signoff.parse.shell.sources import Sources
+from signoff.parse.shell.syntax import Command, Parsed, Seq, Simple
+from signoff.parse.shell.values import (
+    FROM_ENVIRONMENT,
+    Mark,
+    Option,
+    Scope,
+    Text,
+    Value,
+)
+
+MAX_VARIANTS = 32  # combinations of alternative values evaluated for one command
+MAX_CANDIDATES = 4096  # combinations examined to find the consistent ones
+MAX_CALL_DEPTH = 16
+MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A heredoc written to a file: `cat > F <<EOF`, `cat <<EOF > F`, `tee F <<EOF`.
+WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
+_SILENT = frozenset(
+    {"echo", "printf", "cd", "pushd", "popd", "wait", "sleep", "shopt", "umask", "ulimit", "hash",
+     "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
+)  # fmt: skip
+_DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+# Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
+_STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
+_ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
+# Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
+# Functions bash calls by itself: for a command it cannot find on the machine.
+HOOK_FUNCTIONS = frozenset({"command_not_found_handle"})
+EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
+
+
+class _Hooks:
+    """What word expansion needs from the evaluation: values, positional parameters, effects."""
+
+    def __init__(self, runner: ReaderState, scope: Scope, chosen: dict[str, Option]) -> None:
+        self.runner, self.scope, self.chosen = runner, scope, chosen
+
+    def lookup(self, name: str, *, guarded: bool = False) -> Value | None:
+        option = self.chosen.get(name)
+        if option is None:
+            options = self.scope.options(name)
+            if len(options) != 1:
+                if name in self.runner.unset_hooks:
+                    self.runner.read_hook(name, options, guarded=guarded, decided=False)
+                return FROM_ENVIRONMENT  # several values, none chosen here: unknown
+            option = options[0]
+        if name in self.runner.unset_hooks:
+            self.runner.read_hook(name, (option,), guarded=guarded, decided=True)
+        return option.value
+
+    def positional(self) -> tuple[Text, ...] | None:
+        return self.scope.positional
+
+    def assign(self, name: str, value: Text) -> None:
+        self.scope.put(name, value)
+        self.chosen.pop(name, None)
+
+    def substitute(self, offset: int, inner: str, why: str = "") -> str | Parts | None:
+        return self.runner.substitution(offset, self.scope, inner, self.chosen, why)
+
+    def problem(self, what: str) -> None:
+        self.runner.problem(self.runner.line, what)
+
+    def charge(self, steps: int) -> None:
+        self.runner.tick(self.runner.line, steps)
+
+
+def lone_simple(seq: Seq, offset: int, inner: str) -> Simple | None:
+    """The substitution's only command when it is one plain simple command whose words cover
+    its whole text: nothing but blanks between them, so no redirection (the scanner drops
+    those) can send its output elsewhere, no pipe, no second command, and no substitution of
+    its own (its words are expanded once more to read the output: that must stay cheap)."""
+    if len(seq.items) != 1:
+        return None
+    item = seq.items[0]
+    if item.rest or item.background or item.first.negated or len(item.first.commands) != 1:
+        return None
+    node = item.first.commands[0]
+    if not isinstance(node, Simple) or node.assigns or node.heredocs or node.redirects:
+        return None
+    if not node.words:
+        return None  # nothing but assignments or redirections: it prints nothing
+    if any("$(" in word.raw or "`" in word.raw for word in node.words):
+        return None  # a nested substitution: expanding it again here would repeat its work
+    position = 0
+    for word in node.words:
+        start = word.offset - offset
+        if start < position or inner[position:start].replace("\\\n", "").strip():
+            return None
+        position = start + len(word.raw)
+    return node if not inner[position:].replace("\\\n", "").strip() else None
+
+
+def static_output(argv: list[Field]) -> str | Parts | None:
+    """What `printf`/`echo` (or `awk 'BEGIN{print 1+2}'`) with these fields prints, when every
+    field is known; a printf whose format is known and whose other unknown arguments are each
+    printed whole by `%s` prints text known in part."""
+    if not argv:
+        return None
+    if any(not field.known for field in argv):
+        if argv[0].known and argv[0].text == "printf":
+            return printf_parts([(field.text, field.known) for field in argv[1:]])
+        return None
+    words = [field.text for field in argv]
+    if words[0] == "printf":
+        return printf_output(words[1:])
+    if words[0] == "echo":
+        return echo_output(words[1:])
+    if words[0] == "awk":
+        return awk_output(words[1:])
+    return None
+
+
+class ReaderState:
+    """The reader's state while it evaluates, and what the parts of the evaluator ask of each
+    other (each implemented further down: `Calls`, `ReaderState`, `Evaluator`)."""
+
+    records: Records
+    depth: int
+
+    def __init__(self, parsed: Parsed, hook: CommandHook, files: Sources | None = None) -> None:
+        self.parsed, self.hook = parsed, hook
+        self.sources: list[Parsed] = [parsed]  # the script, or code read from a string
+        # What `source` may read (None: nothing the PR changed is known), and the stack of
+        # files being read: the script, then the changed files it sources.
+        self.files = files
+        self.reading: list[str] = [files.script if files is not None else ""]
+        self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
+        self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
+        # a `cd`/`pushd` has run: relative paths are read from a directory not known here
+        self.moved = False
+        self.line_base: list[int] = [0]
+        self.notes: dict[str, None] = {}
+        self.problems: dict[tuple[int, str], None] = {}
+        self.line = 1
+        self.calls = 0
+        self.call_stack: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
+        self.text_chars = 0
+        # Variables bound as unset at the start (the script's own override hooks, Check 3's
+        # reading): which of them were read while unset, plainly or through a fallback form.
+        self.unset_hooks: frozenset[str] = frozenset()
+        self.read_plainly: set[str] = set()
+        self.read_unset: set[str] = set()
+
+    # implemented by Calls
+    def substitution(
+        self,
+        offset: int,
+        scope: Scope,
+        inner: str = "",
+        chosen: dict[str, Option] | None = None,
+        why: str = "",
+    ) -> str | Parts | None:
+        raise NotImplementedError
+
+    # implemented by the evaluator
+    def seq(self, seq: Seq, scope: Scope) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def command(self, node: Command, scope: Scope) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def merge(
+        self,
+        base: Scope,
+        paths: list[Path],
+        decision: str = "",
+        inherited: list[tuple[Mark, ...]] | None = None,
+    ) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def fork_one(self, scope: Scope, run: Runner, why: str) -> tuple[Scope, Outcome]:
+        raise NotImplementedError
+
+    def tick(self, line: int, steps: int = 1) -> None:
+        raise NotImplementedError
+
+    def read_hook(
+        self, name: str, options: tuple[Option, ...], *, guarded: bool, decided: bool
+    ) -> None:
+        """Note a read of a variable bound as unset: a plain `$X` while it may still be unset
+        withdraws the assumption (benchmark.script.evaluate_counted); a fallback read it decided
+        is what the reading says it assumed."""
+        if all(option.value is not None for option in options):
+            return  # the script has set it by now: its own value is read
+        if not guarded:
+            self.read_plainly.add(name)
+        elif decided:
+            self.read_unset.add(name)
+
+    # --- notes and problems -----------------------------------------------------------------
+
+    def at(self, line: int) -> int:
+        """A line of the script (code read from a string reports the string's line)."""
+        return self.line_base[-1] or line
+
+    def note(self, what: str) -> None:
+        self.notes.setdefault(what, None)
+
+    def problem(self, line: int, what: str) -> None:
+        self.problems.setdefault((self.at(line), what), None)
+
+    def expander(self, scope: Scope, chosen: dict[str, Option] | None = None) -> Expander:
+        return Expander(_Hooks(self, scope, chosen if chosen is not None else {}))

@@ -1,0 +1,407 @@
+"""Evaluate simple commands: expand, assign, run builtins and functions, hand programs to the hook.
+
+A command whose words use a variable with several values (set in arms the reader could not
+decide) is evaluated once per consistent combination of those values; when the combinations
+record the same thing the command does not depend on them. Builtins that change the shell's
+state are followed (builtins.py: `export`, `local`, `declare`, `unset`, `shift`, `set --`,
+`read`, `source` of a file the PR adds or changes (its head text runs here, see sources.py) and
+of a library the hook names (its functions are external), `eval` and `bash -c` of known text, a
+quoted heredoc fed to `bash`/`sh`, `trap` handlers); `source` of any other file, `alias` and an
+expanding heredoc fed to a shell are not read and make the reading incomplete. Any other
+program goes to the `CommandHook` (hooks.py), which records what it is; the reader itself
+records the commands of the script's own text that run, heredocs given to running commands and
+commands that run a script file, each with how surely it runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from signoff.parse.shell import wildcards
+from signoff.parse.shell.builtins import BUILTINS, _is_set
+from signoff.parse.shell.calls import Calls
+from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
+from signoff.parse.shell.expand import Expander
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.flow import Outcome, Path, Runner
+from signoff.parse.shell.reader import (
+    _ENV_FUNCTION,
+    _IDENT,
+    _SILENT,
+    _STARTUP_FILES,
+    EXTERNAL,
+    MAX_CANDIDATES,
+    MAX_VARIANTS,
+    WRITES_HEREDOC,
+)
+from signoff.parse.shell.records import (
+    HEREDOCS,
+    RAN,
+    HeredocUse,
+    Ran,
+    Records,
+    reach_of,
+)
+from signoff.parse.shell.scan import ASSIGNMENT, NAME
+from signoff.parse.shell.script_files import basename
+from signoff.parse.shell.syntax import Loop, Simple, Word
+from signoff.parse.shell.values import (
+    FROM_ENVIRONMENT,
+    Array,
+    Option,
+    Scope,
+    Text,
+    Value,
+    consistent,
+    unknown,
+)
+
+
+class SimpleCommands(Calls):
+    """The simple-command half of the evaluator (see evaluator.Evaluator): expansion,
+    assignments, dispatch to builtins, functions and the hook, loops' items and case arms."""
+
+    # --- simple commands --------------------------------------------------------------------------
+
+    def simple(self, node: Simple, scope: Scope) -> tuple[Scope, Outcome]:
+        self.tick(self.at(node.line))
+        self._record_ran(node, scope)
+        combos = self._combinations(node, scope)
+        if not combos:
+            return self._simple_once(node, scope, {})
+        outer, paths, forks = self.records, [], []
+        for chosen, why in combos:
+            branch = scope.copy()
+            for name, option in chosen.items():
+                branch.assign(name, (option,))
+            branch.reach = branch.why() or why
+            self.records = Records()
+            after, outcome = self._simple_once(node, branch, dict(chosen))
+            forks.append(self.records)
+            paths.append((after, outcome, why))
+        self.records = outer
+        if len({fork.content() for fork in forks}) == 1:
+            self.records.extend(forks[0].with_reach(scope.why()))  # does not depend on them
+            for fork in forks[1:]:  # what each combination ran on the way (function bodies)
+                self.records.of(RAN).extend(fork.with_reach(scope.why()).of(RAN))
+        else:
+            for fork in forks:
+                self.records.extend(fork)
+        inherited = [
+            tuple(m for option in chosen.values() for m in option.marks) for chosen, _ in combos
+        ]
+        return self.merge(scope, paths, inherited=inherited)
+
+    def per_combination(
+        self, scope: Scope, test: Simple | None, run: Runner
+    ) -> tuple[Scope, Outcome] | None:
+        """Run a construct once per combination of the values its test reads, so each run
+        decides the test (`if [ -z "$RAIL" ]; then exit 1; fi` keeps only the non-empty
+        values after it); None when the test reads no variable with several values."""
+        combos = self._combinations(test, scope) if test is not None else []
+        if len(combos) < 2 or any("combinations of values" in why for _, why in combos):
+            return None
+        paths: list[Path] = []
+        for chosen, why in combos:
+            branch = scope.copy()
+            for name, option in chosen.items():
+                branch.assign(name, (option,))
+            branch.reach = branch.why() or why
+            paths.append((*run(branch), why))
+        inherited = [
+            tuple(m for option in chosen.values() for m in option.marks) for chosen, _ in combos
+        ]
+        return self.merge(scope, paths, inherited=inherited)
+
+    def _combinations(self, node: Simple, scope: Scope) -> list[tuple[dict[str, Option], str]]:
+        """The consistent combinations of the values this command's words may take. Past
+        `MAX_VARIANTS` every value is still used at least once (`_covering`); only a word that
+        glues two such variables together is then read with them unknown."""
+        names = sorted({n for word in _all_words(node) for n in _IDENT.findall(word.raw)})
+        varying = [
+            (name, options)
+            for name in names
+            if len(options := scope.options(name)) > 1 or options[0].why
+        ]
+        if not varying:
+            return []
+        found: list[dict[str, Option]] = []
+        candidates = itertools.product(*(options for _, options in varying))
+        for combo in itertools.islice(candidates, MAX_CANDIDATES):
+            if consistent(combo):
+                found.append(dict(zip((n for n, _ in varying), combo, strict=True)))
+            if len(found) > MAX_VARIANTS:
+                break
+        if len(found) > MAX_VARIANTS:
+            if _glues(node, {name for name, _ in varying}):
+                return [self._unknown_combination(node, varying)]
+            found = _covering(varying)
+            self.note(f"more than {MAX_VARIANTS} combinations of values at line "
+                      f"{self.at(node.line)}; each value read at least once")  # fmt: skip
+        return [(chosen, _why_of(chosen)) for chosen in found]
+
+    def _unknown_combination(
+        self, node: Simple, varying: list[tuple[str, tuple[Option, ...]]]
+    ) -> tuple[dict[str, Option], str]:
+        why = f"more than {MAX_VARIANTS} combinations of values at line {self.at(node.line)}"
+        self.note(f"{why}; read with those values unknown")
+        chosen = {name: Option(unknown(f"${{{name}}}"), why) for name, _ in varying}
+        return chosen, why
+
+    def _simple_once(
+        self, node: Simple, scope: Scope, chosen: dict[str, Option]
+    ) -> tuple[Scope, Outcome]:
+        exp = self.expander(scope, chosen)
+        self._record_heredocs(node, scope)
+        for target in node.redirects:  # bash expands them as the command starts: what they run
+            exp.fields(target.raw, target.offset, target.line)
+        if not node.words:
+            for word in node.assigns:
+                self.assign_word(word, exp, scope)
+            return scope, Outcome()
+        first = node.words[0].raw
+        if first == "[[":
+            return scope, Outcome(self._double_bracket(node, exp, scope))
+        if first.startswith("((") and first.endswith("))"):
+            value = exp.arithmetic(first[2:-2], node.words[0].offset + 2)
+            return scope, Outcome(None if value is None else value != 0)
+        argv = [f for word in node.words for f in exp.fields(word.raw, word.offset, word.line)]
+        if not argv:
+            for word in node.assigns:  # `A=1 $EMPTY`: a plain assignment after all
+                self.assign_word(word, exp, scope)
+            return scope, Outcome()
+        prefix = {}
+        for word in node.assigns:
+            match = ASSIGNMENT.match(word.raw)
+            assert match is not None
+            given = exp.value(word.raw[match.end() :], word.offset)
+            prefix[match.group(1)] = given.text
+            if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
+                field = Field(given.text, given.known, given.prefix, word.line, given.parts)
+                self.runs_file(field, word.line, scope, word.raw[:120])
+        return self.dispatch(argv, prefix, node, scope, exp, functions=True)
+
+    def dispatch(
+        self,
+        argv: list[Field],
+        prefix: dict[str, str],
+        node: Simple,
+        scope: Scope,
+        exp: Expander,
+        *,
+        functions: bool,
+    ) -> tuple[Scope, Outcome]:
+        name = argv[0].text if argv[0].known else ""
+        if any(field.text.startswith(_ENV_FUNCTION) for field in argv):
+            self.problem(node.line, f"a function passed through the environment "
+                         f"({_ENV_FUNCTION}...) is not read")  # fmt: skip
+        if functions and name != "time" and scope.function(name):
+            # bash runs a function before a builtin of the same name (`set() {...}`; `time`
+            # is a reserved word, never a function call)
+            return self.call_function(name, argv, scope, node.line)
+        if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
+            rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
+            return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
+        if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
+            self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
+            return scope, Outcome()
+        handler = BUILTINS.get(name)
+        if handler is not None:
+            return handler(self, argv, node, scope, exp)
+        if self.hook.client(self, argv, scope):
+            return scope, Outcome(None)
+        if name in ("cd", "pushd") and len(argv) > 1:
+            self.moved = True
+        if name in _SILENT:
+            if name in EXTERNAL:  # found on PATH, which the script may point at its own files
+                self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
+            return scope, Outcome(True if name in ("echo", "printf") else None)
+        self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
+        if name == "exec" and len(argv) > 1:
+            return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
+        return scope, Outcome(None)
+
+    # --- records ----------------------------------------------------------------------------------
+
+    def _record_ran(self, node: Simple, scope: Scope) -> None:
+        """A simple command of the script's own text that runs, by where it starts (commands
+        read from strings (`eval`, `bash -c`) have no place in the text)."""
+        if self.sources[-1] is not self.parsed:
+            return
+        words = [*node.assigns, *node.words]
+        if not words:
+            return
+        reach, why = reach_of(scope)
+        offset = min(word.offset for word in words)
+        self.records.of(RAN).append(Ran(offset=offset, line=node.line, reach=reach, why=why))
+
+    def _record_heredocs(self, node: Simple, scope: Scope) -> None:
+        reach, why = reach_of(scope)
+        for index in node.heredocs:
+            doc = self.sources[-1].heredocs[index]
+            lines = self.sources[-1].text.splitlines()
+            command = lines[doc.line - 1] if 0 < doc.line <= len(lines) else ""
+            target = WRITES_HEREDOC.search(command)
+            if target is not None:  # `cat > config.yaml <<EOF`: a file the script writes
+                self.written[basename(target[1])] = doc.body
+            self.records.of(HEREDOCS).append(
+                HeredocUse(
+                    line=self.at(doc.line), delimiter=doc.delimiter, body=doc.body,
+                    reach=reach, why=why,
+                )
+            )  # fmt: skip
+
+    # --- assignments ------------------------------------------------------------------------------
+
+    def assign_word(self, word: Word, exp: Expander, scope: Scope, *, local: bool = False) -> str:
+        match = ASSIGNMENT.match(word.raw)
+        if match is None:
+            return ""
+        name, index, append = match.group(1), match.group(2), match.group(3) == "+"
+        if local:
+            scope.declare_local(name)
+        # `X+=v` and `X[i]=v` build on the value X holds; `X=v` reads nothing
+        current = exp.hooks.lookup(name) if index or append else None
+        if word.items is not None:
+            items = tuple(
+                f.as_text()
+                for item in word.items
+                for f in exp.fields(item.raw, item.offset, item.line)
+            )
+            scope.put(name, _array_value(current, items, name, append=append))
+            return name
+        value = exp.value(word.raw[match.end() :], word.offset + match.end())
+        if name in _STARTUP_FILES and value.text:  # every shell started later reads it
+            field = Field(value.text, value.known, value.prefix, word.line, value.parts)
+            self.runs_file(field, word.line, scope, word.raw[:120])
+        if index:
+            scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
+        elif append:
+            scope.put(name, _appended(current, value, name))
+        else:
+            scope.put(name, value)
+        return name
+
+    def _element(
+        self, exp: Expander, current: Value | None, index: str, value: Text, line: int
+    ) -> Value:
+        array = current if isinstance(current, Array) else Array()
+        key_text = exp.value(index, 0)
+        if not key_text.known:
+            self.note(f"line {self.at(line)}: an array element at a run-time index [{index[:40]}]")
+            return Array((*array.items, (key_text.text, value)), assoc=array.assoc, exact=False)
+        key = key_text.text
+        if not array.assoc:
+            number = exp.arithmetic(key, 0)
+            key = str(number) if number is not None else key
+        items = dict(array.items)
+        items[key] = value
+        ordered = items.items() if array.assoc else sorted(items.items(), key=_index_order)
+        return Array(tuple(ordered), assoc=array.assoc, exact=array.exact)
+
+    # --- loops and case (called by the evaluator) -------------------------------------------------
+
+    def loop_items(self, node: Loop, scope: Scope) -> list[Text] | None:
+        if node.items is None:
+            return list(scope.positional) if scope.positional is not None else None
+        exp = self.expander(scope)
+        fields = [f for word in node.items for f in exp.fields(word.raw, word.offset, word.line)]
+        if not all(f.known for f in fields):
+            return None
+        return [Text(f.text) for f in fields]
+
+    def loop_body(self, node: Loop, scope: Scope, item: Text | None) -> tuple[Scope, Outcome]:
+        if NAME.fullmatch(node.name):
+            scope.put(node.name, item if item is not None else unknown(f"${node.name}"))
+        return self.seq(node.body, scope)
+
+    def case_match(self, patterns: list[Word], subject: Text, scope: Scope) -> Tri:
+        exp = self.expander(scope)
+        result: Tri = False
+        for word in patterns:
+            glob, known = exp.pattern(word.raw, word.offset)
+            matched = wildcards.match(glob, subject.text) if known and subject.known else None
+            result = either(result, matched)
+            if result is True:
+                return True
+        return result
+
+    # --- conditions -------------------------------------------------------------------------------
+
+    def _double_bracket(self, node: Simple, exp: Expander, scope: Scope) -> Tri:
+        words = node.words[1:]
+        if not words or words[-1].raw != "]]":
+            self.problem(node.line, "[[ without ]]")
+            return None
+        return DoubleBracket(
+            [(w.raw, w.offset) for w in words[:-1]], exp, _is_set(self, scope)
+        ).evaluate()
+
+
+def _why_of(chosen: dict[str, Option]) -> str:
+    whys = list(dict.fromkeys(option.why for option in chosen.values() if option.why))
+    return "; ".join(whys[:2])
+
+
+def _glues(node: Simple, varying: set[str]) -> bool:
+    """Whether one word joins two varying variables (`--${A}${B}`): its values only show in
+    combination, so covering each value once would not show them."""
+    words = (item for word in (*node.assigns, *node.words) for item in word.items or [word])
+    return any(len(varying.intersection(_IDENT.findall(word.raw))) > 1 for word in words)
+
+
+def _covering(varying: list[tuple[str, tuple[Option, ...]]]) -> list[dict[str, Option]]:
+    """Combinations in which every value of every variable appears at least once, the others
+    taking a value consistent with it."""
+    combos: dict[tuple[int, ...], dict[str, Option]] = {}
+    for index, (_, options) in enumerate(varying):
+        for option in options:
+            chosen = [option]
+            for other, (_, others) in enumerate(varying):
+                if other != index:
+                    chosen.append(next((o for o in others if consistent([*chosen, o])), others[0]))
+            ordered = [chosen[0] if i == index else None for i in range(len(varying))]
+            rest = iter(chosen[1:])
+            picked = [o if o is not None else next(rest) for o in ordered]
+            key = tuple(id(o) for o in picked)
+            combos.setdefault(key, dict(zip((n for n, _ in varying), picked, strict=True)))
+    return list(combos.values())
+
+
+def _all_words(node: Simple) -> Iterator[Word]:
+    for word in (*node.assigns, *node.words):
+        yield word
+        yield from word.items or ()
+
+
+def _index_order(item: tuple[str, Text]) -> tuple[int, str]:
+    key = item[0]
+    return (int(key), "") if key.lstrip("-").isdigit() else (1 << 62, key)
+
+
+def _array_value(
+    current: Value | None, items: tuple[Text, ...], name: str, *, append: bool
+) -> Array:
+    if append and isinstance(current, Array):
+        start = len(current.items)
+        extra = tuple((str(start + n), item) for n, item in enumerate(items))
+        return Array(current.items + extra, assoc=current.assoc, exact=current.exact)
+    if append and isinstance(current, Text) and current is not FROM_ENVIRONMENT:
+        items = (current, *items)
+    elif append and current is FROM_ENVIRONMENT:
+        items = (unknown(f"${{{name}[@]}}"), *items)
+    return Array(tuple((str(n), item) for n, item in enumerate(items)))
+
+
+def _appended(current: Value | None, value: Text, name: str) -> Text:
+    if current is None:
+        return value
+    if isinstance(current, Array):
+        current = current.values()[0] if current.items else Text("")
+    if current is FROM_ENVIRONMENT or not current.known:
+        shown = f"${{{name}}}" if current is FROM_ENVIRONMENT else current.text
+        return unknown(shown + value.text, "")
+    if not value.known:
+        return unknown(current.text + value.text, current.text + value.prefix)
+    return Text(current.text + value.text)
