@@ -44,6 +44,7 @@ from signoff.parse.bench_script import ParsedScript, evaluate_counted, read_scri
 from signoff.parse.engine_patches import sourced_file
 from signoff.parse.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+from signoff.parse.shell_simple import CUT
 
 # The gaps a base can share with the head, and whether each may change the shell's own state
 # (variables, functions, aliases the later commands see). Any other problem (a parse error, a
@@ -61,7 +62,6 @@ _GAPS: tuple[tuple[re.Pattern[str], bool], ...] = (
 _MAX_GAPS = 64  # gaps per reading compared with the base; beyond, the reading stays as it is
 _PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
 _SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
-_SHOWN = 80  # the reader shows a sourced word up to this many characters
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REFERENCE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
 _ARITH = re.compile(r"\$?\(\((.*?)\)\)", re.S)
@@ -205,8 +205,12 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
 
 def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     """A sourced file of known base name that the PR did not write (see the module doc)."""
-    if len(shown) >= _SHOWN or ctx.evidence.files_truncated:
+    if ctx.evidence.files_truncated:
         return False
+    if CUT in shown:  # a long word shown by its ends: its name is known when its end has a /
+        shown = shown.rsplit(CUT, 1)[1]
+        if "/" not in shown:
+            return False
     name = shown.strip("\"'").rsplit("/", 1)[-1]
     if not name or any(mark in name for mark in "$`(){}*?[]\\\"' "):
         return False

@@ -185,6 +185,58 @@ class Scope:
 Arm = tuple[Scope, str, tuple[Mark, ...]]  # a path's end state, why it was taken, its marks
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A path that left by `return` or `break` while others went on: what it holds, kept
+    aside so the commands it skips do not read it, until its function or loop ends."""
+
+    variables: dict[str, tuple[Option, ...]]  # as the path left them (untagged)
+    functions: dict[str, tuple[FunctionDef, ...]]
+    why: str
+    marks: tuple[Mark, ...]
+
+
+def hold(base: Scope, arm: Arm, names: set[str], functions: set[str]) -> Held:
+    """`arm` (an overlay on `base`) as it stands for `names` (those any arm of its fork wrote
+    and any the text read may assign later) and `functions`; the names it made local are left
+    out (they end with the function)."""
+    scope, why, marks = arm
+    local = scope.locals[-1].keys() if scope.locals else set()
+    variables = {n: scope.options(n) for n in names if n not in local}
+    defined = {n: scope.function(n) for n in sorted(functions)}
+    return Held(variables, defined, why, marks)
+
+
+def rejoin(scope: Scope, held: list[Held], *, replace: bool = False) -> Scope:
+    """At the end of their function or loop, the paths that left it early join `scope` again:
+    a variable they left otherwise than `scope` holds it keeps every value. `replace`:
+    `scope` is no path that goes on (it failed), so the held paths alone go on."""
+    for index, one in enumerate(held):
+        alone = replace and index == 0
+        for name in sorted(one.variables):
+            options, current = one.variables[name], scope.options(name)
+            if options is current or (not alone and options == current):
+                continue
+            tagged = _tag(options, one.why, one.marks)
+            scope.assign(name, tagged if alone else _union(scope, name, [current, tagged]))
+        for name, definitions in one.functions.items():
+            if alone:
+                scope.define(name, definitions)
+            else:
+                scope.define(name, _functions([(scope.function(name), ""), (definitions, "")]))
+    return scope
+
+
+def unmarked(options: tuple[Option, ...], first: int) -> tuple[Option, ...]:
+    """`options` without their marks from forks `first` and later (the same value once)."""
+    seen: dict[object, Option] = {}
+    for option in options:
+        marks = tuple(mark for mark in option.marks if mark[0] < first)
+        key = ("env",) if option.value is FROM_ENVIRONMENT else option.value
+        seen.setdefault(key, Option(option.value, option.why, marks))
+    return tuple(seen.values())
+
+
 def merge_into(base: Scope, arms: list[Arm]) -> Scope:
     """Fold the end states of alternative paths (overlays on `base`) back into `base`: a
     variable they leave different keeps every value, each tagged with its arm."""
