@@ -12,7 +12,7 @@ every PR that changed `benchmarks/benchmark_lib.sh` failed no-arch-hacks for it.
 from __future__ import annotations
 
 import pytest
-from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts
+from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
 
 from signoff.parse.bench_script import evaluate, read_script, read_unbound
 
@@ -117,6 +117,7 @@ def _library_pr(text: str) -> dict:
     reach into the checkout would count)."""
     parts = passing_parts()
     add_changed_file(parts, LIB, text, base=_parser_library())
+    replace_file(parts, LIB, "base", _parser_library())
     add_changed_file(parts, "utils/evals/EVALS.md", "# evals\n")
     return parts
 
@@ -153,3 +154,34 @@ def test_a_script_that_sources_a_library_parser_still_passes(check):
     parts = passing_parts()
     add_changed_file(parts, SCRIPT_PATH, SCRIPT)
     assert check(parts, "no-arch-hacks").status == "PASS"
+
+
+def test_a_quoted_run_time_limit_of_timeout_is_the_limit_not_the_command():
+    text = 'timeout "${SCORE_TIMEOUT:-7200}" python3 /opt/tools/score.py --x 1\n'
+    run = evaluate(read_script(text, SCRIPT_PATH), None)
+    assert [(f.word, f.name) for f in run.script_files] == [("/opt/tools/score.py", "score.py")]
+
+
+def test_an_unquoted_run_time_limit_of_timeout_may_be_the_command_and_stays_unknown():
+    text = "timeout $SCORE_TIMEOUT python3 /opt/tools/score.py\n"
+    run = evaluate(read_script(text, SCRIPT_PATH), None)
+    assert [f.name for f in run.script_files] == [""]  # `$SCORE_TIMEOUT` may hold a command
+
+
+def test_a_library_gap_read_alone_the_same_at_base_and_head_is_baseline(check):
+    """A run-time command inside a library function, fed by the function's arguments: read
+    alone at base and head alike (any caller, arguments unknown), it is no new finding."""
+    base = _parser_library('  "$1" --serve-bench\n')
+    parts = passing_parts()
+    add_changed_file(parts, LIB, base.replace("Unknown parameter", "unknown parameter"), base=base)
+    replace_file(parts, LIB, "base", base)
+    add_changed_file(parts, "utils/evals/EVALS.md", "# evals\n")  # so a gap would count
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_library_gap_the_pr_adds_still_fails(check):
+    parts = _library_pr(_parser_library('  "$1" --serve-bench\n'))
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "$1" in result.reason

@@ -20,7 +20,9 @@ a gap counts against a PASS only when the PR may have changed what it stands for
     assignments, are set by the same commands in the same source order around it, with the
     calls of functions that set them, the calls of the functions it sits in and every copy of
     the command itself (a second copy, a moved assignment, an earlier call are new);
-  - positional parameters (fed by the callers) are never baseline;
+  - positional parameters (fed by the callers) are never baseline, except in a shared library
+    read alone, whose functions run for an unknown caller at base and head alike (the scripts
+    that call them are read apart; the library's own calls of them are compared as above);
   - a variable the script never sets comes from the job's environment: it counts as changed
     when another changed file's patch names it or assigns a computed name (or has no patch),
     or, for a sweep variable the reading left unbound, when the PR changes a master config;
@@ -272,8 +274,9 @@ def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScri
     if budget <= 0:
         return None
     unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
+    library = ctx.is_library(run.path)  # read alone, as the head was: every function runs
     base_run, steps = evaluate_counted(
-        parsed, env, clients, budget=budget, job=run.job, unset=unset
+        parsed, env, clients, budget=budget, job=run.job, unset=unset, library=library
     )
     ctx.return_steps(budget - steps)
     if any("work bound" in p for p in base_run.problems):
@@ -303,10 +306,13 @@ def _feeds_unchanged(
     assert head.tree is not None and base.tree is not None
     at_head, at_base = _tree(head.tree), _tree(base.tree)
     names = at_head.closure(_referenced(words))
-    if names is None or names & _POSITIONAL:
-        return False  # the callers feed positional parameters
+    if names is None or (names & _POSITIONAL and not ctx.is_library(run.path)):
+        # the callers feed positional parameters; a library read alone has no caller of its
+        # own (any script may call its functions, with arguments unknown at base and head
+        # alike: those scripts are read apart), and its own calls count in `context`
+        return False
     bound = dict(run.environment)
-    for name in sorted(names - at_head.assigned):
+    for name in sorted(names - at_head.assigned - _POSITIONAL):  # arguments: no environment
         if name not in bound and _fed_from_outside(ctx, run.path, name):
             return False
     here = at_head.at_line(line)
