@@ -185,3 +185,10 @@ def test_a_library_gap_the_pr_adds_still_fails(check):
     result = check(parts, "no-arch-hacks")
     assert result.status == "FAIL"
     assert "$1" in result.reason
+
+
+def test_a_command_string_with_more_values_than_kept_apart_keeps_the_program_they_share():
+    arms = "".join(f'if [ "$A{n}" = 1 ]; then CMD+=" --a{n}"; fi\n' for n in range(6))
+    text = 'CMD="python3 /opt/tools/bench.py"\n' + arms + "$CMD\n"
+    run = evaluate(read_script(text, SCRIPT_PATH), None)
+    assert {(f.word, f.name) for f in run.script_files} == {("/opt/tools/bench.py", "bench.py")}

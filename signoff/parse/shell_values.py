@@ -299,7 +299,8 @@ def _union(scope: Scope, name: str, per_arm: list[tuple[Option, ...]]) -> tuple[
 def _together(name: str, options: tuple[Option, ...]) -> Option:
     """Many values of one variable as one: an array's values as all their distinct items in a
     row (every flag any of them passes stays visible), its length unknown (no test on it is
-    decided, so no path is dropped by it); anything else as unknown."""
+    decided, so no path is dropped by it); strings as the start they share (the program a
+    command string runs stays readable) and the rest unknown; anything else as unknown."""
     why = f"{name} takes more than {MAX_OPTIONS} values here, read together"
     arrays = [option.value for option in options if option.value is not None]
     if arrays and all(isinstance(value, Array) for value in arrays):
@@ -309,7 +310,55 @@ def _together(name: str, options: tuple[Option, ...]) -> Option:
                 seen.setdefault((item.text, item.known), item)
         items = tuple((str(n), item) for n, item in enumerate(seen.values()))
         return Option(Array(items, exact=False), why)
+    texts = [value for value in arrays if isinstance(value, Text)]
+    if len(texts) == len(options) and all(value is not FROM_ENVIRONMENT for value in texts):
+        return Option(_common_start(texts, f"${{{name}}}"), why)
     return Option(unknown(f"${{{name}}}"), why)
+
+
+def _common_start(texts: list[Text], display: str) -> Text:
+    """Many strings as one: the pieces they all start with stay as they are (a command's
+    program and first flags), the rest is unknown (shown as `display`)."""
+    pieces = [value.parts or ((value.text, True),) for value in texts]
+    kept: list[tuple[str, bool]] = []
+    for column in zip(*pieces, strict=False):
+        if all(piece == column[0] for piece in column):
+            kept.append(column[0])
+            continue
+        if all(known for _, known in column):
+            start = _word_start([text for text, _ in column])
+            if start:
+                kept.append((start, True))
+        break
+    if not kept:
+        return unknown(display)
+    parts = (*kept, (display, False))
+    text = "".join(piece for piece, _ in parts)
+    prefix = kept[0][0] if kept[0][1] else ""
+    return Text(text, known=False, prefix=prefix, parts=_joined_parts(parts))
+
+
+def _word_start(strings: list[str]) -> str:
+    """The words all `strings` start with, and the blank after them (the unknown rest must
+    not glue onto a word one of them continues: `--a` of `--a` and `--ab` is not a word)."""
+    first, last = min(strings), max(strings)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    if all(len(text) == n or text[n].isspace() for text in strings):
+        return first[:n] + " " if n else ""
+    cut = max(first.rfind(" ", 0, n), first.rfind("\t", 0, n))
+    return first[: cut + 1]
+
+
+def _joined_parts(parts: tuple[tuple[str, bool], ...]) -> tuple[tuple[str, bool], ...]:
+    out: list[tuple[str, bool]] = []
+    for text, known in parts:
+        if out and out[-1][1] == known:
+            out[-1] = (out[-1][0] + text, known)
+        else:
+            out.append((text, known))
+    return tuple(out)
 
 
 def _functions(per_arm: list[tuple[tuple[FunctionDef, ...], str]]) -> tuple[FunctionDef, ...]:
