@@ -13,7 +13,6 @@ bound is a problem that makes the reading incomplete.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from signoff.parse.shell_ast import (
     AndOr,
@@ -37,6 +36,7 @@ from signoff.parse.shell_values import (
     Scope,
     Text,
     apply_into,
+    assigned_names,
     hold,
     merge_into,
     unmarked,
@@ -99,7 +99,7 @@ class Evaluator(SimpleCommands):
                 self.calls += 1
                 self.sources.append(definition.source or self.sources[-1])
                 self.line_base.append(definition.line_base)
-                self.frames.append(("function", []))  # its early returns end with it
+                self.frames.append(self.frame("function", definition.body))  # ends returns
                 try:
                     self.command(definition.body, branch)
                 finally:
@@ -197,7 +197,7 @@ class Evaluator(SimpleCommands):
         assert isinstance(node, Group)
         if not node.subshell:
             return self.seq(node.body, scope)
-        self.frames.append(("subshell", []))  # a `return` or `break` inside ends it
+        self.frames.append(self.frame("subshell", None))  # a `return` or `break` ends it
         try:
             _, outcome = self.seq(node.body, scope.copy())
         finally:
@@ -271,11 +271,11 @@ class Evaluator(SimpleCommands):
 
     def loop(self, node: Loop, scope: Scope) -> tuple[Scope, Outcome]:
         soft = scope.soft
-        self.frames.append(("loop", []))
+        self.frames.append(self.frame("loop", node))
         try:
             scope, outcome = self._loop(node, scope)
         finally:
-            _, held = self.frames.pop()
+            held = self.frames.pop().held
         scope.soft = soft  # a `break` that may have run ends with the loop
         return self.release(scope, outcome, held)
 
@@ -394,19 +394,11 @@ class Evaluator(SimpleCommands):
         negated = "!" if cond.items[0].first.negated else ""
         return f"{id(self.sources[-1])}:{negated}{text}"
 
-    def _assignable(self) -> frozenset[str]:
-        """Every name the texts being read may assign (the script, the files and strings it
-        is reading now)."""
-        found: frozenset[str] = frozenset()
-        for text in dict.fromkeys(source.text for source in (self.parsed, *self.sources)):
-            found |= _assigned_names(text)
-        return found
-
     def _assigned(self, name: str) -> bool:
         """Whether the script's text could assign `name` anywhere (a cheap, generous test)."""
         source = self.sources[-1]
         if id(source) not in self.assigned:
-            self.assigned[id(source)] = _assigned_names(source.text)
+            self.assigned[id(source)] = assigned_names(source.text)
         return any(name in self.assigned[key] for key in self.assigned)
 
     def _any_times(self, run: Runner) -> Runner:
@@ -492,14 +484,16 @@ class Evaluator(SimpleCommands):
             variables, defined, _ = path[0].written_since(base)
             names |= variables
             functions |= defined
-        if any(self.frame_for(path[1].ctl) is not None for _, path in soft):
-            names |= self._assignable()  # what the paths that go on may write before the end
         for k, path in soft:
             frame = self.frame_for(path[1].ctl)
             if frame is None:
                 kept.append((k, path))
                 continue
-            frame.append(hold(base, (path[0], path[2], (*extra[k], (fork, k))), names, functions))
+            if frame.kind == "subshell":
+                continue  # it ends the subshell, whose state ends with it
+            arm = (path[0], path[2], (*extra[k], (fork, k)))
+            # what the paths that go on may still write before the frame ends is kept too
+            frame.held.append(hold(base, arm, names | frame.names, functions))
             base.exported |= path[0].written_since(base)[2]
         return kept
 
@@ -536,23 +530,6 @@ def _not(status: bool | None) -> bool | None:
 
 def _first_line(seq: Seq, default: int) -> int:
     return seq.items[0].first.line if seq.items else default
-
-
-_ASSIGNS = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?=|\$\{([A-Za-z_]\w*):?=")
-_DECLARING = re.compile(
-    r"\b(?:read|for|local|declare|typeset|export|readonly|unset|mapfile|readarray|getopts|"
-    r"printf|select)\b([^\n;|&]*)"
-)
-
-
-@lru_cache(maxsize=64)
-def _assigned_names(text: str) -> frozenset[str]:
-    """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, and any word after a
-    builtin that assigns (`read`, `for`, `local`, `export`, ...). One pass over the text."""
-    names = {a or b for a, b in _ASSIGNS.findall(text)}
-    for match in _DECLARING.finditer(text):
-        names.update(_IDENT.findall(match.group(1)))
-    return frozenset(names)
 
 
 def _leading_test(cond: Seq) -> Simple | None:

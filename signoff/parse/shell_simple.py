@@ -40,7 +40,7 @@ from signoff.parse.launch_read import (
     read_launch,
 )
 from signoff.parse.script_files import STDIN, known_name, script_file_word
-from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
+from signoff.parse.shell_ast import Command, Group, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
@@ -51,6 +51,7 @@ from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell_values import (
     FROM_ENVIRONMENT,
     Array,
+    Frame,
     FunctionDef,
     Held,
     Mark,
@@ -59,6 +60,7 @@ from signoff.parse.shell_values import (
     Text,
     Value,
     consistent,
+    names_assigned_in,
     rejoin,
     unknown,
 )
@@ -196,7 +198,8 @@ class SimpleCommands:
         self.call_stack: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
         # What ends a `return` or `break` ("function", "loop", "subshell"), innermost last,
         # with the paths that left by one while others went on (shell_eval.merge holds them)
-        self.frames: list[tuple[str, list[Held]]] = []
+        self.frames: list[Frame] = []
+        self._frame_names: dict[int, tuple[Command, frozenset[str]]] = {}
         self.text_chars = 0
         # Variables bound as unset at the start (the script's own override hooks, Check 3's
         # reading): which of them were read while unset, plainly or through a fallback form.
@@ -684,27 +687,38 @@ class SimpleCommands:
         self.calls += 1
         self.sources.append(definition.source or self.sources[-1])
         self.line_base.append(definition.line_base)
-        self.frames.append(("function", []))
+        self.frames.append(self.frame("function", definition.body))
         try:
             scope, outcome = self.command(definition.body, scope)
         finally:
             self.calls -= 1
             self.sources.pop()
             self.line_base.pop()
-            _, held = self.frames.pop()
+            held = self.frames.pop().held
         scope, outcome = self.release(scope, outcome, held)
         scope.end_function()
         return scope, outcome
 
-    def frame_for(self, ctl: str) -> list[Held] | None:
+    def frame(self, kind: str, code: Command | Seq | None) -> Frame:
+        """A frame for `code`: what it may assign is what a path held there keeps."""
+        if code is None or kind == "subshell":
+            return Frame(kind, [], frozenset())
+        found = self._frame_names.get(id(code))
+        if found is None or found[0] is not code:
+            wrapped = code if not isinstance(code, Seq) else Group(0, code, False)
+            found = (wrapped, names_assigned_in(wrapped))
+            self._frame_names[id(code)] = found
+        return Frame(kind, [], found[1])
+
+    def frame_for(self, ctl: str) -> Frame | None:
         """Where a path that left by `ctl` is held: its function (or sourced file), its loop
         (a `break` in a function called inside a loop is not followed there), or the subshell
         it ends; None: nothing ends it here (it stays in the merge, read as before)."""
         if ctl not in ("return", "break"):
             return None
-        for kind, held in reversed(self.frames):
-            if kind == "subshell" or (ctl == "return") == (kind == "function"):
-                return held
+        for frame in reversed(self.frames):
+            if frame.kind == "subshell" or (ctl == "return") == (frame.kind == "function"):
+                return frame
             if ctl == "break":
                 return None
         return None
@@ -776,7 +790,7 @@ class SimpleCommands:
             self.problem(self.line, "command substitutions nested too deeply")
             return Outcome(None)
         self.depth += 1
-        self.frames.append(("subshell", []))
+        self.frames.append(self.frame("subshell", None))
         try:
             _, outcome = self.seq(seq, scope.copy())
         finally:
@@ -844,14 +858,15 @@ class SimpleCommands:
         self.sources.append(sourced.tree)
         self.line_base.append(self.at(line))
         self.reading.append(path)
-        self.frames.append(("function", []))  # a `return` there ends the sourced file
+        # a `return` there ends the sourced file
+        self.frames.append(self.frame("function", sourced.tree.script))
         try:
             scope, outcome = self.seq(sourced.tree.script, scope)
         finally:
             self.sources.pop()
             self.line_base.pop()
             self.reading.pop()
-            _, held = self.frames.pop()
+            held = self.frames.pop().held
         scope, outcome = self.release(scope, outcome, held)
         return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
 

@@ -12,11 +12,31 @@ sequential undecided conditions stays linear.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from signoff.parse.shell_ast import Command, Parsed
+from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNS = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?=|\$\{([A-Za-z_]\w*):?=")
+_DECLARING = re.compile(
+    r"\b(?:read|for|local|declare|typeset|export|readonly|unset|mapfile|readarray|getopts|"
+    r"printf|select)\b([^\n;|&]*)"
+)
+
+
+@lru_cache(maxsize=64)
+def assigned_names(text: str) -> frozenset[str]:
+    """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, and any word after a
+    builtin that assigns (`read`, `for`, `local`, `export`, ...). One pass over the text."""
+    names = {a or b for a, b in _ASSIGNS.findall(text)}
+    for match in _DECLARING.finditer(text):
+        names.update(_IDENT.findall(match.group(1)))
+    return frozenset(names)
+
 
 MAX_OPTIONS = 32  # distinct values one variable may hold across undecided arms
 
@@ -194,6 +214,42 @@ class Held:
     functions: dict[str, tuple[FunctionDef, ...]]
     why: str
     marks: tuple[Mark, ...]
+
+
+@dataclass(slots=True)
+class Frame:
+    """What ends a `return` or `break` ("function", "loop", "subshell"), the names its code
+    may assign, and the paths that left it early while others went on."""
+
+    kind: str
+    held: list[Held]
+    names: frozenset[str]
+
+
+def names_assigned_in(code: Command) -> frozenset[str]:
+    """Every name `code` may assign (`NAME=`, `NAME+=`, `read NAME`, `local NAME`, `for NAME`,
+    generously: its words' text is scanned), for what a held path keeps."""
+    texts: list[str] = []
+    todo: list[object] = [code]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Seq):
+            for item in node.items:
+                for pipeline in (item.first, *(p for _, p in item.rest)):
+                    todo.extend(pipeline.commands)
+        elif isinstance(node, Simple):
+            texts.append(" ".join(w.raw for w in (*node.assigns, *node.words)))
+        elif isinstance(node, If):
+            todo.extend(part for arm in node.arms for part in arm)
+            todo.extend([node.orelse] if node.orelse is not None else [])
+        elif isinstance(node, Case):
+            todo.extend(arm.body for arm in node.arms)
+        elif isinstance(node, Loop):
+            texts.append(f"for {node.name}" if node.name else "")
+            todo.extend([node.body, *([node.cond] if node.cond is not None else [])])
+        elif isinstance(node, (Group, Func)):
+            todo.append(node.body)
+    return assigned_names("\n".join(texts))
 
 
 def hold(base: Scope, arm: Arm, names: set[str], functions: set[str]) -> Held:
