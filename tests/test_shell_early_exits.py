@@ -192,3 +192,30 @@ def test_a_command_string_with_more_values_than_kept_apart_keeps_the_program_the
     text = 'CMD="python3 /opt/tools/bench.py"\n' + arms + "$CMD\n"
     run = evaluate(read_script(text, SCRIPT_PATH), None)
     assert {(f.word, f.name) for f in run.script_files} == {("/opt/tools/bench.py", "bench.py")}
+
+
+LONG_SOURCE = (
+    'source "${WS_PATH:-${SGLANG_WS_PATH:-${VLLM_WS_PATH:-${ATOM_WS_PATH:-/opt/amd/'
+    'workspace/utils}}}}/server_env.sh"\n'
+)
+
+
+def test_a_long_sourced_word_is_shown_by_its_ends_so_its_file_name_stays_readable():
+    from signoff.parse.shell_simple import CUT, SHOWN_CHARS, shown_word
+
+    word = LONG_SOURCE.split(" ", 1)[1].strip().strip('"')
+    shown = shown_word(word)
+    assert len(shown) <= SHOWN_CHARS and CUT in shown and shown.endswith("/server_env.sh")
+    assert shown_word("/etc/os-release") == "/etc/os-release"
+
+
+def test_a_file_sourced_from_the_image_by_a_long_run_time_path_counts_for_nothing(check):
+    head = SCRIPT.replace('hf download "$MODEL"\n', 'hf download "$MODEL"\n' + LONG_SOURCE, 1)
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, head, base=SCRIPT)
+    replace_file(parts, SCRIPT_PATH, "base", SCRIPT)
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "PASS", result.reason
+    # a file of that name the PR adds is read as the PR wrote it: its gap is the PR's own
+    add_changed_file(parts, "benchmarks/multi_node/server_env.sh", 'eval "$VLLM_EXTRA"\n')
+    assert check(parts, "no-arch-hacks").status == "FAIL"
