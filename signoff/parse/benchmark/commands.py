@@ -126,9 +126,8 @@ class BenchmarkCommands:
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
                 reach=reach, why=why,
             ))  # fmt: skip
-        reader.records.of(COMMANDS).append(
-            ShellCommand(argv=words, line=line, reach=reach, why=why)
-        )
+        command = ShellCommand(argv=words, line=line, reach=reach, why=why)
+        reader.records.of(COMMANDS).append(command)
 
     def _launch_files(
         self, reader: SimpleCommands, launch: ServerLaunch, argv: list[Field]
@@ -140,11 +139,8 @@ class BenchmarkCommands:
         from_file: list[Arg] = []
         line = reader.at(launch.line)
         for flag, word in _valued_words(launch, argv):
-            paths = (
-                reader.files.resolve(word, reader.reading[-1], under=True)[1]
-                if reader.files
-                else ()
-            )
+            files = reader.files
+            paths = files.resolve(word, reader.reading[-1], under=True)[1] if files else ()
             if not paths and word.known:
                 paths = _from_unknown_directory(reader, word.text)
             if not paths and not word.known and reader.files is not None:

@@ -10,7 +10,7 @@ from signoff.parse.shell.conditionals import Tri, single_bracket
 from signoff.parse.shell.expand import Expander
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome
-from signoff.parse.shell.reader import _DECLARERS
+from signoff.parse.shell.reader import _DECLARERS, shown_word
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
 from signoff.parse.shell.script_files import STDIN, basename, script_file_word
 from signoff.parse.shell.syntax import Simple, Word
@@ -155,7 +155,7 @@ def _source(
         for client in functions:  # the library (re)defines the benchmark client
             scope.define(client, ())
         return scope, Outcome(None)
-    shown = target.text[:80] if target is not None else "(nothing)"
+    shown = shown_word(target.text) if target is not None else "(nothing)"
     runner.problem(node.line, f"sources {shown}, which is not read")
     return scope, Outcome(None)
 

@@ -13,6 +13,7 @@ from signoff.parse.shell.reader import (
     ReaderState,
     _Hooks,
     lone_simple,
+    shown_word,
     static_output,
 )
 from signoff.parse.shell.records import (
@@ -22,12 +23,16 @@ from signoff.parse.shell.records import (
 )
 from signoff.parse.shell.script_files import known_name
 from signoff.parse.shell.sources import MAX_SOURCE_DEPTH
-from signoff.parse.shell.syntax import Seq, parse
+from signoff.parse.shell.syntax import Command, Group, Seq, parse
 from signoff.parse.shell.values import (
+    Frame,
     FunctionDef,
+    Held,
     Option,
     Scope,
     Text,
+    names_assigned_in,
+    rejoin,
 )
 
 
@@ -85,14 +90,53 @@ class Calls(ReaderState):
         self.calls += 1
         self.sources.append(definition.source or self.sources[-1])
         self.line_base.append(definition.line_base)
+        self.frames.append(self.frame("function", definition.body))
         try:
             scope, outcome = self.command(definition.body, scope)
         finally:
             self.calls -= 1
             self.sources.pop()
             self.line_base.pop()
+            held = self.frames.pop().held
+        scope, outcome = self.release(scope, outcome, held)
         scope.end_function()
         return scope, outcome
+
+    def frame(self, kind: str, code: Command | Seq | None) -> Frame:
+        """A frame for `code`: what it may assign is what a path held there keeps."""
+        if code is None or kind == "subshell":
+            return Frame(kind, [], frozenset())
+        found = self._frame_names.get(id(code))
+        if found is None or found[0] is not code:
+            wrapped = code if not isinstance(code, Seq) else Group(0, code, False)
+            found = (wrapped, names_assigned_in(wrapped))
+            self._frame_names[id(code)] = found
+        return Frame(kind, [], found[1])
+
+    def frame_for(self, ctl: str) -> Frame | None:
+        """Where a path that left by `ctl` is held: its function (or sourced file), its loop
+        (a `break` in a function called inside a loop is not followed there), or the subshell
+        it ends; None: nothing ends it here (it stays in the merge, read as before)."""
+        if ctl not in ("return", "break"):
+            return None
+        for frame in reversed(self.frames):
+            if frame.kind == "subshell" or (ctl == "return") == (frame.kind == "function"):
+                return frame
+            if ctl == "break":
+                return None
+        return None
+
+    def release(self, scope: Scope, outcome: Outcome, held: list[Held]) -> tuple[Scope, Outcome]:
+        """The end of a function or loop: the paths held there join again. When the path that
+        reached the end stopped (`exit`, or a failing `exit 1`), the held paths alone go on."""
+        if not held:
+            return scope, outcome
+        if outcome.ctl not in ("exit", "fail"):
+            return rejoin(scope, held), outcome
+        rejoin(scope, held, replace=True)
+        if outcome.ctl == "exit":
+            scope.reach = scope.reach or f"the path may have ended earlier ({outcome.where})"
+        return scope, Outcome(None)
 
     def call_exported(self, name: str, scope: Scope, line: int) -> Scope:
         """`export -f NAME`: every shell the script starts from here may call it, so it runs
@@ -158,10 +202,12 @@ class Calls(ReaderState):
             self.problem(self.line, "command substitutions nested too deeply")
             return Outcome(None)
         self.depth += 1
+        self.frames.append(self.frame("subshell", None))
         try:
             _, outcome = self.seq(seq, scope.copy())
         finally:
             self.depth -= 1
+            self.frames.pop()
         return Outcome(False) if outcome.ctl == "fail" else Outcome(outcome.status)
 
     def run_text(
@@ -201,7 +247,7 @@ class Calls(ReaderState):
         _, candidates = self.files.resolve(target, self.reading[-1])
         if not candidates:
             return None
-        shown = target.text[:80]
+        shown = shown_word(target.text)
         if len(candidates) > 1:
             named = ", ".join(candidates[:3]) + (" ..." if len(candidates) > 3 else "")
             self.problem(line, f"sources {shown}, which may be any of the files this PR "
@@ -224,10 +270,14 @@ class Calls(ReaderState):
         self.sources.append(sourced.tree)
         self.line_base.append(self.at(line))
         self.reading.append(path)
+        # a `return` there ends the sourced file
+        self.frames.append(self.frame("function", sourced.tree.script))
         try:
             scope, outcome = self.seq(sourced.tree.script, scope)
         finally:
             self.sources.pop()
             self.line_base.pop()
             self.reading.pop()
+            held = self.frames.pop().held
+        scope, outcome = self.release(scope, outcome, held)
         return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome

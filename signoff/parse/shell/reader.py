@@ -11,11 +11,14 @@ from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.hooks import CommandHook
 from signoff.parse.shell.printf import Parts, echo_output, printf_output, printf_parts
-from signoff.parse.shell.records import Records
+from signoff.parse.shell.records import (
+    Records,
+)
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import Command, Parsed, Seq, Simple
 from signoff.parse.shell.values import (
     FROM_ENVIRONMENT,
+    Frame,
     Mark,
     Option,
     Scope,
@@ -27,6 +30,8 @@ MAX_VARIANTS = 32  # combinations of alternative values evaluated for one comman
 MAX_CANDIDATES = 4096  # combinations examined to find the consistent ones
 MAX_CALL_DEPTH = 16
 MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
+SHOWN_CHARS = 80  # a sourced word a problem names is shown up to this many characters
+CUT = " … "  # marks the middle a longer one leaves out
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A heredoc written to a file: `cat > F <<EOF`, `cat <<EOF > F`, `tee F <<EOF`.
 WRITES_HEREDOC = re.compile(r"""\b(?:cat\b[^|;&]*?>|tee\s+(?:-a\s+)?)\s*["']?([\w./-]+)""")
@@ -150,6 +155,10 @@ class ReaderState:
         self.line = 1
         self.calls = 0
         self.call_stack: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
+        # What ends a `return` or `break` ("function", "loop", "subshell"), innermost last,
+        # with the paths that left by one while others went on (shell.evaluator.merge holds them)
+        self.frames: list[Frame] = []
+        self._frame_names: dict[int, tuple[Command, frozenset[str]]] = {}
         self.text_chars = 0
         # Variables bound as unset at the start (the script's own override hooks, Check 3's
         # reading): which of them were read while unset, plainly or through a fallback form.
@@ -217,3 +226,12 @@ class ReaderState:
 
     def expander(self, scope: Scope, chosen: dict[str, Option] | None = None) -> Expander:
         return Expander(_Hooks(self, scope, chosen if chosen is not None else {}))
+
+
+def shown_word(text: str) -> str:
+    """A sourced word as a problem shows it: whole up to SHOWN_CHARS, else its start and its
+    end around CUT, so the file's own name (what the baseline rule keys on) stays readable."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    half = (SHOWN_CHARS - len(CUT)) // 2
+    return text[:half] + CUT + text[-half:]
