@@ -1,6 +1,6 @@
 """Which check runs belong to the sweep's families, and which workflow runs they point at.
 
-Names prove nothing (judge/sweep_rules.py binds runs by provenance), but they say where to look:
+Names prove nothing (judge/checks/sweep/rules.py binds runs by provenance), but they say where to look:
 gathering reads the workflow runs these name and reads ahead when a commit looks green, and the
 judge's sweep rule counts families with the same patterns. Pure: check runs and policy in.
 """

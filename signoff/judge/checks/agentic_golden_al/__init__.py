@@ -41,7 +41,7 @@ from signoff.judge.golden_recipes import (
     recipe_reading,
     recipe_targets,
 )
-from signoff.judge.golden_runs import RunTarget, judge_runs, sets_a_knob
+from signoff.judge.checks.agentic_golden_al.runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.launch import ScriptRun
 from signoff.parse.master_config import MasterEntry

@@ -26,11 +26,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from signoff.evidence import ChangedFile
-from signoff.judge import sweep_coverage, sweep_definition
+from signoff.judge.checks.sweep import coverage, definition
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, passed
-from signoff.judge.sweep_coverage import unswept
-from signoff.judge.sweep_rules import CommitAssessment, assess_commit
+from signoff.judge.checks.sweep.coverage import unswept
+from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
 
 ID = "sweep"
 NAME = "sweep on in-PR commit"
@@ -42,8 +42,8 @@ OUTCOME_KEY = "sweep.outcome"
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """The changelog's texts when it has no patch, and what the sweep executes when the PR
     changes a file that may be one of its programs."""
-    yield from sweep_coverage.wants(ctx)
-    yield from sweep_definition.wants(ctx)
+    yield from coverage.wants(ctx)
+    yield from definition.wants(ctx)
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,8 @@ def definition_changed(ctx: JudgeContext, selected: CommitAssessment) -> str:
     files = evidence.changed_files if at_head or diff is None else diff.files
     patterns = ctx.policy.sweep.provenance.definition_paths
     paths = sorted({p for f in files for p in (f.path, f.previous_path) if p})
-    executed = sweep_definition.candidates(ctx, tuple(paths))
-    reach = sweep_definition.executed_files(ctx) if executed and at_head else None
+    executed = definition.candidates(ctx, tuple(paths))
+    reach = definition.executed_files(ctx) if executed and at_head else None
     for path in paths:
         if any(path_matches(path, pattern) for pattern in patterns):
             return _own_definition(path, selected, "")
