@@ -78,7 +78,8 @@ class SweepProvenance(Strict):
     # green jobs prove nothing. Globs as in affecting_paths.
     definition_paths: tuple[str, ...] = Field(min_length=1)
     # Where the programs those steps run live: a changed file here is part of the definition
-    # only when the sweep executes it (judge/checks/sweep/definition.py); a test or a document is not.
+    # only when the sweep executes it (judge/checks/sweep/definition.py); a test or a document
+    # is not.
     executed_paths: tuple[str, ...] = ()
 
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from signoff.evidence import CommitChecks, Evidence, Want, WorkflowRun
 from signoff.judge import check_modules
-from signoff.judge.context import JudgeContext
 from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
+from signoff.judge.context import JudgeContext
 from signoff.policy import Policy
 from signoff.standards import Standard
 

@@ -35,8 +35,8 @@ import shlex
 from collections.abc import Iterator
 
 from signoff.judge import script_entries, sourced
-from signoff.judge.checks.no_arch_hacks import banned_settings
 from signoff.judge.baseline import base_wants, settled
+from signoff.judge.checks.no_arch_hacks import banned_settings
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file

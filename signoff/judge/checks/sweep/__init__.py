@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from signoff.evidence import ChangedFile
 from signoff.judge.checks.sweep import coverage, definition
-from signoff.judge.context import JudgeContext, path_matches
-from signoff.judge.model import Finding, Want, failed, passed
 from signoff.judge.checks.sweep.coverage import unswept
 from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
+from signoff.judge.context import JudgeContext, path_matches
+from signoff.judge.model import Finding, Want, failed, passed
 
 ID = "sweep"
 NAME = "sweep on in-PR commit"
