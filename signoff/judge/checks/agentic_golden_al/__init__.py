@@ -45,9 +45,13 @@ from signoff.judge.golden_recipes import (
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.launch import ScriptRun
 from signoff.parse.master_config import MasterEntry
+from signoff.rules.agentic_golden_al import GoldenAlPolicy
 
 ID = "agentic-golden-al"
 NAME = "agentic golden synthetic AL"
+CONFIG = (
+    GoldenAlPolicy  # its profile section: rules.<ID>.config (signoff/rules/agentic_golden_al.py)
+)
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:

@@ -32,9 +32,11 @@ from signoff.parse.launch import ScriptRun, ServerLaunch
 from signoff.parse.links import RecipeLinkRef, link_key
 from signoff.parse.recipe_doc import RecipeDoc, RecipeEngine
 from signoff.parse.recipes import read_recipe_file, read_recipe_page
+from signoff.rules.recipe import RecipePolicy
 
 ID = "recipe"
 NAME = "recipe"
+CONFIG = RecipePolicy  # its profile section, rules.<ID>.config
 
 
 _ACCEPTED = {"merged", "published"}

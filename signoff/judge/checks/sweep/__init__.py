@@ -34,6 +34,7 @@ from signoff.judge.model import Finding, Want, failed, passed
 
 ID = "sweep"
 NAME = "sweep on in-PR commit"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 MEMO_KEY = "sweep.selected"
 OUTCOME_KEY = "sweep.outcome"
