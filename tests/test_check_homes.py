@@ -7,6 +7,7 @@ than one part of signoff reads.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import typing
@@ -14,6 +15,7 @@ from importlib import import_module
 from pathlib import Path
 
 import pytest
+import yaml
 from pydantic import BaseModel
 from test_layers import import_graph
 
@@ -135,9 +137,22 @@ def _cut(text: str, key: str) -> tuple[str, str]:
     return text[: found.start()] + text[found.end() :], found.group(1)
 
 
+def _with_rule(text: str, check_id: str, entry: str) -> str:
+    """The profile with `rules.<check_id>` written as `entry` (block YAML indented under it)."""
+    found = re.search(r"^rules: (.*)\n", text, re.M)
+    assert found is not None  # the shipped profile writes its switches on one line
+    kept = "".join(
+        f"  {rule}: {json.dumps(value)}\n"
+        for rule, value in (yaml.safe_load(found.group(1)) or {}).items()
+        if rule != check_id
+    )
+    block = f"rules:\n{kept}  {check_id}:\n{entry}"
+    return text[: found.start()] + block + text[found.end() :]
+
+
 def _under_rules(text: str, check_id: str, body: str) -> str:
-    nested = "".join(f"    {line}\n" if line else "\n" for line in body.splitlines())
-    return text.replace("rules: {}\n", f"rules:\n  {check_id}:\n    config:\n{nested}", 1)
+    nested = "".join(f"      {line}\n" if line else "\n" for line in body.splitlines())
+    return _with_rule(text, check_id, f"    config:\n{nested}")
 
 
 @pytest.mark.parametrize(("check_id", "key"), [("evals", "evals"), ("recipe", "recipe")])
@@ -147,7 +162,7 @@ def test_a_section_under_rules_id_config_reads_as_its_older_top_level_key(
     text, body = _cut(PROFILE.read_text(encoding="utf-8"), key)
     moved = load_policy(_profile(tmp_path, _under_rules(text, check_id, body)))
     assert moved.rule_configs == load_policy(PROFILE).rule_configs
-    assert not moved.disabled_checks
+    assert moved.disabled_checks == load_policy(PROFILE).disabled_checks
 
 
 def test_a_bad_setting_names_the_key_as_the_profile_wrote_it_and_its_line(tmp_path: Path) -> None:
@@ -162,7 +177,7 @@ def test_a_bad_setting_names_the_key_as_the_profile_wrote_it_and_its_line(tmp_pa
     )
     text, body = _cut(legacy, "evals")
     nested = _under_rules(text, "evals", body)
-    line = nested.splitlines().index("      fallback_threshold: high") + 1
+    line = nested.splitlines().index("        fallback_threshold: high") + 1
     with pytest.raises(PolicyError) as caught:
         load_policy(_profile(tmp_path, nested))
     assert str(caught.value).startswith(
@@ -171,8 +186,8 @@ def test_a_bad_setting_names_the_key_as_the_profile_wrote_it_and_its_line(tmp_pa
 
 
 def test_a_section_written_in_both_places_is_refused(tmp_path: Path) -> None:
-    text = PROFILE.read_text(encoding="utf-8").replace(
-        "rules: {}\n", "rules: {evals: {config: {fallback_threshold: 0.9}}}\n", 1
+    text = _with_rule(
+        PROFILE.read_text(encoding="utf-8"), "evals", "    config: {fallback_threshold: 0.9}\n"
     )
     with pytest.raises(PolicyError, match=r":\d+: evals: also given as rules.evals.config"):
         load_policy(_profile(tmp_path, text))
@@ -182,7 +197,7 @@ def test_a_check_without_settings_takes_no_config_and_a_required_section_must_be
     tmp_path: Path,
 ) -> None:
     text = PROFILE.read_text(encoding="utf-8")
-    extra = text.replace("rules: {}\n", "rules: {pr-description: {config: {x: 1}}}\n", 1)
+    extra = _with_rule(text, "pr-description", "    config: {x: 1}\n")
     with pytest.raises(PolicyError, match=r"rules.pr-description.config: Extra inputs"):
         load_policy(_profile(tmp_path, extra))
     without, _ = _cut(text, "arch")
@@ -191,8 +206,10 @@ def test_a_check_without_settings_takes_no_config_and_a_required_section_must_be
 
 
 def test_a_switch_beside_a_config_still_disables_the_check(tmp_path: Path) -> None:
-    text = PROFILE.read_text(encoding="utf-8").replace(
-        "rules: {}\n", "rules: {reuse-command: {disable: true, config: {command: /again}}}\n", 1
+    text = _with_rule(
+        PROFILE.read_text(encoding="utf-8"),
+        "reuse-command",
+        "    disable: true\n    config: {command: /again}\n",
     )
     text, _ = _cut(text, "reuse")
     policy = load_policy(_profile(tmp_path, text))
