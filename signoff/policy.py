@@ -1,7 +1,9 @@
 """The policy profile: every repository-specific parameter of the rules, loaded from typed YAML.
 
 Code holds mechanisms; `checklists/<profile>.yaml` holds what InferenceX (or another repository)
-decides: item cues, check-run families, SKUs, image orgs, flags, paths and names.
+decides: item cues, check-run families, SKUs, image orgs, flags, paths and names. This module
+holds the sections several parts of signoff read; a section of one check's own is that check's
+(`rules.<id>.config`, its model in signoff/rules/), read here into `rule_configs`.
 """
 
 from __future__ import annotations
@@ -278,7 +280,8 @@ class AuditPolicy(Strict):
 
 
 class RuleConfig(Strict):
-    """Per-profile settings of one check (like zizmor's per-rule config)."""
+    """Per-profile switches of one check (like zizmor's per-rule config); its own settings, when
+    it has any, are `rules.<id>.config`, read by load_policy into `Policy.rule_configs`."""
 
     disable: bool = False  # a disabled check is left out of every standard
 
