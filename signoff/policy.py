@@ -85,8 +85,7 @@ class SweepProvenance(Strict):
     # green jobs prove nothing. Globs as in affecting_paths.
     definition_paths: tuple[str, ...] = Field(min_length=1)
     # Where the programs those steps run live: a changed file here is part of the definition
-    # only when the sweep executes it (judge/checks/sweep/definition.py); a test or a document
-    # is not.
+    # only when the sweep executes it (judge/sweep_definition.py); a test or a document is not.
     executed_paths: tuple[str, ...] = ()
 
 
@@ -158,6 +157,17 @@ class SpecDecodePolicy(Strict):
     # Server flags naming the chat template file the engine renders prompts with: one the PR
     # adds or changes decides the prompt format the draft model sees (Check 8, not Check 7).
     server_chat_template_flags: tuple[str, ...] = ("--chat-template",)
+    # What srtctl does when a multi-node recipe's `benchmark:` section has no
+    # `use_chat_template` key, per benchmark type (`sa-bench`: on). A type not listed here
+    # has no known default, so a recipe without the key is not shown to turn it on.
+    recipe_chat_template_defaults: dict[str, bool] = Field(default_factory=dict)
+    recipe_chat_template_source: str = ""  # where the defaults were read (required with them)
+
+    @model_validator(mode="after")
+    def _defaults_have_a_source(self) -> SpecDecodePolicy:
+        if self.recipe_chat_template_defaults and not self.recipe_chat_template_source.strip():
+            raise ValueError("recipe_chat_template_defaults needs the source they were read from")
+        return self
 
 
 class AppendOnlyPolicy(Strict):

@@ -139,7 +139,57 @@ def _load(stack: ExitStack, player: Any, path: Path) -> Any:
     if len(cassette) == 0:
         problem = cassette_problem(path) or "no recorded requests"
         raise InputError(f"{path}: not a cassette ({problem})")
+    _index_by_request_line(cassette)
     return cassette
+
+
+# Matchers under which two matching requests have the same method and URI parts.
+_URI_PARTS = {"scheme", "host", "port", "path", "query"}
+
+
+def _index_by_request_line(cassette: Any) -> None:
+    """Look answers up by method and URI instead of comparing each request with every recorded
+    one (vcrpy's scan: quadratic, most of a long audit replay's time). Only the recorded
+    requests with the same method and URI parts are compared, in recorded order, with every
+    matcher as before, so the same answer plays."""
+    from vcr import matchers as vcr_matchers
+    from vcr.matchers import requests_match
+
+    names = {
+        name
+        for matcher in cassette._match_on
+        if getattr(vcr_matchers, name := getattr(matcher, "__name__", ""), None) is matcher
+    }
+    if "method" not in names or not ("uri" in names or names >= _URI_PARTS):
+        return
+
+    where: dict[tuple[Any, ...], list[int]] = {}
+    for index, (stored, _) in enumerate(cassette.data):
+        where.setdefault(_request_line(stored), []).append(index)
+    scan, before = cassette._responses, cassette._before_record_request
+
+    def responses(raw: Any) -> Iterator[tuple[int, Any]]:
+        request = before(raw)
+        if request is None:
+            yield from scan(raw)
+            return
+        for index in where.get(_request_line(request), ()):
+            stored, response = cassette.data[index]
+            if requests_match(request, stored, cassette._match_on):
+                yield index, response
+
+    cassette._responses = responses
+
+
+def _request_line(request: Any) -> tuple[Any, ...]:
+    return (
+        request.method,
+        request.scheme,
+        request.host,
+        request.port,
+        request.path,
+        tuple(request.query),
+    )
 
 
 @contextmanager

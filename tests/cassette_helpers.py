@@ -113,3 +113,15 @@ def replay_audit(
         gh = connect("replay-token", described["api_url"], mode="test")
         result = run_audit(gh, request, policy, meter, cache=cache)
     return result, meter, recorded
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """One `signoff.cli.main` run: its exit code, what it printed and where."""
+
+    code: int
+    stdout: str
+    stderr: str
+    out: Path  # the report written (--out)
+    home: Path  # the user's home during the run
+    default_cache: Path  # where the user's cache would be (never written by a replay)

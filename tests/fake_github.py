@@ -123,10 +123,8 @@ class Turnstile:
 
 class _Response:
     def __init__(self, status: int, data: Any, *, cut: bool = False, link: str = "") -> None:
-        self.status = status
-        self._text = "" if data is None else json.dumps(data)
-        if cut:
-            self._text = self._text[: len(self._text) // 2]
+        self.status, self.data, self.cut = status, data, cut
+        self._text: str | None = None  # written on the first read: a list is paged first
         self._headers = {"content-type": "application/json; charset=utf-8"}
         if link:
             self._headers["link"] = link
@@ -135,6 +133,9 @@ class _Response:
         return self._headers.items()
 
     def read(self) -> str:
+        if self._text is None:
+            text = "" if self.data is None else json.dumps(self.data)
+            self._text = text[: len(text) // 2] if self.cut else text
         return self._text
 
 
@@ -142,11 +143,8 @@ def _paged(response: _Response, query: dict[str, list[str]]) -> _Response:
     """A list answer cut to the page asked for (`page`, `per_page`), with GitHub's next link."""
     if "per_page" not in query or response.status != 200:
         return response
-    try:
-        items = json.loads(response.read())
-    except ValueError:  # an answer cut short on purpose stays cut short
-        return response
-    if not isinstance(items, list):
+    items = response.data
+    if response.cut or not isinstance(items, list):  # an answer cut short stays cut short
         return response
     page, size = int(query.get("page", ["1"])[0]), int(query["per_page"][0])
     more = len(items) > page * size
@@ -187,7 +185,10 @@ class FakeGitHub:
             with self._lock:
                 path, _, query = url.partition("?")
                 response = self._route(verb, path.removeprefix(API), body)
-                return _paged(response, parse_qs(query)) if verb == "GET" else response
+                if verb == "GET":
+                    response = _paged(response, parse_qs(query))
+                response.read()  # the body as the state is now, under the lock
+                return response
         finally:
             if self.turnstile is not None:
                 self.turnstile.leave()

@@ -1,7 +1,7 @@
 """Write the example evidence bundles shipped in signoff/examples/ (run from the repo root).
 
 Each bundle is one realistic InferenceX sign-off judged under the standard it records; together
-they make every registered check fail at least once. `tests/test_examples.py` checks the files
+they make every registered check fail at least once. `tests/cli/test_examples.py` checks the files
 are current and judge as declared here. Adding a check adds one example; the others stay as they
 are, because each records its own standard.
 """

@@ -571,12 +571,16 @@ class JudgeContext:
         entries = script_entries.entries_running(self, path)
         if entries and self._grant_entry_readings(path, entries):
             chosen = jobs or tuple(self.policy.sweep_env.jobs) or ("benchmark",)
-            return tuple(
+            runs = tuple(
                 run
                 for entry in entries
                 for run in self.script_runs(entry, jobs=chosen, hooks_unset=hooks_unset)
                 if run.path == path or not run.complete
             )
+            if hooks_unset or not any(_stopped(run) for run in runs):
+                return runs
+            # the readings per configuration ran out of work: the reading with nothing bound
+            # (every condition undecided) stands for all of them, as when no entry is known
         return (unbound,)
 
     def _grant_entry_readings(self, path: str, entries: tuple[MasterEntry, ...]) -> bool:
@@ -663,6 +667,12 @@ class JudgeContext:
     ) -> ScriptRun:
         candidates = point_scripts(entry, point)
         path = next((c for c in candidates if self.parsed_script(c) is not None), None)
+        if path is None and self._runs_no_script(candidates):
+            note = (
+                f"the benchmark script of {entry.key} is missing at the pinned head "
+                f"({', '.join(candidates)}): its jobs run no script, and cannot be swept green"
+            )
+            return ScriptRun(path=candidates[0], notes=(note,), job=point.job)
         if path is None:
             tried = ", ".join(candidates) or "no candidate script"
             why = (
@@ -683,6 +693,17 @@ class JudgeContext:
             return ScriptRun(path=path, problems=(why,), complete=False, job=point.job)
         unset = self.unset_hooks(parsed) if hooks_unset else frozenset()
         return self._evaluate_point(parsed, bound, point.job, unset)
+
+    def _runs_no_script(self, candidates: tuple[str, ...]) -> bool:
+        """Every script the launcher may run for a point is absent at the head (a definite
+        404, not an unread file), and the PR changes no launcher that could pick another."""
+        if not candidates or self.evidence.files_truncated:
+            return False
+        launchers = self.policy.patches.launcher_paths
+        if any(path_matches(f.path, g) for f in self.evidence.changed_files for g in launchers):
+            return False
+        reads = [self.evidence.file(path, "head") for path in candidates]
+        return all(read is not None and read.state == "missing" for read in reads)
 
     def _evaluate_point(
         self, parsed: ParsedScript, bound: dict[str, str], job: str, unset: frozenset[str]
@@ -793,6 +814,11 @@ def _identity(entry: MasterEntry) -> tuple[str, ...]:
 
 def basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
+
+
+def _stopped(run: ScriptRun) -> bool:
+    """The reading stopped at the work bound (not a gap of the script's own)."""
+    return any("work bound" in problem for problem in run.problems)
 
 
 def _unread(path: str) -> ScriptRun:

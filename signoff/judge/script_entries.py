@@ -1,4 +1,4 @@
-"""Which master-config entries run a changed script, when the PR changes no entry that runs it.
+"""Which master-config entries run a changed script, whether or not the PR changes one of them.
 
 A PR that changes only a single-node benchmark script changes what every entry whose job runs
 that script does, per swept configuration: the launcher runs, for each configuration point, the
@@ -43,9 +43,29 @@ def _may_be_entry_script(path: str) -> bool:
     return len(path.rsplit("/", 1)[-1].removesuffix(".sh").split("_")) >= 3
 
 
+def undecided_scripts(ctx: JudgeContext) -> list[str]:
+    """Changed single-node scripts a changed entry may run, still read with nothing bound and
+    with something left undecided: every head entry whose job runs one (changed or not) runs
+    the PR's version, so they are read per configuration of those entries too."""
+    uncovered = set(uncovered_scripts(ctx))
+    single = ctx.policy.paths.single_node_scripts
+    found = []
+    for changed in ctx.changed_scripts:
+        path = changed.path
+        if path in uncovered or not path_matches(path, single) or not _may_be_entry_script(path):
+            continue
+        if ctx.parsed_script(path) is None:
+            continue
+        runs = ctx.script_runs_for_path(path)
+        if len(runs) == 1 and not runs[0].job and (not runs[0].complete or runs[0].notes):
+            found.append(path)
+    return sorted(found)
+
+
 def wants(ctx: JudgeContext) -> Iterator[Want]:
-    """The master configs at the head and the scripts' directories, for uncovered scripts."""
-    scripts = uncovered_scripts(ctx)
+    """The master configs at the head and the scripts' directories, for uncovered scripts and
+    for covered ones whose reading with nothing bound leaves something undecided."""
+    scripts = sorted({*uncovered_scripts(ctx), *undecided_scripts(ctx)})
     if not scripts:
         return
     configs = _master_files(ctx)

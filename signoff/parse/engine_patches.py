@@ -31,7 +31,10 @@ _HELPER = re.compile(
 )
 _SOURCED = re.compile(r"sources (.*), which is not read$")
 _HEREDOC_WRITE = re.compile(
-    r"""open\([^)]*['"][wa]\+?b?['"]|\.write_text\(|\.write_bytes\(|shutil\.copy"""
+    # open() in any mode that writes (`r+` too), its path holding calls of its own or not; the
+    # first `open(` of a line is taken whole (atomic), so a line is searched once, not per call
+    r"""(?:^|\n)(?>[^\n]*?\bopen\()[^\n]*?['"][rbt]*[wax+][rwabxt+]*['"]"""
+    r"""|\.write_text\(|\.write_bytes\(|shutil\.copy"""
 )
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "source", "."})
 _INLINE = PatchPattern(

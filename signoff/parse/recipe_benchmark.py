@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from signoff.yamlload import load_yaml
 
@@ -11,10 +12,14 @@ _KEYS = ("use_chat_template", "use-chat-template")
 _SELECTOR = re.compile(r"^([\w.-]+?)(?:\[(\d+)\])?$")
 
 
-def recipe_uses_chat_template(text: str, flags: Iterable[str], selector: str = "") -> bool:
+def recipe_uses_chat_template(
+    text: str, flags: Iterable[str], selector: str = "", defaults: Mapping[str, bool] | None = None
+) -> bool:
     """Whether the benchmark srtctl runs from this recipe turns the chat template on: the key
     `use_chat_template` (or `use-chat-template`) set to YAML true in its `benchmark:` section,
-    or one of the client's flags (`--use-chat-template`) as a word of a benchmark argument.
+    or one of the client's flags (`--use-chat-template`) as a word of a benchmark argument;
+    without the key, srtctl's default for the section's benchmark `type` (`defaults`: a type
+    not in it has no known default, so it is off).
 
     A recipe of sections (`base:` and `override_<x>` / `zip_override_<x>` merged over it) is
     read as srtctl builds the run `selector` names (`zip_override_x[1]`: list values take their
@@ -26,7 +31,7 @@ def recipe_uses_chat_template(text: str, flags: Iterable[str], selector: str = "
         return False
     if not isinstance(data, dict):
         return False
-    wanted = set(flags)
+    wanted = _Wanted(frozenset(flags), dict(defaults or {}))
     if not isinstance(data.get("base"), dict):
         return _on(_benchmark(data), None, wanted)
     base = _benchmark(data["base"])
@@ -44,7 +49,7 @@ def recipe_uses_chat_template(text: str, flags: Iterable[str], selector: str = "
 
 def _merged_on(
     data: dict[object, object], base: dict[object, object] | None, name: str | None,
-    index: int | None, wanted: set[str],
+    index: int | None, wanted: _Wanted,
 ) -> bool:  # fmt: skip
     override = _benchmark(data[name]) if name is not None and isinstance(data[name], dict) else None
     merged = {**(base or {}), **(override or {})}
@@ -56,13 +61,22 @@ def _benchmark(section: object) -> dict[object, object] | None:
     return found if isinstance(found, dict) else None
 
 
-def _on(section: dict[object, object] | None, index: int | None, wanted: set[str]) -> bool:
+@dataclass(frozen=True)
+class _Wanted:
+    flags: frozenset[str]  # the client's flags that turn the template on
+    defaults: dict[str, bool]  # benchmark type -> srtctl's default without the key
+
+
+def _on(section: dict[object, object] | None, index: int | None, wanted: _Wanted) -> bool:
     if section is None:
         return False
     values = [_item(section[key], index) for key in _KEYS if key in section]
     if values:
         return all(value is True for value in values)
-    return any(wanted & set(word.split()) for word in _strings(section))
+    if any(wanted.flags & set(word.split()) for word in _strings(section)):
+        return True
+    kind = _item(section.get("type"), index)
+    return isinstance(kind, str) and wanted.defaults.get(kind) is True
 
 
 def _item(value: object, index: int | None) -> object:

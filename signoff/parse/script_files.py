@@ -41,18 +41,53 @@ _WRAPPER_VALUE_OPTIONS = {
 _LOOKED_UP = re.compile(r"\$\((?:command -v|which) ([A-Za-z0-9_.+-]+)\)")
 
 
-def script_file_word(argv: Sequence[Field]) -> Field | None:
+def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field | None:
     """The word naming the script file this command line runs; None when it runs none. Under
-    `xargs` or `find -exec` the file may be a word they substitute (`{}`): known only then."""
+    `xargs` or `find -exec` the file may be a word they substitute (`{}`): known only then.
+    `heredoc`: standard input is a heredoc; python runs it as its program, and the checks read
+    heredocs themselves."""
     if not argv:
         return None
     if basename(argv[0].text) == "find":
         return _found_by_find(argv)
     found = _script_file_word(argv)
-    wrappers = argv[: _command_index(argv)]
+    start = _command_index(argv)
+    stdin = found is not None and found.text == STDIN and not found.known
+    if heredoc and stdin and start < len(argv) and _PYTHON.fullmatch(basename(argv[start].text)):
+        return None
+    wrappers = argv[:start]
     if found is None or not any(basename(w.text) == "xargs" for w in wrappers):
         return found
     return _substituted(found, {"{}", *_xargs_replace(argv)})
+
+
+_PIP_LIST_OPTIONS = ("-r", "--requirement", "-c", "--constraint")
+
+
+def package_list_files(argv: Sequence[Field]) -> list[Field]:
+    """The requirement and constraint files a `pip install` reads (`-r x.txt`, `-rx.txt`,
+    `--requirement=x.txt`; pip, pip3, `uv pip`, `python3 -m pip`, behind wrappers): each may
+    name an engine fork or wheel, and its text is not read. A value joined to its option keeps
+    the word's pieces: what follows its last `/` names the file either way."""
+    words = argv[_command_index(argv) :]
+    texts = [basename(w.text) if w.known else "" for w in words]
+    for lead in (["pip"], ["pip3"], ["uv", "pip"], ["-m", "pip"]):
+        at = next((i for i in range(len(texts)) if texts[i : i + len(lead)] == lead), -1)
+        if at >= 0 and "install" in texts[at + len(lead) :]:
+            break
+    else:
+        return []
+    found: list[Field] = []
+    for i, word in enumerate(words):
+        text = word.text
+        if text in _PIP_LIST_OPTIONS and i + 1 < len(words):
+            found.append(words[i + 1])
+        elif text.startswith(tuple(f"{o}=" for o in _PIP_LIST_OPTIONS[1::2])):
+            value = text.split("=", 1)[1]
+            found.append(Field(value, word.known, "", word.line, word.parts))
+        elif text[:2] in ("-r", "-c") and len(text) > 2 and not text.startswith("--"):
+            found.append(Field(text[2:], word.known, "", word.line, word.parts))
+    return found
 
 
 def _xargs_replace(words: Sequence[Field]) -> set[str]:
@@ -171,7 +206,9 @@ def _operand(argv: Sequence[Field], i: int) -> Field | None:
 def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
     """The program file python runs (`python3 -u x.py`); None for `-m` (a module, read as a
     launch or a command), `-c` (a string, scanned as a word) and `-` (standard input, whose
-    heredoc the checks read)."""
+    heredoc the checks read); STDIN without any of them (`python3 < x.py`, `cat x.py | python3`:
+    a heredoc there is read by the checks too, see SimpleCommands.dispatch)."""
+    line = argv[i - 1].line
     while i < len(argv):
         word = argv[i]
         if not word.known:
@@ -182,7 +219,7 @@ def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
         if not text.startswith("-"):
             return word
         i += 2 if text in _PYTHON_OPTION_ARGS else 1
-    return None
+    return _stdin(line)
 
 
 def _stdin(line: int) -> Field:

@@ -29,7 +29,7 @@ from signoff.parse.shell_ast import (
     Simple,
 )
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Records, Runner
-from signoff.parse.shell_simple import SimpleCommands
+from signoff.parse.shell_simple import HOOK_FUNCTIONS, SimpleCommands
 from signoff.parse.shell_source import Sources
 from signoff.parse.shell_values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
 
@@ -182,6 +182,8 @@ class Evaluator(SimpleCommands):
         if isinstance(node, Func):
             here = FunctionDef(node.body, "", self.sources[-1], self.line_base[-1])
             scope.define(node.name, (here,))
+            if node.name in HOOK_FUNCTIONS:  # bash calls it itself
+                scope = self.call_hook(node.name, scope, node.line)
             return scope, Outcome()
         assert isinstance(node, Group)
         if not node.subshell:

@@ -39,7 +39,7 @@ from signoff.parse.launch_read import (
     read_args,
     read_launch,
 )
-from signoff.parse.script_files import STDIN, known_name, script_file_word
+from signoff.parse.script_files import STDIN, known_name, package_list_files, script_file_word
 from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
@@ -78,10 +78,13 @@ _SILENT = frozenset(
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
 )  # fmt: skip
 _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+_FILE_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,7}$")  # `t.jinja`, `s.yaml`
 # Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
 _STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
 # Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
+# Functions bash calls by itself: for a command it cannot find on the machine.
+HOOK_FUNCTIONS = frozenset({"command_not_found_handle"})
 _EXTERNAL = frozenset({"sleep", "grep", "egrep", "awk", "pgrep", "pkill", "which", "logger"})
 
 
@@ -184,6 +187,8 @@ class SimpleCommands:
         self.reading: list[str] = [files.script if files is not None else ""]
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
         self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
+        # a `cd`/`pushd` has run: relative paths are read from a directory not known here
+        self.moved = False
         self.line_base: list[int] = [0]
         self.notes: dict[str, None] = {}
         self.problems: dict[tuple[int, str], None] = {}
@@ -397,11 +402,13 @@ class SimpleCommands:
         if name in self.clients:
             self._record_client(argv, scope)
             return scope, Outcome(None)
+        if name in ("cd", "pushd") and len(argv) > 1:
+            self.moved = True
         if name in _SILENT:
             if name in _EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
-        self._record_command(argv, prefix, scope)
+        self._record_command(argv, prefix, scope, heredoc=bool(node.heredocs))
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
@@ -432,7 +439,9 @@ class SimpleCommands:
             ClientCall(command=argv[0].text, args=args, line=line, reach=reach, why=why)
         )
 
-    def _record_command(self, argv: list[Field], prefix: dict[str, str], scope: Scope) -> None:
+    def _record_command(
+        self, argv: list[Field], prefix: dict[str, str], scope: Scope, *, heredoc: bool = False
+    ) -> None:
         reach, why = self._reach(scope)
         program = _client_program(argv, self.clients)
         if program:  # `python3 .../benchmark_serving.py ...`: the benchmark process itself
@@ -462,8 +471,11 @@ class SimpleCommands:
             return
         words = tuple(field.text for field in argv)
         line = self.at(argv[0].line)
-        file = script_file_word(argv) if basename(argv[0].text) not in NOT_RUNNING else None
-        if file is not None:  # its text is not read: the checks decide what that may hide
+        running = basename(argv[0].text) not in NOT_RUNNING
+        file = script_file_word(argv, heredoc=heredoc) if running else None
+        listed = [file] if file is not None else []
+        listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
+        for file in listed:  # its text is not read: the checks decide what that may hide
             self.records.script_files.append(ScriptFileRun(
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
                 reach=reach, why=why,
@@ -479,6 +491,8 @@ class SimpleCommands:
         line = self.at(launch.line)
         for flag, word in _valued_words(launch, argv):
             paths = self.files.resolve(word, self.reading[-1], under=True)[1] if self.files else ()
+            if not paths and word.known:
+                paths = self._from_unknown_directory(word.text)
             if not paths and not word.known and self.files is not None:
                 paths = self.files.mentioned(word.text)  # `"$(cat x/spec.json)"`: read now
                 for path in paths:
@@ -511,10 +525,27 @@ class SimpleCommands:
                                  f"changes, and it cannot be read: {why}")  # fmt: skip
                 self.note(f"line {line} reads the flags of {path} (this PR changes it)")
                 from_file.extend(args)
+                for arg in args:  # its values are read as the command line's would be
+                    if arg.value is None or not arg.known:
+                        continue
+                    value = Field(arg.value, True, arg.value, arg.line)
+                    named = self.files.resolve(value, self.reading[-1], under=True)[1]
+                    for named_path in named or self._from_unknown_directory(arg.value):
+                        reads.setdefault((arg.flag, named_path), None)
         update: dict[str, object] = {"reads": tuple(reads)}
         if from_file:
             update["args"] = merged(launch.args, tuple(from_file))
         return update
+
+    def _from_unknown_directory(self, text: str) -> tuple[str, ...]:
+        """The changed files a relative path may name once the script has changed directory
+        (`cd`): any whose path ends with it. Only values spelled as paths (a `/` or a file
+        extension) count: `fp8`, `8` or `auto` name no file."""
+        if not self.moved or self.files is None or text.startswith(("/", "-", "{", "[")):
+            return ()
+        if "/" not in text and not _FILE_EXTENSION.search(text):
+            return ()
+        return self.files.anywhere(text)
 
     def _written_otherwise(self, path: str) -> str:
         """Why a `--config` file that is neither a changed repository file nor written from a
@@ -690,6 +721,15 @@ class SimpleCommands:
         """`export -f NAME`: every shell the script starts from here may call it, so it runs
         once, undecided, with its arguments unknown (what it runs counts)."""
         why = f"{name} is exported at line {self.at(line)}: a shell the script starts may call it"
+        return self._call_once_undecided(name, scope, line, why)
+
+    def call_hook(self, name: str, scope: Scope, line: int) -> Scope:
+        """A function bash calls by itself (`command_not_found_handle`, for any command not
+        found on the machine): it runs once, undecided, with its arguments unknown."""
+        why = f"{name} (line {self.at(line)}) runs for any command the machine does not have"
+        return self._call_once_undecided(name, scope, line, why)
+
+    def _call_once_undecided(self, name: str, scope: Scope, line: int, why: str) -> Scope:
         for definition in scope.function(name):
             if self.calls >= MAX_CALL_DEPTH:
                 self.problem(line, f"function calls nested deeper than {MAX_CALL_DEPTH}")

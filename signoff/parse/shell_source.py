@@ -94,6 +94,11 @@ class Sources:
                 index.setdefault(part, []).append(path)
         return {name: tuple(paths) for name, paths in index.items()}
 
+    def anywhere(self, text: str) -> tuple[str, ...]:
+        """Changed files a relative path may name from a working directory not known: those
+        whose path ends with it at a directory boundary, or lie inside such a directory."""
+        return self._ending_with(text, True)
+
     def mentioned(self, text: str) -> tuple[str, ...]:
         """Changed files whose base name the text names as a word (`$(cat x/spec.json)`)."""
         found: dict[str, None] = {}

@@ -8,7 +8,7 @@
 #   least one of those blanks + `[ ]`, `[x]` or `[X]` + one more blank (tab, vertical tab and form
 #   feed included; NBSP and other Unicode spaces not, nor the end of the line). The box is
 #   checked when `[x]` or `[X]` appears anywhere on that line, as cmark-gfm decides it (its
-#   `strstr` over the line). tests/test_tasklist_differential.py compares this with cmark-gfm.
+#   `strstr` over the line). tests/parse/test_tasklist_differential.py compares this with cmark-gfm.
 # - Block quotes, HTML comments/blocks and code (spans, indented or fenced blocks) are never the
 #   reviewer's statement: no opener, task item, detail text, signature or link comes from them.
 #   GitHub renders a raw HTML `<blockquote>` as a quote too, Markdown after a blank line inside

@@ -57,6 +57,7 @@ class PatchPolicy(Strict):
     launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
     recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
     shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
+    shadow_files: tuple[str, ...] = ()  # globs of files Python imports ahead of the engine
     waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
 
 

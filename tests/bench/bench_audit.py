@@ -1,6 +1,6 @@
 """Benchmark `signoff audit` on 300 merged PRs against ghemu (not a test).
 
-Generates a 300-PR history (cassettes/audit_history.py, `mix=True`: 60 docs-only, 30 merged
+Generates a 300-PR history (cassettes/recording/history/, `mix=True`: 60 docs-only, 30 merged
 without a sign-off, the rest signed off as conversation comments, reviews and inline comments),
 starts ghemu in-process, and runs the real audit twice through the real HTTP transport:
 
@@ -35,12 +35,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "cassettes"))
 
-from emulator import require_ghemu  # noqa: E402  (cassettes/emulator.py)
+from recording.emulator import require_ghemu  # noqa: E402  (cassettes/recording/emulator.py)
 
 require_ghemu()
 
-import audit_history  # noqa: E402
 from ghemu import Emulator  # noqa: E402
+from recording import history as audit_history  # noqa: E402
 
 from signoff.audit.budget import Meter  # noqa: E402
 from signoff.audit.cache import HttpCache, installed, live_origin  # noqa: E402

@@ -7,7 +7,7 @@ without, RUNS times each, and prints the median and max wall time of the whole p
 number of HTTP requests it made (from ghemu's request log). Every run gets a fresh emulator, so
 a publishing case really writes (comment created, status set) each time.
 
-Cases: twenty of the cassette recorder's variants (`cassettes/record.py`), each with its own
+Cases: twenty of the cassette recorder's variants (`cassettes/recording/variants/`), each with its own
 `--publish` choice: the README demo (PASS, comment and status written), a PASS per sign-off kind,
 a failure of each check, the sweep on an older commit, URLs that are not a sign-off (our own
 verdict, a remark), a superseded and a non-owner's sign-off, the PR at GitHub's list caps
@@ -67,12 +67,15 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "cassettes"))
 
-from emulator import require_ghemu  # noqa: E402  (cassettes/emulator.py)
+from recording.emulator import require_ghemu  # noqa: E402  (cassettes/recording/emulator.py)
 
 require_ghemu()
 
-import record  # noqa: E402  (cassettes/record.py: the scenarios; it puts ghemu on sys.path)
 from ghemu import Emulator  # noqa: E402
+from recording.scenario import base_scenario, pin_merge_commit  # noqa: E402
+from recording.variants.catalogue import VARIANTS  # noqa: E402
+from recording.variants.common import BOT  # noqa: E402
+from recording.variants.transport import beyond_caps, large_pr  # noqa: E402
 
 DELAY_RULE = {"path": "^/", "effect": "delay", "seconds": 0.1, "count": -1}
 # ghemu serves with http.server's ThreadingHTTPServer, whose listen backlog is 5: a client that
@@ -117,7 +120,7 @@ NOT_SIGNOFF = ("not_signoff_our_verdict", "not_signoff_remark")
 
 
 def cases() -> list[Case]:
-    variants = {v.name: v for v in record.VARIANTS}
+    variants = {v.name: v for v in VARIANTS}
     chosen = []
     for name, variant, publish in TABLE_CASES:
         v = variants[variant]
@@ -127,8 +130,8 @@ def cases() -> list[Case]:
         chosen.append(Case(name, v.patch, on, 1.0 if demo else None, 0.4 if demo else None))
     return [
         *chosen,
-        Case("large_pr", record.large_pr, True, 3.0, None, typical=False),
-        Case("beyond_caps", record.beyond_caps, False, None, None, typical=False),
+        Case("large_pr", large_pr, True, 3.0, None, typical=False),
+        Case("beyond_caps", beyond_caps, False, None, None, typical=False),
     ]
 
 
@@ -205,11 +208,11 @@ def _verdict(stdout: str) -> str:
 
 def scenario_for(case: Case) -> tuple[dict[str, Any], str]:
     """The recorder's scenario for the case and its sign-off URL."""
-    data = record.base_scenario()
+    data = base_scenario()
     signoff_url = case.patch(data)
     if case.publish:
-        data["viewer"] = record.BOT  # an installation token, as in the Action
-    record.pin_merge_commit(data)  # the merged recipe PR's merge commit, as the recorder does
+        data["viewer"] = BOT  # an installation token, as in the Action
+    pin_merge_commit(data)  # the merged recipe PR's merge commit, as the recorder does
     return data, signoff_url
 
 

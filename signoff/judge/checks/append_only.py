@@ -22,6 +22,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from signoff.evidence import ChangedFile
+from signoff.judge import sweep_definition
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.parse.changelog import ChangelogEntry, new_entries
@@ -90,6 +91,8 @@ def _isolation(ctx: JudgeContext) -> str:
 
 def _affects(ctx: JudgeContext, changed: ChangedFile) -> bool:
     patterns = (*ctx.policy.sweep.affecting_paths, ctx.master_configs_glob)
+    if sweep_definition.is_not_executed(ctx, changed.path):
+        return False  # a workflow or program the sweep never runs changes no benchmark
     return any(path_matches(changed.path, p) for p in patterns)
 
 

@@ -230,6 +230,8 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
     }
     for path, runs in reached.items():
         read = ctx.evidence.file(path, "head")
+        if read is not None and read.state == "missing" and runs and all(r.complete for r in runs):
+            continue  # absent with every other candidate: the jobs run no script (context)
         if read is None or read.state != "ok" or read.text is None:
             why = next((p for run in runs or () for p in run.problems), "")  # names candidates
             scan.problem = (
@@ -253,7 +255,19 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
         hits = find_in_lines(added, changed.path, patches)
         scan.introduced += [h for h in hits if not _trusted_pin(h, changed.patch, patches)]
         scan.scanned.append(changed.path)
+    scan.introduced += _shadowing(ctx)
     return scan
+
+
+def _shadowing(ctx: JudgeContext) -> list[PatchHit]:
+    """Files the PR adds or changes that Python imports ahead of the installed engine (profile
+    `shadow_files`): where the script puts them on the path is its own business."""
+    return [
+        PatchHit(path=f.path, line=1, rule="shadow-file", text=f.path[-120:],
+                 what="shadows the installed engine's Python modules")
+        for f in ctx.evidence.changed_files
+        if f.status != "removed" and _matches_any(f.path, ctx.policy.patches.shadow_files)
+    ]  # fmt: skip
 
 
 def _trusted_pin(hit: PatchHit, patch: str, patches: PatchPolicy) -> bool:

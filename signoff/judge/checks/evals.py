@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from signoff.evidence import EvalResults
+from signoff.judge import sweep_definition
 from signoff.judge.checks.sweep import sweep_outcome
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, passed
@@ -223,7 +224,8 @@ def _judge_scores(ctx: JudgeContext, scores: list[Score], thresholds: Thresholds
 
 def _nothing_to_evaluate(ctx: JudgeContext) -> bool:
     """No entry is added or changed in what it runs, and no other benchmark-affecting file
-    changes but documentation (the changelog counts: a new entry there runs configurations)."""
+    changes but documentation (the changelog counts: a new entry there runs configurations)
+    or a workflow or program the sweep does not execute (judge/sweep_definition)."""
     if ctx.changed_entries or ctx.master_problems or ctx.evidence.files_truncated:
         return False
     masters = set(ctx.changed_master_files)
@@ -232,6 +234,7 @@ def _nothing_to_evaluate(ctx: JudgeContext) -> bool:
         path not in masters
         and not path.endswith(".md")  # documentation changes no recipe
         and any(path_matches(path, glob) for glob in affecting)
+        and not sweep_definition.is_not_executed(ctx, path)  # a workflow or test it never runs
         for path in ctx.changed_paths
     )
 

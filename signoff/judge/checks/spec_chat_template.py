@@ -158,11 +158,13 @@ def _multi_node_problem(ctx: JudgeContext, multi_node: dict[str, MasterEntry]) -
                     f"{key}: its recipe {path} could not be read at the head "
                     f"({ctx.unread(read)}), so realistic acceptance is unverified"
                 )
-            if not recipe_uses_chat_template(read.text, flags, selector):
+            defaults = ctx.policy.spec_decode.recipe_chat_template_defaults
+            if not recipe_uses_chat_template(read.text, flags, selector, defaults):
                 shown = f"{path}:{selector}" if selector else path
                 return (
                     f"{key}: its recipe {shown} does not enable the chat template "
-                    "(benchmark use_chat_template: true), so realistic acceptance is unverified"
+                    "(benchmark use_chat_template: true, or a benchmark type whose srtctl "
+                    "default is on), so realistic acceptance is unverified"
                 )
     return ""
 

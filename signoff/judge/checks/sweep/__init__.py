@@ -26,7 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from signoff.evidence import ChangedFile
-from signoff.judge.checks.sweep import coverage, definition
+from signoff.judge import sweep_definition
+from signoff.judge.checks.sweep import coverage
 from signoff.judge.checks.sweep.coverage import unswept
 from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
 from signoff.judge.context import JudgeContext, path_matches
@@ -44,7 +45,7 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
     """The changelog's texts when it has no patch, and what the sweep executes when the PR
     changes a file that may be one of its programs."""
     yield from coverage.wants(ctx)
-    yield from definition.wants(ctx)
+    yield from sweep_definition.wants(ctx)
 
 
 @dataclass(frozen=True)
@@ -141,8 +142,11 @@ def definition_changed(ctx: JudgeContext, selected: CommitAssessment) -> str:
     files = evidence.changed_files if at_head or diff is None else diff.files
     patterns = ctx.policy.sweep.provenance.definition_paths
     paths = sorted({p for f in files for p in (f.path, f.previous_path) if p})
-    executed = definition.candidates(ctx, tuple(paths))
-    reach = definition.executed_files(ctx) if executed and at_head else None
+    executed = [
+        *sweep_definition.candidates(ctx, tuple(paths)),
+        *sweep_definition.workflow_candidates(ctx, tuple(paths)),
+    ]
+    reach = sweep_definition.executed_files(ctx) if executed and at_head else None
     for path in paths:
         if any(path_matches(path, pattern) for pattern in patterns):
             return _own_definition(path, selected, "")

@@ -1,0 +1,1 @@
+"""The verify variants, by family; `catalogue.VARIANTS` lists every recording in order."""

@@ -1,0 +1,265 @@
+"""Per-check failures of Checks 0-8: each breaks exactly one rule of the PASS scenario."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..scenario import AGG_ROWS, RECIPE_DOC, REPO, check_runs, set_recipe, skipped_runs
+from .common import SCRIPT_PATH, _edit_pr_file, _edit_signoff, _pull, pass_conversation
+from .eras import _main_files
+
+
+def fail_codeowner(data: dict[str, Any]) -> str:
+    """0: an AMD owner (listed only on configs/amd-master.yaml) signs an nvidia-master change."""
+    data["users"]["chunfangamd"] = {"name": "Chunfang AMD"}
+    data["repos"][REPO]["collaborators"]["chunfangamd"] = "maintain"
+    comment = _pull(data)["comments"][-1]
+    comment["user"], comment["author_association"] = "chunfangamd", "COLLABORATOR"
+    _edit_signoff(data, "Signed: `kedarpotdar-nv`", "Signed: `chunfangamd`")
+    return pass_conversation(data)
+
+
+def fail_sweep(data: dict[str, Any]) -> str:
+    """1: the eval jobs were skipped on every commit of the PR (benchmarks ran)."""
+    repo = data["repos"][REPO]
+    runs = [
+        {**item, "conclusion": "skipped"} if item["name"].startswith("eval /") else item
+        for item in check_runs(15000002701)
+    ]
+    repo["check_runs"]["p2"] = runs
+    repo["check_runs"]["p1"] = [
+        {**item, "id": item["id"] + 50} for item in skipped_runs(15000002700)
+    ]
+    return pass_conversation(data)
+
+
+def fail_evals(data: dict[str, Any]) -> str:
+    """2: gsm8k 0.905 at conc 64, below the dsv4 bar of 0.91."""
+    rows = copy.deepcopy(AGG_ROWS)
+    rows[1].update(em_strict=0.905, em_flexible=0.912, score=0.905)
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = rows
+    return pass_conversation(data)
+
+
+def fail_recipe(data: dict[str, Any]) -> str:
+    """3: the linked upstream recipe PR vllm-project/recipes#412 is still open."""
+    recipe = data["repos"]["vllm-project/recipes"]["pulls"][0]
+    for key in ("merged", "merged_at"):
+        recipe.pop(key, None)
+    recipe["state"] = "open"
+    _edit_signoff(data, "recipes/pull/412 (merged)", "recipes/pull/412")
+    return pass_conversation(data)
+
+
+def recipe_args_in_context(data: dict[str, Any]) -> str:
+    """3: the upstream PR edited an existing page: it only added the MTP line, so TP and the
+    kv-cache dtype sit in unchanged context lines of its patch; the merged file has them."""
+    recipe = data["repos"]["vllm-project/recipes"]["pulls"][0]
+    recipe["files"][0]["patch"] = (
+        "@@ -16,6 +16,7 @@ ### FP4 with MTP\n"
+        " ```bash\n"
+        " vllm serve deepseek-ai/DeepSeek-V4-Pro \\\n"
+        "   --tensor-parallel-size 8 \\\n"
+        "-  --kv-cache-dtype fp8\n"
+        "+  --kv-cache-dtype fp8 \\\n"
+        '+  --speculative-config \'{"method": "mtp", "num_speculative_tokens": 3}\'\n'
+        " ```\n"
+    )
+    return pass_conversation(data)
+
+
+def fail_recipe_missing_arg(data: dict[str, Any]) -> str:
+    """3: the merged recipe really lacks a major arg of the launch (`--kv-cache-dtype fp8`)."""
+    text = RECIPE_DOC.replace("  --kv-cache-dtype fp8 \\\n", "").replace(
+        " --kv-cache-dtype fp8", ""
+    )
+    assert "kv-cache-dtype" not in text
+    set_recipe(data, text)
+    return pass_conversation(data)
+
+
+def fail_reuse_command(data: dict[str, Any]) -> str:
+    """4: nobody posted /reuse-sweep-run."""
+    comments = _pull(data)["comments"]
+    comments[:] = [c for c in comments if not str(c["body"]).startswith("/reuse-sweep-run")]
+    return pass_conversation(data)
+
+
+def fail_latest_template(data: dict[str, Any]) -> str:
+    """5: the sign-off lacks the APPEND_ONLY item (entries marked append-only: true)."""
+    comment = _pull(data)["comments"][-1]
+    lines = comment["body"].split("\n")
+    kept = [line for line in lines if "append-only: true" not in line]
+    assert len(kept) == len(lines) - 1
+    comment["body"] = "\n".join(kept)
+    return pass_conversation(data)
+
+
+def fail_upstream_image(data: dict[str, Any]) -> str:
+    """6: a vllm entry on b200 runs rocm/vllm-dev instead of a vllm/ image."""
+    _edit_pr_file(
+        data,
+        "configs/nvidia-master.yaml",
+        "image: vllm/vllm-openai:v0.11.2\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
+        "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
+        "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
+        "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+        "image: rocm/vllm-dev:nightly\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
+        "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
+        "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
+        "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+    )
+    return pass_conversation(data)
+
+
+def fail_no_arch_hacks(data: dict[str, Any]) -> str:
+    """7: the script passes --hf-overrides to the server."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 \\\n  --hf-overrides '{\"num_hidden_layers\": 40}' \\\n",
+    )
+    return pass_conversation(data)
+
+
+def fail_spec_chat_template(data: dict[str, Any]) -> str:
+    """8: the MTP script benchmarks without --use-chat-template."""
+    _edit_pr_file(
+        data, SCRIPT_PATH, ' \\\n  --conc "$CONC" --use-chat-template\n', ' \\\n  --conc "$CONC"\n'
+    )
+    return pass_conversation(data)
+
+
+HELPER_PATH = "benchmarks/single_node/helper.sh"
+# The benchmark call a PR would rather not show: no --use-chat-template.
+HELPER_SCRIPT = """\
+#!/usr/bin/env bash
+# Shared client invocation for the MTP recipes.
+run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" --conc "$CONC"
+"""
+
+
+def fail_spec_subscript(data: dict[str, Any]) -> str:
+    """8: the recipe's own call is clean; a helper the PR adds, run by file, holds the flagless
+    one (signoff does not read scripts run by file)."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" \\\n'
+        '  --conc "$CONC" --use-chat-template\n',
+        'run_benchmark_serving --model "$MODEL" --port "$PORT" --isl "$ISL" --osl "$OSL" \\\n'
+        '  --conc "$CONC" --use-chat-template\n'
+        f"bash {HELPER_PATH}\n",
+    )
+    _pull(data)["commits"][0]["files"][HELPER_PATH] = HELPER_SCRIPT
+    return pass_conversation(data)
+
+
+# The shared library on main, as the scenario's script calls it (a benchmark-client function
+# that forwards its flags to the benchmark program).
+LIBRARY_PATH = "benchmarks/benchmark_lib.sh"
+LIBRARY = """#!/usr/bin/env bash
+export PORT="${PORT:-8888}"
+
+wait_for_server_ready() {
+    sleep 5
+}
+
+run_benchmark_serving() {
+    local chat=false args=()
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+            --use-chat-template) chat=true; shift ;;
+            *) args+=("$1" "$2"); shift 2 ;;
+        esac
+    done
+    local cmd=(python3 utils/bench_serving/benchmark_serving.py "${args[@]}")
+    if [[ "$chat" == true ]]; then
+        cmd+=(--use-chat-template)
+    fi
+    "${cmd[@]}"
+}
+"""
+
+
+def fail_library_chat_template(data: dict[str, Any]) -> str:
+    """8: the script asks for the chat template; the PR also changes the shared library so
+    that the benchmark client never passes it on (the library is code the sweep runs)."""
+    _main_files(data)[LIBRARY_PATH] = LIBRARY
+    dropped = LIBRARY.replace("cmd+=(--use-chat-template)", "cmd+=()")
+    _pull(data)["commits"][0]["files"][LIBRARY_PATH] = dropped
+    return pass_conversation(data)
+
+
+FAKE_LAUNCHER_PATH = "benchmarks/single_node/bin/vllm"
+FAKE_LAUNCHER = """#!/usr/bin/env bash
+exec /usr/local/bin/vllm "$@" --hf-overrides '{"num_hidden_layers": 30}'
+"""
+
+
+def fail_repointed_launcher(data: dict[str, Any]) -> str:
+    """7, 8: the script puts a directory of the PR's on PATH, where the PR adds a file named
+    `vllm`: the launch runs that file, which signoff does not read."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'export PATH="$(dirname "$0")/../bin:$PATH"\n',
+    )
+    _pull(data)["commits"][0]["files"][FAKE_LAUNCHER_PATH] = FAKE_LAUNCHER
+    return pass_conversation(data)
+
+
+LAUNCH_CONFIG_PATH = "benchmarks/single_node/fixed_seq_len/dsv4_fp4_b200_vllm_mtp.yaml"
+LAUNCH_CONFIG = """# serving options for dsv4-fp4-b200-vllm-mtp
+max-num-seqs: 256
+hf-overrides:
+  num_hidden_layers: 30
+"""
+
+
+def fail_launch_config_override(data: dict[str, Any]) -> str:
+    """7: the launch reads its options from a `--config` YAML the PR adds, whose keys are
+    flags: `hf-overrides` there is `--hf-overrides` on the command line."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        '--kv-cache-dtype fp8 --config "$(dirname "$0")/dsv4_fp4_b200_vllm_mtp.yaml" \\\n',
+    )
+    _pull(data)["commits"][0]["files"][LAUNCH_CONFIG_PATH] = LAUNCH_CONFIG
+    return pass_conversation(data)
+
+
+def fail_launch_config_after_cd(data: dict[str, Any]) -> str:
+    """7: the script changes into its own directory, then the launch names the `--config`
+    YAML the PR adds by a relative path: read from a directory signoff does not know, it may
+    be that file, whose `hf-overrides` key is `--hf-overrides`."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 --config dsv4_fp4_b200_vllm_mtp.yaml \\\n",
+    )
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\ncd "$(dirname "$0")"\n',
+    )
+    _pull(data)["commits"][0]["files"][LAUNCH_CONFIG_PATH] = LAUNCH_CONFIG
+    return pass_conversation(data)
+
+
+def fail_arch_underscore(data: dict[str, Any]) -> str:
+    """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        "--kv-cache-dtype fp8 \\\n  --hf_overrides '{\"num_hidden_layers\": 40}' \\\n",
+    )
+    return pass_conversation(data)

@@ -1,0 +1,332 @@
+"""Variants for the checks of later eras (E8, and today's E9-E11 standard)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from ..scenario import AGG_ROWS, REPO, SIGNOFF_COMMENT_ID
+from .common import SCRIPT_PATH, _edit_pr_file, _pull, _select_in_changelog, pass_conversation
+
+# Checks of later eras (recorded under --standard E8): each breaks one of the E8-only rules.
+# The default branch gains what those checks read (MODELS.md, golden curves); these variants
+# therefore have their own SHAs and never disturb the 0-8 recordings.
+
+MODELS_MD = """# Models
+
+## Deprecation Notice
+
+### Monday, August 3, 2026
+
+**Monday, August 3, 2026** is the final day for the items below.
+
+| Model | Deprecated | Remains |
+|---|---|---|
+| MiniMax-M3 (`minimaxm3`) | Single-turn 8k1k | Agentic coding |
+
+## Scenarios
+
+| Scenario | ISL/OSL | Status |
+|---|---|---|
+| Agentic coding | trace replay | Active. |
+| Single-turn 8k1k | 8192 / 1024 | Active. |
+| Single-turn 1k1k | 1024 / 1024 | **Deprecated for all models** since 2026-07-17. |
+
+## Model support matrix
+
+| Model architecture class | Prefix | Date added | Active scenarios | Deprecated scenarios |
+|---|---|---|---|---|
+| DeepSeek-V4-Pro | `dsv4` | 2026-04-24 | Single-turn 8k1k, Agentic coding | Single-turn 1k1k |
+| DeepSeek-R1 | `dsr1` | 2025-08-13 | Single-turn 8k1k | Single-turn 1k1k |
+"""
+
+GOLDEN_DSV4 = """# Source GitHub Actions run: https://github.com/SemiAnalysisAI/InferenceX/actions/runs/15000000001
+# key = num_speculative_tokens; value = golden acceptance length
+deepseek-v4-pro:
+  thinking_on: {1: 1.71, 2: 2.14, 3: 2.49, 4: 2.77}
+  thinking_off: {1: 1.69, 2: 2.10, 3: 2.41, 4: 2.66}
+"""
+
+AGENTIC_ENTRY = """
+dsv4-fp4-b200-vllm-agentic-mtp:
+  image: vllm/vllm-openai:v0.11.2
+  model: deepseek-ai/DeepSeek-V4-Pro
+  model-prefix: dsv4
+  precision: fp4
+  framework: vllm
+  runner: cluster:b200-dgxc
+  multinode: false
+  scenarios:
+    agentic-coding:
+      - search-space:
+          - {tp: 8, ep: 1, spec-decoding: mtp, kv-offloading: none, conc-list: [4, 8]}
+"""
+
+AGENTIC_SCRIPT = """#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "$0")/../../benchmark_lib.sh"
+NUM_SPEC_TOKENS=3
+SYNTHETIC_ACCEPT_LEN=2.60
+if [ "${EVAL_ONLY:-false}" = "true" ]; then
+  SPEC_CONFIG='{"method": "mtp", "num_speculative_tokens": 3}'
+else
+  SPEC_CONFIG=$(printf '{"method": "mtp", "num_speculative_tokens": %d, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": %.2f}' \\
+    "$NUM_SPEC_TOKENS" "$SYNTHETIC_ACCEPT_LEN")
+fi
+vllm serve "$MODEL" --tensor-parallel-size "$TP" --kv-cache-dtype fp8 \\
+  --speculative-config "$SPEC_CONFIG" --port "$PORT" > "$SERVER_LOG" 2>&1 &
+wait_for_server_ready "$PORT"
+run_agentic_replay_and_write_outputs "$RESULT_DIR"
+"""
+
+
+def _main_files(data: dict[str, Any]) -> dict[str, str]:
+    return data["repos"][REPO]["commits"][0]["files"]
+
+
+def _with_models_md(data: dict[str, Any]) -> None:
+    _main_files(data)["MODELS.md"] = MODELS_MD
+
+
+def fail_deprecated_models(data: dict[str, Any]) -> str:
+    """7 (E8): the new MTP config sweeps single-turn 1k1k, deprecated for all since 2026-07-17."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        "configs/nvidia-master.yaml",
+        "      - isl: 8192\n        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+        "      - isl: 1024\n        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+    )
+    return pass_conversation(data)
+
+
+def fail_engine_patches(data: dict[str, Any]) -> str:
+    """10 (E8): the script patches the installed vLLM with git apply, and no waiver is filed."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'git -C /usr/local/lib/python3.12/dist-packages apply "$(dirname "$0")/mtp-fix.patch"\n',
+    )
+    return pass_conversation(data)
+
+
+SHADOW_MODULE_PATH = "benchmarks/single_node/fixed_seq_len/py/sitecustomize.py"
+
+
+def fail_engine_shadow_module(data: dict[str, Any]) -> str:
+    """10 (E8): the script appends its own directory to PYTHONPATH (`+=`, not `=`) and the PR
+    adds a sitecustomize module there, which Python runs before the engine at every start."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        'PYTHONPATH+=":$(dirname "$0")/py"; export PYTHONPATH\n',
+    )
+    _pull(data)["commits"][0]["files"][SHADOW_MODULE_PATH] = "import vllm  # patched at import\n"
+    return pass_conversation(data)
+
+
+# --- today's standard (E9-E11) -------------------------------------------------------------------
+
+DRAFT_EVIDENCE = (
+    "- Draft precision: the MTP head ships in FP8 inside deepseek-ai/DeepSeek-V4-Pro; vLLM "
+    "loads it as stored, so the draft serves in FP8.\n"
+)
+TODAY_BODY = (
+    "Adds `dsv4-fp4-b200-vllm-mtp`, the MTP variant of the DeepSeek-V4 FP4 B200 vLLM config, "
+    "on `vllm/vllm-openai:v0.11.2`.\n\nRecipe: vllm-project/recipes#412"
+)
+
+
+def _measured(points: int) -> str:
+    """`agg_bmk.json` of the sweep: `points` frontier points of the new MTP curve."""
+    rows = [
+        {
+            "hw": "B200",
+            "conc": 4 * 2**i,
+            "image": "vllm/vllm-openai:v0.11.2",
+            "model": "deepseek-ai/DeepSeek-V4-Pro",
+            "infmax_model_prefix": "dsv4",
+            "framework": "vllm",
+            "precision": "fp4",
+            "spec_decoding": "mtp",
+            "disagg": False,
+            "isl": 8192,
+            "osl": 1024,
+            "tput_per_gpu": 400.0 + 250 * i,
+            "median_e2el": 3.0 + i,
+        }
+        for i in range(points)
+    ]
+    return json.dumps(rows, indent=2)
+
+
+def _today(data: dict[str, Any], points: int = 5, body: str = TODAY_BODY) -> None:
+    """What E9-E11 read beyond E8: MODELS.md, the draft's precision in the detail section, the
+    sweep's measured throughput (`results_bmk`) and a description naming the change."""
+    _with_models_md(data)
+    comment = next(c for c in _pull(data)["comments"] if c["id"] == SIGNOFF_COMMENT_ID)
+    comment["body"] = comment["body"].replace("\nSigned:", f"{DRAFT_EVIDENCE}\nSigned:", 1)
+    assert DRAFT_EVIDENCE in comment["body"]
+    artifact = {
+        "id": 3000002703,
+        "name": "results_bmk",
+        "files": {"agg_bmk.json": _measured(points)},
+    }
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"].append(artifact)
+    _pull(data)["body"] = body
+
+
+def fail_draft_precision(data: dict[str, Any]) -> str:
+    """13 (E9): the MTP draft is quantized through vLLM's speculative config."""
+    _today(data)
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        '"num_speculative_tokens": 3}',
+        '"num_speculative_tokens": 3, "quantization": "fp8"}',
+    )
+    return pass_conversation(data)
+
+
+def warn_pareto_coverage(data: dict[str, Any]) -> str:
+    """14 (E10): the sweep measured only 3 frontier points of the new curve: a warning."""
+    _today(data, points=3)
+    return pass_conversation(data)
+
+
+def warn_pr_description(data: dict[str, Any]) -> str:
+    """15 (E11): the description never names the config key or the image it adds."""
+    _today(data, body="Adds an MTP variant of the DeepSeek-V4 FP4 B200 vLLM config.")
+    return pass_conversation(data)
+
+
+# An unreadable gap (eval of text known only at run time) in the script already on main.
+BASELINE_GAP = 'eval "$(python3 /opt/tools/tuned_env.py)"\n'
+_LIB_LINE = 'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+
+
+def pass_baseline_gap(data: dict[str, Any]) -> str:
+    """Checks 3 and 8-10 (E8): the script is on main and already evals run-time text; the PR
+    inserts a line above it, so the gap is the base's (its base text is read) and counts for
+    nothing."""
+    _with_models_md(data)
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + BASELINE_GAP)
+    head = _pull(data)["commits"][0]["files"][SCRIPT_PATH]
+    _main_files(data)[SCRIPT_PATH] = head
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + "export NCCL_DEBUG=WARN\n")
+    return pass_conversation(data)
+
+
+def fail_new_gap(data: dict[str, Any]) -> str:
+    """Checks 3 and 8-10 (E8): the PR adds the same eval to a script that is on main without
+    it: a gap the PR wrote fails closed."""
+    _with_models_md(data)
+    _main_files(data)[SCRIPT_PATH] = _pull(data)["commits"][0]["files"][SCRIPT_PATH]
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + BASELINE_GAP)
+    return pass_conversation(data)
+
+
+# The golden AL pinned only in a function the script never calls (`false && pin_golden_al`):
+# the server the benchmark job starts gets the real-acceptance config.
+AGENTIC_DEAD_KNOB_SCRIPT = """#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "$0")/../../benchmark_lib.sh"
+# Golden AL: golden_al_distribution/dsv4_mtp.yaml, thinking_on, 3 draft tokens -> 2.49
+pin_golden_al() {
+  SPEC_CONFIG='{"method": "mtp", "num_speculative_tokens": 3, "rejection_sample_method": "synthetic", "synthetic_acceptance_length": 2.49}'
+}
+SPEC_CONFIG='{"method": "mtp", "num_speculative_tokens": 3}'
+false && pin_golden_al
+vllm serve "$MODEL" --tensor-parallel-size "$TP" --kv-cache-dtype fp8 \\
+  --speculative-config "$SPEC_CONFIG" --port "$PORT" > "$SERVER_LOG" 2>&1 &
+wait_for_server_ready "$PORT"
+run_agentic_replay_and_write_outputs "$RESULT_DIR"
+"""
+
+
+def fail_agentic_golden_al(data: dict[str, Any]) -> str:
+    """11 (E8): a new agentic MTP config pins AL 2.60; the golden curve says 2.49 at 3 drafts."""
+    return _agentic_pr(data, AGENTIC_SCRIPT)
+
+
+def fail_agentic_dead_knob(data: dict[str, Any]) -> str:
+    """11 (E8): the golden 2.49 is set only in a function called behind `false &&`; the
+    benchmark job serves with real acceptance."""
+    return _agentic_pr(data, AGENTIC_DEAD_KNOB_SCRIPT)
+
+
+def _agentic_pr(data: dict[str, Any], script: str) -> str:
+    """The PR adds a dsv4 agentic MTP entry with `script`; the golden curve is on main."""
+    _with_models_md(data)
+    main = _main_files(data)
+    main["golden_al_distribution/README.md"] = "# Golden acceptance-length curves\n"
+    main["golden_al_distribution/dsv4_mtp.yaml"] = GOLDEN_DSV4
+    p1 = _pull(data)["commits"][0]["files"]
+    p1["configs/nvidia-master.yaml"] += AGENTIC_ENTRY
+    p1["benchmarks/single_node/agentic/dsv4_fp4_b200_vllm_mtp.sh"] = script
+    _select_in_changelog(data, "dsv4-fp4-b200-vllm-agentic-mtp")
+    runs = data["repos"][REPO]["check_runs"]["p2"]
+    for offset, conc in enumerate((4, 8)):
+        runs.append(
+            {
+                "name": f"agentic / p1 | dsv4 fp4 b200 vllm TP8 mtp c{conc}",
+                "conclusion": "success",
+                "run": 15000002701,
+                "id": 40000027900 + offset,
+                "started_at": "2026-08-18T10:25:00Z",
+                "completed_at": "2026-08-18T13:30:00Z",
+            }
+        )
+    return pass_conversation(data)
+
+
+def fail_append_only(data: dict[str, Any]) -> str:
+    """12 (E8): an append-only entry adds concurrency 256 to the existing dsv4 curve but also
+    switches its expert parallelism, so published points would be re-measured differently."""
+    _with_models_md(data)
+    main = _main_files(data)
+    pull = _pull(data)
+    p1, p2 = pull["commits"]
+    p1["message"] = "dsv4 fp4 b200 vllm: concurrency 256"
+    p1["files"] = {
+        "configs/nvidia-master.yaml": main["configs/nvidia-master.yaml"].replace(
+            "      - {tp: 8, ep: 1, conc-start: 4, conc-end: 128}",
+            "      - {tp: 8, ep: 8, conc-start: 4, conc-end: 256}",
+        )
+    }
+    p2["files"]["perf-changelog.yaml"] = main["perf-changelog.yaml"] + (
+        "\n- config-keys:\n    - dsv4-fp4-b200-vllm\n  description:\n"
+        "    - Append concurrency 256 to the DeepSeek-V4 FP4 B200 vLLM curve\n"
+        "  pr-link: https://github.com/SemiAnalysisAI/InferenceX/pull/XXX\n"
+        "  append-only: true\n"
+    )
+    return pass_conversation(data)
+
+
+def fail_evals_no_prefix(data: dict[str, Any]) -> str:
+    """2: gsm8k 0.905 at conc 64 in a row without model_prefix (dsv4's bar is 0.91)."""
+    rows = copy.deepcopy(AGG_ROWS)
+    rows[1].update(em_strict=0.905, em_flexible=0.912, score=0.905)
+    del rows[1]["model_prefix"]
+    data["repos"][REPO]["workflow_runs"][0]["artifacts"][0]["files"]["agg_eval_all.json"] = rows
+    return pass_conversation(data)
+
+
+def unswept_entry(data: dict[str, Any]) -> str:
+    """1, 2: the PR also moves the existing dsv4-fp4-b200-vllm entry to another upstream tag,
+    but its changelog entry selects only the new MTP entry: the sweep (green, with dsv4 evals
+    that pass) never ran the changed one."""
+    files = _pull(data)["commits"][0]["files"]
+    old = "dsv4-fp4-b200-vllm:\n  image: vllm/vllm-openai:v0.11.2\n"
+    assert old in files["configs/nvidia-master.yaml"]
+    files["configs/nvidia-master.yaml"] = files["configs/nvidia-master.yaml"].replace(
+        old, "dsv4-fp4-b200-vllm:\n  image: vllm/vllm-openai:v0.12.0rc1\n"
+    )
+    return pass_conversation(data)
