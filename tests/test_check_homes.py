@@ -120,6 +120,21 @@ def test_a_helper_only_one_check_imports_lives_in_that_checks_package() -> None:
         )
 
 
+def test_a_helper_in_a_checks_package_is_that_checks_alone() -> None:
+    # (a helper another check needs too is shared: it lives flat in judge/)
+    graph = import_graph()
+    for helper in sorted(graph):
+        parts = helper.split(".")
+        if parts[:3] != ["signoff", "judge", "checks"] or len(parts) < 5:
+            continue
+        others = sorted(
+            importer
+            for importer, targets in graph.items()
+            if helper in targets and "." not in _home(importer) and _home(importer) != parts[3]
+        )
+        assert others == [], f"{helper} is used by other checks too: share it in judge/"
+
+
 # --- the profile: `rules.<id>.config`, or the older top-level key -------------------------------
 
 
