@@ -20,7 +20,9 @@ a gap counts against a PASS only when the PR may have changed what it stands for
     assignments, are set by the same commands in the same source order around it, with the
     calls of functions that set them, the calls of the functions it sits in and every copy of
     the command itself (a second copy, a moved assignment, an earlier call are new);
-  - positional parameters (fed by the callers) are never baseline;
+  - positional parameters (fed by the callers) are never baseline, except in a shared library
+    read alone, whose functions run for an unknown caller at base and head alike (the scripts
+    that call them are read apart; the library's own calls of them are compared as above);
   - a variable the script never sets comes from the job's environment: it counts as changed
     when another changed file's patch names it or assigns a computed name (or has no patch),
     or, for a sweep variable the reading left unbound, when the PR changes a master config;
@@ -44,6 +46,7 @@ from signoff.parse.bench_script import ParsedScript, evaluate_counted, read_scri
 from signoff.parse.engine_patches import sourced_file
 from signoff.parse.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+from signoff.parse.shell_simple import CUT
 
 # The gaps a base can share with the head, and whether each may change the shell's own state
 # (variables, functions, aliases the later commands see). Any other problem (a parse error, a
@@ -61,7 +64,6 @@ _GAPS: tuple[tuple[re.Pattern[str], bool], ...] = (
 _MAX_GAPS = 64  # gaps per reading compared with the base; beyond, the reading stays as it is
 _PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
 _SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
-_SHOWN = 80  # the reader shows a sourced word up to this many characters
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REFERENCE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])")
 _ARITH = re.compile(r"\$?\(\((.*?)\)\)", re.S)
@@ -205,8 +207,12 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
 
 def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     """A sourced file of known base name that the PR did not write (see the module doc)."""
-    if len(shown) >= _SHOWN or ctx.evidence.files_truncated:
+    if ctx.evidence.files_truncated:
         return False
+    if CUT in shown:  # a long word shown by its ends: its name is known when its end has a /
+        shown = shown.rsplit(CUT, 1)[1]
+        if "/" not in shown:
+            return False
     name = shown.strip("\"'").rsplit("/", 1)[-1]
     if not name or any(mark in name for mark in "$`(){}*?[]\\\"' "):
         return False
@@ -268,8 +274,9 @@ def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScri
     if budget <= 0:
         return None
     unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
+    library = ctx.is_library(run.path)  # read alone, as the head was: every function runs
     base_run, steps = evaluate_counted(
-        parsed, env, clients, budget=budget, job=run.job, unset=unset
+        parsed, env, clients, budget=budget, job=run.job, unset=unset, library=library
     )
     ctx.return_steps(budget - steps)
     if any("work bound" in p for p in base_run.problems):
@@ -299,10 +306,13 @@ def _feeds_unchanged(
     assert head.tree is not None and base.tree is not None
     at_head, at_base = _tree(head.tree), _tree(base.tree)
     names = at_head.closure(_referenced(words))
-    if names is None or names & _POSITIONAL:
-        return False  # the callers feed positional parameters
+    if names is None or (names & _POSITIONAL and not ctx.is_library(run.path)):
+        # the callers feed positional parameters; a library read alone has no caller of its
+        # own (any script may call its functions, with arguments unknown at base and head
+        # alike: those scripts are read apart), and its own calls count in `context`
+        return False
     bound = dict(run.environment)
-    for name in sorted(names - at_head.assigned):
+    for name in sorted(names - at_head.assigned - _POSITIONAL):  # arguments: no environment
         if name not in bound and _fed_from_outside(ctx, run.path, name):
             return False
     here = at_head.at_line(line)

@@ -26,6 +26,8 @@ STDIN = "(standard input)"  # the word of an interpreter that reads its script f
 _OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # Words a wrapper takes before the command it runs: a duration, a priority, a CPU list.
 _WRAPPER_ARG = re.compile(r"[0-9][0-9.,:-]*[smhd]?")
+# Wrappers whose first operand is theirs, not the command's (`timeout DURATION CMD`)
+_OPERAND_FIRST = frozenset({"timeout"})
 # Wrapper options whose value is the next word, known or not (`flock -w "$WAIT" 9`).
 _WRAPPER_VALUE_OPTIONS = {
     "flock": frozenset({"-w", "--wait", "--timeout", "-E", "--conflict-exit-code"}),
@@ -152,10 +154,13 @@ def _command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0
     while i < len(argv) and argv[i].known and basename(argv[i].text) in WRAPPERS:
-        takes_value = _WRAPPER_VALUE_OPTIONS.get(basename(argv[i].text), frozenset())
+        wrapper = basename(argv[i].text)
+        takes_value = _WRAPPER_VALUE_OPTIONS.get(wrapper, frozenset())
         i += 1
         while i < len(argv) and argv[i].known and _wrapper_word(argv[i].text):
             i += 2 if argv[i].text in takes_value else 1
+        if wrapper in _OPERAND_FIRST and i < len(argv) and not argv[i].known and argv[i].single:
+            i += 1  # `timeout "$LIMIT" cmd`: one word, known only at run time, is the limit
     return min(i, len(argv))
 
 

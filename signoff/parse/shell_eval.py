@@ -13,7 +13,6 @@ bound is a problem that makes the reading incomplete.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from signoff.parse.shell_ast import (
     AndOr,
@@ -31,7 +30,17 @@ from signoff.parse.shell_ast import (
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, BudgetExceeded, Outcome, Path, Records, Runner
 from signoff.parse.shell_simple import HOOK_FUNCTIONS, SimpleCommands
 from signoff.parse.shell_source import Sources
-from signoff.parse.shell_values import FunctionDef, Mark, Scope, Text, apply_into, merge_into
+from signoff.parse.shell_values import (
+    FunctionDef,
+    Mark,
+    Scope,
+    Text,
+    apply_into,
+    assigned_names,
+    hold,
+    merge_into,
+    unmarked,
+)
 
 MAX_ITERATIONS = 256  # for-loop items evaluated one by one
 _SOFT = frozenset({"return", "break", "continue"})
@@ -90,12 +99,14 @@ class Evaluator(SimpleCommands):
                 self.calls += 1
                 self.sources.append(definition.source or self.sources[-1])
                 self.line_base.append(definition.line_base)
+                self.frames.append(self.frame("function", definition.body))  # ends returns
                 try:
                     self.command(definition.body, branch)
                 finally:
                     self.calls -= 1
                     self.sources.pop()
                     self.line_base.pop()
+                    self.frames.pop()
 
     def tick(self, line: int, steps: int = 1) -> None:
         self.line = line
@@ -188,7 +199,11 @@ class Evaluator(SimpleCommands):
         assert isinstance(node, Group)
         if not node.subshell:
             return self.seq(node.body, scope)
-        _, outcome = self.seq(node.body, scope.copy())
+        self.frames.append(self.frame("subshell", None))  # a `return` or `break` ends it
+        try:
+            _, outcome = self.seq(node.body, scope.copy())
+        finally:
+            self.frames.pop()
         return scope, _subshell_outcome(outcome)
 
     def if_(self, node: If, scope: Scope) -> tuple[Scope, Outcome]:
@@ -258,9 +273,13 @@ class Evaluator(SimpleCommands):
 
     def loop(self, node: Loop, scope: Scope) -> tuple[Scope, Outcome]:
         soft = scope.soft
-        scope, outcome = self._loop(node, scope)
+        self.frames.append(self.frame("loop", node))
+        try:
+            scope, outcome = self._loop(node, scope)
+        finally:
+            held = self.frames.pop().held
         scope.soft = soft  # a `break` that may have run ends with the loop
-        return scope, outcome
+        return self.release(scope, outcome, held)
 
     def _loop(self, node: Loop, scope: Scope) -> tuple[Scope, Outcome]:
         if node.kind in ("while", "until"):
@@ -271,7 +290,8 @@ class Evaluator(SimpleCommands):
         if items is None:
             why = f"the items of the {node.kind} loop at line {self.at(node.line)} are not known"
             self.note(why)
-            return self.fork_one(scope, lambda s: self.loop_body(node, s, None), why)
+            once = self._any_times(lambda s: self.loop_body(node, s, None))
+            return self.fork_one(scope, once, why)
         if len(items) > MAX_ITERATIONS:
             self.problem(node.line, f"a loop over more than {MAX_ITERATIONS} items")
         items = items[:MAX_ITERATIONS]
@@ -314,7 +334,7 @@ class Evaluator(SimpleCommands):
     def _unknown_loop(self, node: Loop, scope: Scope) -> tuple[Scope, Outcome]:
         why = f"the iterations of the {node.kind} loop at line {self.at(node.line)} are not known"
         self.note(why)
-        return self.fork_one(scope, lambda s: self._loop_once(node, s), why)
+        return self.fork_one(scope, self._any_times(lambda s: self._loop_once(node, s)), why)
 
     def _iterate(self, node: Loop, scope: Scope, items: list[Text]) -> tuple[Scope, Outcome]:
         """Iterations that only may run, one after another (no further forks)."""
@@ -350,11 +370,12 @@ class Evaluator(SimpleCommands):
                 return scope, outcome
             if scope.soft != entry:  # a `break` may have run: what follows may not
                 why, scope.soft = scope.soft, entry
-                return self.fork_one(scope, lambda s: self._loop_once(node, s), why)
+                rest = self._any_times(lambda s: self._loop_once(node, s))
+                return self.fork_one(scope, rest, why)
         where = f"{node.kind} at line {self.at(node.line)}"
         why = f"`{_describe(node.cond)}` ({where}) could not be decided"
         self.note(why)
-        return self.fork_one(scope, lambda s: self._loop_once(node, s), why)
+        return self.fork_one(scope, self._any_times(lambda s: self._loop_once(node, s)), why)
 
     def _decision(self, cond: Seq) -> str:
         """A test that decides alike wherever it is written: the same text over variables the
@@ -379,8 +400,25 @@ class Evaluator(SimpleCommands):
         """Whether the script's text could assign `name` anywhere (a cheap, generous test)."""
         source = self.sources[-1]
         if id(source) not in self.assigned:
-            self.assigned[id(source)] = _assigned_names(source.text)
+            self.assigned[id(source)] = assigned_names(source.text)
         return any(name in self.assigned[key] for key in self.assigned)
+
+    def _any_times(self, run: Runner) -> Runner:
+        """A loop body read once for iterations that are not known: the undecided forks inside
+        it may go one way in one iteration and the other in the next (an argument parser's
+        `case $1` takes `--model` once, `--dsv4` later), so the values its arms leave no
+        longer exclude each other (their marks from those forks are dropped)."""
+
+        def once(scope: Scope) -> tuple[Scope, Outcome]:
+            first = self.forks + 1
+            after, outcome = run(scope)
+            if self.forks >= first:
+                since = scope.parent if scope.parent is not None else scope
+                for name in sorted(after.written_since(since)[0]):
+                    after.assign(name, unmarked(after.options(name), first))
+            return after, outcome
+
+        return once
 
     def _loop_once(self, node: Loop, scope: Scope) -> tuple[Scope, Outcome]:
         scope, outcome = self.seq(node.body, scope)
@@ -415,12 +453,14 @@ class Evaluator(SimpleCommands):
         going = [(k, path) for k, path in live if not path[1].ctl]
         soft = [(k, path) for k, path in live if path[1].ctl in _SOFT]
         hard = [path for _, path in live if path[1].ctl and path[1].ctl not in _SOFT]
-        # a path that leaves by break/return carries its state to the loop's or function's end
-        chosen = (going + soft) or live
+        extra = inherited or [() for _ in paths]
+        # a path that leaves by break/return carries its state to the loop's or function's
+        # end: kept aside there while others go on (the commands it skips never read it)
+        kept = self._hold_left(base, going, soft, fork, extra) if going else soft
+        chosen = (going + kept) or live
         if len(chosen) == 1:
             apply_into(base, chosen[0][1][0])
         else:
-            extra = inherited or [() for _ in paths]
             merge_into(base, [(path[0], path[2], (*extra[k], (fork, k))) for k, path in chosen])
         base.reach, base.soft = reach, entry_soft
         if not going:
@@ -428,6 +468,36 @@ class Evaluator(SimpleCommands):
         _mark_stopped(base, hard[:1], [path for _, path in soft[:1]])
         statuses = {path[1].status for _, path in going}
         return base, Outcome(statuses.pop() if len(statuses) == 1 else None)
+
+    def _hold_left(
+        self,
+        base: Scope,
+        going: list[tuple[int, Path]],
+        soft: list[tuple[int, Path]],
+        fork: int,
+        extra: list[tuple[Mark, ...]],
+    ) -> list[tuple[int, Path]]:
+        """Hold aside the paths that left by `return`/`break` for a frame that ends them (see
+        `release`); the rest (a `continue`, or no such frame) stay for the merge."""
+        kept: list[tuple[int, Path]] = []
+        names: set[str] = set()
+        functions: set[str] = set()
+        for _, path in going + soft:
+            variables, defined, _ = path[0].written_since(base)
+            names |= variables
+            functions |= defined
+        for k, path in soft:
+            frame = self.frame_for(path[1].ctl)
+            if frame is None:
+                kept.append((k, path))
+                continue
+            if frame.kind == "subshell":
+                continue  # it ends the subshell, whose state ends with it
+            arm = (path[0], path[2], (*extra[k], (fork, k)))
+            # what the paths that go on may still write before the frame ends is kept too
+            frame.held.append(hold(base, arm, names | frame.names, functions))
+            base.exported |= path[0].written_since(base)[2]
+        return kept
 
 
 def _mark_stopped(base: Scope, exits: list[Path], leaves: list[Path]) -> None:
@@ -462,23 +532,6 @@ def _not(status: bool | None) -> bool | None:
 
 def _first_line(seq: Seq, default: int) -> int:
     return seq.items[0].first.line if seq.items else default
-
-
-_ASSIGNS = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?=|\$\{([A-Za-z_]\w*):?=")
-_DECLARING = re.compile(
-    r"\b(?:read|for|local|declare|typeset|export|readonly|unset|mapfile|readarray|getopts|"
-    r"printf|select)\b([^\n;|&]*)"
-)
-
-
-@lru_cache(maxsize=64)
-def _assigned_names(text: str) -> frozenset[str]:
-    """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, and any word after a
-    builtin that assigns (`read`, `for`, `local`, `export`, ...). One pass over the text."""
-    names = {a or b for a, b in _ASSIGNS.findall(text)}
-    for match in _DECLARING.finditer(text):
-        names.update(_IDENT.findall(match.group(1)))
-    return frozenset(names)
 
 
 def _leading_test(cond: Seq) -> Simple | None:

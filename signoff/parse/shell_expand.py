@@ -65,6 +65,9 @@ class Field:
     prefix: str  # the literal text before the first unknown part ("" when it starts unknown)
     line: int
     parts: tuple[tuple[str, bool], ...] = ()  # (text, known) pieces of an unknown field
+    # False when an unquoted expansion known only at run time is part of it: it may split
+    # into several fields, or none; True when it is surely this one field (`"${T:-60}"`)
+    single: bool = True
 
     def as_text(self) -> Text:
         return Text(self.text, self.known, self.prefix, self.parts)
@@ -634,7 +637,8 @@ class _FieldBuilder:
         if self.current is not None:
             text = _joined(self.current, separator="")
             prefix = "" if text.known else text.prefix
-            self.fields.append(Field(text.text, text.known, prefix, self.line, text.parts))
+            single = not any(seg.split and not seg.known for seg in self.current)
+            self.fields.append(Field(text.text, text.known, prefix, self.line, text.parts, single))
         self.current = None
 
     def split(self, text: str) -> None:

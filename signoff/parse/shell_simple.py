@@ -40,7 +40,7 @@ from signoff.parse.launch_read import (
     read_launch,
 )
 from signoff.parse.script_files import STDIN, known_name, package_list_files, script_file_word
-from signoff.parse.shell_ast import Command, Loop, Parsed, Seq, Simple, Word, parse
+from signoff.parse.shell_ast import Command, Group, Loop, Parsed, Seq, Simple, Word, parse
 from signoff.parse.shell_awk import awk_output
 from signoff.parse.shell_expand import Expander, Field
 from signoff.parse.shell_flow import MAX_EVAL_DEPTH, Outcome, Path, Records, Runner
@@ -51,13 +51,17 @@ from signoff.parse.shell_test import DoubleBracket, Tri, either, single_bracket
 from signoff.parse.shell_values import (
     FROM_ENVIRONMENT,
     Array,
+    Frame,
     FunctionDef,
+    Held,
     Mark,
     Option,
     Scope,
     Text,
     Value,
     consistent,
+    names_assigned_in,
+    rejoin,
     unknown,
 )
 
@@ -65,6 +69,8 @@ MAX_VARIANTS = 32  # combinations of alternative values evaluated for one comman
 MAX_CANDIDATES = 4096  # combinations examined to find the consistent ones
 MAX_CALL_DEPTH = 16
 MAX_TEXT_CHARS = 200_000  # code read from strings (eval, bash -c, trap) per evaluation
+SHOWN_CHARS = 80  # a sourced word a problem names is shown up to this many characters
+CUT = " … "  # marks the middle a longer one leaves out
 LIBRARY = "benchmark_lib.sh"  # sourced by every benchmark script; its functions are external
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
@@ -195,6 +201,10 @@ class SimpleCommands:
         self.line = 1
         self.calls = 0
         self.call_stack: list[tuple[str, tuple[tuple[str, bool], ...]]] = []
+        # What ends a `return` or `break` ("function", "loop", "subshell"), innermost last,
+        # with the paths that left by one while others went on (shell_eval.merge holds them)
+        self.frames: list[Frame] = []
+        self._frame_names: dict[int, tuple[Command, frozenset[str]]] = {}
         self.text_chars = 0
         # Variables bound as unset at the start (the script's own override hooks, Check 3's
         # reading): which of them were read while unset, plainly or through a fallback form.
@@ -708,14 +718,53 @@ class SimpleCommands:
         self.calls += 1
         self.sources.append(definition.source or self.sources[-1])
         self.line_base.append(definition.line_base)
+        self.frames.append(self.frame("function", definition.body))
         try:
             scope, outcome = self.command(definition.body, scope)
         finally:
             self.calls -= 1
             self.sources.pop()
             self.line_base.pop()
+            held = self.frames.pop().held
+        scope, outcome = self.release(scope, outcome, held)
         scope.end_function()
         return scope, outcome
+
+    def frame(self, kind: str, code: Command | Seq | None) -> Frame:
+        """A frame for `code`: what it may assign is what a path held there keeps."""
+        if code is None or kind == "subshell":
+            return Frame(kind, [], frozenset())
+        found = self._frame_names.get(id(code))
+        if found is None or found[0] is not code:
+            wrapped = code if not isinstance(code, Seq) else Group(0, code, False)
+            found = (wrapped, names_assigned_in(wrapped))
+            self._frame_names[id(code)] = found
+        return Frame(kind, [], found[1])
+
+    def frame_for(self, ctl: str) -> Frame | None:
+        """Where a path that left by `ctl` is held: its function (or sourced file), its loop
+        (a `break` in a function called inside a loop is not followed there), or the subshell
+        it ends; None: nothing ends it here (it stays in the merge, read as before)."""
+        if ctl not in ("return", "break"):
+            return None
+        for frame in reversed(self.frames):
+            if frame.kind == "subshell" or (ctl == "return") == (frame.kind == "function"):
+                return frame
+            if ctl == "break":
+                return None
+        return None
+
+    def release(self, scope: Scope, outcome: Outcome, held: list[Held]) -> tuple[Scope, Outcome]:
+        """The end of a function or loop: the paths held there join again. When the path that
+        reached the end stopped (`exit`, or a failing `exit 1`), the held paths alone go on."""
+        if not held:
+            return scope, outcome
+        if outcome.ctl not in ("exit", "fail"):
+            return rejoin(scope, held), outcome
+        rejoin(scope, held, replace=True)
+        if outcome.ctl == "exit":
+            scope.reach = scope.reach or f"the path may have ended earlier ({outcome.where})"
+        return scope, Outcome(None)
 
     def call_exported(self, name: str, scope: Scope, line: int) -> Scope:
         """`export -f NAME`: every shell the script starts from here may call it, so it runs
@@ -781,10 +830,12 @@ class SimpleCommands:
             self.problem(self.line, "command substitutions nested too deeply")
             return Outcome(None)
         self.depth += 1
+        self.frames.append(self.frame("subshell", None))
         try:
             _, outcome = self.seq(seq, scope.copy())
         finally:
             self.depth -= 1
+            self.frames.pop()
         return Outcome(False) if outcome.ctl == "fail" else Outcome(outcome.status)
 
     def run_text(
@@ -824,7 +875,7 @@ class SimpleCommands:
         _, candidates = self.files.resolve(target, self.reading[-1])
         if not candidates:
             return None
-        shown = target.text[:80]
+        shown = shown_word(target.text)
         if len(candidates) > 1:
             named = ", ".join(candidates[:3]) + (" ..." if len(candidates) > 3 else "")
             self.problem(line, f"sources {shown}, which may be any of the files this PR "
@@ -847,12 +898,16 @@ class SimpleCommands:
         self.sources.append(sourced.tree)
         self.line_base.append(self.at(line))
         self.reading.append(path)
+        # a `return` there ends the sourced file
+        self.frames.append(self.frame("function", sourced.tree.script))
         try:
             scope, outcome = self.seq(sourced.tree.script, scope)
         finally:
             self.sources.pop()
             self.line_base.pop()
             self.reading.pop()
+            held = self.frames.pop().held
+        scope, outcome = self.release(scope, outcome, held)
         return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
 
     # --- loops and case (called by the evaluator) ---------------------------------------------
@@ -1010,6 +1065,15 @@ def _set(
     return scope, Outcome()
 
 
+def shown_word(text: str) -> str:
+    """A sourced word as a problem shows it: whole up to SHOWN_CHARS, else its start and its
+    end around CUT, so the file's own name (what the baseline rule keys on) stays readable."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    half = (SHOWN_CHARS - len(CUT)) // 2
+    return text[:half] + CUT + text[-half:]
+
+
 def _source(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
@@ -1022,7 +1086,7 @@ def _source(
         for client in runner.clients:  # the library (re)defines the benchmark client
             scope.define(client, ())
         return scope, Outcome(None)
-    shown = target.text[:80] if target is not None else "(nothing)"
+    shown = shown_word(target.text) if target is not None else "(nothing)"
     runner.problem(node.line, f"sources {shown}, which is not read")
     return scope, Outcome(None)
 

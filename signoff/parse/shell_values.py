@@ -12,11 +12,31 @@ sequential undecided conditions stays linear.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from signoff.parse.shell_ast import Command, Parsed
+from signoff.parse.shell_ast import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNS = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?=|\$\{([A-Za-z_]\w*):?=")
+_DECLARING = re.compile(
+    r"\b(?:read|for|local|declare|typeset|export|readonly|unset|mapfile|readarray|getopts|"
+    r"printf|select)\b([^\n;|&]*)"
+)
+
+
+@lru_cache(maxsize=64)
+def assigned_names(text: str) -> frozenset[str]:
+    """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, and any word after a
+    builtin that assigns (`read`, `for`, `local`, `export`, ...). One pass over the text."""
+    names = {a or b for a, b in _ASSIGNS.findall(text)}
+    for match in _DECLARING.finditer(text):
+        names.update(_IDENT.findall(match.group(1)))
+    return frozenset(names)
+
 
 MAX_OPTIONS = 32  # distinct values one variable may hold across undecided arms
 
@@ -185,6 +205,94 @@ class Scope:
 Arm = tuple[Scope, str, tuple[Mark, ...]]  # a path's end state, why it was taken, its marks
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A path that left by `return` or `break` while others went on: what it holds, kept
+    aside so the commands it skips do not read it, until its function or loop ends."""
+
+    variables: dict[str, tuple[Option, ...]]  # as the path left them (untagged)
+    functions: dict[str, tuple[FunctionDef, ...]]
+    why: str
+    marks: tuple[Mark, ...]
+
+
+@dataclass(slots=True)
+class Frame:
+    """What ends a `return` or `break` ("function", "loop", "subshell"), the names its code
+    may assign, and the paths that left it early while others went on."""
+
+    kind: str
+    held: list[Held]
+    names: frozenset[str]
+
+
+def names_assigned_in(code: Command) -> frozenset[str]:
+    """Every name `code` may assign (`NAME=`, `NAME+=`, `read NAME`, `local NAME`, `for NAME`,
+    generously: its words' text is scanned), for what a held path keeps."""
+    texts: list[str] = []
+    todo: list[object] = [code]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Seq):
+            for item in node.items:
+                for pipeline in (item.first, *(p for _, p in item.rest)):
+                    todo.extend(pipeline.commands)
+        elif isinstance(node, Simple):
+            texts.append(" ".join(w.raw for w in (*node.assigns, *node.words)))
+        elif isinstance(node, If):
+            todo.extend(part for arm in node.arms for part in arm)
+            todo.extend([node.orelse] if node.orelse is not None else [])
+        elif isinstance(node, Case):
+            todo.extend(arm.body for arm in node.arms)
+        elif isinstance(node, Loop):
+            texts.append(f"for {node.name}" if node.name else "")
+            todo.extend([node.body, *([node.cond] if node.cond is not None else [])])
+        elif isinstance(node, (Group, Func)):
+            todo.append(node.body)
+    return assigned_names("\n".join(texts))
+
+
+def hold(base: Scope, arm: Arm, names: set[str], functions: set[str]) -> Held:
+    """`arm` (an overlay on `base`) as it stands for `names` (those any arm of its fork wrote
+    and any the text read may assign later) and `functions`; the names it made local are left
+    out (they end with the function)."""
+    scope, why, marks = arm
+    local = scope.locals[-1].keys() if scope.locals else set()
+    variables = {n: scope.options(n) for n in names if n not in local}
+    defined = {n: scope.function(n) for n in sorted(functions)}
+    return Held(variables, defined, why, marks)
+
+
+def rejoin(scope: Scope, held: list[Held], *, replace: bool = False) -> Scope:
+    """At the end of their function or loop, the paths that left it early join `scope` again:
+    a variable they left otherwise than `scope` holds it keeps every value. `replace`:
+    `scope` is no path that goes on (it failed), so the held paths alone go on."""
+    for index, one in enumerate(held):
+        alone = replace and index == 0
+        for name in sorted(one.variables):
+            options, current = one.variables[name], scope.options(name)
+            if options is current or (not alone and options == current):
+                continue
+            tagged = _tag(options, one.why, one.marks)
+            scope.assign(name, tagged if alone else _union(scope, name, [current, tagged]))
+        for name, definitions in one.functions.items():
+            if alone:
+                scope.define(name, definitions)
+            else:
+                scope.define(name, _functions([(scope.function(name), ""), (definitions, "")]))
+    return scope
+
+
+def unmarked(options: tuple[Option, ...], first: int) -> tuple[Option, ...]:
+    """`options` without their marks from forks `first` and later (the same value once)."""
+    seen: dict[object, Option] = {}
+    for option in options:
+        marks = tuple(mark for mark in option.marks if mark[0] < first)
+        key = ("env",) if option.value is FROM_ENVIRONMENT else option.value
+        seen.setdefault(key, Option(option.value, option.why, marks))
+    return tuple(seen.values())
+
+
 def merge_into(base: Scope, arms: list[Arm]) -> Scope:
     """Fold the end states of alternative paths (overlays on `base`) back into `base`: a
     variable they leave different keeps every value, each tagged with its arm."""
@@ -247,7 +355,8 @@ def _union(scope: Scope, name: str, per_arm: list[tuple[Option, ...]]) -> tuple[
 def _together(name: str, options: tuple[Option, ...]) -> Option:
     """Many values of one variable as one: an array's values as all their distinct items in a
     row (every flag any of them passes stays visible), its length unknown (no test on it is
-    decided, so no path is dropped by it); anything else as unknown."""
+    decided, so no path is dropped by it); strings as the start they share (the program a
+    command string runs stays readable) and the rest unknown; anything else as unknown."""
     why = f"{name} takes more than {MAX_OPTIONS} values here, read together"
     arrays = [option.value for option in options if option.value is not None]
     if arrays and all(isinstance(value, Array) for value in arrays):
@@ -257,7 +366,55 @@ def _together(name: str, options: tuple[Option, ...]) -> Option:
                 seen.setdefault((item.text, item.known), item)
         items = tuple((str(n), item) for n, item in enumerate(seen.values()))
         return Option(Array(items, exact=False), why)
+    texts = [value for value in arrays if isinstance(value, Text)]
+    if len(texts) == len(options) and all(value is not FROM_ENVIRONMENT for value in texts):
+        return Option(_common_start(texts, f"${{{name}}}"), why)
     return Option(unknown(f"${{{name}}}"), why)
+
+
+def _common_start(texts: list[Text], display: str) -> Text:
+    """Many strings as one: the pieces they all start with stay as they are (a command's
+    program and first flags), the rest is unknown (shown as `display`)."""
+    pieces = [value.parts or ((value.text, True),) for value in texts]
+    kept: list[tuple[str, bool]] = []
+    for column in zip(*pieces, strict=False):
+        if all(piece == column[0] for piece in column):
+            kept.append(column[0])
+            continue
+        if all(known for _, known in column):
+            start = _word_start([text for text, _ in column])
+            if start:
+                kept.append((start, True))
+        break
+    if not kept:
+        return unknown(display)
+    parts = (*kept, (display, False))
+    text = "".join(piece for piece, _ in parts)
+    prefix = kept[0][0] if kept[0][1] else ""
+    return Text(text, known=False, prefix=prefix, parts=_joined_parts(parts))
+
+
+def _word_start(strings: list[str]) -> str:
+    """The words all `strings` start with, and the blank after them (the unknown rest must
+    not glue onto a word one of them continues: `--a` of `--a` and `--ab` is not a word)."""
+    first, last = min(strings), max(strings)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    if all(len(text) == n or text[n].isspace() for text in strings):
+        return first[:n] + " " if n else ""
+    cut = max(first.rfind(" ", 0, n), first.rfind("\t", 0, n))
+    return first[: cut + 1]
+
+
+def _joined_parts(parts: tuple[tuple[str, bool], ...]) -> tuple[tuple[str, bool], ...]:
+    out: list[tuple[str, bool]] = []
+    for text, known in parts:
+        if out and out[-1][1] == known:
+            out[-1] = (out[-1][0] + text, known)
+        else:
+            out.append((text, known))
+    return tuple(out)
 
 
 def _functions(per_arm: list[tuple[tuple[FunctionDef, ...], str]]) -> tuple[FunctionDef, ...]:
