@@ -25,6 +25,7 @@ from signoff.parse.prose import asserted, has_phrase, sentences, words
 
 ID = "upstream-image"
 NAME = "upstream image / engine-first"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:
