@@ -25,7 +25,7 @@ from signoff.judge.registry import CHECKS
 from signoff.policy import Policy, load_policy
 from signoff.rules import SECTIONS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROFILE = ROOT / "checklists" / "inferencex.yaml"
 CONFIGURED = {check_id: m.CONFIG for check_id, m in CHECKS.items() if m.CONFIG is not None}
 
