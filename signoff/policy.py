@@ -1,37 +1,44 @@
 """The policy profile: every repository-specific parameter of the rules, loaded from typed YAML.
 
 Code holds mechanisms; `checklists/<profile>.yaml` holds what InferenceX (or another repository)
-decides: item cues, check-run families, SKUs, image orgs, flags, paths and names.
+decides: item cues, check-run families, SKUs, image orgs, flags, paths and names. This module
+holds the sections several parts of signoff read; a section of one check's own is that check's
+(`rules.<id>.config`, its model in signoff/rules/), read here into `rule_configs`.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     StringConstraints,
+    ValidationError,
     field_validator,
     model_validator,
 )
 
-from signoff.data_files import load_data_file
+from signoff.data_files import Lines, load_data_file
 from signoff.errors import PolicyError
+from signoff.rules import SECTIONS, required
+from signoff.rules.agentic_golden_al import AcceptanceKnob as AcceptanceKnob
+from signoff.rules.agentic_golden_al import DraftSetting as DraftSetting
+from signoff.rules.agentic_golden_al import GoldenAlPolicy as GoldenAlPolicy
+from signoff.rules.base import Strict
+from signoff.rules.engine_patches import PatchPattern as PatchPattern
+from signoff.rules.engine_patches import PatchPolicy as PatchPolicy
+from signoff.rules.recipe import Hardware as Hardware
+from signoff.rules.recipe import RecipePolicy as RecipePolicy
+from signoff.rules.recipe import RecipeStrategy as RecipeStrategy
+from signoff.rules.shortcuts import C, ConfigShortcuts
 from signoff.standards import StandardsBook, load_standards
 from signoff.yamlload import line_of
 
 PROFILE_SCHEMA_VERSION = 1
 DEFAULT_PROFILE_NAME = "inferencex.yaml"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Paths(Strict):
@@ -114,15 +121,6 @@ class SweepPolicy(Strict):
         return self
 
 
-class EvalPolicy(Strict):
-    metric_prefix: str = "exact_match,"
-    fallback_threshold: float = 0.85
-    strict_metric: str = "exact_match,strict-match"  # name given to agg rows' em_strict
-    flexible_metric: str = "exact_match,flexible-extract"  # name given to agg rows' em_flexible
-    # task -> samples in its full test set; a score on fewer (n_eff) was a limited eval
-    full_samples: dict[str, int] = Field(default_factory=dict)
-
-
 class EngineFlags(Strict):
     """How one engine's argument parser reads a long flag (so every check reads it the same way).
 
@@ -133,105 +131,6 @@ class EngineFlags(Strict):
     abbreviations: bool = True  # argparse's allow_abbrev: a unique prefix selects the flag
     dotted_json: bool = True  # `--hf-overrides.key value` sets one key of `--hf-overrides`
     aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one flag; the first is canonical
-
-
-class RecipeSource(Strict):
-    kind: str  # "pull" (a PR in an upstream repo) or "page" (published documentation)
-    host: str
-    repo: str = ""  # owner/name for kind pull
-    path_prefix: str = ""  # for pages: the URL path must start with this
-    engine: str = ""  # the engine its recipes are for ("vllm", "sglang")
-    # for pages rendered in the browser: the repository file the page is generated from, with
-    # `{0}`, `{1}`... the URL's path segments after `path_prefix` (read at the repo's head)
-    source_repo: str = ""
-    source_path: str = ""
-
-
-class MajorArg(Strict):
-    """A server argument that must agree with the recipe; for a JSON value, only `keys` (all keys
-    when empty) are compared, and the recipe's settings must be present with equal values."""
-
-    flag: str
-    keys: tuple[str, ...] = ()
-    # JSON keys that name a checkpoint: equal when the checkpoint names agree, as the served model
-    # is compared (a local copy `/data/models/X-EAGLE3` is `org/X-EAGLE3`)
-    checkpoints: tuple[str, ...] = ()
-
-
-class Equivalence(Strict):
-    """Arguments a maintainer decided are the same as others (or as absence, `same_as: []`)."""
-
-    engine: str
-    args: tuple[str, ...] = Field(min_length=1)  # "--flag value" / "--flag"
-    same_as: tuple[str, ...] = ()
-    decision: str = Field(min_length=1)  # the maintainer decision it rests on (PR, comment)
-
-
-class SweptSizes(Strict):
-    """Parallel sizes the sweep chooses: a launch whose size is its configuration's own swept
-    value agrees with a recipe of another size in the same parallel mode (`mode` flags: on in
-    both or in neither; `size` flags: not compared). The decision is the real verdicts' rule."""
-
-    vars: tuple[str, ...] = Field(min_length=1)  # the point's variables that carry sizes (TP)
-    size: tuple[str, ...] = ()
-    mode: tuple[str, ...] = ()
-    decision: str = Field(min_length=1)
-
-
-class EnvEquivalence(Strict):
-    """A recipe command whose environment sets `env` documents `args` too (the flag is the
-    explicit form of the path the variable selects)."""
-
-    engine: str
-    env: tuple[str, ...] = Field(min_length=1)  # "NAME=value", all must be set
-    args: tuple[str, ...] = Field(min_length=1)  # "--flag value"
-    decision: str = Field(min_length=1)
-
-
-class RecipeEngineRules(Strict):
-    """How one engine's launch is compared with a recipe."""
-
-    major: tuple[MajorArg | str, ...]
-    defaults: dict[str, str] = Field(default_factory=dict)  # value equal to leaving the flag out
-    informational: tuple[str, ...] = ()  # reported, never judged (InferenceX tuning)
-    swept_sizes: SweptSizes | None = None
-
-    def major_args(self) -> tuple[MajorArg, ...]:
-        return tuple(m if isinstance(m, MajorArg) else MajorArg(flag=m) for m in self.major)
-
-
-class Hardware(Strict):
-    """A GPU SKU as recipes name it: its brand and generation words, and one node's size."""
-
-    brand: str  # "nvidia", "amd"
-    generation: str  # "hopper", "blackwell", "amd" (the vLLM recipes' generation keys)
-    gpus: int = 8
-    vram_gb: int = 0  # the whole node's
-    aliases: tuple[str, ...] = ()  # other words that name exactly this SKU ("mi35x")
-
-
-class RecipeStrategy(Strict):
-    """A vLLM recipes single-node serving strategy: the parallel flag it sets and its extra args."""
-
-    parallel_flag: str
-    args: tuple[str, ...] = ()
-
-
-class RecipePolicy(Strict):
-    sources: tuple[RecipeSource, ...]
-    merged_cue: str = "MERGED"  # when the template's recipe sub-item says this, PRs must be merged
-    engines: dict[str, RecipeEngineRules] = Field(default_factory=dict)  # "vllm", "sglang"
-    equivalences: tuple[Equivalence, ...] = ()
-    env_equivalences: tuple[EnvEquivalence, ...] = ()
-    hardware: dict[str, Hardware] = Field(default_factory=dict)  # SKU id -> how recipes name it
-    strategies: dict[str, RecipeStrategy] = Field(default_factory=dict)  # vLLM recipes YAML
-    disagg_frameworks: tuple[str, ...] = ()
-
-
-class ReusePolicy(Strict):
-    command: str = "/reuse-sweep-run"
-    use_command: str = "/use"  # from #3192 (switch reuse_use_command); its run id is required
-    authorized_associations: tuple[str, ...] = ("OWNER", "MEMBER", "COLLABORATOR")
 
 
 class ImagePolicy(Strict):
@@ -246,49 +145,6 @@ class ImagePolicy(Strict):
     open_source_frameworks: tuple[str, ...] = ("vllm", "sglang")
     exception_cues: tuple[str, ...] = ()  # detail-section phrases documenting an exception
     sku_pattern: str = r"^(?:cluster:)?([a-z0-9]+?)(?:-|$)"
-
-
-class ArchOverrideAllow(Strict):
-    """One override a maintainer decided is native support for one model, not a FLOP cut."""
-
-    model_prefix: str
-    flag: str
-    contains: str = ""  # the override value must contain this text
-    reason: str
-    decision: str = Field(min_length=1)  # the maintainer decision it rests on (a PR or comment URL)
-
-    @field_validator("decision")
-    @classmethod
-    def _cites_a_decision(cls, value: str) -> str:
-        if not value.strip().startswith("https://"):
-            raise ValueError("decision must be the URL of the maintainer decision it rests on")
-        return value.strip()
-
-
-class BannedSetting(Strict):
-    """A setting Check 8 bans when disabled (switch `banned_settings`, the later prompt)."""
-
-    key: str  # publish_events_and_metrics
-    disabled: tuple[str, ...] = ("false", "0", "no", "off")  # values that disable it (folded)
-    paths: tuple[str, ...] = ("benchmarks/**", "configs/**")  # added lines read there
-    frameworks: tuple[str, ...] = ()  # engines that have it: their recipes must enable it
-    recipes: tuple[str, ...] = ()  # globs of those engines' recipe files
-    default_enabled: bool = False  # an omitted setting is fine: needs `decision`
-    decision: str = ""
-
-    @model_validator(mode="after")
-    def _decided(self) -> BannedSetting:
-        if self.default_enabled and not self.decision.strip():
-            raise ValueError("default_enabled needs the maintainer decision it rests on")
-        return self
-
-
-class ArchPolicy(Strict):
-    flags: tuple[str, ...]  # server flags that override model architecture
-    config_keys: tuple[str, ...] = ()  # YAML/JSON keys with the same effect
-    edit_patterns: tuple[str, ...] = ()  # regexes of shell lines that edit model config files
-    allowlist: tuple[ArchOverrideAllow, ...] = ()
-    banned_settings: tuple[BannedSetting, ...] = ()
 
 
 class SpecDecodePolicy(Strict):
@@ -315,128 +171,6 @@ class SpecDecodePolicy(Strict):
         if self.recipe_chat_template_defaults and not self.recipe_chat_template_source.strip():
             raise ValueError("recipe_chat_template_defaults needs the source they were read from")
         return self
-
-
-class DraftPrecisionPolicy(Strict):
-    """Check 13 (E9+): the leads that lower a draft's precision, and how evidence reads."""
-
-    flags: tuple[str, ...] = ("--speculative-draft-model-quantization",)
-    config_flags: tuple[str, ...] = ("--speculative-config",)  # JSON; `config_keys` inside
-    config_keys: tuple[str, ...] = ("quantization", "dtype", "draft_dtype")
-    lead_env: dict[str, str] = Field(default_factory=dict)  # name -> the value that quantizes
-    prohibited_env: tuple[str, ...] = ()  # must not be enabled at all
-    online_quant_flags: tuple[str, ...] = ()  # ATOM --online_quant_config (JSON)
-    # Draft module names per model prefix, for online-quant exclude lists (fnmatch patterns).
-    draft_modules: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    draft_words: tuple[str, ...] = ("draft", "mtp", "nextn", "eagle", "eagle3", "dspark", "head")
-    precision_words: tuple[str, ...] = ("bf16", "fp8", "fp4", "nvfp4", "mxfp4", "fp16", "int4")
-
-
-class PatchPattern(Strict):
-    id: str
-    regex: str  # searched in each command line (continuations joined, comments dropped)
-    what: str  # how a reason describes a hit: "applies a patch with git apply"
-    engine_path: bool = False  # also needs an installed-engine location on the same line
-
-    @field_validator("regex")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        re.compile(value)
-        return value
-
-
-class TrustedRecipeRepo(Strict):
-    """A recipe orchestrator repository whose pinned checkout is not patching by itself: what
-    it runs patches the engine only through what the launch names (a setup script), which the
-    patch patterns read in the PR's own recipe and launcher lines."""
-
-    repo: str  # owner/name on GitHub, compared without case
-    decision: str = Field(min_length=1)  # the maintainer decision it rests on (URLs)
-
-    @field_validator("decision")
-    @classmethod
-    def _cites_a_decision(cls, value: str) -> str:
-        if "https://" not in value:
-            raise ValueError("decision must cite the maintainer decision it rests on (a URL)")
-        return value.strip()
-
-
-class PatchPolicy(Strict):
-    """What counts as patching the serving stack, and what a waiver must look like."""
-
-    waiver_dir: str = "docs/waiver"
-    patterns: tuple[PatchPattern, ...] = ()
-    engine_paths: tuple[str, ...] = ()  # regexes of installed-engine locations
-    harness_cues: tuple[str, ...] = ()  # lines naming these are client/eval tooling: allowed
-    external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
-    trusted_recipe_repos: tuple[TrustedRecipeRepo, ...] = ()  # pinned checkouts that run no patch
-    launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
-    recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
-    shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
-    shadow_files: tuple[str, ...] = ()  # globs of files Python imports ahead of the engine
-    waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
-
-
-class AcceptanceKnob(Strict):
-    """One engine's synthetic-acceptance setting: where a server launch takes it (an exported
-    variable, a flag, or a key of a flag's JSON value) and, for recipe text, a regex."""
-
-    engine: str  # vllm, sglang, trtllm, atom (the standard's switch lists those in force)
-    name: str
-    regex: str  # group `v` is the value: a number, a $VARIABLE or a printf conversion
-    offset: float = 0  # added to the value to get the AL (TRT-LLM counts draft tokens: +1)
-    rate: bool = False  # the value is (AL - 1) / draft length (ATOM's rate spelling)
-    env: str = ""  # the variable the server reads from its environment
-    flag: str = ""  # the server flag that carries it
-    key: str = ""  # with `flag`: the key of the flag's JSON value
-    requires: dict[str, str] = Field(default_factory=dict)  # keys the same JSON must also hold
-
-    @field_validator("regex")
-    @classmethod
-    def _has_value_group(cls, value: str) -> str:
-        if "v" not in re.compile(value).groupindex:
-            raise ValueError("regex needs a (?P<v>...) group")
-        return value
-
-
-class DraftSetting(Strict):
-    regex: str  # group `v`: the draft length (a number or a $VARIABLE), in recipe text
-    offset: int = 0  # `--speculative-num-draft-tokens` is steps + 1: offset -1
-    flag: str = ""  # the server flag that sets it (with `key`: a key of its JSON value)
-    key: str = ""
-    written: bool = False  # set in a config file the script writes (TRT-LLM's max_draft_len)
-
-    @field_validator("regex")
-    @classmethod
-    def _has_value_group(cls, value: str) -> str:
-        if "v" not in re.compile(value).groupindex:
-            raise ValueError("regex needs a (?P<v>...) group")
-        return value
-
-
-class GoldenAlPolicy(Strict):
-    """Agentic spec-decode acceptance: where the golden curves are and how configs pin them."""
-
-    directory: str = "golden_al_distribution"
-    model_keys: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # prefix -> model ids
-    default_mode: str = "thinking_on"
-    thinking_off: tuple[str, ...] = ()  # regexes that mark a config as thinking off
-    knobs: tuple[AcceptanceKnob, ...] = ()
-    drafts: tuple[DraftSetting, ...] = ()
-    spec_config: str = "speculative[-_]config"  # a spec config; without `synthetic` = real AL
-    synthetic_marker: str = "synthetic"
-    opt_in: str = "SYNTHETIC_ACCEPTANCE=true"  # master-config setting the runners inject from
-    opt_in_length: str = "SYNTHETIC_ACCEPTANCE_LENGTH"
-    recipe_dirs: dict[str, str] = Field(default_factory=dict)  # recipe directory -> prefix
-    recipe_roots: dict[str, str] = Field(default_factory=dict)  # CONFIG_FILE prefix -> repo dir
-    master_vendors: tuple[str, ...] = ("nvidia", "amd")  # fill the master-config glob's `*`
-    source_cues: tuple[str, ...] = ()  # detail phrases stating where an AL came from
-    exception_cues: tuple[str, ...] = ()  # detail phrases of a sanctioned exception
-    tolerance: float = 0.005  # golden values have two decimals
-    # which sweep job and scenario of a changed agentic script is held to the golden AL (the
-    # benchmark job binds EVAL_ONLY=false; the eval job keeps real acceptance)
-    job: str = "benchmark"
-    scenario: str = "agentic-coding"
 
 
 class AppendOnlyPolicy(Strict):
@@ -545,20 +279,6 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
-class CodeownersScope(Strict):
-    """Who may own a file without a sign-off being needed (#3155, switch signoff_scope_owners)."""
-
-    core_teams: tuple[str, ...] = ()  # "@SemiAnalysisAI/core"
-    admins: tuple[str, ...] = ()  # "@login" of verified repository admins (needs `decision`)
-    decision: str = ""
-
-    @model_validator(mode="after")
-    def _decided(self) -> CodeownersScope:
-        if self.admins and not self.decision.strip():
-            raise ValueError("admins need the maintainer decision that verified them")
-        return self
-
-
 class AuditPolicy(Strict):
     """How `signoff audit` reads past merges: who published verdicts, what a gated PR touches."""
 
@@ -573,31 +293,26 @@ class AuditPolicy(Strict):
 
 
 class RuleConfig(Strict):
-    """Per-profile settings of one check (like zizmor's per-rule config)."""
+    """Per-profile switches of one check (like zizmor's per-rule config); its own settings, when
+    it has any, are `rules.<id>.config`, read by load_policy into `Policy.rule_configs`."""
 
     disable: bool = False  # a disabled check is left out of every standard
 
 
-class Policy(Strict):
+class Policy(Strict, ConfigShortcuts):
     schema_version: int
     name: str
     standards: StandardsBook  # the profile names a file beside it; loaded in load_policy
     rules: dict[str, RuleConfig] = Field(default_factory=dict)  # check id -> settings
+    # check id -> its `rules.<id>.config`, validated by its model (signoff/rules/) in load_policy
+    rule_configs: dict[str, Strict] = Field(default_factory=dict)
     paths: Paths = Paths()
     signoff: SignoffSyntax
     template_items: tuple[TemplateItemSpec, ...] = Field(min_length=1)
     sweep: SweepPolicy
-    evals: EvalPolicy = EvalPolicy()
-    recipe: RecipePolicy
-    reuse: ReusePolicy = ReusePolicy()
     images: ImagePolicy
-    arch: ArchPolicy
     spec_decode: SpecDecodePolicy = SpecDecodePolicy()
-    draft_precision: DraftPrecisionPolicy = DraftPrecisionPolicy()
     publish: PublishPolicy = PublishPolicy()
-    codeowners_scope: CodeownersScope = CodeownersScope()
-    patches: PatchPolicy = PatchPolicy()
-    golden_al: GoldenAlPolicy = GoldenAlPolicy()
     append_only: AppendOnlyPolicy = AppendOnlyPolicy()
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
     sweep_env: SweepEnv = SweepEnv()
@@ -613,6 +328,18 @@ class Policy(Strict):
     @property
     def disabled_checks(self) -> tuple[str, ...]:
         return tuple(sorted(check for check, rule in self.rules.items() if rule.disable))
+
+    def config(self, model: type[C]) -> C:
+        """The section of the check whose config model is `model` (see signoff/rules/)."""
+        for value in self.rule_configs.values():
+            if type(value) is model:
+                return value
+        raise KeyError(f"no check's config is a {model.__name__}")
+
+    def with_config(self, value: Strict) -> Policy:
+        """This profile with one check's section replaced (for tests and what-ifs)."""
+        (check,) = (k for k, v in self.rule_configs.items() if type(v) is type(value))
+        return self.model_copy(update={"rule_configs": {**self.rule_configs, check: value}})
 
 
 def default_profile_path() -> Path:
@@ -640,7 +367,10 @@ def load_policy(path: str | Path | None = None) -> Policy:
 def _load_policy_cached(source: str) -> Policy:
     path = Path(source)
     return load_data_file(
-        path, Policy, "policy profile", lambda data, lines: _with_standards(data, path, lines)
+        path,
+        Policy,
+        "policy profile",
+        lambda data, lines: _with_check_configs(_with_standards(data, path, lines), path, lines),
     )
 
 
@@ -654,3 +384,52 @@ def _with_standards(
         raise PolicyError(f"{source}:{line}: standards: name the standards file beside the profile")
     book: StandardsBook = load_standards(source.parent / name.strip())
     return {**data, "standards": book}
+
+
+def _with_check_configs(data: dict[str, object], source: Path, lines: Lines) -> dict[str, object]:
+    """The profile with each check's section read into `rule_configs` by the check's model.
+
+    A section is `rules.<id>.config`, or the top-level key older profiles used (`recipe:`); an
+    error names the section as the profile wrote it, with its line."""
+    if "rule_configs" in data:
+        line = line_of(lines, ("rule_configs",))
+        raise PolicyError(f"{source}:{line}: rule_configs: Extra inputs are not permitted")
+    data = dict(data)
+    rules = data.get("rules")
+    rules = dict(rules) if isinstance(rules, dict) else rules
+    configs: dict[str, Strict] = {}
+    for section in SECTIONS:
+        entry = rules.get(section.ID) if isinstance(rules, dict) else None
+        if isinstance(entry, dict) and "config" in entry:
+            if section.LEGACY in data:
+                line = line_of(lines, (section.LEGACY,))
+                raise PolicyError(
+                    f"{source}:{line}: {section.LEGACY}: also given as rules.{section.ID}.config"
+                )
+            assert isinstance(rules, dict)
+            rules[section.ID] = {key: value for key, value in entry.items() if key != "config"}
+            written: tuple[str, ...] = ("rules", section.ID, "config")
+            value = entry["config"]
+        elif section.LEGACY in data:
+            written, value = (section.LEGACY,), data.pop(section.LEGACY)
+        elif required(section.Config):
+            raise PolicyError(f"{source}:{line_of(lines, (section.LEGACY,))}: {section.LEGACY}: "
+                              "Field required")  # fmt: skip
+        else:
+            written, value = (section.LEGACY,), {}
+        configs[section.ID] = _validated(section.Config, value, written, source, lines)
+    if rules is not None:
+        data["rules"] = rules
+    return {**data, "rule_configs": configs}
+
+
+def _validated(
+    model: type[Strict], value: object, written: tuple[str, ...], source: Path, lines: Lines
+) -> Strict:
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = (*written, *first["loc"])
+        where = ".".join(str(part) for part in loc)
+        raise PolicyError(f"{source}:{line_of(lines, loc)}: {where}: {first['msg']}") from None

@@ -1,8 +1,8 @@
 """Which check runs belong to the sweep's families, and which workflow runs they point at.
 
-Names prove nothing (judge/sweep_rules.py binds runs by provenance), but they say where to look:
-gathering reads the workflow runs these name and reads ahead when a commit looks green, and the
-judge's sweep rule counts families with the same patterns. Pure: check runs and policy in.
+Names prove nothing (judge/checks/sweep/rules.py binds runs by provenance), but they say where to
+look: gathering reads the workflow runs these name and reads ahead when a commit looks green, and
+the judge's sweep rule counts families with the same patterns. Pure: check runs and policy in.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Gathering reads; what to read next is the judge's to say. The view is the same `JudgeContext`
 the checks judge with, so a check's `wants(ctx)` and its `evaluate(ctx)` read the evidence alike;
-the sweep rule is the one Check 5 applies (signoff/judge/sweep_rules.py).
+the sweep rule is the one Check 5 applies (signoff/judge/checks/sweep/rules.py).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from signoff.evidence import CommitChecks, Evidence, Want, WorkflowRun
 from signoff.judge import check_modules
+from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
 from signoff.judge.context import JudgeContext
-from signoff.judge.sweep_rules import CommitAssessment, assess_commit
 from signoff.policy import Policy
 from signoff.standards import Standard
 

@@ -74,9 +74,9 @@ from signoff.evidence import (
 from signoff.gather import files, first_reads, wants
 from signoff.gather.stages import _read_scripts
 from signoff.judge import judge
+from signoff.judge.checks.sweep.coverage import selects
 from signoff.judge.context import JudgeContext
 from signoff.judge.reading import PLAN, ReadingView
-from signoff.judge.sweep_coverage import selects
 from signoff.parse.inferencex.changelog import new_entries
 from signoff.parse.inferencex.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy, load_policy

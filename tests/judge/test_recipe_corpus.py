@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from signoff.judge.recipe_compare import compare_launch
+from signoff.judge.checks.recipe.compare import compare_launch
 from signoff.parse.benchmark.script import evaluate, read_script
 from signoff.parse.recipes.readers import read_recipe_file, read_recipe_page
 from signoff.policy import load_policy

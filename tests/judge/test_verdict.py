@@ -17,9 +17,9 @@ from signoff.standards import resolve_standard
 
 
 def test_every_check_module_is_registered_once_under_its_own_id():
-    modules = {
-        p.stem for p in Path(checks_package.__file__).parent.glob("*.py") if p.stem != "__init__"
-    }
+    here = Path(checks_package.__file__).parent
+    modules = {p.stem for p in here.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.parent.name for p in here.glob("*/__init__.py")}  # a check with helpers
     registered = [m.__name__.rsplit(".", 1)[-1] for m in CHECKS.values()]
     assert sorted(registered) == sorted(modules)
     assert all(check_id == module.ID for check_id, module in CHECKS.items())

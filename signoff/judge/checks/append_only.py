@@ -32,6 +32,7 @@ from signoff.yamlload import load_yaml
 
 ID = "append-only"
 NAME = "append-only additive"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 Selection = dict[str, set[str] | None]  # config key -> selected scenarios (None: all)
 

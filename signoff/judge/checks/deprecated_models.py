@@ -27,6 +27,7 @@ from signoff.yamlload import load_yaml
 
 ID = "deprecated-models"
 NAME = "deprecated models/scenarios"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 MODELS = "MODELS.md"
 

@@ -34,9 +34,11 @@ from signoff.judge.quote import code
 from signoff.parse.benchmark.engine_flags import may_be_flag
 from signoff.parse.benchmark.launch import Arg, ScriptRun, ServerLaunch
 from signoff.parse.comment.phrases import sentences, words
+from signoff.rules.draft_precision import DraftPrecisionPolicy
 
 ID = "draft-precision"
 NAME = "draft runs as shipped"
+CONFIG = DraftPrecisionPolicy  # its profile section, rules.<ID>.config
 _DISABLED = frozenset({"", "0", "false", "no", "off"})
 _RUN_TIME = "known only at run time: draft precision could not be verified"
 _NOT_JSON = "which is not JSON: draft precision could not be verified"

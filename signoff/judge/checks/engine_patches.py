@@ -47,10 +47,11 @@ from signoff.parse.benchmark.engine_patches import (
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.diff import patch_lines
 from signoff.parse.recipes.pinned_checkout import cloned_repo, head_lines
-from signoff.policy import PatchPolicy
+from signoff.rules.engine_patches import PatchPolicy
 
 ID = "engine-patches"
 NAME = "no engine patches without waiver"
+CONFIG = PatchPolicy  # its profile section, rules.<ID>.config
 
 IGNORED = "**/deprecated/**"  # retired scripts moved aside by a retirement PR are not run
 

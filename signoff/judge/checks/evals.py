@@ -26,10 +26,12 @@ from signoff.judge import sweep_definition
 from signoff.judge.checks.sweep import sweep_outcome
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, failed, passed
+from signoff.rules.evals import EvalPolicy
 from signoff.yamlload import load_yaml
 
 ID = "evals"
 NAME = "evals pass"
+CONFIG = EvalPolicy  # its profile section, rules.<ID>.config
 
 
 # Prefixes that name no model (validate_scores.py writes "unknown" when it found none).

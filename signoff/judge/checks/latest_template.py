@@ -23,6 +23,7 @@ from signoff.parse.comment.phrases import count_phrase, has_phrase, phrase_words
 
 ID = "latest-template"
 NAME = "latest template"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:

@@ -30,6 +30,7 @@ from signoff.parse.inferencex.master_config import MasterEntry
 
 ID = "pareto-coverage"
 NAME = "Pareto coverage"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 MIN_POINTS = 5
 _ADMIN = "admin exception: not verified (signoff does not read repository permissions)"
 

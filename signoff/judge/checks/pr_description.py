@@ -25,6 +25,7 @@ from signoff.parse.inferencex.master_config import EntryChange
 
 ID = "pr-description"
 NAME = "PR description"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 # An image reference as descriptions write them: registry/org/name:tag (or @sha256:...).
 _IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)+[\w.-]+(?::[\w.-]+|@sha256:[0-9a-f]{8,}))")
 _KEYISH = re.compile(r"[A-Za-z0-9][\w.]*(?:-[\w.]+)+")  # config keys are dash-joined words

@@ -17,9 +17,11 @@ import re
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
+from signoff.rules.reuse_command import ReusePolicy
 
 ID = "reuse-command"
 NAME = "reuse command"
+CONFIG = ReusePolicy  # its profile section, rules.<ID>.config
 
 
 def command_pattern(command: str, *, run_id_required: bool = False) -> re.Pattern[str]:

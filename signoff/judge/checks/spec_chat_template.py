@@ -34,6 +34,7 @@ from signoff.parse.recipes.srt_benchmark import recipe_uses_chat_template
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:

@@ -25,6 +25,7 @@ from signoff.parse.inferencex.master_config import MasterEntry
 
 ID = "upstream-image"
 NAME = "upstream image / engine-first"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 
 def evaluate(ctx: JudgeContext) -> Finding:

@@ -171,15 +171,13 @@ def test_allowlisted_native_override_passes_for_that_model_only(policy):
     from builders import build
 
     from signoff.judge import judge
-    from signoff.policy import ArchOverrideAllow
+    from signoff.rules.no_arch_hacks import ArchOverrideAllow
 
     rule = ArchOverrideAllow(
         model_prefix="minimaxm3", flag="--hf-overrides", contains="use_index_cache",
         reason="native index cache", decision="https://github.com/SemiAnalysisAI/InferenceX/pull/1#c",
     )  # fmt: skip
-    allowing = policy.model_copy(
-        update={"arch": policy.arch.model_copy(update={"allowlist": (rule,)})}
-    )
+    allowing = policy.with_config(policy.arch.model_copy(update={"allowlist": (rule,)}))
     script = SCRIPT.replace(
         "  --kv-cache-dtype fp8 \\\n",
         '  --kv-cache-dtype fp8 \\\n  --hf-overrides \'{"text_config": {"use_index_cache": true}}\' \\\n',

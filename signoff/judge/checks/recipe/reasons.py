@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from signoff.evidence import UpstreamLink
-from signoff.judge.recipe_compare import ArgDiff, CommandResult, LaunchComparison
-from signoff.judge.recipe_runs import Target
+from signoff.judge.checks.recipe.compare import ArgDiff, CommandResult, LaunchComparison
+from signoff.judge.checks.recipe.runs import Target
 from signoff.parse.benchmark.launch import ScriptRun, ServerLaunch
 from signoff.parse.recipes.document import RecipeDoc
 

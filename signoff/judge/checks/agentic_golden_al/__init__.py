@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+from signoff.judge.checks.agentic_golden_al.runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.golden_curves import load_curves
 from signoff.judge.golden_recipes import (
@@ -41,13 +42,16 @@ from signoff.judge.golden_recipes import (
     recipe_reading,
     recipe_targets,
 )
-from signoff.judge.golden_runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.inferencex.master_config import MasterEntry
+from signoff.rules.agentic_golden_al import GoldenAlPolicy
 
 ID = "agentic-golden-al"
 NAME = "agentic golden synthetic AL"
+CONFIG = (
+    GoldenAlPolicy  # its profile section: rules.<ID>.config (signoff/rules/agentic_golden_al.py)
+)
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:

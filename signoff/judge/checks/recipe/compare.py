@@ -26,7 +26,8 @@ from pydantic import BaseModel, ConfigDict
 from signoff.parse.benchmark.engine_flags import canonical_flag
 from signoff.parse.benchmark.launch import Arg, ServerLaunch
 from signoff.parse.recipes.document import RecipeCommand, RecipeDoc
-from signoff.policy import MajorArg, Policy, RecipeEngineRules
+from signoff.policy import Policy
+from signoff.rules.recipe import MajorArg, RecipeEngineRules
 
 Value = object  # parsed: bool, int, float, lower-cased str, dict or list (JSON)
 DiffKind = Literal["missing", "extra", "differs", "unbound", "unreadable"]

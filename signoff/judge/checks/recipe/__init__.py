@@ -23,18 +23,20 @@ from collections.abc import Iterator
 from signoff.evidence import UpstreamLink
 from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
+from signoff.judge.checks.recipe.compare import LaunchComparison, compare_launch
+from signoff.judge.checks.recipe.reasons import Compared, fail_reason, pass_reason, unread_files
+from signoff.judge.checks.recipe.runs import Target, script_runs, targets
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
-from signoff.judge.recipe_compare import LaunchComparison, compare_launch
-from signoff.judge.recipe_reasons import Compared, fail_reason, pass_reason, unread_files
-from signoff.judge.recipe_runs import Target, script_runs, targets
 from signoff.parse.benchmark.launch import ScriptRun, ServerLaunch
 from signoff.parse.comment.links import RecipeLinkRef, link_key
 from signoff.parse.recipes.document import RecipeDoc, RecipeEngine
 from signoff.parse.recipes.readers import read_recipe_file, read_recipe_page
+from signoff.rules.recipe import RecipePolicy
 
 ID = "recipe"
 NAME = "recipe"
+CONFIG = RecipePolicy  # its profile section, rules.<ID>.config
 
 
 _ACCEPTED = {"merged", "published"}

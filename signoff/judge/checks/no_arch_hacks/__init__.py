@@ -34,17 +34,20 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from signoff.judge import banned_settings, script_entries, sourced
+from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
+from signoff.judge.checks.no_arch_hacks import banned_settings
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
-from signoff.policy import ArchOverrideAllow, EngineFlags, Policy
+from signoff.policy import EngineFlags, Policy
+from signoff.rules.no_arch_hacks import ArchOverrideAllow, ArchPolicy
 
 ID = "no-arch-hacks"
 NAME = "no architecture hacks"
+CONFIG = ArchPolicy  # its profile section, rules.<ID>.config
 
 
 # Commands other than a recognised server read flags their own way; only the spellings every

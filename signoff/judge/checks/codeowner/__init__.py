@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from signoff.judge.checks.codeowner.scope import exempt_reason
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, passed
-from signoff.judge.signoff_scope import exempt_reason
 from signoff.parse.comment.signoff_rule import signoff_problem
 from signoff.parse.inferencex.codeowners import CodeOwners, Rule, owner_is_team
+from signoff.rules.codeowner import CodeownersScope
 
 ID = "codeowner"
 NAME = "CODEOWNER"
+CONFIG = CodeownersScope  # its profile section, rules.<ID>.config
 
 
 @dataclass

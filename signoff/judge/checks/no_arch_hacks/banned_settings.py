@@ -18,7 +18,7 @@ from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.golden_recipes import config_files
 from signoff.judge.model import Want, want_file
 from signoff.judge.quote import code
-from signoff.policy import BannedSetting
+from signoff.rules.no_arch_hacks import BannedSetting
 from signoff.yamlload import load_yaml
 
 

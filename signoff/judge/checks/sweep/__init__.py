@@ -26,14 +26,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from signoff.evidence import ChangedFile
-from signoff.judge import sweep_coverage, sweep_definition
+from signoff.judge import sweep_definition
+from signoff.judge.checks.sweep import coverage
+from signoff.judge.checks.sweep.coverage import unswept
+from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, passed
-from signoff.judge.sweep_coverage import unswept
-from signoff.judge.sweep_rules import CommitAssessment, assess_commit
 
 ID = "sweep"
 NAME = "sweep on in-PR commit"
+CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
 
 MEMO_KEY = "sweep.selected"
 OUTCOME_KEY = "sweep.outcome"
@@ -42,7 +44,7 @@ OUTCOME_KEY = "sweep.outcome"
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """The changelog's texts when it has no patch, and what the sweep executes when the PR
     changes a file that may be one of its programs."""
-    yield from sweep_coverage.wants(ctx)
+    yield from coverage.wants(ctx)
     yield from sweep_definition.wants(ctx)
 
 

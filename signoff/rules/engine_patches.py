@@ -1,0 +1,64 @@
+"""The engine-patches check: what counts as patching the serving stack, and what a waiver is.
+
+Read from the profile's `rules.engine-patches.config`
+(or its older top-level key `patches:`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, field_validator
+
+from signoff.rules.base import Strict
+
+ID = "engine-patches"  # the check whose section this is
+LEGACY = "patches"  # the top-level key profiles wrote it under before `rules.<id>.config`
+
+
+class PatchPattern(Strict):
+    id: str
+    regex: str  # searched in each command line (continuations joined, comments dropped)
+    what: str  # how a reason describes a hit: "applies a patch with git apply"
+    engine_path: bool = False  # also needs an installed-engine location on the same line
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        re.compile(value)
+        return value
+
+
+class TrustedRecipeRepo(Strict):
+    """A recipe orchestrator repository whose pinned checkout is not patching by itself: what
+    it runs patches the engine only through what the launch names (a setup script), which the
+    patch patterns read in the PR's own recipe and launcher lines."""
+
+    repo: str  # owner/name on GitHub, compared without case
+    decision: str = Field(min_length=1)  # the maintainer decision it rests on (URLs)
+
+    @field_validator("decision")
+    @classmethod
+    def _cites_a_decision(cls, value: str) -> str:
+        if "https://" not in value:
+            raise ValueError("decision must cite the maintainer decision it rests on (a URL)")
+        return value.strip()
+
+
+class PatchPolicy(Strict):
+    """What counts as patching the serving stack, and what a waiver must look like."""
+
+    waiver_dir: str = "docs/waiver"
+    patterns: tuple[PatchPattern, ...] = ()
+    engine_paths: tuple[str, ...] = ()  # regexes of installed-engine locations
+    harness_cues: tuple[str, ...] = ()  # lines naming these are client/eval tooling: allowed
+    external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
+    trusted_recipe_repos: tuple[TrustedRecipeRepo, ...] = ()  # pinned checkouts that run no patch
+    launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
+    recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
+    shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
+    shadow_files: tuple[str, ...] = ()  # globs of files Python imports ahead of the engine
+    waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
+
+
+Config = PatchPolicy
