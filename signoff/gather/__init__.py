@@ -81,7 +81,7 @@ class HeadStart:
 def start(
     gh: Github, ref: SignoffRef, policy: Policy, standard: Standard, *, gate: bool = False
 ) -> HeadStart:
-    """Pin the PR on a worker of the pool, then send the first reads at its head (`first`).
+    """Pin the PR on a worker of the pool, then send the first reads at its head (`first_reads`).
 
     `gate` (publishing): the sign-off itself is read beside the pin, and a comment that is no
     sign-off (our verdict, a bot's, a remark) stops there, before anything else is read; it is

@@ -1,8 +1,8 @@
 """The check runs of one commit, as GitHub lists them: the hints the sweep scan follows.
 
-Kept apart from the scan itself (`check_runs`, which follows the plan's sweep rule and so needs
+Kept apart from the scan itself (`sweep_scan`, which follows the plan's sweep rule and so needs
 the parsers), so that the pinned head's check runs can be sent for before the parsers and the
-judge are imported (`first`).
+judge are imported (`first_reads`).
 """
 
 from __future__ import annotations
