@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from signoff.gather import commit_checks, files, pull, signoff_body
+from signoff.gather import commit_checks, pull, pull_graph, signoff_body
 from signoff.github.api import Api
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
@@ -43,11 +43,12 @@ def send(
     repo = ref.full_name
     default_branch = pull.to_repository(ref, raw_pull).default_branch
     at_head = pinned == pull.head_sha(raw_pull)
-    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
-    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
-        signoff_body.prefetch(api, ref)
     policy_reads = [
         (p, policy_ref(p, default_branch, policy_refs)) for p in policy_files(policy, standard)
     ]
-    files.prefetch_at(api, repo, policy_reads)  # (one GraphQL query when the api folds texts)
+    # (one GraphQL query when the api folds texts, with the commits and the head's check runs)
+    pull_graph.fold(api, repo, ref.pr, int(raw_pull["commits"]), pinned, policy_reads)
+    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
+    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
+        signoff_body.prefetch(api, ref)
     commit_checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

@@ -18,7 +18,7 @@ from github.GithubException import UnknownObjectException
 
 from signoff.errors import GatherError
 from signoff.evidence import ChangedFile, PullRequest, Repository
-from signoff.gather import trees
+from signoff.gather import pull_graph, trees
 from signoff.github.answers import (
     CommentItem,
     CommitItem,
@@ -119,7 +119,8 @@ def prefetch_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_fi
     commits = int(raw_pull["commits"])
     if with_files:
         api.prefetch_pages(_files_path(ref), _pages(files, MAX_FILE_PAGES), item=_FILE)
-    if commits <= MAX_COMMITS:
+    folded = pull_graph.is_folded(api, "commits", ref.full_name, str(ref.pr))
+    if commits <= MAX_COMMITS and not folded:
         api.prefetch_pages(_commits_path(ref), _pages(commits, MAX_COMMIT_PAGES), item=_COMMIT)
     compare = _compare_path(ref, raw_pull)
     if commits > MAX_COMMITS:
@@ -146,8 +147,12 @@ def read_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_files:
     if declared_commits > MAX_COMMITS:
         first, commits = _compare_commits(api, ref, raw_pull, declared_commits)
     else:
-        items = api.pages(_commits_path(ref), max_pages=MAX_COMMIT_PAGES, item=_COMMIT)
-        commits = _unique(str(item["sha"]) for item in items)
+        folded = pull_graph.commits(api, ref.full_name, ref.pr)
+        if folded is not None:
+            commits = folded
+        else:
+            items = api.pages(_commits_path(ref), max_pages=MAX_COMMIT_PAGES, item=_COMMIT)
+            commits = _unique(str(item["sha"]) for item in items)
     files_truncated = with_files and declared_files > len(files)
     if files_truncated and len(files) >= MAX_FILES:
         first = first or _compare_page(api, ref, raw_pull, 1)

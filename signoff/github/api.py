@@ -101,6 +101,9 @@ class Api:
         # files folded so: (repo, path, ref) -> (query, variables, alias of its answer).
         self.fold_texts = fold_texts
         self.folded: dict[tuple[str, str, str], tuple[str, dict[str, Any], str]] = {}
+        # REST lists folded into such a query too (`gather.pull_graph`): (kind, repo, key) ->
+        # (query, variables).
+        self.folded_reads: dict[tuple[str, str, str], tuple[str, dict[str, Any]]] = {}
         # Only our Client gives each thread its own requester; any other Github reads inline.
         self._pool = pool.Pool((workers or pool.WORKERS) if isinstance(gh, Client) else 1)
         self._ahead: dict[Key, _Sent] = {}

@@ -1,0 +1,194 @@
+"""The PR's commits and the pinned head's check runs, folded into the first GraphQL query.
+
+The first reads already send the default-branch policy texts as one GraphQL query (`files`);
+the PR's commit list (when it fits one page of 100) and the pinned head's check runs (through
+its check suites) ride in that query too, instead of two REST lists in the same round.
+
+What the REST lists say is rebuilt exactly: the commit SHAs oldest first, and the check runs
+as `commits/{sha}/check-runs` lists them by default (`filter=latest`: the newest run of each
+name per app). Whenever the answer cannot stand in for its REST list, that list is read through
+REST instead, so nothing is judged from a partial answer: GraphQL's own errors, a field missing
+or of the wrong type, a connection with a next page (the fold reads one page and never pages),
+a check run without `detailsUrl` (REST then gives its html_url, which this query does not ask
+for), a check suite whose app GraphQL does not name.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from github.GithubException import GithubException
+from pydantic import Field, ValidationError
+
+from signoff.gather import files
+from signoff.github.answers import Answer, Id, Sha
+from signoff.github.api import PER_PAGE, Api, JsonObject
+
+_KINDS = ("commits", "checks")
+
+_DECLS = {"commits": ", $number: Int!", "checks": ", $head: GitObjectID!"}
+_FIELDS = {
+    "commits": f"""
+    pr: pullRequest(number: $number) {{ __typename commits(first: {PER_PAGE}) {{
+      totalCount pageInfo {{ hasNextPage }} nodes {{ commit {{ oid }} }} }} }}""",
+    "checks": f"""
+    head: object(oid: $head) {{ __typename ... on Commit {{ checkSuites(first: {PER_PAGE}) {{
+      pageInfo {{ hasNextPage }} nodes {{ app {{ databaseId }} checkRuns(first: {PER_PAGE}) {{
+        pageInfo {{ hasNextPage }} nodes {{ databaseId name status conclusion detailsUrl }}
+      }} }} }} }} }}""",
+}
+
+
+def fold(
+    api: Api, repo: str, pr: int, declared_commits: int, pinned: str, texts: list[tuple[str, str]]
+) -> None:
+    """Send the policy `texts` (path, ref) with the commits and the head's check runs, as one
+    GraphQL query; without `api.fold_texts` (an audit) only the texts go, as REST reads.
+
+    Sending it again sends nothing (`signoff verify` sends the first reads from its head start,
+    and gathering sends them once more)."""
+    if not api.fold_texts:
+        files.prefetch_at(api, repo, texts)
+        return
+    keys = {"commits": ("commits", repo, str(pr)), "checks": ("checks", repo, pinned)}
+    wanted = [kind for kind in _KINDS if keys[kind] not in api.folded_reads]
+    if declared_commits > PER_PAGE:  # more pages than one: REST sends them all at once
+        wanted = [kind for kind in wanted if kind != "commits"]
+    variables: dict[str, object] = {}
+    if "commits" in wanted:
+        variables["number"] = pr
+    if "checks" in wanted:
+        variables["head"] = pinned
+    extra = files.Extra(
+        decls="".join(_DECLS[kind] for kind in wanted),
+        fields="".join(_FIELDS[kind] for kind in wanted),
+        variables=variables,
+    )
+    sent = files.prefetch_at(api, repo, texts, extra=extra if wanted else None)
+    for kind in wanted:
+        if sent is not None:
+            api.folded_reads[keys[kind]] = sent
+
+
+def is_folded(api: Api, kind: str, repo: str, key: str) -> bool:
+    return (kind, repo, key) in api.folded_reads
+
+
+def commits(api: Api, repo: str, pr: int) -> tuple[str, ...] | None:
+    """The PR's commit SHAs oldest first, as the REST list gives them; None: read it by REST."""
+    node = _node(api, ("commits", repo, str(pr)), "pr", _PullNode)
+    if not isinstance(node, _PullNode):
+        return None
+    listed = node.commits
+    if listed.page_info.has_next_page or len(listed.nodes) != listed.total_count:
+        return None
+    return tuple(dict.fromkeys(entry.commit.oid for entry in listed.nodes))
+
+
+def check_runs(api: Api, repo: str, sha: str) -> list[JsonObject] | None:
+    """The commit's check runs as REST list entries (`filter=latest`, newest first); None: read
+    them by REST."""
+    node = _node(api, ("checks", repo, sha), "head", _CommitNode)
+    if not isinstance(node, _CommitNode) or node.check_suites is None:
+        return None
+    suites = node.check_suites
+    if suites.page_info.has_next_page:
+        return None
+    latest: dict[tuple[str, int], _RunNode] = {}
+    for suite in suites.nodes:
+        if (
+            suite.app is None
+            or suite.check_runs is None
+            or suite.check_runs.page_info.has_next_page
+        ):
+            return None
+        for run in suite.check_runs.nodes:
+            if run.details_url is None:
+                return None
+            key = (run.name, suite.app.database_id)
+            if key not in latest or latest[key].database_id < run.database_id:
+                latest[key] = run
+    newest_first = sorted(latest.values(), key=lambda run: -run.database_id)
+    return [
+        {
+            "id": run.database_id,
+            "name": run.name,
+            "status": run.status.lower(),
+            "conclusion": run.conclusion.lower() if run.conclusion is not None else None,
+            "details_url": run.details_url,
+        }
+        for run in newest_first
+    ]
+
+
+def _node(api: Api, key: tuple[str, str, str], alias: str, shape: type[Answer]) -> Answer | None:
+    """The alias's part of the folded answer, checked; None for anything it cannot stand for."""
+    sent = api.folded_reads.get(key)
+    if sent is None:
+        return None
+    query, variables = sent
+    try:
+        data = api.graphql(query, dict(variables), item=files.check_texts)
+    except GithubException:
+        return None  # (GraphQL's own errors, 4xx: the REST list says what GitHub says)
+    repository = data.get("data", {}).get("repository")
+    part = repository.get(alias) if isinstance(repository, dict) else None
+    try:
+        return shape.model_validate(part)
+    except ValidationError:
+        return None
+
+
+class _PageInfo(Answer):
+    has_next_page: bool = Field(alias="hasNextPage")
+
+
+class _Oid(Answer):
+    oid: Sha
+
+
+class _PullCommit(Answer):
+    commit: _Oid
+
+
+class _Commits(Answer):
+    total_count: Annotated[int, Field(ge=0)] = Field(alias="totalCount")
+    page_info: _PageInfo = Field(alias="pageInfo")
+    nodes: list[_PullCommit]
+
+
+class _PullNode(Answer):
+    typename: str = Field(alias="__typename", pattern="^PullRequest$")
+    commits: _Commits
+
+
+class _RunNode(Answer):
+    database_id: Id = Field(alias="databaseId")
+    name: str
+    status: str
+    conclusion: str | None
+    details_url: str | None = Field(alias="detailsUrl")
+
+
+class _Runs(Answer):
+    page_info: _PageInfo = Field(alias="pageInfo")
+    nodes: list[_RunNode]
+
+
+class _App(Answer):
+    database_id: Id = Field(alias="databaseId")
+
+
+class _Suite(Answer):
+    app: _App | None
+    check_runs: _Runs | None = Field(alias="checkRuns")
+
+
+class _Suites(Answer):
+    page_info: _PageInfo = Field(alias="pageInfo")
+    nodes: list[_Suite]
+
+
+class _CommitNode(Answer):
+    typename: str = Field(alias="__typename", pattern="^Commit$")
+    check_suites: _Suites | None = Field(alias="checkSuites")
