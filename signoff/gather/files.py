@@ -51,6 +51,7 @@ class Extra:
     decls: str  # variable declarations, each starting ", "
     fields: str  # fields inside `repository { }`, aliased
     variables: dict[str, object] = field(default_factory=dict)
+    root: str = ""  # fields beside `repository` (`signoff_edits` folds the sign-off's node in)
 
 
 Sent = tuple[str, dict[str, object]]  # a query and its variables
@@ -102,9 +103,10 @@ def _texts_query(repo: str, pairs: list[tuple[str, str]], extra: Extra | None) -
         for i in range(len(pairs))
     )
     fields += extra.fields if extra is not None else ""
+    root = extra.root if extra is not None else ""
     query = (
         f"query FileTexts($owner: String!, $name: String!{declared}) {{\n"
-        f"  repository(owner: $owner, name: $name) {{{fields}\n  }}\n}}"
+        f"  repository(owner: $owner, name: $name) {{{fields}\n  }}{root}\n}}"
     )
     variables: dict[str, object] = {"owner": owner, "name": name}
     variables.update({f"e{i}": f"{ref}:{path}" for i, (path, ref) in enumerate(pairs)})
@@ -137,7 +139,8 @@ def _read_folded(
 ) -> FileRead | None:
     """A file's read taken from the GraphQL answer it was folded into, as `read_file` reads;
     None for a text GitHub cut short (`Blob.text` stops at 512,000 bytes): read it again
-    through the contents API, which serves files up to 1 MB whole."""
+    through the contents API, which serves files up to 1 MB whole; None too when a query with
+    more folded in failed (the error may be the other part's)."""
     query, variables, alias = folded
 
     def unavailable(reason: str) -> FileRead:
@@ -146,6 +149,10 @@ def _read_folded(
     try:
         data = api.graphql(query, dict(variables), item=check_texts)
     except GithubException as exc:
+        if _carries_more(variables):
+            # An error may be the folded-in part's (a sign-off deleted meanwhile): the file's
+            # own read says what GitHub says of the file.
+            return None
         return unavailable(f"GraphQL {_graphql_error(exc)}")
     repository = data.get("data", {}).get("repository")
     if not isinstance(repository, dict):
@@ -161,6 +168,14 @@ def _read_folded(
     if node["isBinary"] or node["text"] is None:
         return unavailable(f"{path} is not a text file (GraphQL `isBinary`)")
     return FileRead(path=path, role=role, sha=ref, text=node["text"])
+
+
+def _carries_more(variables: dict[str, object]) -> bool:
+    """Whether a texts query carries more than file objects (`Extra` variables)."""
+    return any(key not in ("owner", "name") and not _TEXT_VARIABLE.match(key) for key in variables)
+
+
+_TEXT_VARIABLE = re.compile(r"^e\d+$")
 
 
 def _graphql_error(exc: GithubException) -> str:
