@@ -1501,8 +1501,9 @@ def truncated_json(data: dict[str, Any]) -> str:
 
 
 def html_answer(data: dict[str, Any]) -> str:
-    """The head's check runs answer 200 with an HTML error page every time."""
-    _fault(data, method="GET", path=r"/check-runs$", effect="invalid_json", count=-1)
+    """GraphQL answers 200 with an HTML error page every time (the first query carries the
+    policy texts, the commits and the head's check runs)."""
+    _fault(data, method="POST", path=r"/graphql$", effect="invalid_json", count=-1)
     return pass_conversation(data)
 
 
@@ -1954,7 +1955,7 @@ VARIANTS = [
     ),
     Variant(
         "html_answer",
-        "the check runs always answer 200 with an HTML page: could not verify",
+        "GraphQL always answers 200 with an HTML page: could not verify",
         html_answer,
         expect=("ERROR", ()),
         error="not JSON",

@@ -424,7 +424,7 @@ def test_an_html_page_in_place_of_json_ends_in_exit_3(
 ) -> None:
     code, out, err, _ = run_command("html_answer", capsys, played)
     assert code == 3 and out == "" and "Traceback" not in err
-    assert "check-runs" in err and "not JSON" in err
+    assert "the GraphQL query FileTexts with a body that is not JSON" in err
 
 
 def test_a_body_cut_short_once_is_asked_for_again_and_verifies(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -319,7 +320,7 @@ class Api:
         return self._checked(
             lambda: self._guarded("GraphQL", lambda: requester.graphql_query(query, variables)),
             expect,
-            "the GraphQL query",
+            f"the GraphQL query {operation(query)}".rstrip(),
         )
 
     def _checked(
@@ -365,6 +366,15 @@ class Api:
 
     def _malformed_wait(self) -> float:
         return float(getattr(self._gh.requester, "malformed_wait", BACKOFF_FACTOR))
+
+
+def operation(query: str) -> str:
+    """A GraphQL query's operation name (`query FileTexts(...)`: FileTexts), "" without one."""
+    match = _OPERATION.match(query)
+    return match.group(1) if match else ""
+
+
+_OPERATION = re.compile(r"\s*query\s+(\w+)")
 
 
 def page_params(number: int) -> dict[str, Any]:
