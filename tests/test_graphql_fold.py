@@ -77,7 +77,7 @@ def _answer(suites: list[dict[str, Any]], more: bool = False, **extra: Any) -> d
 
 def _checks(answer: dict[str, Any] | Exception) -> tuple[Fake, list[Any]]:
     api = Fake(answer)
-    pull_graph.fold(api, REPO, 2700, 3, HEAD, [])  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (3, 3), HEAD, [])  # type: ignore[arg-type]
     checks = commit_checks.read_commit_checks(api, REPO, HEAD)  # type: ignore[arg-type]
     return api, [(r.name, r.id, r.status, r.conclusion, r.run_id) for r in checks.check_runs]
 
@@ -128,7 +128,7 @@ def _commits(nodes: list[str], total: int, more: bool = False) -> dict[str, Any]
 def test_the_prs_commits_read_oldest_first_and_a_cut_list_is_left_to_rest() -> None:
     shas = ["1" * 40, "2" * 40]
     api = Fake(_commits(shas, 2))
-    pull_graph.fold(api, REPO, 2700, 2, HEAD, [])  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (2, 0), HEAD, [])  # type: ignore[arg-type]
     assert pull_graph.commits(api, REPO, 2700) == tuple(shas)  # type: ignore[arg-type]
     for cut in (_commits(shas, 2, more=True), _commits(shas, 3)):
         api.answer = cut
@@ -138,35 +138,82 @@ def test_the_prs_commits_read_oldest_first_and_a_cut_list_is_left_to_rest() -> N
 def test_one_query_carries_the_texts_commits_and_checks_and_goes_out_once() -> None:
     api = Fake()
     texts = [("CODEOWNERS", "main"), ("template.md", "main")]
-    pull_graph.fold(api, REPO, 2700, 100, HEAD, texts)  # type: ignore[arg-type]
-    pull_graph.fold(api, REPO, 2700, 100, HEAD, texts)  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (100, 100), HEAD, texts)  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (100, 100), HEAD, texts)  # type: ignore[arg-type]
     assert len(api.sent) == 1
     query, variables = api.sent[0]
-    assert "pullRequest(number: $number)" in query and "object(oid: $head)" in query
+    assert "pr: pullRequest(number: $number)" in query and "object(oid: $head)" in query
+    assert "talk: pullRequest(number: $number)" in query and query.count("$number: Int!") == 1
     assert (variables["number"], variables["head"], variables["e1"]) == (
         2700, HEAD, "main:template.md",
     )  # fmt: skip
 
 
-def test_a_pr_with_more_commits_than_one_page_reads_them_through_rest() -> None:
+def test_a_pr_with_more_commits_or_comments_than_one_page_reads_them_through_rest() -> None:
     api = Fake()
-    pull_graph.fold(api, REPO, 2700, 101, HEAD, [])  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (101, 101), HEAD, [])  # type: ignore[arg-type]
     assert [("pullRequest(" in q, "object(oid:" in q) for q, _ in api.sent] == [(False, True)]
     assert not pull_graph.is_folded(api, "commits", REPO, "2700")  # type: ignore[arg-type]
+    assert not pull_graph.is_folded(api, "comments", REPO, "2700")  # type: ignore[arg-type]
+    only_comments = Fake()
+    pull_graph.fold(only_comments, REPO, 2700, (101, 3), HEAD, [])  # type: ignore[arg-type]
+    query, variables = only_comments.sent[0]
+    assert "talk: pullRequest(number: $number)" in query and "pr: pullRequest" not in query
+    assert "$number: Int!" in query and variables["number"] == 2700
+
+
+def _talk(nodes: list[dict[str, Any]], total: int | None = None) -> dict[str, Any]:
+    listed = {
+        "totalCount": len(nodes) if total is None else total,
+        "pageInfo": {"hasNextPage": False}, "nodes": nodes,
+    }  # fmt: skip
+    return {"data": {"repository": {"talk": {"__typename": "PullRequest", "comments": listed}}}}
+
+
+def _comment(ident: int, author: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "databaseId": ident, "id": f"IC_{ident}", "url": f"https://github.com/x#{ident}",
+        "body": "hi", "createdAt": "2026-08-18T14:00:00Z", "updatedAt": "2026-08-18T14:05:00Z",
+        "authorAssociation": "MEMBER", "author": author,
+    }  # fmt: skip
+
+
+def test_conversation_comments_read_as_rest_lists_them_by_id_a_bot_with_its_suffix() -> None:
+    bot = {"__typename": "Bot", "login": "github-actions"}
+    api = Fake(_talk([_comment(2, bot), _comment(1, {"__typename": "User", "login": "alice"})]))
+    pull_graph.fold(api, REPO, 2700, (3, 2), HEAD, [])  # type: ignore[arg-type]
+    listed = pull_graph.comments(api, REPO, 2700)  # type: ignore[arg-type]
+    assert listed is not None
+    assert [(c["id"], c["user"], c["node_id"], c["updated_at"]) for c in listed] == [
+        (1, {"login": "alice", "type": "User"}, "IC_1", "2026-08-18T14:05:00Z"),
+        (2, {"login": "github-actions[bot]", "type": "Bot"}, "IC_2", "2026-08-18T14:05:00Z"),
+    ]
+
+
+def test_comments_graphql_cannot_name_in_full_are_left_to_rest() -> None:
+    user = {"__typename": "User", "login": "alice"}
+    for answer in (
+        _talk([_comment(1, None)]),  # a deleted account: REST says "ghost"
+        _talk([_comment(1, {"__typename": "EnterpriseUserAccount", "login": "e"})]),
+        _talk([_comment(1, user)], total=2),  # one posted since: the page is not the list
+    ):
+        api = Fake(answer)
+        pull_graph.fold(api, REPO, 2700, (3, 2), HEAD, [])  # type: ignore[arg-type]
+        assert pull_graph.comments(api, REPO, 2700) is None  # type: ignore[arg-type]
 
 
 def test_an_audit_folds_nothing() -> None:
     api = Fake()
     api.fold_texts = False
     api.prefetch_file = lambda *args: api.rest.append(args[1])  # type: ignore[attr-defined]
-    pull_graph.fold(api, REPO, 2700, 3, HEAD, [("CODEOWNERS", "main")])  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (3, 3), HEAD, [("CODEOWNERS", "main")])  # type: ignore[arg-type]
     assert (api.sent, api.folded_reads, api.rest) == ([], {}, ["CODEOWNERS"])
 
 
 def test_a_failed_query_with_more_folded_in_reads_its_files_through_the_contents_api() -> None:
     error = GithubException(400, {"errors": [{"message": "Could not resolve to a node"}]}, None)
     api = Fake(error)
-    pull_graph.fold(api, REPO, 2700, 3, HEAD, [("CODEOWNERS", "main")])  # type: ignore[arg-type]
+    pull_graph.fold(api, REPO, 2700, (3, 3), HEAD, [("CODEOWNERS", "main")])  # type: ignore[arg-type]
     read = files.read_file(api, REPO, "CODEOWNERS", "main", "default")  # type: ignore[arg-type]
     assert (read.state, read.text) == ("ok", "the contents API's text")
 

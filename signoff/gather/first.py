@@ -46,8 +46,9 @@ def send(
     policy_reads = [
         (p, policy_ref(p, default_branch, policy_refs)) for p in policy_files(policy, standard)
     ]
-    # (one GraphQL query when the api folds texts, with the commits and the head's check runs)
-    pull_graph.fold(api, repo, ref.pr, int(raw_pull["commits"]), pinned, policy_reads)
+    # (one GraphQL query when the api folds texts, with the commits, comments and head's checks)
+    declared = (int(raw_pull["commits"]), int(raw_pull["comments"]))
+    pull_graph.fold(api, repo, ref.pr, declared, pinned, policy_reads)
     pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
         signoff_body.prefetch(api, ref)

@@ -131,7 +131,8 @@ def prefetch_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_fi
     if files > MAX_FILES:
         trees.prefetch(api, ref.full_name, head_sha(raw_pull))
     comments = _pages(int(raw_pull["comments"]), MAX_COMMENT_PAGES)
-    api.prefetch_pages(_comments_path(ref), comments, item=_COMMENT)
+    if not pull_graph.is_folded(api, "comments", ref.full_name, str(ref.pr)):
+        api.prefetch_pages(_comments_path(ref), comments, item=_COMMENT)
 
 
 def read_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_files: bool) -> Listing:
@@ -201,6 +202,9 @@ def _compare_page(api: Api, ref: SignoffRef, raw_pull: JsonObject, number: int) 
 
 def list_comments(api: Api, ref: SignoffRef) -> list[JsonObject]:
     """Every conversation comment, raw, in creation order."""
+    folded = pull_graph.comments(api, ref.full_name, ref.pr)
+    if folded is not None:
+        return folded
     items = api.pages(_comments_path(ref), max_pages=MAX_COMMENT_PAGES, item=_COMMENT)
     seen: set[int] = set()
     unique = []

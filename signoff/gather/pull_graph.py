@@ -1,12 +1,14 @@
-"""The PR's commits and the pinned head's check runs, folded into the first GraphQL query.
+"""The PR's commits and comments and the head's check runs, folded into the first GraphQL query.
 
 The first reads already send the default-branch policy texts as one GraphQL query (`files`);
-the PR's commit list (when it fits one page of 100) and the pinned head's check runs (through
-its check suites) ride in that query too, instead of two REST lists in the same round.
+the PR's commit list and its conversation comments (each when it fits one page of 100) and the
+pinned head's check runs (through its check suites) ride in that query too, instead of three
+REST lists in the same round.
 
-What the REST lists say is rebuilt exactly: the commit SHAs oldest first, and the check runs
-as `commits/{sha}/check-runs` lists them by default (`filter=latest`: the newest run of each
-name per app). Whenever the answer cannot stand in for its REST list, that list is read through
+What the REST lists say is rebuilt exactly: the commit SHAs oldest first; the comments by id
+as REST lists them, in REST's field names (an app's bot login with REST's "[bot]"); the check
+runs as `commits/{sha}/check-runs` lists them by default (`filter=latest`: the newest run of
+each name per app). Whenever the answer cannot stand in for its REST list, that list is read through
 REST instead, so nothing is judged from a partial answer: GraphQL's own errors, a field missing
 or of the wrong type, a connection with a next page (the fold reads one page and never pages),
 a check run without `detailsUrl` (REST then gives its html_url, which this query does not ask
@@ -24,10 +26,14 @@ from signoff.gather import files
 from signoff.github.answers import Answer, Id, Sha
 from signoff.github.api import PER_PAGE, Api, JsonObject
 
-_KINDS = ("commits", "checks")
+_KINDS = ("commits", "comments", "checks")
 
-_DECLS = {"commits": ", $number: Int!", "checks": ", $head: GitObjectID!"}
+_DECLS = {"commits": ", $number: Int!", "comments": "", "checks": ", $head: GitObjectID!"}
 _FIELDS = {
+    "comments": f"""
+    talk: pullRequest(number: $number) {{ __typename comments(first: {PER_PAGE}) {{
+      totalCount pageInfo {{ hasNextPage }} nodes {{ databaseId id url body createdAt updatedAt
+        authorAssociation author {{ __typename login }} }} }} }}""",
     "commits": f"""
     pr: pullRequest(number: $number) {{ __typename commits(first: {PER_PAGE}) {{
       totalCount pageInfo {{ hasNextPage }} nodes {{ commit {{ oid }} }} }} }}""",
@@ -40,27 +46,41 @@ _FIELDS = {
 
 
 def fold(
-    api: Api, repo: str, pr: int, declared_commits: int, pinned: str, texts: list[tuple[str, str]]
+    api: Api,
+    repo: str,
+    pr: int,
+    declared: tuple[int, int],
+    pinned: str,
+    texts: list[tuple[str, str]],
 ) -> None:
-    """Send the policy `texts` (path, ref) with the commits and the head's check runs, as one
-    GraphQL query; without `api.fold_texts` (an audit) only the texts go, as REST reads.
+    """Send the policy `texts` (path, ref) with the commits, the conversation comments (each
+    when the PR declares at most one page of them: `declared`, commits and comments) and the
+    head's check runs, as one GraphQL query; without `api.fold_texts` (an audit) only the texts
+    go, as REST reads.
 
     Sending it again sends nothing (`signoff verify` sends the first reads from its head start,
     and gathering sends them once more)."""
     if not api.fold_texts:
         files.prefetch_at(api, repo, texts)
         return
-    keys = {"commits": ("commits", repo, str(pr)), "checks": ("checks", repo, pinned)}
+    keys = {
+        "commits": ("commits", repo, str(pr)),
+        "comments": ("comments", repo, str(pr)),
+        "checks": ("checks", repo, pinned),
+    }
     wanted = [kind for kind in _KINDS if keys[kind] not in api.folded_reads]
-    if declared_commits > PER_PAGE:  # more pages than one: REST sends them all at once
-        wanted = [kind for kind in wanted if kind != "commits"]
+    pages = dict(zip(("commits", "comments"), declared, strict=True))
+    # More pages than one: REST sends them all at once.
+    wanted = [kind for kind in wanted if pages.get(kind, 0) <= PER_PAGE]
     variables: dict[str, object] = {}
-    if "commits" in wanted:
+    decls = "".join(_DECLS[kind] for kind in wanted)
+    if "commits" in wanted or "comments" in wanted:
         variables["number"] = pr
+        decls = decls if "commits" in wanted else decls + _DECLS["commits"]
     if "checks" in wanted:
         variables["head"] = pinned
     extra = files.Extra(
-        decls="".join(_DECLS[kind] for kind in wanted),
+        decls=decls,
         fields="".join(_FIELDS[kind] for kind in wanted),
         variables=variables,
     )
@@ -83,6 +103,41 @@ def commits(api: Api, repo: str, pr: int) -> tuple[str, ...] | None:
     if listed.page_info.has_next_page or len(listed.nodes) != listed.total_count:
         return None
     return tuple(dict.fromkeys(entry.commit.oid for entry in listed.nodes))
+
+
+def comments(api: Api, repo: str, pr: int) -> list[JsonObject] | None:
+    """The PR's conversation comments as REST list entries, oldest first; None: read them by
+    REST (also when an author is gone: REST names the ghost account, GraphQL no one)."""
+    node = _node(api, ("comments", repo, str(pr)), "talk", _TalkNode)
+    if not isinstance(node, _TalkNode):
+        return None
+    listed = node.comments
+    if listed.page_info.has_next_page or len(listed.nodes) != listed.total_count:
+        return None
+    if any(c.author is None or c.author.typename not in _ACCOUNTS for c in listed.nodes):
+        return None
+    # REST lists issue comments by ascending id; GraphQL's connection need not (creation time).
+    return [_as_rest(c) for c in sorted(listed.nodes, key=lambda c: c.database_id)]
+
+
+def _as_rest(comment: _CommentNode) -> JsonObject:
+    assert comment.author is not None
+    kind, login = comment.author.typename, comment.author.login
+    return {
+        "id": comment.database_id,
+        "node_id": comment.id,
+        "html_url": comment.url,
+        "body": comment.body,
+        "created_at": comment.created_at,
+        "updated_at": comment.updated_at,
+        "author_association": comment.author_association,
+        # GraphQL spells an app's bot without the "[bot]" REST shows.
+        "user": {"login": f"{login}[bot]" if kind == "Bot" else login, "type": kind},
+    }
+
+
+# The account kinds REST names in `user.type` as GraphQL names them in `__typename`.
+_ACCOUNTS = frozenset({"User", "Bot", "Organization", "Mannequin"})
 
 
 def check_runs(api: Api, repo: str, sha: str) -> list[JsonObject] | None:
@@ -160,6 +215,33 @@ class _Commits(Answer):
 class _PullNode(Answer):
     typename: str = Field(alias="__typename", pattern="^PullRequest$")
     commits: _Commits
+
+
+class _Author(Answer):
+    typename: str = Field(alias="__typename")
+    login: str
+
+
+class _CommentNode(Answer):
+    database_id: Id = Field(alias="databaseId")
+    id: str
+    url: str
+    body: str
+    created_at: str = Field(alias="createdAt")
+    updated_at: str = Field(alias="updatedAt")
+    author_association: str = Field(alias="authorAssociation")
+    author: _Author | None
+
+
+class _Comments(Answer):
+    total_count: Annotated[int, Field(ge=0)] = Field(alias="totalCount")
+    page_info: _PageInfo = Field(alias="pageInfo")
+    nodes: list[_CommentNode]
+
+
+class _TalkNode(Answer):
+    typename: str = Field(alias="__typename", pattern="^PullRequest$")
+    comments: _Comments
 
 
 class _RunNode(Answer):
