@@ -76,8 +76,8 @@ def read_signoff_edits(api: Api, signoff: SignOff, sent: files.Sent | None = Non
     editors: list[str] = []
     after: str | None = None
     for number in range(1, MAX_PAGES + 1):
-        node = _from_folded(api, sent) if number == 1 and sent is not None else None
-        node = node if node is not None else _query(api, signoff.node_id, after)
+        folded_page = _from_folded(api, sent) if number == 1 and sent is not None else None
+        node = folded_page or _query(api, signoff.node_id, after)
         if isinstance(node, str):
             return SignoffEdits(readable=False, reason=node)
         page = node.user_content_edits
