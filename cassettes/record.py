@@ -409,7 +409,13 @@ def flaky_5xx(data: dict[str, Any]) -> str:
             "status": 502,
             "count": 1,
         },
-        {"method": "GET", "path": r"/check-runs$", "effect": "status", "status": 503, "count": 1},
+        {  # (a REST read every verdict makes: the head's check runs come from GraphQL)
+            "method": "GET",
+            "path": r"/actions/runs/\d+/artifacts$",
+            "effect": "status",
+            "status": 503,
+            "count": 1,
+        },
     ]
     return pass_conversation(data)
 
@@ -418,7 +424,7 @@ def secondary_rate_limit(data: dict[str, Any]) -> str:
     data["faults"] = [
         {
             "method": "GET",
-            "path": rf"^/repos/{REPO}/issues/{PR}/comments$",
+            "path": rf"^/repos/{REPO}/pulls/{PR}/files$",  # (the comments come from GraphQL)
             "effect": "secondary_rate_limit",
             "retry_after": 1,
             "count": 1,
@@ -1573,10 +1579,12 @@ VARIANTS = [
         team_403,
         expect=("REJECTED", (0,)),
     ),
-    Variant("flaky_5xx", "502 on the files list and 503 on check runs, then success", flaky_5xx),
+    Variant(
+        "flaky_5xx", "502 on the files list and 503 on the artifact list, then success", flaky_5xx
+    ),
     Variant(
         "secondary_rate_limit",
-        "secondary rate limit (403 + Retry-After) on comments",
+        "secondary rate limit (403 + Retry-After) on the files list",
         secondary_rate_limit,
     ),
     Variant(
