@@ -329,13 +329,17 @@ def test_later_era_checks_gather_what_they_ask_for_and_0_8_runs_read_none_of_it(
     assert agentic.all_played
     reads = [uri.split("?")[0] for uri in agentic.requests]
     base = f"GET https://api.github.com/repos/{REPO}/contents/"
-    assert f"{base}MODELS.md" in reads
+    read_files = {read.path for read in agentic.evidence.files}
+    # (file texts ride in GraphQL queries; a directory listing is a contents read)
+    assert {"MODELS.md", "golden_al_distribution/dsv4_mtp.yaml"} <= read_files
     assert f"{base}golden_al_distribution" in reads
-    assert f"{base}golden_al_distribution/dsv4_mtp.yaml" in reads
     assert agentic.evidence.standard is not None and agentic.evidence.standard.spec == "E8"
     assert agentic.evidence.reviewed_at.endswith("Z")
     default = replay_verify("pass_conversation")
     assert not any("MODELS.md" in uri or "golden_al" in uri for uri in default.requests)
+    assert not any(
+        r.path in ("MODELS.md", "golden_al_distribution") for r in default.evidence.files
+    )
     assert default.evidence.standard is not None and default.evidence.standard.spec == "0-8"
 
 
