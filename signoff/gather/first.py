@@ -43,13 +43,15 @@ def send(
     repo = ref.full_name
     default_branch = pull.to_repository(ref, raw_pull).default_branch
     at_head = pinned == pull.head_sha(raw_pull)
+    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     policy_reads = [
         (p, policy_ref(p, default_branch, policy_refs)) for p in policy_files(policy, standard)
     ]
-    # (one GraphQL query when the api folds texts, with the commits, comments and head's checks)
+    # One GraphQL query when the api folds texts, with the commits, comments and head's checks;
+    # sent after the REST lists, so that none of them goes out after its answer is in (on a PR
+    # at GitHub's caps, sending 45 reads takes a while).
     declared = (int(raw_pull["commits"]), int(raw_pull["comments"]))
     pull_graph.fold(api, repo, ref.pr, declared, pinned, policy_reads)
-    pull.prefetch_listing(api, ref, raw_pull, with_files=at_head)
     if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
         signoff_body.prefetch(api, ref)
     commit_checks.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

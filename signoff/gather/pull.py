@@ -119,8 +119,8 @@ def prefetch_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_fi
     commits = int(raw_pull["commits"])
     if with_files:
         api.prefetch_pages(_files_path(ref), _pages(files, MAX_FILE_PAGES), item=_FILE)
-    folded = pull_graph.is_folded(api, "commits", ref.full_name, str(ref.pr))
-    if commits <= MAX_COMMITS and not folded:
+    # (a list of one page rides in the first GraphQL query, sent after these: `first`)
+    if commits <= MAX_COMMITS and not pull_graph.folds(api, commits):
         api.prefetch_pages(_commits_path(ref), _pages(commits, MAX_COMMIT_PAGES), item=_COMMIT)
     compare = _compare_path(ref, raw_pull)
     if commits > MAX_COMMITS:
@@ -130,8 +130,8 @@ def prefetch_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_fi
         api.prefetch(compare, page_params(1), item=_COMPARE)  # for the merge base
     if files > MAX_FILES:
         trees.prefetch(api, ref.full_name, head_sha(raw_pull))
-    comments = _pages(int(raw_pull["comments"]), MAX_COMMENT_PAGES)
-    if not pull_graph.is_folded(api, "comments", ref.full_name, str(ref.pr)):
+    if not pull_graph.folds(api, int(raw_pull["comments"])):
+        comments = _pages(int(raw_pull["comments"]), MAX_COMMENT_PAGES)
         api.prefetch_pages(_comments_path(ref), comments, item=_COMMENT)
 
 

@@ -71,7 +71,7 @@ def fold(
     wanted = [kind for kind in _KINDS if keys[kind] not in api.folded_reads]
     pages = dict(zip(("commits", "comments"), declared, strict=True))
     # More pages than one: REST sends them all at once.
-    wanted = [kind for kind in wanted if pages.get(kind, 0) <= PER_PAGE]
+    wanted = [kind for kind in wanted if folds(api, pages.get(kind, 0))]
     variables: dict[str, object] = {}
     decls = "".join(_DECLS[kind] for kind in wanted)
     if "commits" in wanted or "comments" in wanted:
@@ -88,6 +88,11 @@ def fold(
     for kind in wanted:
         if sent is not None:
             api.folded_reads[keys[kind]] = sent
+
+
+def folds(api: Api, declared: int) -> bool:
+    """Whether `fold` takes a list of `declared` entries (commits, comments) into its query."""
+    return api.fold_texts and declared <= PER_PAGE
 
 
 def is_folded(api: Api, kind: str, repo: str, key: str) -> bool:
