@@ -12,6 +12,7 @@ import re
 from github.GithubException import GithubException
 
 from signoff.evidence import CheckRun, CommitChecks
+from signoff.gather import pull_graph
 from signoff.github.answers import CheckRunItem
 from signoff.github.api import Api, JsonObject
 
@@ -20,13 +21,17 @@ _RUN_ID = re.compile(r"/actions/runs/(\d+)/job/")
 
 def prefetch_commit_checks(api: Api, repo: str, sha: str, *, keep: bool = False) -> None:
     """Send the first page of `read_commit_checks` ahead (`keep`: for every later read of it)."""
+    if pull_graph.is_folded(api, "checks", repo, sha):
+        return  # (they came with the first GraphQL query)
     api.prefetch_pages(_runs_path(repo, sha), 1, key="check_runs", item=_RUN, keep=keep)
 
 
 def read_commit_checks(api: Api, repo: str, sha: str) -> CommitChecks:
     """All check runs of one commit (GitHub's default filter=latest: re-runs replace attempts)."""
+    items = pull_graph.check_runs(api, repo, sha)
     try:
-        items = api.pages(_runs_path(repo, sha), key="check_runs", item=_RUN)
+        if items is None:
+            items = api.pages(_runs_path(repo, sha), key="check_runs", item=_RUN)
     except GithubException:
         return CommitChecks(sha=sha, complete=False)
     runs = tuple(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from github.GithubException import GithubException
 
@@ -43,23 +44,47 @@ def prefetch(api: Api, repo: str, paths: Iterable[str], ref: str) -> None:
     prefetch_at(api, repo, [(path, ref) for path in paths])
 
 
-def prefetch_at(api: Api, repo: str, wanted: Iterable[tuple[str, str]]) -> None:
+@dataclass(frozen=True)
+class Extra:
+    """More fields for the repository of a texts query (`pull_graph` folds two lists in)."""
+
+    decls: str  # variable declarations, each starting ", "
+    fields: str  # fields inside `repository { }`, aliased
+    variables: dict[str, object] = field(default_factory=dict)
+    root: str = ""  # fields beside `repository` (`signoff_edits` folds the sign-off's node in)
+
+
+Sent = tuple[str, dict[str, object]]  # a query and its variables
+
+
+def prefetch_at(
+    api: Api, repo: str, wanted: Iterable[tuple[str, str]], *, extra: Extra | None = None
+) -> Sent | None:
     """Send the reads of (path, ref) pairs ahead: with `api.fold_texts`, TEXTS_PER_QUERY to a
     GraphQL query (`object(expression: "REF:PATH")`), else one contents request each.
 
-    Send a stage's reads in one call: each call is a query of its own.
+    Send a stage's reads in one call: each call is a query of its own. `extra` rides in the
+    first query (sent even with no texts); that query is returned (None: no `extra`).
     """
     pairs = [pair for pair in dict.fromkeys(wanted) if (repo, *pair) not in api.folded]
     if not api.fold_texts:
         for path, ref in pairs:
             api.prefetch_file(repo, path, ref)
-        return
-    for start in range(0, len(pairs), TEXTS_PER_QUERY):
-        chunk = pairs[start : start + TEXTS_PER_QUERY]
-        query, variables = _texts_query(repo, chunk)
-        api.prefetch_graphql(query, variables, item=_check_texts)
+        return None
+    sent: Sent | None = None
+    chunks = [
+        pairs[start : start + TEXTS_PER_QUERY] for start in range(0, len(pairs), TEXTS_PER_QUERY)
+    ]
+    if extra is not None and not chunks:
+        chunks = [[]]
+    for number, chunk in enumerate(chunks):
+        query, variables = _texts_query(repo, chunk, extra if number == 0 else None)
+        api.prefetch_graphql(query, variables, item=check_texts)
         for index, (path, ref) in enumerate(chunk):
             api.folded[(repo, path, ref)] = (query, variables, f"f{index}")
+        if number == 0 and extra is not None:
+            sent = (query, variables)
+    return sent
 
 
 # Files per GraphQL query: a stage's policy files, master configs and scripts fit in one.
@@ -67,25 +92,29 @@ TEXTS_PER_QUERY = 20
 _KIND = {"Tree": "directory", "Commit": "submodule"}  # what REST's contents API calls them
 
 
-def _texts_query(repo: str, pairs: list[tuple[str, str]]) -> tuple[str, dict[str, object]]:
+def _texts_query(repo: str, pairs: list[tuple[str, str]], extra: Extra | None) -> Sent:
     """One query for the texts of `pairs`: alias f<i> is pair i's object (null: no such file)."""
     owner, name = repo.split("/", 1)
     declared = "".join(f", $e{i}: String!" for i in range(len(pairs)))
+    declared += extra.decls if extra is not None else ""
     fields = "".join(
         f"\n    f{i}: object(expression: $e{i}) {{ __typename ... on Blob "
         "{ text isBinary isTruncated } }"
         for i in range(len(pairs))
     )
+    fields += extra.fields if extra is not None else ""
+    root = extra.root if extra is not None else ""
     query = (
         f"query FileTexts($owner: String!, $name: String!{declared}) {{\n"
-        f"  repository(owner: $owner, name: $name) {{{fields}\n  }}\n}}"
+        f"  repository(owner: $owner, name: $name) {{{fields}\n  }}{root}\n}}"
     )
     variables: dict[str, object] = {"owner": owner, "name": name}
     variables.update({f"e{i}": f"{ref}:{path}" for i, (path, ref) in enumerate(pairs)})
+    variables.update(extra.variables if extra is not None else {})
     return query, variables
 
 
-def _check_texts(data: object) -> None:
+def check_texts(data: object) -> None:
     """The answer's shape (GraphQL errors were raised before): each alias null or an object."""
     repository = data.get("data", {}).get("repository") if isinstance(data, dict) else None
     if repository is None:
@@ -110,15 +139,20 @@ def _read_folded(
 ) -> FileRead | None:
     """A file's read taken from the GraphQL answer it was folded into, as `read_file` reads;
     None for a text GitHub cut short (`Blob.text` stops at 512,000 bytes): read it again
-    through the contents API, which serves files up to 1 MB whole."""
+    through the contents API, which serves files up to 1 MB whole; None too when a query with
+    more folded in failed (the error may be the other part's)."""
     query, variables, alias = folded
 
     def unavailable(reason: str) -> FileRead:
         return FileRead(path=path, role=role, sha=ref, state="unavailable", reason=reason)
 
     try:
-        data = api.graphql(query, dict(variables), item=_check_texts)
+        data = api.graphql(query, dict(variables), item=check_texts)
     except GithubException as exc:
+        if _carries_more(variables):
+            # An error may be the folded-in part's (a sign-off deleted meanwhile): the file's
+            # own read says what GitHub says of the file.
+            return None
         return unavailable(f"GraphQL {_graphql_error(exc)}")
     repository = data.get("data", {}).get("repository")
     if not isinstance(repository, dict):
@@ -134,6 +168,14 @@ def _read_folded(
     if node["isBinary"] or node["text"] is None:
         return unavailable(f"{path} is not a text file (GraphQL `isBinary`)")
     return FileRead(path=path, role=role, sha=ref, text=node["text"])
+
+
+def _carries_more(variables: dict[str, object]) -> bool:
+    """Whether a texts query carries more than file objects (`Extra` variables)."""
+    return any(key not in ("owner", "name") and not _TEXT_VARIABLE.match(key) for key in variables)
+
+
+_TEXT_VARIABLE = re.compile(r"^e\d+$")
 
 
 def _graphql_error(exc: GithubException) -> str:

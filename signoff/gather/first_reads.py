@@ -2,7 +2,7 @@
 
 Files, commits and comments (every page the PR declares), the sign-off itself unless the
 comment list holds it, the policy files on the default branch (or at an audit's commits) and
-the pinned head's check runs. Gathering sends them as its stage 1 (`collect`); `signoff verify`
+the pinned head's check runs. Gathering sends them as its stage 1 (`stages`); `signoff verify`
 sends them from the thread that pins the PR (`signoff.gather.start`), while the judge and its
 parsers are still being imported. Sending the same read twice sends it once (`Api.prefetch`).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from signoff.gather import commit_runs, files, pull_request, signoff_body
+from signoff.gather import commit_runs, pull_graph, pull_request, signoff_body
 from signoff.github.api import Api
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
@@ -44,10 +44,14 @@ def send(
     default_branch = pull_request.to_repository(ref, raw_pull).default_branch
     at_head = pinned == pull_request.head_sha(raw_pull)
     pull_request.prefetch_listing(api, ref, raw_pull, with_files=at_head)
-    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
-        signoff_body.prefetch(api, ref)
     policy_reads = [
         (p, policy_ref(p, default_branch, policy_refs)) for p in policy_files(policy, standard)
     ]
-    files.prefetch_at(api, repo, policy_reads)  # (one GraphQL query when the api folds texts)
+    # One GraphQL query when the api folds texts, with the commits, comments and head's checks;
+    # sent after the REST lists, so that none of them goes out after its answer is in (on a PR
+    # at GitHub's caps, sending 45 reads takes a while).
+    declared = (int(raw_pull["commits"]), int(raw_pull["comments"]))
+    pull_graph.fold(api, repo, ref.pr, declared, pinned, policy_reads)
+    if ref.kind != "conversation comment":  # (a conversation comment is in the comment list)
+        signoff_body.prefetch(api, ref)
     commit_runs.prefetch_commit_checks(api, repo, pinned, keep=True)  # stage 2 looks

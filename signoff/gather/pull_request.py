@@ -18,7 +18,7 @@ from github.GithubException import UnknownObjectException
 
 from signoff.errors import GatherError
 from signoff.evidence import ChangedFile, PullRequest, Repository
-from signoff.gather import trees
+from signoff.gather import pull_graph, trees
 from signoff.github.answers import (
     CommentItem,
     CommitItem,
@@ -119,7 +119,8 @@ def prefetch_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_fi
     commits = int(raw_pull["commits"])
     if with_files:
         api.prefetch_pages(_files_path(ref), _pages(files, MAX_FILE_PAGES), item=_FILE)
-    if commits <= MAX_COMMITS:
+    # (a list of one page rides in the first GraphQL query, sent after these: `first`)
+    if commits <= MAX_COMMITS and not pull_graph.folds(api, commits):
         api.prefetch_pages(_commits_path(ref), _pages(commits, MAX_COMMIT_PAGES), item=_COMMIT)
     compare = _compare_path(ref, raw_pull)
     if commits > MAX_COMMITS:
@@ -129,8 +130,9 @@ def prefetch_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_fi
         api.prefetch(compare, page_params(1), item=_COMPARE)  # for the merge base
     if files > MAX_FILES:
         trees.prefetch(api, ref.full_name, head_sha(raw_pull))
-    comments = _pages(int(raw_pull["comments"]), MAX_COMMENT_PAGES)
-    api.prefetch_pages(_comments_path(ref), comments, item=_COMMENT)
+    if not pull_graph.folds(api, int(raw_pull["comments"])):
+        comments = _pages(int(raw_pull["comments"]), MAX_COMMENT_PAGES)
+        api.prefetch_pages(_comments_path(ref), comments, item=_COMMENT)
 
 
 def read_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_files: bool) -> Listing:
@@ -146,8 +148,12 @@ def read_listing(api: Api, ref: SignoffRef, raw_pull: JsonObject, *, with_files:
     if declared_commits > MAX_COMMITS:
         first, commits = _compare_commits(api, ref, raw_pull, declared_commits)
     else:
-        items = api.pages(_commits_path(ref), max_pages=MAX_COMMIT_PAGES, item=_COMMIT)
-        commits = _unique(str(item["sha"]) for item in items)
+        folded = pull_graph.commits(api, ref.full_name, ref.pr)
+        if folded is not None:
+            commits = folded
+        else:
+            items = api.pages(_commits_path(ref), max_pages=MAX_COMMIT_PAGES, item=_COMMIT)
+            commits = _unique(str(item["sha"]) for item in items)
     files_truncated = with_files and declared_files > len(files)
     if files_truncated and len(files) >= MAX_FILES:
         first = first or _compare_page(api, ref, raw_pull, 1)
@@ -196,6 +202,9 @@ def _compare_page(api: Api, ref: SignoffRef, raw_pull: JsonObject, number: int) 
 
 def list_comments(api: Api, ref: SignoffRef) -> list[JsonObject]:
     """Every conversation comment, raw, in creation order."""
+    folded = pull_graph.comments(api, ref.full_name, ref.pr)
+    if folded is not None:
+        return folded
     items = api.pages(_comments_path(ref), max_pages=MAX_COMMENT_PAGES, item=_COMMENT)
     seen: set[int] = set()
     unique = []

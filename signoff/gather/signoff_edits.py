@@ -12,8 +12,10 @@ arrival (`answers.EditsAnswer`) like every REST answer.
 from __future__ import annotations
 
 from github.GithubException import GithubException
+from pydantic import ValidationError
 
 from signoff.evidence import SignOff, SignoffEdits
+from signoff.gather import files
 from signoff.github.answers import COMMENT_TYPES, Account, EditedNode, EditsAnswer
 from signoff.github.api import Api
 
@@ -39,14 +41,43 @@ query SignoffEdits($id: ID!, $first: Int!, $after: String) {
 """
 
 
-def read_signoff_edits(api: Api, signoff: SignOff) -> SignoffEdits:
-    """The sign-off's edit history; unreadable or partial answers are recorded, never guessed."""
+# The first page, folded into the master configs' texts query (`files.Extra`): same fields.
+_FOLDED = f"""
+  edits: node(id: $signoff) {{
+    __typename
+    ... on Comment {{
+      author {{ login }}
+      lastEditedAt
+      editor {{ login }}
+      userContentEdits(first: {PAGE}) {{
+        totalCount
+        pageInfo {{ hasNextPage endCursor }}
+        nodes {{ editedAt editor {{ login }} }}
+      }}
+    }}
+  }}"""
+
+
+def folded(signoff: SignOff) -> files.Extra | None:
+    """The first page of the sign-off's history, to ride in a texts query (None: no node id)."""
+    if not signoff.node_id:
+        return None
+    return files.Extra(decls=", $signoff: ID!", fields="", root=_FOLDED,
+                       variables={"signoff": signoff.node_id})  # fmt: skip
+
+
+def read_signoff_edits(api: Api, signoff: SignOff, sent: files.Sent | None = None) -> SignoffEdits:
+    """The sign-off's edit history; unreadable or partial answers are recorded, never guessed.
+
+    `sent`: the texts query its first page was folded into (`folded`); an answer there that
+    cannot stand in for the page (an error, a missing field) sends the page on its own."""
     if not signoff.node_id:
         return SignoffEdits(readable=False, reason="GitHub gave the sign-off no node id")
     editors: list[str] = []
     after: str | None = None
     for number in range(1, MAX_PAGES + 1):
-        node = _query(api, signoff.node_id, after)
+        folded_page = _from_folded(api, sent) if number == 1 and sent is not None else None
+        node = folded_page or _query(api, signoff.node_id, after)
         if isinstance(node, str):
             return SignoffEdits(readable=False, reason=node)
         page = node.user_content_edits
@@ -70,6 +101,19 @@ def _history(node: EditedNode, editors: list[str], *, more: bool) -> SignoffEdit
         editors=tuple(editors),
         complete=not more and len(editors) >= node.user_content_edits.total_count,
     )
+
+
+def _from_folded(api: Api, sent: files.Sent) -> EditedNode | None:
+    """The first page from the texts query it rode in; None: ask for it on its own."""
+    query, variables = sent
+    try:
+        data = api.graphql(query, dict(variables), item=files.check_texts)
+        node = EditsAnswer.model_validate({"data": {"node": data["data"]["edits"]}}).data.node
+    except (GithubException, ValidationError, KeyError, TypeError):
+        return None
+    if node is None or node.typename not in COMMENT_TYPES or node.user_content_edits is None:
+        return None
+    return node
 
 
 def _query(api: Api, node_id: str, after: str | None) -> EditedNode | str:

@@ -46,6 +46,7 @@ from signoff.gather import (
     files,
     first_reads,
     pull_request,
+    signoff_edits,
     sweep_scan,
     teams,
     upstream,
@@ -138,9 +139,14 @@ class _Edits:
         self._api = api
         self._task: Future[SignoffEdits] | None = None
 
-    def start(self, signoff: SignOff) -> None:
+    def start(self, signoff: SignOff, sent: files.Sent | None = None) -> None:
+        """`sent`: the texts query its first page rides in (`signoff_edits.folded`)."""
         if self._task is None:
-            self._task = self._api.start(read_signoff_edits, self._api, signoff)
+            self._task = self._api.start(read_signoff_edits, self._api, signoff, sent)
+
+    @property
+    def started(self) -> bool:
+        return self._task is not None
 
     def result(self, signoff: SignOff) -> SignoffEdits:
         self.start(signoff)
@@ -201,8 +207,7 @@ def _gather(
     pinned = pinned_head or pull_request.head_sha(raw_pull)
     run = _Pass(api, ref, policy, standard, plan, policy_refs, pinned, last_reads)
     _stage_one(run, raw_pull)
-    edits.start(run.fields["signoff"])
-    memberships, links, head_reads = _stage_two(run)
+    memberships, links, head_reads = _stage_two(run, edits)
     _stage_three(run, head_reads)
     run.fields["memberships"] = tuple(future.result() for future in memberships)
     run.fields["upstream"] = _upstream_links(links)
@@ -226,16 +231,20 @@ def _stage_one(run: _Pass, raw_pull: dict[str, Any]) -> None:
 
 
 def _stage_two(
-    run: _Pass,
+    run: _Pass, edits: _Edits
 ) -> tuple[list[Future[TeamMembership]], _Links, list[FileRead]]:
-    """What the files and the sign-off name: configs, scripts, teams, upstream, the head's runs."""
+    """What the files and the sign-off name: configs, scripts, teams, upstream, the head's runs;
+    the sign-off's edit history rides in the texts query (when the api folds texts)."""
     api, repo, pinned = run.api, run.repo, run.pinned
     ctx = run.context()
     masters = ctx.changed_master_files
     base_sha = run.fields["pull_request"].base_sha
     stage_reads = [(path, pinned) for path in masters] + [(path, base_sha) for path in masters]
     stage_reads += [(path, pinned) for path in _scripts_to_read(ctx)]
-    files.prefetch_at(api, repo, stage_reads)  # (one GraphQL query when the api folds texts)
+    signoff = run.fields["signoff"]
+    extra = signoff_edits.folded(signoff) if api.fold_texts and not edits.started else None
+    # (one GraphQL query when the api folds texts)
+    edits.start(signoff, files.prefetch_at(api, repo, stage_reads, extra=extra))
     memberships = _start_memberships(api, ctx, run.fields["signoff"].author)
     links = _start_upstream(api, ctx, run.policy)
     order = sweep_scan.scan_order(run.fields["commits"], pinned)

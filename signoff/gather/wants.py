@@ -42,6 +42,7 @@ def read_wanted(
         budget -= len(new)
         if not new:
             break
+        _send_ahead(api, repo, new, refs, base)
         for want in new:
             done.add(want)
             if want.kind == "dir":
@@ -62,13 +63,31 @@ def _already(evidence: Evidence) -> set[Want]:
     return have
 
 
+def _send_ahead(
+    api: Api, repo: str, wants: list[Want], refs: Mapping[WantRole, str], base: Evidence
+) -> None:
+    """A round's file reads go out together (one GraphQL query when the api folds texts), not
+    one after another; files rebuilt from their patch are not asked for."""
+    wanted = [
+        (want.path, refs[want.role])
+        for want in wants
+        if want.kind == "file" and _rebuilt(want, refs[want.role], base) is None
+    ]
+    files.prefetch_at(api, repo, wanted)
+
+
+def _rebuilt(want: Want, ref: str, base: Evidence) -> FileRead | None:
+    """A file the PR adds, rebuilt from its patch at the head (no request); else None."""
+    if want.role != "head":
+        return None
+    added = next((f for f in base.changed_files if f.path == want.path), None)
+    text = files.text_of_added(added) if added is not None else None
+    return FileRead(path=want.path, role="head", sha=ref, text=text) if text is not None else None
+
+
 def _read(api: Api, repo: str, want: Want, ref: str, base: Evidence) -> FileRead:
-    if want.role == "head":
-        added = next((f for f in base.changed_files if f.path == want.path), None)
-        text = files.text_of_added(added) if added is not None else None
-        if text is not None:  # a file the PR adds is rebuilt from its patch (no request)
-            return FileRead(path=want.path, role="head", sha=ref, text=text)
-    return files.read_file(api, repo, want.path, ref, want.role)
+    rebuilt = _rebuilt(want, ref, base)
+    return rebuilt if rebuilt is not None else files.read_file(api, repo, want.path, ref, want.role)
 
 
 def list_dir(api: Api, repo: str, path: str, ref: str, role: WantRole) -> DirListing:

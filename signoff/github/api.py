@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -101,6 +102,9 @@ class Api:
         # files folded so: (repo, path, ref) -> (query, variables, alias of its answer).
         self.fold_texts = fold_texts
         self.folded: dict[tuple[str, str, str], tuple[str, dict[str, Any], str]] = {}
+        # REST lists folded into such a query too (`gather.pull_graph`): (kind, repo, key) ->
+        # (query, variables).
+        self.folded_reads: dict[tuple[str, str, str], tuple[str, dict[str, Any]]] = {}
         # Only our Client gives each thread its own requester; any other Github reads inline.
         self._pool = pool.Pool((workers or pool.WORKERS) if isinstance(gh, Client) else 1)
         self._ahead: dict[Key, _Sent] = {}
@@ -316,7 +320,7 @@ class Api:
         return self._checked(
             lambda: self._guarded("GraphQL", lambda: requester.graphql_query(query, variables)),
             expect,
-            "the GraphQL query",
+            f"the GraphQL query {operation(query)}".rstrip(),
         )
 
     def _checked(
@@ -362,6 +366,15 @@ class Api:
 
     def _malformed_wait(self) -> float:
         return float(getattr(self._gh.requester, "malformed_wait", BACKOFF_FACTOR))
+
+
+def operation(query: str) -> str:
+    """A GraphQL query's operation name (`query FileTexts(...)`: FileTexts), "" without one."""
+    match = _OPERATION.match(query)
+    return match.group(1) if match else ""
+
+
+_OPERATION = re.compile(r"\s*query\s+(\w+)")
 
 
 def page_params(number: int) -> dict[str, Any]:

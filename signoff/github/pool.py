@@ -20,14 +20,15 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-# Thirty-two reads in flight at most. A typical verdict's widest stage is about ten reads (stage
-# 2: the master configs and scripts in one GraphQL query, the upstream PR and its files list
-# with the task that then reads its recipe, the GraphQL edit history, the head's sweep run, its
-# jobs and artifact list), but a PR at GitHub's list caps names some 45 pages at once (30 of
-# files, 3 of commits, 10 of comments) and 13 again right before writing: with twelve, those
-# took four rounds and two. Far below GitHub's limit of 100 concurrent requests; the threads
-# start only as reads need them.
-WORKERS = 32
+# Forty-eight reads in flight at most. A typical verdict's widest stage is about ten reads (stage
+# 2: the master configs, scripts and the sign-off's edit history in one GraphQL query, the
+# upstream PR and its files list with the task that then reads its recipe, the head's sweep
+# run, its jobs and artifact list), but a PR at GitHub's list caps names some 45 reads at once
+# (30 pages of files, 3 of commits, 10 of comments, the first GraphQL query, the token's user)
+# and 13 again right before writing: with twelve, those took four rounds and two, with 32 the
+# first list took two. Below GitHub's limit of 100 concurrent requests; the threads start only
+# as reads need them.
+WORKERS = 48
 
 _EXECUTORS: dict[int, ThreadPoolExecutor] = {}
 _EXECUTORS_LOCK = threading.Lock()

@@ -147,7 +147,7 @@ def test_no_sign_off_or_a_sign_off_that_may_not_replace_the_verdict_writes_nothi
         comment = described["signoff_url"].rsplit("-", 1)[1]
         assert read == {"/pulls/2700", f"/issues/comments/{comment}"}
     else:  # gathered and judged, then refused before any write
-        assert "/issues/2700/comments" in read
+        assert {"/pulls/2700/files", "/graphql"} <= read
     assert why in capsys.readouterr().err
 
 
@@ -329,13 +329,17 @@ def test_later_era_checks_gather_what_they_ask_for_and_0_8_runs_read_none_of_it(
     assert agentic.all_played
     reads = [uri.split("?")[0] for uri in agentic.requests]
     base = f"GET https://api.github.com/repos/{REPO}/contents/"
-    assert f"{base}MODELS.md" in reads
+    read_files = {read.path for read in agentic.evidence.files}
+    # (file texts ride in GraphQL queries; a directory listing is a contents read)
+    assert {"MODELS.md", "golden_al_distribution/dsv4_mtp.yaml"} <= read_files
     assert f"{base}golden_al_distribution" in reads
-    assert f"{base}golden_al_distribution/dsv4_mtp.yaml" in reads
     assert agentic.evidence.standard is not None and agentic.evidence.standard.spec == "E8"
     assert agentic.evidence.reviewed_at.endswith("Z")
     default = replay_verify("pass_conversation")
     assert not any("MODELS.md" in uri or "golden_al" in uri for uri in default.requests)
+    assert not any(
+        r.path in ("MODELS.md", "golden_al_distribution") for r in default.evidence.files
+    )
     assert default.evidence.standard is not None and default.evidence.standard.spec == "0-8"
 
 
@@ -424,7 +428,7 @@ def test_an_html_page_in_place_of_json_ends_in_exit_3(
 ) -> None:
     code, out, err, _ = run_command("html_answer", capsys, played)
     assert code == 3 and out == "" and "Traceback" not in err
-    assert "check-runs" in err and "not JSON" in err
+    assert "the GraphQL query FileTexts with a body that is not JSON" in err
 
 
 def test_a_body_cut_short_once_is_asked_for_again_and_verifies(

@@ -85,7 +85,7 @@ def test_a_graphql_error_makes_each_folded_file_unavailable_with_githubs_message
 
 def test_a_blob_answer_lacking_its_flags_is_a_malformed_answer() -> None:
     with pytest.raises(ValueError, match="isBinary"):
-        files._check_texts({"data": {"repository": {"f0": {"__typename": "Blob", "text": "x"}}}})
+        files.check_texts({"data": {"repository": {"f0": {"__typename": "Blob", "text": "x"}}}})
 
 
 def test_a_stages_files_go_out_twenty_to_a_query_each_file_once() -> None:

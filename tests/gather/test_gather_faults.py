@@ -25,7 +25,7 @@ def test_a_secondary_rate_limit_with_retry_after_is_retried() -> None:
     limited = replay_gather("secondary_rate_limit")
     clean = replay_gather("pass_conversation")
     assert limited.all_played
-    assert sum("/issues/2700/comments" in uri for uri in limited.requests) == 2
+    assert sum("/pulls/2700/files" in uri for uri in limited.requests) == 2
     assert limited.evidence == clean.evidence
 
 

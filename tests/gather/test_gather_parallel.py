@@ -118,7 +118,8 @@ def test_the_head_start_gathers_byte_identical_evidence_to_one_worker(
     sequential = gathered(name, policy, workers=1)
     jitter.clear()
     started = gathered(name, policy, workers=1, head_start=True)
-    assert len(jitter - {"MainThread"}) > 2  # the pin and the first reads went out from workers
+    # The pin and the first REST reads went out from workers (the first GraphQL query too).
+    assert len(jitter - {"MainThread"}) >= 2
     assert started == sequential
 
 

@@ -246,7 +246,7 @@ def test_an_edit_history_answer_that_stays_cut_short_cannot_be_verified() -> Non
     state = FakeState(repo=REPO, pr=PR)
     state.edits["IC_1"] = (SIGNER, [])
     state.cut_short["POST /graphql"] = 3
-    cut_short = r"the GraphQL query with a JSON body cut short"
+    cut_short = r"the GraphQL query SignoffEdits with a JSON body cut short"
     with (
         fake_github(FakeGitHub(state)),
         Api(client()) as api,

@@ -113,10 +113,12 @@ VARIANTS = [
         team_403,
         expect=("REJECTED", (0,)),
     ),
-    Variant("flaky_5xx", "502 on the files list and 503 on check runs, then success", flaky_5xx),
+    Variant(
+        "flaky_5xx", "502 on the files list and 503 on the artifact list, then success", flaky_5xx
+    ),
     Variant(
         "secondary_rate_limit",
-        "secondary rate limit (403 + Retry-After) on comments",
+        "secondary rate limit (403 + Retry-After) on the files list",
         secondary_rate_limit,
     ),
     Variant(
@@ -510,7 +512,7 @@ VARIANTS = [
     ),
     Variant(
         "html_answer",
-        "the check runs always answer 200 with an HTML page: could not verify",
+        "GraphQL always answers 200 with an HTML page: could not verify",
         html_answer,
         expect=("ERROR", ()),
         error="not JSON",

@@ -46,7 +46,13 @@ def flaky_5xx(data: dict[str, Any]) -> str:
             "status": 502,
             "count": 1,
         },
-        {"method": "GET", "path": r"/check-runs$", "effect": "status", "status": 503, "count": 1},
+        {  # (a REST read every verdict makes: the head's check runs come from GraphQL)
+            "method": "GET",
+            "path": r"/actions/runs/\d+/artifacts$",
+            "effect": "status",
+            "status": 503,
+            "count": 1,
+        },
     ]
     return pass_conversation(data)
 
@@ -55,7 +61,7 @@ def secondary_rate_limit(data: dict[str, Any]) -> str:
     data["faults"] = [
         {
             "method": "GET",
-            "path": rf"^/repos/{REPO}/issues/{PR}/comments$",
+            "path": rf"^/repos/{REPO}/pulls/{PR}/files$",  # (the comments come from GraphQL)
             "effect": "secondary_rate_limit",
             "retry_after": 1,
             "count": 1,
@@ -201,8 +207,9 @@ def truncated_json(data: dict[str, Any]) -> str:
 
 
 def html_answer(data: dict[str, Any]) -> str:
-    """The head's check runs answer 200 with an HTML error page every time."""
-    _fault(data, method="GET", path=r"/check-runs$", effect="invalid_json", count=-1)
+    """GraphQL answers 200 with an HTML error page every time (the first query carries the
+    policy texts, the commits and the head's check runs)."""
+    _fault(data, method="POST", path=r"/graphql$", effect="invalid_json", count=-1)
     return pass_conversation(data)
 
 
