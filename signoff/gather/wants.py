@@ -51,9 +51,7 @@ def read_wanted(
     return reads, listings
 
 
-def _this_round(
-    by_check: Iterable[Sequence[Want]], done: set[Want], budget: int
-) -> list[Want]:
+def _this_round(by_check: Iterable[Sequence[Want]], done: set[Want], budget: int) -> list[Want]:
     """The reads this round makes: the checks asking the fewest new reads first, each in
     full, within half the budget left (at least one read): a check that follows what it reads
     (a directory listing, then the files in it) keeps budget for its next round when another
