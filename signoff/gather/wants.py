@@ -52,11 +52,15 @@ def read_wanted(
 
 
 def _this_round(by_check: Iterable[Sequence[Want]], done: set[Want], budget: int) -> list[Want]:
-    """The reads this round makes: the checks asking the fewest new reads first, each in
-    full, within half the budget left (at least one read): a check that follows what it reads
-    (a directory listing, then the files in it) keeps budget for its next round when another
-    check asks more reads than the budget holds (that one fails closed on what is not read)."""
+    """The reads this round makes: all of them when the budget left holds them; otherwise the
+    checks asking the fewest new reads first, each in full, within half the budget left (at
+    least one read), so a check that follows what it reads (a directory listing, then the
+    files in it) keeps budget for its next round when another check asks more reads than the
+    budget holds (that one fails closed on what is not read)."""
     asked = [[w for w in dict.fromkeys(wants) if w not in done] for wants in by_check]
+    every = list(dict.fromkeys(w for wants in asked for w in wants))
+    if len(every) <= budget:
+        return every
     spend = min(budget, max(budget // 2, 1))
     out: dict[Want, None] = {}
     for wants in sorted(asked, key=len):  # stable: equal counts keep check order

@@ -168,8 +168,28 @@ def _may_reach_pr_files(
     if names is None:
         return True
     texts = [*words, *(c.text for c in at_head.order if c.sets & names)]
-    # `${CMD[@]}`, `${X:-y}` are expansions, not globs: read with them taken out
-    return any(_REPO_PATH.search(_EXPANSION.sub("$X", text)) for text in texts)
+    if _names_changed_file(ctx, texts, data):
+        return True
+    # `${CMD[@]}`, `${X:-y}`, `$((A*B))` are expansions, not globs: read with them taken out
+    return any(_REPO_PATH.search(_unexpanded(text)) for text in texts)
+
+
+def _unexpanded(text: str) -> str:
+    return _EXPANSION.sub("$X", _ARITH_EXPANSION.sub("$X", text))
+
+
+_ARITH_EXPANSION = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
+_FILE_NAME = re.compile(r"[\w.-]+\.(?:sh|bash|py|ya?ml|json|toml|txt|env|cfg|ini|csv|jinja)\b")
+
+
+def _names_changed_file(ctx: JudgeContext, texts: Iterable[str], data: set[str]) -> bool:
+    """Whether the gap's text, or an assignment feeding it, names by base name a file the PR
+    adds or changes (`bash $DIR/bench.sh` run through an eval): that file may be what runs."""
+    named = {m for text in texts for m in _FILE_NAME.findall(text)}
+    return any(
+        f.status != "removed" and f.path not in data and f.path.rsplit("/", 1)[-1] in named
+        for f in ctx.evidence.changed_files
+    )
 
 
 # --- problems ------------------------------------------------------------------------------------

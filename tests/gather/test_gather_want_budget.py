@@ -41,3 +41,8 @@ def test_the_last_read_of_the_budget_is_still_made():
 def test_reads_already_made_and_duplicates_are_not_asked_again():
     a, b = _files("x", 2)
     assert _this_round([[a, b, a], [b]], {a}, MAX_WANTS) == [b]
+
+
+def test_a_round_the_budget_holds_reads_everything_in_check_order():
+    a, b, c = _files("x", 3)
+    assert _this_round([[a, b], [c, a]], set(), 3) == [a, b, c]

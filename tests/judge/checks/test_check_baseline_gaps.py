@@ -427,3 +427,24 @@ def test_a_known_assignment_eval_the_pr_changes_still_fails_closed(check, check_
     head = base.replace("TUNE_SEQS", "TUNE_BATCH")
     status, _ = _status(check, _modified(base, head), check_id)
     assert status == "FAIL"
+
+
+BUILT = 'N="$(cat /opt/n)"\nRUN_CMD="bash /opt/tools/bench.sh $((N*2)) ${N}"\neval "$RUN_CMD"\n'
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_arithmetic_expansion_in_an_unchanged_eval_is_no_glob_into_the_checkout(check, check_id):
+    base = _with(SCRIPT, BUILT)
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_unchanged_eval_that_runs_a_file_of_a_name_the_pr_changes_is_new(check, check_id):
+    base = _with(SCRIPT, BUILT)
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, "utils/tools/bench.sh", "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and "eval of text known only at run time" in reason
