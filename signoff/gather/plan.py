@@ -42,6 +42,10 @@ class View(Protocol):
         """The reads every check of the standard declares, deduplicated, in check order."""
         ...
 
+    def wants_by_check(self) -> Iterable[Sequence[Want]]:
+        """The same reads, one sequence per check, in check order."""
+        ...
+
 
 class SweepFound(Protocol):
     """The sweep rule's answer for one commit: whether it qualifies, and through which run."""

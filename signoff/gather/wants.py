@@ -9,7 +9,7 @@ and a standard without that check reads nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from github.GithubException import GithubException
 
@@ -38,7 +38,7 @@ def read_wanted(
     budget = MAX_WANTS
     for _ in range(MAX_ROUNDS):
         view = build(tuple(reads), tuple(listings))
-        new = [want for want in view.wants() if want not in done][:budget]
+        new = _this_round(view.wants_by_check(), done, budget)
         budget -= len(new)
         if not new:
             break
@@ -50,6 +50,26 @@ def read_wanted(
             else:
                 reads.append(_read(api, repo, want, refs[want.role], base))
     return reads, listings
+
+
+def _this_round(by_check: Iterable[Sequence[Want]], done: set[Want], budget: int) -> list[Want]:
+    """The reads this round makes: all of them when the budget left holds them; otherwise the
+    checks asking the fewest new reads first, each in full, within half the budget left (at
+    least one read), so a check that follows what it reads (a directory listing, then the
+    files in it) keeps budget for its next round when another check asks more reads than the
+    budget holds (that one fails closed on what is not read)."""
+    asked = [[w for w in dict.fromkeys(wants) if w not in done] for wants in by_check]
+    every = list(dict.fromkeys(w for wants in asked for w in wants))
+    if len(every) <= budget:
+        return every
+    spend = min(budget, max(budget // 2, 1))
+    out: dict[Want, None] = {}
+    for wants in sorted(asked, key=len):  # stable: equal counts keep check order
+        for want in wants:
+            if len(out) >= spend:
+                return list(out)
+            out[want] = None
+    return list(out)
 
 
 def _already(evidence: Evidence) -> set[Want]:

@@ -39,10 +39,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Want, want_file
 from signoff.parse.benchmark.engine_patches import sourced_file
+from signoff.parse.benchmark.eval_assignments import DATA_FILE as _DATA_FILE
+from signoff.parse.benchmark.eval_assignments import EvalAssignments, eval_assignments
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.benchmark.script import ParsedScript, evaluate_counted, read_script
 from signoff.parse.shell.reader import CUT
@@ -165,8 +168,28 @@ def _may_reach_pr_files(
     if names is None:
         return True
     texts = [*words, *(c.text for c in at_head.order if c.sets & names)]
-    # `${CMD[@]}`, `${X:-y}` are expansions, not globs: read with them taken out
-    return any(_REPO_PATH.search(_EXPANSION.sub("$X", text)) for text in texts)
+    if _names_changed_file(ctx, texts, data):
+        return True
+    # `${CMD[@]}`, `${X:-y}`, `$((A*B))` are expansions, not globs: read with them taken out
+    return any(_REPO_PATH.search(_unexpanded(text)) for text in texts)
+
+
+def _unexpanded(text: str) -> str:
+    return _EXPANSION.sub("$X", _ARITH_EXPANSION.sub("$X", text))
+
+
+_ARITH_EXPANSION = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
+_FILE_NAME = re.compile(r"[\w.-]+\.(?:sh|bash|py|ya?ml|json|toml|txt|env|cfg|ini|csv|jinja)\b")
+
+
+def _names_changed_file(ctx: JudgeContext, texts: Iterable[str], data: set[str]) -> bool:
+    """Whether the gap's text, or an assignment feeding it, names by base name a file the PR
+    adds or changes (`bash $DIR/bench.sh` run through an eval): that file may be what runs."""
+    named = {m for text in texts for m in _FILE_NAME.findall(text)}
+    return any(
+        f.status != "removed" and f.path not in data and f.path.rsplit("/", 1)[-1] in named
+        for f in ctx.evidence.changed_files
+    )
 
 
 # --- problems ------------------------------------------------------------------------------------
@@ -200,7 +223,7 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
         if _texts_at(parsed_base.tree, int(found["line"])) == texts:
             same = True
             break
-    if not same or _may_reach_pr_files(ctx, run, head.tree, texts):
+    if not same or _may_reach_pr_files(ctx, run, head.tree, _scanned_for_paths(texts)):
         return False
     return _feeds_unchanged(ctx, run, head, parsed_base, line, texts, state=kinds[0])
 
@@ -323,7 +346,12 @@ def _feeds_unchanged(
         return False
     if at_head.context(names, here) != at_base.context(names, there):
         return False
-    return not state or at_head.reached_after(here) == at_base.reached_after(there)
+    known = _known_eval(here)
+    if known is not None and not _eval_feeds_unchanged(ctx, at_head, known, names):
+        return False
+    if not state or at_head.reached_after(here) == at_base.reached_after(there):
+        return True
+    return known is not None and _changes_miss_eval_names(at_head, at_base, here, there, known)
 
 
 def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
@@ -354,6 +382,115 @@ def _referenced(texts: Iterable[str]) -> set[str]:
         for inside in _ARITH.findall(text):
             names.update(_NAME.findall(inside))
     return names
+
+
+# --- an eval whose names are known --------------------------------------------------------------
+
+
+def _known_eval(here: list[_Cmd]) -> EvalAssignments | None:
+    """The assignments of the one `eval "$(python3 -c …)"` among `here`, when known."""
+    evals = [c for c in here if c.text.startswith("eval ")]
+    return eval_assignments(evals[0].text) if len(evals) == 1 else None
+
+
+def _eval_feeds_unchanged(
+    ctx: JudgeContext, at_head: _Tree, known: EvalAssignments, names: frozenset[str]
+) -> bool:
+    """Whether the PR left alone what an inline-program eval reads: the data files named in
+    it or in the assignments feeding it (`names`), each file it opens being named so, and the
+    modules it imports, all by base name (added, changed, removed or renamed); an incomplete
+    file list leaves it unknown."""
+    if ctx.evidence.files_truncated:
+        return False
+    feeds = set(known.files)
+    for c in at_head.order:
+        if c.sets & names:
+            feeds.update(_DATA_FILE.findall(c.text))
+    for path in known.opens:  # each file it opens is named, here or where its path is set
+        refs = at_head.closure(_referenced([path]))
+        if refs is None:
+            return False
+        named = _DATA_FILE.findall(path)
+        named += [f for c in at_head.order if c.sets & refs for f in _DATA_FILE.findall(c.text)]
+        if not named:
+            return False
+    modules = {f"{m}.py" for m in known.modules}
+    for changed in ctx.evidence.changed_files:
+        for path in {changed.path, changed.previous_path or changed.path}:
+            parts = path.split("/")
+            if parts[-1] in feeds | modules or set(parts[:-1]) & known.modules:
+                return False
+    return True
+
+
+def _changes_miss_eval_names(
+    at_head: _Tree, at_base: _Tree, here: list[_Cmd], there: list[_Cmd], known: EvalAssignments
+) -> bool:
+    """Whether the commands the PR changed after an unchanged, unchanged-fed
+    `eval "$(python3 -c …)"` read nothing it may set. Its inline program prints only
+    assignments of known names, so what it sets is the base's; a changed (added, removed,
+    moved) command counts only when it names one of them or a name or function computed from
+    them, or may read any variable (`${!x}`, `eval`, `source`, `declare -p`)."""
+    base_cmds, head_cmds = at_base.reached(there), at_head.reached(here)
+    texts = ([c.text for c in base_cmds], [c.text for c in head_cmds])
+    matcher = SequenceMatcher(None, *texts, autojunk=False)
+    head_taint, base_taint = _taint(at_head, known.names), _taint(at_base, known.names)
+    for op, b1, b2, h1, h2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if any(_reads_state(c, *head_taint) for c in head_cmds[h1:h2]):
+            return False
+        if any(_reads_state(c, *base_taint) for c in base_cmds[b1:b2]):
+            return False
+    return True
+
+
+def _scanned_for_paths(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """What of a gap's texts may build a path into the checkout. An eval of an inline program
+    whose output is known assignments (`eval_assignments`) reaches files only by what it opens,
+    judged with its feeds (`_changes_miss_eval_names`): its `[`, `*` are Python, not globs, so
+    only its shell expansions are scanned."""
+    if sum(eval_assignments(t) is not None for t in texts) != 1:
+        return texts
+    return tuple(" ".join(_EXPANSION.findall(t)) for t in texts)
+
+
+# A command that may read any variable, whatever it names.
+_READS_ANY = re.compile(
+    r"\$\{!|^(?:eval|source|\.|set|compgen)(?:\s|$)|^(?:declare|typeset)\s+-\w*p"
+)
+
+
+def _taint(tree: _Tree, names: frozenset[str]) -> tuple[re.Pattern[str], frozenset[str]]:
+    """A pattern for the names `names` reach through the script's assignments, and the
+    functions whose bodies (or the functions they call) mention one of them."""
+    tainted = set(names)
+    while True:
+        mention = _mentions(tainted)
+        more = {n for c in tree.order if mention.search(c.text) for n in c.sets} - tainted
+        if not more:
+            break
+        tainted |= more
+    functions = {f for c in tree.order if mention.search(c.text) for f in c.inside}
+    while True:
+        more = {f for c in tree.order if c.calls in functions for f in c.inside} - functions
+        if not more:
+            break
+        functions |= more
+    return mention, frozenset(functions)
+
+
+def _mentions(names: Iterable[str]) -> re.Pattern[str]:
+    alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives or '(?!)'})(?![A-Za-z0-9_])")
+
+
+def _reads_state(command: _Cmd, mention: re.Pattern[str], functions: frozenset[str]) -> bool:
+    return bool(
+        mention.search(command.text)
+        or (command.calls and command.calls in functions)
+        or _READS_ANY.search(command.text)
+    )
 
 
 # --- the syntax tree ---------------------------------------------------------------------------
@@ -432,10 +569,13 @@ class _Tree:
     def reached_after(self, command: list[_Cmd]) -> tuple[str, ...] | None:
         """The texts of every command a state change at `command` may reach: those after it,
         every function body, and all of them when it sits inside a loop."""
+        return tuple(c.text for c in self.reached(command))
+
+    def reached(self, command: list[_Cmd]) -> list[_Cmd]:
         first = min(c.position for c in command)
         if any(c.loop for c in command):
-            return tuple(c.text for c in self.order)
-        return tuple(c.text for c in self.order if c.position > first or c.inside)
+            return list(self.order)
+        return [c for c in self.order if c.position > first or c.inside]
 
     def _sets_transitively(self, function: str) -> set[str]:
         out: set[str] = set()

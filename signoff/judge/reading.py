@@ -22,11 +22,18 @@ class ReadingView(JudgeContext):
 
     def wants(self) -> list[Want]:
         seen: dict[Want, None] = {}
+        for asked in self.wants_by_check():
+            seen.update(dict.fromkeys(asked))
+        return list(seen)
+
+    def wants_by_check(self) -> list[list[Want]]:
+        """What each check of the standard wants read, in check order (one list per check)."""
+        found: list[list[Want]] = []
         for _, module in check_modules(self.standard):
             wants = getattr(module, "wants", None)
             if wants is not None:
-                seen.update(dict.fromkeys(wants(self)))
-        return list(seen)
+                found.append(list(dict.fromkeys(wants(self))))
+        return found
 
 
 class JudgePlan:

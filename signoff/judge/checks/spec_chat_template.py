@@ -146,7 +146,9 @@ def _multi_node_problem(ctx: JudgeContext, multi_node: dict[str, MasterEntry]) -
     bare = sorted(key for key, entry in multi_node.items() if not config_files(ctx, entry))
     if bare and not _multi_node_chat_template(ctx):
         return (
-            f"{', '.join(bare)}: no changed multi-node recipe enables the chat template "
+            f"{', '.join(bare)}: no multi-node recipe is named (CONFIG_FILE), so the "
+            "benchmark client runs in a script the launcher runs by file, which signoff does "
+            "not read, and no changed multi-node recipe enables the chat template "
             "(use-chat-template), so realistic acceptance is unverified"
         )
     flags = ctx.policy.spec_decode.chat_template_flags

@@ -189,7 +189,7 @@ def partial_json(
     if not holes or any(_MARK in text for text in texts):
         return None
     written = "".join(
-        text if known else _HOLE.format(index) for index, (text, known) in enumerate(parts)
+        text if known else _hole(parts, index) for index, (text, known) in enumerate(parts)
     )
     if "\\" in "".join(texts[holes[-1] + 1 :]):
         return None
@@ -208,6 +208,18 @@ def partial_json(
         if where and where[-1] <= last:
             return None
     return {name: _plain(value) for name, value in pairs if _MARK not in name}
+
+
+def _hole(parts: Sequence[tuple[str, bool]], index: int) -> str:
+    """The stand-in for run-time part `index`: inside a string as it is; standing alone as a
+    value (`"n": $N,`) as a string of its own, so the keys around it still read (the value is
+    unknown; what it could add is ruled out as for any part, by the keys written after it)."""
+    before = "".join(text for text, known in parts[:index] if known)
+    after = parts[index + 1][0] if index + 1 < len(parts) and parts[index + 1][1] else ""
+    alone = re.search(r"[:\[,]\s*$", before) and re.match(r"\s*[,}\]]", after)
+    if alone and "\\" not in before and before.count('"') % 2 == 0:  # outside every string
+        return '"' + _HOLE.format(index) + '"'
+    return _HOLE.format(index)
 
 
 def _plain(value: object) -> object:

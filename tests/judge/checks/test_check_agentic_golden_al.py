@@ -366,6 +366,13 @@ def test_a_run_time_model_path_written_before_the_knob_leaves_the_knob_readable(
     assert result.status == "PASS", result.reason
 
 
+def test_a_run_time_value_standing_alone_before_the_knob_leaves_the_knob_readable(check):
+    # `"n": $DRAFT,` cannot re-pair the quotes after it, and keys written later win
+    word = SPEC_JSON.replace('{\\"method', '{\\"n\\": $DRAFT, \\"method')
+    result = check(agentic_parts(_vllm_with(word)), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+
+
 @pytest.mark.parametrize(
     "case",
     ["after the knob", "outside a string", "escape after it", "key written at run time"],
@@ -373,7 +380,7 @@ def test_a_run_time_model_path_written_before_the_knob_leaves_the_knob_readable(
 def test_a_run_time_part_that_could_change_the_knob_makes_it_unreadable(check, case):
     word = {
         "after the knob": SPEC_JSON.replace('3.39}"', '3.39, \\"model\\": \\"$DRAFT\\"}"'),
-        "outside a string": SPEC_JSON.replace('{\\"method', '{\\"n\\": $DRAFT, \\"method'),
+        "outside a string": SPEC_JSON.replace('{\\"method', '{\\"n\\": 1$DRAFT, \\"method'),
         "escape after it": SPEC_JSON.replace(
             '{\\"method', '{\\"model\\": \\"$DRAFT\\", \\"d\\": \\"a\\\\\\\\b\\", \\"method'
         ),

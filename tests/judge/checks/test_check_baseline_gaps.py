@@ -329,3 +329,122 @@ def test_an_image_path_the_script_keeps_in_a_variable_before_sourcing_it_still_f
     line = "ENV_FILE=/tmp/tuned.env\nsource /tmp/tuned.env\n"
     status, _ = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
     assert status == "FAIL"
+
+
+# --- an eval of an inline program that prints known assignments ----------------------------
+
+LOADER = (
+    'CFG="/opt/tune/models.yaml"\n'
+    'eval "$(python3 -c "\n'
+    "import yaml, sys\n"
+    "config_path = '${CFG}'\n"
+    "with open(config_path) as f:\n"
+    "    m = yaml.safe_load(f)\n"
+    "if 'x' not in m:\n"
+    "    print(f'echo \\\"no entry\\\"; exit 1')\n"
+    "    sys.exit(0)\n"
+    'print(f\'TUNE_FLAGS=\\"{m.get(\\"flags\\", \\"\\")}\\"\')\n'
+    'print(f\'TUNE_SEQS=\\"{m.get(\\"seqs\\", 8)}\\"\')\n'
+    '")"\n'
+)
+
+
+def _loader_pr(launch: str) -> dict:
+    """LOADER at base and head; the PR changes the launch's `--kv-cache-dtype fp8` to `launch`."""
+    base = _with(SCRIPT, LOADER)
+    return _modified(base, base.replace("--kv-cache-dtype fp8", launch))
+
+
+MORE_SEQS = "--kv-cache-dtype fp8 --max-num-seqs 256"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_later_change_that_reads_nothing_a_known_assignment_eval_sets_is_no_new_finding(
+    check, check_id
+):
+    status, reason = _status(check, _loader_pr(MORE_SEQS), check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize(
+    "launch",
+    ["--kv-cache-dtype fp8 $TUNE_FLAGS", "--kv-cache-dtype fp8 --max-num-seqs ${!NAME}"],
+    ids=["names-one-it-sets", "reads-any-variable"],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_later_change_that_reads_what_a_known_assignment_eval_sets_still_fails(
+    check, check_id, launch
+):
+    status, reason = _status(check, _loader_pr(launch), check_id)
+    assert status == "FAIL" and "eval of text known only at run time" in reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_later_change_that_reads_a_name_computed_from_an_eval_assignment_still_fails(
+    check, check_id
+):
+    base = _with(SCRIPT, LOADER + 'EXTRA="$TUNE_FLAGS"\n')
+    head = base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 $EXTRA")
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize(
+    "path", ["benchmarks/tune/models.yaml", "benchmarks/yaml.py"], ids=["data-file", "module"]
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_known_assignment_eval_whose_data_file_or_module_the_pr_changes_still_fails(
+    check, check_id, path
+):
+    parts = _loader_pr(MORE_SEQS)
+    add_changed_file(parts, path, "flags: --hf-overrides x\n", base="flags: ''\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and "eval of text known only at run time" in reason
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "print(f'{m}')",  # prints a line that is not a known assignment
+        "sys.stdout.write(m['x'])",  # writes another way
+        "print(open(sys.argv[1]).read())",  # reads a path it is not given by a literal
+    ],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_eval_whose_program_may_print_other_text_keeps_every_later_change_held(
+    check, check_id, program
+):
+    loader = LOADER.replace("print(f'TUNE_SEQS", program + "\nprint(f'TUNE_SEQS")
+    base = _with(SCRIPT, loader)
+    head = base.replace("--kv-cache-dtype fp8", MORE_SEQS)
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_known_assignment_eval_the_pr_changes_still_fails_closed(check, check_id):
+    base = _with(SCRIPT, LOADER)
+    head = base.replace("TUNE_SEQS", "TUNE_BATCH")
+    status, _ = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL"
+
+
+BUILT = 'N="$(cat /opt/n)"\nRUN_CMD="bash /opt/tools/bench.sh $((N*2)) ${N}"\neval "$RUN_CMD"\n'
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_arithmetic_expansion_in_an_unchanged_eval_is_no_glob_into_the_checkout(check, check_id):
+    base = _with(SCRIPT, BUILT)
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_unchanged_eval_that_runs_a_file_of_a_name_the_pr_changes_is_new(check, check_id):
+    base = _with(SCRIPT, BUILT)
+    parts = _modified(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, "utils/tools/bench.sh", "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and "eval of text known only at run time" in reason

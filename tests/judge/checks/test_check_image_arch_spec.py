@@ -325,3 +325,13 @@ def test_an_unbalanced_quote_that_could_hide_an_override_fails_closed(check):
     result = check(_with_script(hostile), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "could not be fully read" in result.reason and "unterminated" in result.reason
+
+
+def test_a_multi_node_spec_entry_naming_no_recipe_fails_naming_the_unread_client_script(check):
+    # the AMD multi-node shape: the launcher runs the client script (bench.sh) by file
+    parts = _with_new_entry(_MULTI_NODE_MTP)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    result = check(parts, "spec-chat-template")
+    assert result.status == "FAIL"
+    assert "no multi-node recipe is named (CONFIG_FILE)" in result.reason
+    assert "runs by file, which signoff does not read" in result.reason
