@@ -1,4 +1,4 @@
-"""The audit report as JSON (schema_version 2, documented in docs/audit.md), and back."""
+"""The audit report as JSON (schema_version 3, documented in docs/audit.md), and back."""
 
 from __future__ import annotations
 
