@@ -169,7 +169,7 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
         words = (fed,)
     if not same or _may_reach_pr_files(ctx, run, head.tree, words):
         return False  # judged as before: it counts when the PR adds or changes other files
-    data = _argument_names(head.tree, call.word)
+    data = _argument_names(head.tree, call.line)
     return _feeds_unchanged(ctx, run, head, parsed_base, call.line, words, data=data)
 
 
@@ -270,18 +270,20 @@ def _inner(command: Command) -> list[Seq]:
 # --- a command line built by appending ----------------------------------------------------
 
 
-def _argument_names(tree: Parsed, word: str) -> frozenset[str]:
-    """For a program run as one variable's word-split value (`$REPLAY_CMD`), the names that
+def _argument_names(tree: Parsed, line: int) -> frozenset[str]:
+    """For the program at `line` run as one variable's word-split value (`$REPLAY_CMD` as
+    written, however the reading shows its value), the names that
     feed only pieces appended after a blank (`CMD+=" --model $MODEL"`): a piece that starts a
     new field never changes the first field, the file that runs, while every other assignment
     of the variable (`CMD="$CLI profile"`) leaves a literal word in it. Empty when any
     assignment, declaration or `unset` of the variable could leave it blank, or the word is
     anything else."""
-    match = _PLAIN_VARIABLE.fullmatch(word)
-    if match is None:
-        return frozenset()
-    name = match[1] or match[2]  # unquoted: it is split into fields
     at = _tree(tree)
+    written = {c.text.split(" ", 1)[0] for c in at.at_line(line)}
+    matches = [m for word in written if (m := _PLAIN_VARIABLE.fullmatch(word))]
+    if len(matches) != 1:  # several run-time programs there: which one this is is unknown
+        return frozenset()
+    name = matches[0][1] or matches[0][2]  # unquoted: it is split into fields
     piece = re.compile(rf"^{name}\+=([\"'])\s")
     start = re.compile(rf"^(?:(?:export|local|declare|typeset)\s+)?{name}=(.*)$", re.S)
     pieces: list[str] = []
