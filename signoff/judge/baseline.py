@@ -154,8 +154,11 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     if not texts:
         return False
     assert parsed_base.tree is not None
+    # a program run as a split variable: its value as shown holds the arguments, compared
+    # below where they can change the program (its own assignments), not here
+    data, pieces, variable = _arguments(head.tree, call.line)
     same = any(
-        other.word == call.word
+        (other.word == call.word or pieces is not None)
         and not other.name
         and _texts_at(parsed_base.tree, other.line) == texts
         and _strip_lines(other.why) == _strip_lines(call.why)
@@ -167,10 +170,11 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
         if fed is None or not _stdin_feed_at_base(head, parsed_base, run_base, call, fed):
             return False
         words = (fed,)
+    if variable:  # the variable as written, whose own assignments hold the program
+        words = (*words, f"${variable}")
     if not same or _may_reach_pr_files(ctx, run, head.tree, words):
         return False  # judged as before: it counts when the PR adds or changes other files
-    data = _argument_names(head.tree, call.line)
-    return _feeds_unchanged(ctx, run, head, parsed_base, call.line, words, data=data)
+    return _feeds_unchanged(ctx, run, head, parsed_base, call.line, words, data=data, pieces=pieces)
 
 
 def _may_reach_pr_files(
@@ -270,27 +274,27 @@ def _inner(command: Command) -> list[Seq]:
 # --- a command line built by appending ----------------------------------------------------
 
 
-def _argument_names(tree: Parsed, line: int) -> frozenset[str]:
+def _arguments(tree: Parsed, line: int) -> tuple[frozenset[str], re.Pattern[str] | None, str]:
     """For the program at `line` run as one variable's word-split value (`$REPLAY_CMD` as
-    written, however the reading shows its value), the names that
-    feed only pieces appended after a blank (`CMD+=" --model $MODEL"`): a piece that starts a
-    new field never changes the first field, the file that runs, while every other assignment
-    of the variable (`CMD="$CLI profile"`) leaves a literal word in it. Empty when any
-    assignment, declaration or `unset` of the variable could leave it blank, or the word is
-    anything else."""
+    written, however the reading shows its value): the names that feed only pieces appended
+    after a blank (`CMD+=" --model $MODEL"`), the pattern of those appends, and the variable.
+    A piece that starts a new field never changes the first field, the file that runs, while
+    every other assignment of the variable (`CMD="$CLI profile"`) leaves a literal word in
+    it. Nothing when an assignment, declaration or `unset` may leave it blank, `IFS` is set
+    (fields split elsewhere), or the program is written otherwise."""
     at = _tree(tree)
     written = {c.text.split(" ", 1)[0] for c in at.at_line(line)}
     matches = [m for word in written if (m := _PLAIN_VARIABLE.fullmatch(word))]
     if len(matches) != 1:  # several run-time programs there: which one this is is unknown
-        return frozenset()
+        return frozenset(), None, ""
     name = matches[0][1] or matches[0][2]  # unquoted: it is split into fields
     piece = re.compile(rf"^{name}\+=([\"'])\s")
     start = re.compile(rf"^(?:(?:export|local|declare|typeset)\s+)?{name}=(.*)$", re.S)
     pieces: list[str] = []
     program: set[str] = set()
     for command in at.order:
-        if re.match(rf"^unset\b.*\b{name}\b", command.text):
-            return frozenset()
+        if re.match(rf"^unset\b.*\b{name}\b", command.text) or "IFS" in command.sets:
+            return frozenset(), None  # blank again, or fields split elsewhere
         if name not in command.sets:
             continue
         if piece.match(command.text):
@@ -300,13 +304,17 @@ def _argument_names(tree: Parsed, line: int) -> frozenset[str]:
         literal = _EXPANSION.sub("", value[1]) if value is not None else ""
         literal = re.sub(r"\$[A-Za-z_][A-Za-z0-9_]*|[\"']", "", literal)
         if value is None or not literal.strip() or "$" in literal or "`" in literal:
-            return frozenset()
+            return frozenset(), None, ""
         program |= _referenced([command.text])
     held = at.closure(program)
     fed = at.closure(_referenced(pieces))
     if held is None or fed is None:
-        return frozenset()
-    return frozenset(fed - held)
+        return frozenset(), None, ""
+    return frozenset(fed - held), piece, name
+
+
+def _without(texts: tuple[str, ...], pieces: re.Pattern[str] | None) -> tuple[str, ...]:
+    return texts if pieces is None else tuple(t for t in texts if not pieces.match(t))
 
 
 # --- problems ------------------------------------------------------------------------------------
@@ -437,6 +445,7 @@ def _feeds_unchanged(
     *,
     state: bool = False,
     data: frozenset[str] = frozenset(),
+    pieces: re.Pattern[str] | None = None,
 ) -> bool:
     """Whether nothing feeding the command at head `line` changed: the variables `words` read,
     closed over the script's own assignments, are assigned by the same commands in the same
@@ -444,25 +453,28 @@ def _feeds_unchanged(
     functions the command sits in, included); the rest is not fed by the PR's other files.
     `state`: the gap may change what later commands see (`eval`, `source`), so every command
     it may reach (those after it, every function body; all, inside a loop) is the base's too.
-    `data`: names that feed only the program's arguments (their job value is not what runs;
-    the commands assigning them are still compared)."""
+    `data`, `pieces`: the names that feed only the program's arguments and the appends that
+    hold them (`_arguments`): data to that program, neither fed from outside nor compared."""
     assert head.tree is not None and base.tree is not None
     at_head, at_base = _tree(head.tree), _tree(base.tree)
     names = at_head.closure(_referenced(words))
+    names = names - data if names is not None else None
     if names is None or (names & _POSITIONAL and not ctx.is_library(run.path)):
         # the callers feed positional parameters; a library read alone has no caller of its
         # own (any script may call its functions, with arguments unknown at base and head
         # alike: those scripts are read apart), and its own calls count in `context`
         return False
     bound = dict(run.environment)
-    for name in sorted(names - at_head.assigned - _POSITIONAL - data):  # arguments: no env
+    for name in sorted(names - at_head.assigned - _POSITIONAL):  # arguments: no environment
         if name not in bound and _fed_from_outside(ctx, run.path, name):
             return False
     here = at_head.at_line(line)
     there = [c for c in at_base.order if c.text in {h.text for h in here}]
     if not here or not there:
         return False
-    if at_head.context(names, here) != at_base.context(names, there):
+    if _without(at_head.context(names, here), pieces) != _without(
+        at_base.context(names, there), pieces
+    ):
         return False
     return not state or at_head.reached_after(here) == at_base.reached_after(there)
 

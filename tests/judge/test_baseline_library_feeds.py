@@ -120,11 +120,37 @@ def test_an_appended_command_line_whose_program_the_pr_changes_still_fails(check
     assert "known only at run time" in result.reason
 
 
-def test_an_appended_piece_the_pr_changes_still_fails(check):
-    head = REPLAY.replace('" --concurrency $CONC"', '" --concurrency $CONC --x"')
+def test_an_argument_piece_the_pr_changes_is_data_to_the_unchanged_program(check):
+    """A piece appended after a blank starts a new field: it never changes the file that
+    runs, so the PR changing it (or what feeds it) is no new run of a run-time file."""
+    head = REPLAY.replace('" --concurrency $CONC"', '" --concurrency $CONC --x $N"')
+    head = head.replace('    local result_dir="$1"\n', '    local result_dir="$1"\n    N=4\n')
     result = check(_library_pr(REPLAY, head), "no-arch-hacks")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_piece_appended_without_a_blank_the_pr_changes_still_fails(check):
+    """Appended without a blank, a piece joins the program's own field: it may change the
+    file that runs."""
+    base = REPLAY.replace('"$AIPERF_CLI profile --scenario agentic"', '"$AIPERF_CLI"')
+    head = base.replace(
+        '    REPLAY_CMD+=" --model $MODEL"\n', '    REPLAY_CMD+="-x --model $MODEL"\n'
+    )
+    result = check(_library_pr(base, head), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "known only at run time" in result.reason
+
+
+def test_a_command_line_whose_fields_split_elsewhere_stays_unknown(check):
+    head = REPLAY.replace('    local result_dir="$1"\n', '    local result_dir="$1"\n    IFS=,\n')
+    head = head.replace('" --concurrency $CONC"', '" --concurrency $CONC --x"')
+    result = check(
+        _library_pr(
+            REPLAY.replace("    local result_dir", "    IFS=,\n    local result_dir"), head
+        ),
+        "no-arch-hacks",
+    )
+    assert result.status == "FAIL"
 
 
 def test_a_command_line_run_quoted_is_one_program_word_and_its_pieces_count(check):
