@@ -294,7 +294,7 @@ def _arguments(tree: Parsed, line: int) -> tuple[frozenset[str], re.Pattern[str]
     program: set[str] = set()
     for command in at.order:
         if re.match(rf"^unset\b.*\b{name}\b", command.text) or "IFS" in command.sets:
-            return frozenset(), None  # blank again, or fields split elsewhere
+            return frozenset(), None, ""  # blank again, or fields split elsewhere
         if name not in command.sets:
             continue
         if piece.match(command.text):
