@@ -293,7 +293,7 @@ def _arguments(tree: Parsed, line: int) -> tuple[frozenset[str], re.Pattern[str]
     pieces: list[str] = []
     program: set[str] = set()
     for command in at.order:
-        if re.match(rf"^unset\b.*\b{name}\b", command.text) or "IFS" in command.sets:
+        if re.match(rf"^unset\b.*\b{name}\b", command.text) or _splits_elsewhere(command):
             return frozenset(), None, ""  # blank again, or fields split elsewhere
         if name not in command.sets:
             continue
@@ -311,6 +311,16 @@ def _arguments(tree: Parsed, line: int) -> tuple[frozenset[str], re.Pattern[str]
     if held is None or fed is None:
         return frozenset(), None, ""
     return frozenset(fed - held), piece, name
+
+
+def _splits_elsewhere(command: _Cmd) -> bool:
+    """Whether the command sets `IFS` for what follows (not only for itself, as the prefix
+    of `IFS=, read -r -a x` does)."""
+    if "IFS" not in command.sets:
+        return False
+    words = command.text.split(" ")
+    prefix = words[0].startswith("IFS=") and len(words) > 1
+    return not prefix or all(_ASSIGNED.match(word) for word in words[1:])
 
 
 def _without(texts: tuple[str, ...], pieces: re.Pattern[str] | None) -> tuple[str, ...]:

@@ -142,14 +142,9 @@ def test_a_piece_appended_without_a_blank_the_pr_changes_still_fails(check):
 
 
 def test_a_command_line_whose_fields_split_elsewhere_stays_unknown(check):
-    head = REPLAY.replace('    local result_dir="$1"\n', '    local result_dir="$1"\n    IFS=,\n')
-    head = head.replace('" --concurrency $CONC"', '" --concurrency $CONC --x"')
-    result = check(
-        _library_pr(
-            REPLAY.replace("    local result_dir", "    IFS=,\n    local result_dir"), head
-        ),
-        "no-arch-hacks",
-    )
+    base = REPLAY.replace("    local result_dir", "    IFS=,\n    local result_dir")
+    head = base.replace('" --concurrency $CONC"', '" --concurrency $CONC --x"')
+    result = check(_library_pr(base, head), "no-arch-hacks")
     assert result.status == "FAIL"
 
 
@@ -200,3 +195,12 @@ def test_a_piped_installer_whose_url_the_pr_changes_at_top_level_still_fails(che
     result = check(_script_pr(PIPED, head), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "standard input" in result.reason
+
+
+def test_ifs_given_only_to_one_read_leaves_an_appended_command_line_baseline(check):
+    text = REPLAY.replace(
+        '    echo "done" >&2\n', '    IFS=, read -r -a urls <<< "$URLS"\n    echo "done" >&2\n'
+    )
+    head = _elsewhere(text).replace('" --concurrency $CONC"', '" --concurrency $CONC --x"')
+    result = check(_library_pr(text, head), "no-arch-hacks")
+    assert result.status == "PASS", result.reason
