@@ -41,15 +41,32 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from signoff.judge.context import JudgeContext
+from signoff.judge.context import LIBRARY_BUDGET, JudgeContext
 from signoff.judge.model import Want, want_file
 from signoff.parse.benchmark.engine_patches import sourced_file
 from signoff.parse.benchmark.eval_assignments import DATA_FILE as _DATA_FILE
 from signoff.parse.benchmark.eval_assignments import EvalAssignments, eval_assignments
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
-from signoff.parse.benchmark.script import ParsedScript, evaluate_counted, read_script
+from signoff.parse.benchmark.script import (
+    DEFAULT_BUDGET,
+    ParsedScript,
+    evaluate_counted,
+    read_script,
+)
 from signoff.parse.shell.reader import CUT
-from signoff.parse.shell.syntax import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
+from signoff.parse.shell.script_files import STDIN
+from signoff.parse.shell.syntax import (
+    Case,
+    Command,
+    Func,
+    Group,
+    If,
+    Loop,
+    Parsed,
+    Pipeline,
+    Seq,
+    Simple,
+)
 
 # The gaps a base can share with the head, and whether each may change the shell's own state
 # (variables, functions, aliases the later commands see). Any other problem (a parse error, a
@@ -91,6 +108,7 @@ _REPO_PATH = re.compile(
     r"|\b(?:benchmarks|runners|utils|configs|experimental)/"
 )
 _EXPANSION = re.compile(r"\$\{[^}]*\}")
+_PLAIN_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 _POSITIONAL = frozenset("0123456789@*#")
 _LINE_REF = re.compile(r"\(line \d+\)|\bline \d+\b|:\d+\b")
 
@@ -128,7 +146,7 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     """A run of a script file through a run-time word that the base made the same way, with
     the same word fed by the same text (its arguments are data to that program, read where
     known)."""
-    if call.name or len(run.script_files) > _MAX_GAPS:
+    if call.name or sum(not c.name for c in run.script_files) > _MAX_GAPS:
         return False  # a known name is judged by whether the PR wrote that file
     base = _base_reading(ctx, run)
     head = ctx.parsed_script(run.path)
@@ -139,16 +157,27 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     if not texts:
         return False
     assert parsed_base.tree is not None
+    # a program run as a split variable: its value as shown holds the arguments, compared
+    # below where they can change the program (its own assignments), not here
+    data, pieces, variable = _arguments(head.tree, call.line)
     same = any(
-        other.word == call.word
+        (other.word == call.word or pieces is not None)
         and not other.name
         and _texts_at(parsed_base.tree, other.line) == texts
         and _strip_lines(other.why) == _strip_lines(call.why)
         for other in run_base.script_files
     )
-    if not same or _may_reach_pr_files(ctx, run, head.tree, (call.word,)):
+    words: tuple[str, ...] = (call.word,)
+    if call.word == STDIN:  # what runs is what the pipeline feeds it: that text, unchanged
+        fed = _stdin_feed(head, call.line)
+        if fed is None or not _stdin_feed_at_base(head, parsed_base, run_base, call, fed):
+            return False
+        words = (fed,)
+    if variable:  # the variable as written, whose own assignments hold the program
+        words = (*words, f"${variable}")
+    if not same or _may_reach_pr_files(ctx, run, head.tree, words):
         return False  # judged as before: it counts when the PR adds or changes other files
-    return _feeds_unchanged(ctx, run, head, parsed_base, call.line, (call.word,))
+    return _feeds_unchanged(ctx, run, head, parsed_base, call.line, words, data=data, pieces=pieces)
 
 
 def _may_reach_pr_files(
@@ -190,6 +219,135 @@ def _names_changed_file(ctx: JudgeContext, texts: Iterable[str], data: set[str])
         f.status != "removed" and f.path not in data and f.path.rsplit("/", 1)[-1] in named
         for f in ctx.evidence.changed_files
     )
+
+
+# --- a shell reading its script from a pipe ------------------------------------------------
+
+
+def _stdin_feed(parsed: ParsedScript, line: int) -> str | None:
+    """The source text of the pipeline whose later command, at `line`, reads its script from
+    standard input (`curl -LsSf URL | sh`), from the pipeline's first line to `line`; None
+    when no pipe feeds it, or a redirect or heredoc may (`sh < x`, `sh <<EOF`): those lines
+    are compared whole, so a changed URL, producer or option is a changed feed."""
+    assert parsed.tree is not None
+    for pipeline in _pipelines(parsed.tree):
+        later = pipeline.commands[1:]
+        if not any(isinstance(c, Simple) and c.line == line for c in later):
+            continue
+        lines = parsed.text.splitlines()[pipeline.line - 1 : line]
+        text = "\n".join(" ".join(code.split()) for code in lines)
+        return None if "<" in text or not text else text
+    return None
+
+
+def _stdin_feed_at_base(
+    head: ParsedScript, base: ParsedScript, run_base: ScriptRun, call: ScriptFileRun, fed: str
+) -> bool:
+    """Whether the base ran a shell from standard input fed by the same pipeline text, inside
+    functions whose bodies are the head's (a changed function that runs it is new)."""
+    assert head.tree is not None and base.tree is not None
+    inside = _functions_at(head.tree, call.line)
+    body = _bodies(head.tree, inside)
+    return any(
+        other.word == STDIN
+        and _stdin_feed(base, other.line) == fed
+        and _functions_at(base.tree, other.line) == inside
+        and _bodies(base.tree, inside) == body
+        for other in run_base.script_files
+    )
+
+
+def _functions_at(tree: Parsed, line: int) -> tuple[str, ...]:
+    found = {c.inside for c in _tree(tree).at_line(line)}
+    return found.pop() if len(found) == 1 else ("",)  # none or several: never the same
+
+
+def _bodies(tree: Parsed, functions: tuple[str, ...]) -> tuple[str, ...]:
+    """The command texts, in source order, of every definition of `functions`."""
+    names = set(functions)
+    return tuple(c.text for c in _tree(tree).order if names & set(c.inside))
+
+
+def _pipelines(tree: Parsed) -> Iterator[Pipeline]:
+    todo: list[Seq] = [tree.script, *tree.substitutions.values()]
+    while todo:
+        seq = todo.pop()
+        for item in seq.items:
+            for pipeline in (item.first, *(p for _, p in item.rest)):
+                yield pipeline
+                for command in pipeline.commands:
+                    todo += _inner(command)
+
+
+def _inner(command: Command) -> list[Seq]:
+    if isinstance(command, If):
+        inner = [seq for arm in command.arms for seq in arm]
+        return inner + ([command.orelse] if command.orelse is not None else [])
+    if isinstance(command, Case):
+        return [arm.body for arm in command.arms]
+    if isinstance(command, Loop):
+        return [command.body] + ([command.cond] if command.cond is not None else [])
+    if isinstance(command, Group):
+        return [command.body]
+    if isinstance(command, Func):
+        return _inner(command.body) if not isinstance(command.body, Simple) else []
+    return []
+
+
+# --- a command line built by appending ----------------------------------------------------
+
+
+def _arguments(tree: Parsed, line: int) -> tuple[frozenset[str], re.Pattern[str] | None, str]:
+    """For the program at `line` run as one variable's word-split value (`$REPLAY_CMD` as
+    written, however the reading shows its value): the names that feed only pieces appended
+    after a blank (`CMD+=" --model $MODEL"`), the pattern of those appends, and the variable.
+    A piece that starts a new field never changes the first field, the file that runs, while
+    every other assignment of the variable (`CMD="$CLI profile"`) leaves a literal word in
+    it. Nothing when an assignment, declaration or `unset` may leave it blank, `IFS` is set
+    (fields split elsewhere), or the program is written otherwise."""
+    at = _tree(tree)
+    written = {c.text.split(" ", 1)[0] for c in at.at_line(line)}
+    matches = [m for word in written if (m := _PLAIN_VARIABLE.fullmatch(word))]
+    if len(matches) != 1:  # several run-time programs there: which one this is is unknown
+        return frozenset(), None, ""
+    name = matches[0][1] or matches[0][2]  # unquoted: it is split into fields
+    piece = re.compile(rf"^{name}\+=([\"'])\s")
+    start = re.compile(rf"^(?:(?:export|local|declare|typeset)\s+)?{name}=(.*)$", re.S)
+    pieces: list[str] = []
+    program: set[str] = set()
+    for command in at.order:
+        if re.match(rf"^unset\b.*\b{name}\b", command.text) or _splits_elsewhere(command):
+            return frozenset(), None, ""  # blank again, or fields split elsewhere
+        if name not in command.sets:
+            continue
+        if piece.match(command.text):
+            pieces.append(command.text)
+            continue
+        value = start.match(command.text)
+        literal = _EXPANSION.sub("", value[1]) if value is not None else ""
+        literal = re.sub(r"\$[A-Za-z_][A-Za-z0-9_]*|[\"']", "", literal)
+        if value is None or not literal.strip() or "$" in literal or "`" in literal:
+            return frozenset(), None, ""
+        program |= _referenced([command.text])
+    held = at.closure(program)
+    fed = at.closure(_referenced(pieces))
+    if held is None or fed is None:
+        return frozenset(), None, ""
+    return frozenset(fed - held), piece, name
+
+
+def _splits_elsewhere(command: _Cmd) -> bool:
+    """Whether the command sets `IFS` for what follows (not only for itself, as the prefix
+    of `IFS=, read -r -a x` does)."""
+    if "IFS" not in command.sets:
+        return False
+    words = command.text.split(" ")
+    prefix = words[0].startswith("IFS=") and len(words) > 1
+    return not prefix or all(_ASSIGNED.match(word) for word in words[1:])
+
+
+def _without(texts: tuple[str, ...], pieces: re.Pattern[str] | None) -> tuple[str, ...]:
+    return texts if pieces is None else tuple(t for t in texts if not pieces.match(t))
 
 
 # --- problems ------------------------------------------------------------------------------------
@@ -293,11 +451,11 @@ def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScri
         return None
     env = dict(run.environment) if run.environment or run.job else None
     clients = ctx.policy.spec_decode.client_commands
-    budget = ctx.take_steps()
+    library = ctx.is_library(run.path)  # read alone, as the head was: every function runs
+    budget = ctx.take_steps(LIBRARY_BUDGET if library else DEFAULT_BUDGET)
     if budget <= 0:
         return None
     unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
-    library = ctx.is_library(run.path)  # read alone, as the head was: every function runs
     libraries = ctx.policy.spec_decode.library_scripts
     base_run, steps = evaluate_counted(
         parsed, env, clients, budget=budget, job=run.job, unset=unset, library=library,
@@ -321,16 +479,21 @@ def _feeds_unchanged(
     words: tuple[str, ...],
     *,
     state: bool = False,
+    data: frozenset[str] = frozenset(),
+    pieces: re.Pattern[str] | None = None,
 ) -> bool:
     """Whether nothing feeding the command at head `line` changed: the variables `words` read,
     closed over the script's own assignments, are assigned by the same commands in the same
     order around the command at the base (calls of functions that assign them, and of the
     functions the command sits in, included); the rest is not fed by the PR's other files.
     `state`: the gap may change what later commands see (`eval`, `source`), so every command
-    it may reach (those after it, every function body; all, inside a loop) is the base's too."""
+    it may reach (those after it, every function body; all, inside a loop) is the base's too.
+    `data`, `pieces`: the names that feed only the program's arguments and the appends that
+    hold them (`_arguments`): data to that program, neither fed from outside nor compared."""
     assert head.tree is not None and base.tree is not None
     at_head, at_base = _tree(head.tree), _tree(base.tree)
     names = at_head.closure(_referenced(words))
+    names = names - data if names is not None else None
     if names is None or (names & _POSITIONAL and not ctx.is_library(run.path)):
         # the callers feed positional parameters; a library read alone has no caller of its
         # own (any script may call its functions, with arguments unknown at base and head
@@ -344,7 +507,9 @@ def _feeds_unchanged(
     there = [c for c in at_base.order if c.text in {h.text for h in here}]
     if not here or not there:
         return False
-    if at_head.context(names, here) != at_base.context(names, there):
+    if _without(at_head.context(names, here), pieces) != _without(
+        at_base.context(names, there), pieces
+    ):
         return False
     known = _known_eval(here)
     if known is not None and not _eval_feeds_unchanged(ctx, at_head, known, names):

@@ -781,11 +781,12 @@ class JudgeContext:
             self._over_budget[parsed.path] = run
         return run
 
-    def take_steps(self) -> int:
-        """Evaluation steps for one base reading (judge/baseline), from the verdict's bound and
-        at most a quarter of it for all base readings together; `return_steps` gives back
-        what it did not use."""
-        budget = max(min(DEFAULT_BUDGET, self._steps_left, self._base_steps_left), 0)
+    def take_steps(self, most: int = DEFAULT_BUDGET) -> int:
+        """Evaluation steps for one base reading (judge/baseline), at most `most` (a shared
+        library read alone gets LIBRARY_BUDGET, as its head reading does), from the verdict's
+        bound and at most a quarter of it for all base readings together; `return_steps` gives
+        back what it did not use."""
+        budget = max(min(most, self._steps_left, self._base_steps_left), 0)
         self._steps_left -= budget
         self._base_steps_left -= budget
         return budget

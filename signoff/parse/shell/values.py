@@ -140,10 +140,12 @@ class Scope:
             scope = scope.parent
 
     def options(self, name: str) -> tuple[Option, ...]:
-        for scope in self._chain():
+        scope: Scope | None = self  # the hottest lookup: walked without a generator
+        while scope is not None:
             found = scope.variables.get(name)
             if found is not None:
                 return found
+            scope = scope.parent
         return _ENVIRONMENT_OPTIONS
 
     def assigned_names(self) -> set[str]:
