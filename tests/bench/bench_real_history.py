@@ -134,6 +134,7 @@ class GitApi:
     def __init__(self, git: Git) -> None:
         self._git = git
         self.folded: dict[tuple[str, str, str], object] = {}  # no GraphQL folds: REST reads only
+        self.fold_texts = False
 
     def file_text(self, repo: str, path: str, ref: str) -> str | None:
         data = self._git.blob(ref, path)
