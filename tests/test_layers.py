@@ -8,6 +8,7 @@ signoff/**/*.py, inside functions and `if TYPE_CHECKING:` blocks too), not from 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,17 +72,22 @@ def _type_checking_only(tree: ast.Module) -> set[int]:
 
 def import_graph(*, runtime_only: bool = False) -> dict[str, set[str]]:
     """module -> the signoff modules it imports (`runtime_only`: without TYPE_CHECKING ones)."""
-    graph: dict[str, set[str]] = {}
+    return {module: set(targets) for module, targets in _read_graph(runtime_only).items()}
+
+
+@functools.cache  # (the source does not change during a run; each test gets its own copy)
+def _read_graph(runtime_only: bool) -> dict[str, frozenset[str]]:
+    graph: dict[str, frozenset[str]] = {}
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skip = _type_checking_only(tree) if runtime_only else set()
-        graph[module] = {
+        graph[module] = frozenset(
             target
             for node in ast.walk(tree)
             if isinstance(node, ast.Import | ast.ImportFrom) and node.lineno not in skip
             for target in _targets(module, node)
             if target != module
-        }
+        )
     return graph
 
 
