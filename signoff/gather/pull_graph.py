@@ -23,7 +23,7 @@ from github.GithubException import GithubException
 from pydantic import Field, ValidationError
 
 from signoff.gather import files
-from signoff.github.answers import Answer, Id, Sha
+from signoff.github.answers import Answer, Id, PageInfo, Sha
 from signoff.github.api import PER_PAGE, Api, JsonObject
 
 _KINDS = ("commits", "comments", "checks")
@@ -105,7 +105,7 @@ def commits(api: Api, repo: str, pr: int) -> tuple[str, ...] | None:
     if not isinstance(node, _PullNode):
         return None
     listed = node.commits
-    if listed.page_info.has_next_page or len(listed.nodes) != listed.total_count:
+    if not _whole(listed, len(listed.nodes)):
         return None
     return tuple(dict.fromkeys(entry.commit.oid for entry in listed.nodes))
 
@@ -117,12 +117,16 @@ def comments(api: Api, repo: str, pr: int) -> list[JsonObject] | None:
     if not isinstance(node, _TalkNode):
         return None
     listed = node.comments
-    if listed.page_info.has_next_page or len(listed.nodes) != listed.total_count:
+    if not _whole(listed, len(listed.nodes)):
         return None
     if any(c.author is None or c.author.typename not in _ACCOUNTS for c in listed.nodes):
         return None
     # REST lists issue comments by ascending id; GraphQL's connection need not (creation time).
     return [_as_rest(c) for c in sorted(listed.nodes, key=lambda c: c.database_id)]
+
+
+def _whole(listed: _Counted, nodes: int) -> bool:
+    return not listed.page_info.has_next_page and nodes == listed.total_count
 
 
 def _as_rest(comment: _CommentNode) -> JsonObject:
@@ -199,10 +203,6 @@ def _node(api: Api, key: tuple[str, str, str], alias: str, shape: type[Answer]) 
         return None
 
 
-class _PageInfo(Answer):
-    has_next_page: bool = Field(alias="hasNextPage")
-
-
 class _Oid(Answer):
     oid: Sha
 
@@ -211,9 +211,14 @@ class _PullCommit(Answer):
     commit: _Oid
 
 
-class _Commits(Answer):
+class _Counted(Answer):
+    """A connection that says how many nodes it has: whole only when this page holds them all."""
+
     total_count: Annotated[int, Field(ge=0)] = Field(alias="totalCount")
-    page_info: _PageInfo = Field(alias="pageInfo")
+    page_info: PageInfo = Field(alias="pageInfo")
+
+
+class _Commits(_Counted):
     nodes: list[_PullCommit]
 
 
@@ -238,9 +243,7 @@ class _CommentNode(Answer):
     author: _Author | None
 
 
-class _Comments(Answer):
-    total_count: Annotated[int, Field(ge=0)] = Field(alias="totalCount")
-    page_info: _PageInfo = Field(alias="pageInfo")
+class _Comments(_Counted):
     nodes: list[_CommentNode]
 
 
@@ -258,7 +261,7 @@ class _RunNode(Answer):
 
 
 class _Runs(Answer):
-    page_info: _PageInfo = Field(alias="pageInfo")
+    page_info: PageInfo = Field(alias="pageInfo")
     nodes: list[_RunNode]
 
 
@@ -272,7 +275,7 @@ class _Suite(Answer):
 
 
 class _Suites(Answer):
-    page_info: _PageInfo = Field(alias="pageInfo")
+    page_info: PageInfo = Field(alias="pageInfo")
     nodes: list[_Suite]
 
 
