@@ -204,3 +204,14 @@ def test_ifs_given_only_to_one_read_leaves_an_appended_command_line_baseline(che
     head = _elsewhere(text).replace('" --concurrency $CONC"', '" --concurrency $CONC --x"')
     result = check(_library_pr(text, head), "no-arch-hacks")
     assert result.status == "PASS", result.reason
+
+
+def test_an_override_flag_the_pr_appends_to_a_command_line_still_fails(check):
+    """Appended pieces are data to an unchanged program, but an override flag written in one
+    is still an override flag: the PR cannot hide `--hf-overrides` in an argument piece."""
+    head = _elsewhere(REPLAY).replace(
+        '" --concurrency $CONC"', "\" --concurrency $CONC --hf-overrides '{}'\""
+    )
+    result = check(_library_pr(REPLAY, head), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "--hf-overrides" in result.reason
