@@ -546,8 +546,9 @@ class JudgeContext:
         """What the entry's script runs for each configuration point it sweeps (only points
         whose spec-decoding is in `spec` and of `scenario`, when given), points that read the
         same grouped; a point whose script cannot be read is an incomplete run. `hooks_unset`:
-        the script's override hooks nothing exports are read as unset (Check 3 only: a wrong
-        "unset" would let an author hide what Checks 7 and 8 look for)."""
+        the script's override hooks nothing exports are read as unset (only for the checks that
+        compare values, Check 3 and the golden AL's draft length: a wrong "unset" would let an
+        author hide code paths from what Checks 7 and 8 look for)."""
         key = (entry.file, entry.key, entry.fingerprint, jobs, spec, scenario, hooks_unset)
         if key not in self._entry_runs:
             self._entry_runs[key] = self._runs_of(entry, jobs, spec, scenario, hooks_unset)

@@ -338,13 +338,32 @@ def test_a_speculative_config_with_a_part_known_only_at_run_time_cannot_pin_the_
     )
 
 
-def test_a_draft_length_the_environment_may_override_is_not_read_as_its_default(check):
-    script = AGENTIC_SGLANG.replace(
-        "--speculative-num-steps 3", '--speculative-num-steps "${NUM_STEPS:-3}"'
-    ).replace("--speculative-num-draft-tokens 4", "")
-    result = check(agentic_parts(script), "agentic-golden-al")
+NUM_STEPS_HOOK = AGENTIC_SGLANG.replace(
+    "--speculative-num-steps 3", '--speculative-num-steps "${NUM_STEPS:-3}"'
+).replace("--speculative-num-draft-tokens 4", "")
+
+
+def test_a_draft_length_hook_nothing_exports_is_read_as_its_default_as_check_3_reads_it(check):
+    # the profile lists what the benchmark job exports; NUM_STEPS is not among them, so the
+    # launch runs with the default, as the recipe comparison (Check 3) reads the same script
+    result = check(agentic_parts(NUM_STEPS_HOOK), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+    assert "AL 3.39" in result.reason
+
+
+def test_a_draft_length_hook_is_not_read_as_its_default_when_the_pr_may_export_it(check):
+    parts = agentic_parts(NUM_STEPS_HOOK)
+    add_changed_file(parts, "runners/launch_b200-nv.sh", "export NUM_STEPS=7\n")
+    result = check(parts, "agentic-golden-al")
     assert result.status == "FAIL"
     assert "draft length of the launch at" in result.reason and "${NUM_STEPS:-3}" in result.reason
+
+
+def test_a_draft_length_the_sweep_exports_is_not_read_as_its_default(check):
+    script = NUM_STEPS_HOOK.replace("${NUM_STEPS:-3}", "${CONC:-3}")
+    result = check(agentic_parts(script), "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert "draft length of the launch at" in result.reason and "${CONC:-3}" in result.reason
 
 
 SPEC_JSON = (

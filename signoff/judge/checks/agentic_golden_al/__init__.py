@@ -158,9 +158,9 @@ def _entry_runs(ctx: JudgeContext, entry: MasterEntry) -> tuple[ScriptRun, ...]:
     golden = ctx.policy.golden_al
     spec = ctx.policy.spec_decode.spec_values
     jobs = (golden.job,)
-    runs = ctx.script_runs(entry, jobs=jobs, spec=spec, scenario=golden.scenario)
+    runs = ctx.script_runs(entry, jobs=jobs, spec=spec, scenario=golden.scenario, hooks_unset=True)
     if not runs and "-mtp" in entry.key:  # a -mtp key whose spaces say none
-        runs = ctx.script_runs(entry, jobs=jobs, scenario=golden.scenario)
+        runs = ctx.script_runs(entry, jobs=jobs, scenario=golden.scenario, hooks_unset=True)
     return runs
 
 
