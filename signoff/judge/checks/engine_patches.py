@@ -253,7 +253,11 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             return scan
         added = ((line.line, line.text) for line in patch_lines(changed.patch).added)
         hits = find_in_lines(added, changed.path, patches)
-        scan.introduced += [h for h in hits if not _trusted_pin(h, changed.patch, patches)]
+        scan.introduced += [
+            _named_pin(h, changed.patch)
+            for h in hits
+            if not _trusted_pin(h, changed.patch, patches)
+        ]
         scan.scanned.append(changed.path)
     scan.introduced += _shadowing(ctx)
     return scan
@@ -279,6 +283,20 @@ def _trusted_pin(hit: PatchHit, patch: str, patches: PatchPolicy) -> bool:
     repo = cloned_repo(head_lines(patch), hit.line)
     trusted = {r.repo.lower() for r in patches.trusted_recipe_repos}
     return repo is not None and repo.lower() in trusted
+
+
+def _named_pin(hit: PatchHit, patch: str) -> PatchHit:
+    """A pinned checkout of a repository the profile does not trust, naming that repository, so
+    the maintainer can see whether a waiver or a `trusted_recipe_repos` entry is the remedy."""
+    if hit.rule != "pinned-checkout":
+        return hit
+    repo = cloned_repo(head_lines(patch), hit.line)
+    where = (
+        f"of {repo}, a repository the profile's trusted_recipe_repos does not list"
+        if repo
+        else "of a repository the checkout cannot be tied to"
+    )
+    return hit.model_copy(update={"what": f"{hit.what} {where}"})
 
 
 def _scan_script(

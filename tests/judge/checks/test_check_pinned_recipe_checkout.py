@@ -91,3 +91,17 @@ def test_an_unmerged_pull_request_of_a_trusted_repository_still_counts(check):
     )
     result = check(_launcher(block), "engine-patches")
     assert result.status == "FAIL" and "unmerged pull request" in result.reason
+
+
+def test_an_untrusted_pin_names_the_repository_it_checks_out_so_the_remedy_is_clear(check):
+    result = check(_launcher(_pin("https://github.com/someone/srt-slurm-nv.git")), "engine-patches")
+    assert result.status == "FAIL"
+    assert (
+        "at a pinned commit of someone/srt-slurm-nv, a repository the profile's "
+        "trusted_recipe_repos does not list" in result.reason
+    )
+
+
+def test_a_pin_that_cannot_be_tied_to_a_clone_says_so(check):
+    result = check(_launcher(_pin(between="cd /tmp/other || exit 1\n")), "engine-patches")
+    assert "of a repository the checkout cannot be tied to" in result.reason
