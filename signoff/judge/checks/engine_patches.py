@@ -46,7 +46,7 @@ from signoff.parse.benchmark.engine_patches import (
 )
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.diff import patch_lines
-from signoff.parse.recipes.pinned_checkout import cloned_repo, head_lines
+from signoff.parse.recipes.pinned_checkout import cloned_repo, full_pin, head_lines, pins_in
 from signoff.rules.engine_patches import PatchPolicy
 
 ID = "engine-patches"
@@ -71,6 +71,7 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
     (judge/baseline); helper scripts of the reached scripts; then the waivers the hits need."""
     yield from script_entries.wants(ctx)
     yield from base_wants(ctx)
+    yield from _base_launcher_wants(ctx)
     unread = _reach(ctx).unread
     for path in dict.fromkeys(unread):
         yield want_file(path, "head")
@@ -256,7 +257,7 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
         scan.introduced += [
             _named_pin(h, changed.patch)
             for h in hits
-            if not _trusted_pin(h, changed.patch, patches)
+            if not _trusted_pin(h, changed.patch, patches) and not _base_pin(ctx, h, changed.patch)
         ]
         scan.scanned.append(changed.path)
     scan.introduced += _shadowing(ctx)
@@ -283,6 +284,90 @@ def _trusted_pin(hit: PatchHit, patch: str, patches: PatchPolicy) -> bool:
     repo = cloned_repo(head_lines(patch), hit.line)
     trusted = {r.repo.lower() for r in patches.trusted_recipe_repos}
     return repo is not None and repo.lower() in trusted
+
+
+def _pinned(hit: PatchHit, patch: str) -> tuple[str, str] | None:
+    """(lower-case `owner/name`, full commit) a pinned-checkout hit checks out, when both are
+    known."""
+    if hit.rule != "pinned-checkout":
+        return None
+    lines = head_lines(patch)
+    repo, sha = cloned_repo(lines, hit.line), full_pin(lines.get(hit.line, ""))
+    return (repo.lower(), sha) if repo and sha else None
+
+
+def _untrusted_pins(ctx: JudgeContext) -> bool:
+    """Whether a changed launcher adds a pin, tied to its clone, of an untrusted repository."""
+    patches = ctx.policy.patches
+    for changed in ctx.evidence.changed_files:
+        if changed.status == "removed" or changed.patch is None:
+            continue
+        if not _matches_any(changed.path, patches.launcher_paths):
+            continue
+        added = ((line.line, line.text) for line in patch_lines(changed.patch).added)
+        for hit in find_in_lines(added, changed.path, patches):
+            if _pinned(hit, changed.patch) and not _trusted_pin(hit, changed.patch, patches):
+                return True
+    return False
+
+
+def _launcher_dirs(ctx: JudgeContext) -> list[str]:
+    """The directories the profile's launcher globs name (`runners/**` -> `runners`)."""
+    dirs = (glob.split("*", 1)[0].rstrip("/") for glob in ctx.policy.patches.launcher_paths)
+    return sorted({d for d in dirs if d})
+
+
+def _base_launcher_wants(ctx: JudgeContext) -> Iterator[Want]:
+    """The base's launchers, when a changed launcher adds an untrusted pin: one the base
+    already checks out is baseline (see `_base_pin`)."""
+    if not _untrusted_pins(ctx):
+        return
+    for directory in _launcher_dirs(ctx):
+        yield want_dir(directory, "base")
+        listing = ctx.evidence.listing(directory, "base")
+        for name in listing.entries if listing is not None and listing.state == "ok" else ():
+            path = f"{directory}/{name}"
+            if name.endswith(".sh") and _matches_any(path, ctx.policy.patches.launcher_paths):
+                yield want_file(path, "base")
+
+
+def _base_pins(ctx: JudgeContext) -> frozenset[tuple[str, str]] | None:
+    """Every (repository, commit) the base's launchers check out, tied to their clones; None
+    when a launcher directory or file of the base could not be read (nothing is then baseline)."""
+    if "engine-patches.base-pins" not in ctx.memo:
+        ctx.memo["engine-patches.base-pins"] = _read_base_pins(ctx)
+    pins = ctx.memo["engine-patches.base-pins"]
+    return pins if isinstance(pins, frozenset) else None
+
+
+def _read_base_pins(ctx: JudgeContext) -> frozenset[tuple[str, str]] | str:
+    pins: set[tuple[str, str]] = set()
+    for directory in _launcher_dirs(ctx):
+        listing = ctx.evidence.listing(directory, "base")
+        if listing is None or listing.state != "ok":
+            return f"{directory}/ not listed at the base"
+        for name in listing.entries:
+            path = f"{directory}/{name}"
+            if not name.endswith(".sh") or not _matches_any(
+                path, ctx.policy.patches.launcher_paths
+            ):
+                continue
+            read = ctx.evidence.file(path, "base")
+            if read is None or read.state != "ok" or read.text is None:
+                return f"{path} not read at the base"
+            pins |= pins_in(read.text)
+    return frozenset(pins)
+
+
+def _base_pin(ctx: JudgeContext, hit: PatchHit, patch: str) -> bool:
+    """A pin of a repository at a full commit that a base launcher already checks out, tied
+    to a clone of the same repository: the external code it runs is the base's, reviewed when
+    it merged (moving or copying a pinned block is no new external code)."""
+    pinned = _pinned(hit, patch)
+    if pinned is None:
+        return False
+    pins = _base_pins(ctx)
+    return pins is not None and pinned in pins
 
 
 def _named_pin(hit: PatchHit, patch: str) -> PatchHit:

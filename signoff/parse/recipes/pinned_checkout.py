@@ -49,18 +49,49 @@ def cloned_repo(lines: dict[int, str], at: int) -> str | None:
     checkout = lines.get(at, "")
     named_dir = _CHECKOUT_DIR.search(checkout)
     cds: list[str] = []
-    for number in range(at - 1, max(at - _WINDOW, 0) - 1, -1):
+    number, read = at - 1, 0
+    while number > 0 and read < _WINDOW:
         if number not in lines:
             return None  # outside what the patch shows
         code = lines[number].strip()
-        if not code or code.startswith("#"):
-            continue
-        if _CLONE.search(code):
-            return _repo_if_here(code, cds, named_dir[1] if named_dir else None)
-        if _BRANCH_EDGE.search(code):
+        if code and not code.startswith("#"):
+            read += 1
+            if _CLONE.search(code):
+                return _repo_if_here(code, cds, named_dir[1] if named_dir else None)
+            if _SIBLING.match(code):
+                # an `else`/`elif` branch: the earlier branches of its `if` did not run on this
+                # path, but what came before the `if` did
+                opening = _opening_if(lines, number)
+                if opening is None:
+                    return None
+                number = opening
+            elif _BRANCH_EDGE.search(code):
+                return None
+            elif re.match(r"^(?:cd|pushd)\s", code):
+                cds.append(code)
+        number -= 1
+    return None
+
+
+_SIBLING = re.compile(r"^(?:elif|else)\b")
+_IF = re.compile(r"^if\b")
+_FI = re.compile(r"^fi\b")
+_ONE_LINE_IF = re.compile(r"[;&|]\s*fi\s*(?:[;&|#]|$)")
+
+
+def _opening_if(lines: dict[int, str], at: int) -> int | None:
+    """The line of the `if` whose `else`/`elif` is at line `at` (None: not in `lines`)."""
+    depth = 0
+    for number in range(at - 1, 0, -1):
+        if number not in lines:
             return None
-        if re.match(r"^(?:cd|pushd)\s", code):
-            cds.append(code)
+        code = lines[number].strip()
+        if _FI.match(code):
+            depth += 1
+        elif _IF.match(code) and not _ONE_LINE_IF.search(code):
+            if depth == 0:
+                return number
+            depth -= 1
     return None
 
 
@@ -126,3 +157,25 @@ def _words(line: str) -> list[str] | None:
         return shlex.split(line, comments=True)
     except ValueError:
         return None
+
+
+_FULL_PIN = re.compile(r"\bgit\s+(?:-C\s+\S+\s+)?checkout\s+(?:-\S+\s+)*([0-9a-f]{40})\b")
+
+
+def full_pin(line: str) -> str | None:
+    """The 40-hex commit a `git checkout` line pins (a short SHA names no one commit)."""
+    found = _FULL_PIN.search(line)
+    return found[1] if found else None
+
+
+def pins_in(text: str) -> set[tuple[str, str]]:
+    """Every (lower-case `owner/name`, commit) a launcher text checks out at a full commit SHA
+    tied to its clone, as `cloned_repo` ties them."""
+    lines = {number: line for number, line in enumerate(text.split("\n"), start=1)}
+    pins: set[tuple[str, str]] = set()
+    for number, line in lines.items():
+        sha = full_pin(line)
+        repo = cloned_repo(lines, number) if sha else None
+        if sha and repo:
+            pins.add((repo.lower(), sha))
+    return pins

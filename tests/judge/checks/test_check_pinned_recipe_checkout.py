@@ -6,7 +6,7 @@ the trusted clone still counts."""
 from __future__ import annotations
 
 import pytest
-from builders import add_changed_file, passing_parts
+from builders import add_changed_file, add_listing, passing_parts, replace_file
 
 LAUNCHER = "runners/launch_b300-nv.sh"
 BASE = 'if [[ "$FRAMEWORK" == "dynamo-vllm" ]]; then\n    echo multi-node\nfi\n'
@@ -105,3 +105,87 @@ def test_an_untrusted_pin_names_the_repository_it_checks_out_so_the_remedy_is_cl
 def test_a_pin_that_cannot_be_tied_to_a_clone_says_so(check):
     result = check(_launcher(_pin(between="cd /tmp/other || exit 1\n")), "engine-patches")
     assert "of a repository the checkout cannot be tied to" in result.reason
+
+
+def _inner_branches(then_branch: str) -> str:
+    """The trusted clone, then an inner `if` whose `else` branch pins it."""
+    return (
+        f'    git clone {TRUSTED} "$SRT_REPO_DIR"\n'
+        '    cd "$SRT_REPO_DIR"\n'
+        '    if [[ "$MODEL_PREFIX" == "kimik3" ]]; then\n'
+        f"{then_branch}"
+        "    else\n"
+        f"        git checkout {SHA}\n"
+        "    fi\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "then_branch",
+    [
+        "        git checkout b1fb626fbdbfe3306dcb51cb181ab35861ec3b1c\n",
+        '        cd /tmp/elsewhere\n        if [[ -n "$X" ]]; then\n            echo x\n        fi\n',
+        "        [[ -d x ]] && echo x\n        if true; then echo y; fi\n",
+    ],
+)
+def test_a_pin_in_an_else_branch_is_tied_to_the_clone_before_its_if(check, then_branch):
+    # the other branch's lines (a `cd`, nested or one-line `if`s) do not run on the pin's path
+    result = check(_launcher(_inner_branches(then_branch)), "engine-patches")
+    assert result.status == "PASS", result.reason
+
+
+def test_a_pin_in_an_else_branch_after_a_cd_elsewhere_still_counts(check):
+    block = _inner_branches("        echo k3\n").replace(
+        "    if [[", "    cd /tmp/other\n    if [[", 1
+    )
+    result = check(_launcher(block), "engine-patches")
+    assert result.status == "FAIL" and "pinned commit" in result.reason
+
+
+FORK = "https://github.com/someone/srt-slurm-nv.git"
+OTHER_LAUNCHER = "runners/launch_h200-dgxc-slurm.sh"
+
+
+def _base_runs(pin_block: str, *, readable: bool = True) -> dict:
+    """The PR adds `_pin(FORK)` to one launcher; another launcher of the base runs `pin_block`."""
+    parts = _launcher(_pin(FORK))
+    add_listing(parts, "runners", "base", [LAUNCHER.split("/")[1], OTHER_LAUNCHER.split("/")[1]])
+    replace_file(parts, LAUNCHER, "base", BASE)
+    other = BASE.replace("    echo multi-node\n", pin_block)
+    replace_file(parts, OTHER_LAUNCHER, "base", other if readable else None,
+                 "ok" if readable else "unavailable")  # fmt: skip
+    return parts
+
+
+def test_a_pin_of_a_commit_the_base_already_checks_out_is_baseline(check):
+    # moving or copying a pinned block runs the same external code the base runs
+    result = check(_base_runs(_pin(FORK)), "engine-patches")
+    assert result.status == "PASS", result.reason
+
+
+@pytest.mark.parametrize(
+    "base_block",
+    [
+        _pin(FORK).replace(SHA, "b1fb626fbdbfe3306dcb51cb181ab35861ec3b1c"),  # another commit
+        _pin("https://github.com/other/srt-slurm-nv.git"),  # the same commit of another fork
+        _pin(FORK, between="cd /tmp/other || exit 1\n"),  # a base pin not tied to its clone
+        "    # git checkout " + SHA + "\n",  # a comment names the commit, nothing checks it out
+    ],
+)
+def test_a_pin_the_base_does_not_check_out_of_that_repository_still_counts(check, base_block):
+    result = check(_base_runs(base_block), "engine-patches")
+    assert result.status == "FAIL" and "someone/srt-slurm-nv" in result.reason
+
+
+def test_a_pin_is_not_baseline_when_a_base_launcher_could_not_be_read(check):
+    result = check(_base_runs(_pin(FORK), readable=False), "engine-patches")
+    assert result.status == "FAIL" and "pinned commit" in result.reason
+
+
+def test_a_short_commit_pin_is_never_baseline(check):
+    short = _pin(FORK).replace(SHA, SHA[:12])
+    parts = _launcher(short)
+    add_listing(parts, "runners", "base", [OTHER_LAUNCHER.split("/")[1]])
+    replace_file(parts, OTHER_LAUNCHER, "base", BASE.replace("    echo multi-node\n", short))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "pinned commit" in result.reason
