@@ -52,6 +52,9 @@ class PatchPolicy(Strict):
     patterns: tuple[PatchPattern, ...] = ()
     engine_paths: tuple[str, ...] = ()  # regexes of installed-engine locations
     harness_cues: tuple[str, ...] = ()  # lines naming these are client/eval tooling: allowed
+    # engine subpackages that are the benchmark client (`vllm.benchmarks`): an inline program
+    # that writes only their modules' files is harness tooling (parse/benchmark/harness_program)
+    harness_modules: tuple[str, ...] = ()
     external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
     trusted_recipe_repos: tuple[TrustedRecipeRepo, ...] = ()  # pinned checkouts that run no patch
     launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only

@@ -22,6 +22,7 @@ from posixpath import dirname, join, normpath
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.parse.benchmark.harness_program import rewrites_only_harness
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.script_text import MAX_LINE, command_spans, command_spans_at, expand
 from signoff.policy import PatchPattern, PatchPolicy
@@ -64,6 +65,16 @@ def _compiled(regex: str) -> re.Pattern[str]:
 
 def _engine_located(line: str, policy: PatchPolicy) -> bool:
     return any(_compiled(rx).search(line) for rx in policy.engine_paths)
+
+
+def _rewrites_engine(body: str, policy: PatchPolicy) -> bool:
+    """An inline program that writes a file and names an engine location, unless all it
+    writes is the engine package's own benchmark client (harness tooling)."""
+    return (
+        _HEREDOC_WRITE.search(body) is not None
+        and _engine_located(body, policy)
+        and not rewrites_only_harness(body, policy.harness_modules)
+    )
 
 
 def _harness(line: str, policy: PatchPolicy) -> bool:
@@ -120,7 +131,7 @@ def find_in_run(
         if pattern is not None:
             hits.append(_hit(path, command.line, pattern, words, command.why))
     for doc in run.heredocs:
-        if _HEREDOC_WRITE.search(doc.body) and _engine_located(doc.body, policy):
+        if _rewrites_engine(doc.body, policy):
             first = text.splitlines()[doc.line - 1].strip() if doc.line else doc.delimiter
             hits.append(_hit(path, doc.line, _INLINE, first, doc.why))
         if doc.line in shells:  # `bash <<EOF ... EOF`: the body is a script that runs
@@ -172,7 +183,7 @@ def _heredoc_hits(text: str, path: str, policy: PatchPolicy, why: str) -> list[P
         if raw.strip() != delimiter:
             continue
         body = "\n".join(lines[start : number - 1])
-        if _HEREDOC_WRITE.search(body) and _engine_located(body, policy):
+        if _rewrites_engine(body, policy):
             hits.append(_hit(path, start, _INLINE, lines[start - 1].strip(), why))
         start = None
     return hits

@@ -419,3 +419,34 @@ def test_installing_a_checkout_in_place_is_left_to_the_launchers_srtctl_form(che
         parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', "uv pip install -e .\n")
     )
     assert check(parts, "engine-patches").status == "PASS"
+
+
+CLIENT_SHIM = """python3 - <<'PYEOF'
+import vllm.benchmarks.serve as S
+
+def apply(mod, old, new):
+    with open(mod.__file__) as fh:
+        src = fh.read()
+    with open(mod.__file__, "w") as fh:
+        fh.write(src.replace(old, new, 1))
+
+apply(S, '"--extra-body",', '"--chat-template-kwargs", "--extra-body",')
+PYEOF
+"""
+
+
+def test_an_inline_program_rewriting_only_the_engines_benchmark_client_is_harness_tooling(check):
+    # vLLM's load generator ships in the engine's package (vllm.benchmarks): editing it is
+    # client tooling, which the engine-patch rule allows (#2352, #2368)
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, with_line(CLIENT_SHIM))
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS", result.reason
+
+
+def test_the_same_program_rewriting_a_server_module_still_counts(check):
+    parts = passing_parts()
+    shim = CLIENT_SHIM.replace("vllm.benchmarks.serve", "vllm.v1.core.sched.scheduler")
+    add_changed_file(parts, SCRIPT_PATH, with_line(shim))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "rewrites installed engine files inline" in result.reason
