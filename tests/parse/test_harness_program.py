@@ -9,7 +9,7 @@ from signoff.parse.benchmark.harness_program import rewrites_only_harness
 
 HARNESS = ("vllm.benchmarks",)
 
-SHIM = '''\
+SHIM = """\
 import sys
 import vllm.benchmarks.serve as S
 import vllm.benchmarks.datasets.datasets as D
@@ -31,7 +31,7 @@ def apply(mod, src, edits):
 
 apply(S, s_src, [("a", "b")])
 apply(D, d_src, [("c", "d")])
-'''
+"""
 
 
 def test_a_program_writing_only_the_benchmark_clients_own_modules_is_harness_tooling():
@@ -55,13 +55,19 @@ def test_a_program_that_writes_nothing_is_no_harness_rewrite():
         # the same alias bound twice: which module it names depends on order
         ("import sys\n", "import sys\nimport vllm.engine.llm_engine as S\n"),
         # a plain `import vllm.benchmarks.serve` binds `vllm`, the whole engine
-        ("import vllm.benchmarks.serve as S", "import vllm.benchmarks.serve\nS = vllm.benchmarks.serve"),
+        (
+            "import vllm.benchmarks.serve as S",
+            "import vllm.benchmarks.serve\nS = vllm.benchmarks.serve",
+        ),
         # a path computed from the client's file reaches the engine next to it
-        ('open(mod.__file__, "w")', 'open(mod.__file__.replace("benchmarks/serve", "engine/x"), "w")'),
+        (
+            'open(mod.__file__, "w")',
+            'open(mod.__file__.replace("benchmarks/serve", "engine/x"), "w")',
+        ),
         # a write to any other file
         ('open(mod.__file__, "w")', 'open("/usr/lib/python3/dist-packages/vllm/x.py", "w")'),
         # the mode is not a literal
-        ('open(mod.__file__, "w")', 'open(mod.__file__, MODE)'),
+        ('open(mod.__file__, "w")', "open(mod.__file__, MODE)"),
         # a function given something other than a client module
         ('apply(D, d_src, [("c", "d")])', 'apply(D, d_src, [("c", "d")])\napply(sys, "", [])'),
         # the module reached through its own attributes (its `os`, its dunders)
@@ -84,7 +90,7 @@ def test_a_program_that_writes_nothing_is_no_harness_rewrite():
         # a parameter named like a module but never given one
         ("def read(mod):", "def other(S):\n    open(S.__file__, 'w')\n\ndef read(mod):"),
         # a keyword call hides which argument is the module
-        ('apply(D, d_src, [("c", "d")])', 'apply(mod=D, src=d_src, edits=[])'),
+        ('apply(D, d_src, [("c", "d")])', "apply(mod=D, src=d_src, edits=[])"),
     ],
 )
 def test_anything_outside_the_narrow_form_keeps_the_program_counting(old, new):
