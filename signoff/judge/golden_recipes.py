@@ -111,6 +111,21 @@ def _injected_for(ctx: JudgeContext, path: str) -> str | None:
     return None
 
 
+def _run_by_no_entry(ctx: JudgeContext, path: str) -> bool:
+    """Whether no entry of the head master configs names recipe `path` as its CONFIG_FILE; False
+    when a master config could not be read (then the recipe is judged as if it ran)."""
+    for master in master_files(ctx):
+        read = ctx.evidence.file(master, "head")
+        if read is not None and read.state == "missing":
+            continue
+        if read is None or read.state != "ok" or read.text is None:
+            return False
+        for named in re.findall(r"CONFIG_FILE=[\"']?([\w./-]+\.ya?ml)", read.text):
+            if _in_repo(ctx, named) == path:
+                return False
+    return True
+
+
 def _agentic_recipes(ctx: JudgeContext) -> list[str]:
     """Changed multi-node recipe files under an `agentic/` directory that configure spec decode."""
     found = []
@@ -148,6 +163,11 @@ def recipe_reading(ctx: JudgeContext, path: str) -> AcceptanceReading | None:
 
 
 def judge_recipe(ctx: JudgeContext, target: RecipeTarget, curves: list[GoldenCurve]) -> Finding:
+    if target.label == target.path and _run_by_no_entry(ctx, target.path):
+        return passed(
+            f"{target.path}: no head master-config entry runs it (CONFIG_FILE), so the sweep "
+            "does not benchmark it (an entry that comes to run it has it judged then)"
+        )
     reading = recipe_reading(ctx, target.path)
     if reading is None:
         read = ctx.evidence.file(target.path, "head")

@@ -227,6 +227,49 @@ def test_a_recipe_that_does_not_decode_speculatively_is_not_held_to_a_curve(chec
     assert result.status == "PASS" and "does not decode speculatively" in result.reason
 
 
+def _orphan_parts() -> dict:
+    """The changed recipe of `recipe_parts`, with no entry naming it as its CONFIG_FILE."""
+    parts = recipe_parts(RECIPE_TEXT)
+    launched = RECIPE.replace("benchmarks/multi_node/srt-slurm-", "")
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["text"]:
+            read["text"] = read["text"].replace(f"CONFIG_FILE={launched}", "CONFIG_FILE=other.yaml")
+    from builders import replace_file
+
+    replace_file(parts, "configs/amd-master.yaml", "head", None, "missing")
+    return parts
+
+
+def test_a_changed_recipe_no_entry_runs_is_not_benchmarked_so_holds_no_al(check):
+    # #2637: a recipe file no master-config entry names is not run by the sweep; the PR that
+    # makes an entry run it has the recipe judged through that entry
+    result = check(_orphan_parts(), "agentic-golden-al")
+    assert result.status == "PASS", result.reason
+    assert f"{RECIPE}: no head master-config entry runs it (CONFIG_FILE)" in result.reason
+
+
+def test_a_changed_recipe_is_judged_when_a_master_config_cannot_be_read(check):
+    parts = _orphan_parts()
+    from builders import replace_file
+
+    replace_file(parts, "configs/nvidia-master.yaml", "head", None, "unavailable")
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "FAIL"
+    assert "runs it (CONFIG_FILE)" not in result.reason
+
+
+def test_a_recipe_named_by_a_quoted_config_file_setting_is_run(check):
+    parts = recipe_parts(RECIPE_TEXT)
+    launched = RECIPE.replace("benchmarks/multi_node/srt-slurm-", "")
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["text"]:
+            read["text"] = read["text"].replace(
+                f'"CONFIG_FILE={launched}"', f"CONFIG_FILE='{launched}'"
+            )
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason
+
+
 # --- what the benchmark job runs: dead code never pins the AL --------------------------------
 
 HEAD = '#!/usr/bin/env bash\nsource "$(dirname "$0")/../../benchmark_lib.sh"\n'

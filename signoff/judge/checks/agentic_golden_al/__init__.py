@@ -56,7 +56,7 @@ CONFIG = (
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """Recipes of multi-node entries and changed agentic recipes (head); the head master
-    configs when a changed recipe pins no knob (an entry running it may opt into injection);
+    configs for a changed recipe (an entry running it may opt into injection; none may run it);
     then the golden directory and the curves of the prefixes in scope (default branch)."""
     runs, _ = _run_targets(ctx)
     multi_node = _entries(ctx, multinode=True)
@@ -66,7 +66,8 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
             yield want_file(recipe.path, "head")
     for recipe in recipes:
         reading = recipe_reading(ctx, recipe.path)
-        if reading is not None and not reading.settings and not eval_recipe(recipe.path):
+        no_knob = reading is not None and not reading.settings and not eval_recipe(recipe.path)
+        if no_knob or recipe.label == recipe.path:  # also: does any entry run the recipe?
             for path in master_files(ctx):
                 if ctx.evidence.file(path, "head") is None:
                     yield want_file(path, "head")
