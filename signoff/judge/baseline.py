@@ -706,7 +706,8 @@ def _outside_single_quotes(text: str) -> str:
     expands nothing; a quote inside double quotes or escaped is a character, and a command
     substitution starts its own quoting (`"$(awk '{print $1}')"`)."""
     out: list[str] = []
-    quoted, outer = False, []  # in double quotes; the quoting around each open `$(`
+    quoted = False  # inside double quotes
+    outer: list[bool] = []  # the quoting around each open `$(`
     index = 0
     while index < len(text):
         char = text[index]
