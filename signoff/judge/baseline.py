@@ -415,8 +415,12 @@ def _may_write(line: str, name: str) -> bool:
     if code.startswith("#") or name not in code:
         return False
     sourced = rf"(?:\bsource|(?:^|(?<=[\s;&|(]))\.)\s+[\"']?[^\s;&|)\"']*{re.escape(name)}[\"']?"
-    rest = re.sub(sourced, " ", code)
+    rest = _DESCRIPTOR.sub(" ", re.sub(sourced, " ", code))  # `>&2` writes no file
     return name in rest and bool(_WRITES.search(rest))
+
+
+# A redirect that duplicates or closes a descriptor (`>&2`, `2>&1`, `<&-`): it names no file.
+_DESCRIPTOR = re.compile(r"\d*[<>]&(?:\d+|-)(?![\w./$-])")
 
 
 # --- the base reading ----------------------------------------------------------------------------

@@ -207,3 +207,35 @@ def test_an_eval_of_a_functions_argument_that_runs_a_file_the_pr_changes_is_new(
     add_changed_file(parts, "benchmarks/multi_node/amd_utils/sync.py", "print('hi')\n")
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and GAP in reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_another_functions_local_of_the_same_name_does_not_feed_the_eval(check, check_id):
+    # amd_utils/server_sglang.sh: wait_or_die keeps `local cmd=$!`, its own variable
+    base = _with(SCRIPT, BARRIER + WRAPPER.replace("local pid=$!", "local cmd=$!"))
+    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_global_of_the_same_name_set_elsewhere_keeps_what_the_eval_runs_unknown(
+    check, check_id
+):
+    base = _with(SCRIPT, BARRIER + 'tune() {\n    cmd="$(cat /opt/tune)"\n}\n')
+    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    assert status == "FAIL" and GAP in reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_another_changed_file_that_names_the_function_keeps_its_argument_unknown(
+    check, check_id
+):
+    base = _with(SCRIPT, BARRIER)
+    parts = _modified(base, _later_change(base))
+    add_changed_file(
+        parts, "benchmarks/benchmark_lib.sh",
+        '#!/usr/bin/env bash\nwarm() {\n  run_barrier_or_die x "$(cat /tmp/evil)"\n}\n',
+        base="#!/usr/bin/env bash\n",
+    )  # fmt: skip
+    status, _ = _status(check, parts, check_id)
+    assert status == "FAIL"
