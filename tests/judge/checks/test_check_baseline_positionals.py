@@ -218,18 +218,14 @@ def test_another_functions_local_of_the_same_name_does_not_feed_the_eval(check, 
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
-def test_a_global_of_the_same_name_set_elsewhere_keeps_what_the_eval_runs_unknown(
-    check, check_id
-):
+def test_a_global_of_the_same_name_set_elsewhere_keeps_what_the_eval_runs_unknown(check, check_id):
     base = _with(SCRIPT, BARRIER + 'tune() {\n    cmd="$(cat /opt/tune)"\n}\n')
     status, reason = _status(check, _modified(base, _later_change(base)), check_id)
     assert status == "FAIL" and GAP in reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
-def test_another_changed_file_that_names_the_function_keeps_its_argument_unknown(
-    check, check_id
-):
+def test_another_changed_file_that_names_the_function_keeps_its_argument_unknown(check, check_id):
     base = _with(SCRIPT, BARRIER)
     parts = _modified(base, _later_change(base))
     add_changed_file(
