@@ -662,12 +662,21 @@ def _eval_of_arguments(
     calls = at_head.calls(function)
     if callers.functions != {function} or index is None or not calls:
         return None
-    read = [plain_command(c.argv[index], at_head.functions) if len(c.argv) > index else None
-            for c in calls]  # fmt: skip
+    if any(len(c.argv) <= index or not all(map(_one_field, c.argv[1:index])) for c in calls):
+        return None  # a word before it may expand to no word or several: which one is it?
+    read = [plain_command(c.argv[index], at_head.functions) for c in calls]
     if any(r is None for r in read):
         return None
     files = frozenset(f for r in read if r is not None for f in r.files)
     return EvalAssignments(frozenset(), frozenset(), files, ())
+
+
+# A word that is always one field: a literal, or double-quoted text with no `$@`/`${x[@]}`.
+_ONE_FIELD = re.compile(r'[A-Za-z0-9_./:=+-]+|"(?:[^"\\@`]|\\.)*"')
+
+
+def _one_field(word: str) -> bool:
+    return _ONE_FIELD.fullmatch(word) is not None
 
 
 _PARAMETER = re.compile(r'"?\$\{?([1-9]|[A-Za-z_][A-Za-z0-9_]*)\}?"?')
@@ -964,17 +973,37 @@ class _Tree:
 
     def runners(self) -> frozenset[str]:
         """The functions that run one of their parameters as a command (`"$@"`, `eval "$1"`,
-        a call of such a function with its parameters), transitively."""
+        `local c="$1"; eval "$c"`, a call of such a function with them), transitively."""
+        held = self._parameter_names()
         found: set[str] = set()
         while True:
             more = {
                 c.inside[-1]
                 for c in self.order
-                if c.inside and c.argv and c.inside[-1] not in found and _runs_parameter(c, found)
-            }
+                if c.inside and c.argv and c.inside[-1] not in found
+                and _runs_parameter(c, found, held.get(c.inside[-1], frozenset()))
+            }  # fmt: skip
             if not more:
                 return frozenset(found)
             found |= more
+
+    def _parameter_names(self) -> dict[str, frozenset[str]]:
+        """For each function, the names its own commands assign from its parameters or from
+        such names (`local cmd="$2"`; `full="$cmd --x"`)."""
+        held: dict[str, set[str]] = {}
+        for _ in range(8):  # a short chain of copies; a longer one is not followed
+            grew = False
+            for c in self.order:
+                if not c.inside or not c.sets:
+                    continue
+                own = held.setdefault(c.inside[-1], set())
+                reads = _referenced([_outside_single_quotes(c.text)])
+                if (reads & _POSITIONAL or reads & own) and not c.sets <= own:
+                    own |= c.sets
+                    grew = True
+            if not grew:
+                break
+        return {name: frozenset(names) for name, names in held.items()}
 
     def through_calls(self, words: Iterable[str], command: list[_Cmd]) -> _Callers | None:
         """What feeds `words` (the text of `command`, which reads positional parameters): the
@@ -1028,14 +1057,15 @@ class _Tree:
         return out
 
 
-def _runs_parameter(command: _Cmd, runners: set[str]) -> bool:
-    """Whether the command runs a positional parameter: as its name, through a wrapper, or
-    handed to a function that runs one of its own."""
+def _runs_parameter(command: _Cmd, runners: set[str], held: frozenset[str]) -> bool:
+    """Whether the command runs a positional parameter (or a name `held` from one): as its
+    name, through a wrapper, or handed to a function that runs one of its own."""
     first, rest = command.argv[0], command.argv[1:]
-    if _referenced([_outside_single_quotes(first)]) & _POSITIONAL:
+    fed = _POSITIONAL | held
+    if _referenced([_outside_single_quotes(first)]) & fed:
         return True
     runs = first in _RUNS_ARGUMENTS or first in runners
-    return runs and bool(_referenced([_outside_single_quotes(" ".join(rest))]) & _POSITIONAL)
+    return runs and bool(_referenced([_outside_single_quotes(" ".join(rest))]) & fed)
 
 
 def _with_call(command: _Cmd, calls: str) -> _Cmd:

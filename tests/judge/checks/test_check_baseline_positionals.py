@@ -235,3 +235,27 @@ def test_another_changed_file_that_names_the_function_keeps_its_argument_unknown
     )  # fmt: skip
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_built_name_handed_to_a_function_that_evals_its_parameter_may_call_the_function(
+    check, check_id
+):
+    runs = 'run_it() {\n    local c="$1"\n    eval "$c"\n}\n'
+    base = _with(SCRIPT, BARRIER + runs)
+    head = base.replace(runs, runs + 'f=run_barrier\nrun_it "${f}_or_die x \\$EVIL"\n')
+    status, reason = _status(check, _modified(base, head), check_id)
+    assert status == "FAIL" and GAP in reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_word_before_the_argument_that_may_split_leaves_what_the_eval_runs_unknown(
+    check, check_id
+):
+    # `$DESC` unquoted may be no word or several: the eval's "$2" may be any later word
+    base = _with(
+        SCRIPT,
+        BARRIER.replace('run_barrier_or_die "container barrier"', "run_barrier_or_die $DESC"),
+    )
+    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    assert status == "FAIL" and GAP in reason
