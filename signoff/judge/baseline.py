@@ -20,9 +20,17 @@ a gap counts against a PASS only when the PR may have changed what it stands for
     assignments, are set by the same commands in the same source order around it, with the
     calls of functions that set them, the calls of the functions it sits in and every copy of
     the command itself (a second copy, a moved assignment, an earlier call are new);
-  - positional parameters (fed by the callers) are never baseline, except in a shared library
-    read alone, whose functions run for an unknown caller at base and head alike (the scripts
-    that call them are read apart; the library's own calls of them are compared as above);
+  - positional parameters are fed by the calls of the function they belong to: they are
+    baseline when that function's body and its calls are the base's, no command the PR changed
+    may call it (by name, by a computed name, through a wrapper or a function that runs its
+    parameters), no other changed file names it, and what feeds each call's words is
+    unchanged (compared as above). The script's own (outside any function, `$0`) never are;
+    in a shared library read alone every function runs for an unknown caller at base and head
+    alike (the scripts that call them are read apart; its own calls are compared as above);
+  - an `eval` of a parameter every call hands as one plain external command with arguments
+    (`"python3 $WS/sync.py barrier --node-ips ${IPADDRS}"`, values taken as data) sets
+    nothing: later changes count only when they may read any variable, as for an inline
+    program's known assignments;
   - a variable the script never sets comes from the job's environment: it counts as changed
     when another changed file's patch names it or assigns a computed name (or has no patch),
     or, for a sweep variable the reading left unbound, when the PR changes a master config;
