@@ -533,7 +533,7 @@ def _feeds_unchanged(
         return False
     known = _known_eval(here)
     if known is None and callers is not None:
-        known = _eval_of_arguments(at_head, here, callers)
+        known = _eval_of_arguments(ctx, at_head, here, callers)
     if known is not None and not _eval_feeds_unchanged(ctx, at_head, known, names):
         return False
     if not state or at_head.reached_after(here) == at_base.reached_after(there):
@@ -657,11 +657,11 @@ def _changed_commands(at_head: _Tree, at_base: _Tree) -> list[_Cmd]:
 
 
 def _eval_of_arguments(
-    at_head: _Tree, here: list[_Cmd], callers: _Callers
+    ctx: JudgeContext, at_head: _Tree, here: list[_Cmd], callers: _Callers
 ) -> EvalAssignments | None:
     """What the one `eval` among `here` of its function's parameter (`eval "$cmd"` with
     `local cmd="$2"`, or `eval "$2"`) can set, read from what every call hands it
-    (`plain_command`); None when that is not known."""
+    (`plain_command`), a program the PR leaves alone; None when that is not known."""
     evals = [c for c in here if c.argv[:1] == ("eval",)]
     if len(evals) != 1 or len(evals[0].argv) != 2 or not evals[0].inside:
         return None
@@ -673,10 +673,34 @@ def _eval_of_arguments(
     if any(len(c.argv) <= index or not all(map(_one_field, c.argv[1:index])) for c in calls):
         return None  # a word before it may expand to no word or several: which one is it?
     read = [plain_command(c.argv[index], at_head.functions) for c in calls]
-    if any(r is None for r in read):
+    commands = [r for r in read if r is not None]
+    if len(commands) != len(read) or not all(_program_untouched(ctx, c.program) for c in commands):
         return None
-    files = frozenset(f for r in read if r is not None for f in r.files)
+    files = frozenset(f for c in commands for f in c.files)
     return EvalAssignments(frozenset(), frozenset(), files, ())
+
+
+def _program_untouched(ctx: JudgeContext, program: str) -> bool:
+    """Whether the PR leaves alone what a program name runs: no file it adds or changes has
+    that base name (a script may put its directory on PATH), and no changed file's patch
+    defines a function or alias of that name (a changed library read as the script runs it)."""
+    if ctx.evidence.files_truncated:
+        return False
+    name = re.escape(program.rsplit("/", 1)[-1])
+    defines = re.compile(rf"(?:^|[\s;&|(]){name}\s*\(\s*\)|\bfunction\s+{name}\b|\balias\s+{name}=")
+    for changed in ctx.evidence.changed_files:
+        if changed.status == "removed":
+            continue
+        if changed.path.rsplit("/", 1)[-1] == program.rsplit("/", 1)[-1] or changed.patch is None:
+            return False
+        for line in changed.patch.splitlines():
+            if (
+                line[:1] in "+-"
+                and not line.startswith(("+++", "---"))
+                and defines.search(line[1:])
+            ):
+                return False
+    return True
 
 
 # A word that is always one field: a literal, or double-quoted text with no `$@`/`${x[@]}`.

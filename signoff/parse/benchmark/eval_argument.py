@@ -12,8 +12,9 @@ expansion in the command name) leaves what it does unknown.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from signoff.parse.benchmark.eval_assignments import DATA_FILE, EvalAssignments
+from signoff.parse.benchmark.eval_assignments import DATA_FILE
 
 # bash's builtins and reserved words: each may change the shell's state or run its arguments
 _SHELL_WORDS = frozenset(
@@ -31,11 +32,19 @@ _PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*|/[A-Za-z0-9_./+-]+")
 _NOT_PLAIN = re.compile(r"[\\`\"'$;&|<>(){}*?\[\]!#~\n]")
 
 
-def plain_command(word: str, functions: frozenset[str]) -> EvalAssignments | None:
-    """What an eval of `word` (a call's argument, as written) can set: nothing, when the word
-    is one external command with arguments (see the module doc), with the data files it names
-    (by base name) as its feeds; None when that is not known. `functions`: the script's own
-    functions, which may set anything."""
+@dataclass(frozen=True)
+class PlainCommand:
+    """One external command an eval runs: its program name as written, and the data files its
+    text names (by base name), which feed it."""
+
+    program: str
+    files: frozenset[str]
+
+
+def plain_command(word: str, functions: frozenset[str]) -> PlainCommand | None:
+    """The one external command with arguments an eval of `word` (a call's argument, as
+    written) runs (see the module doc), or None when that is not known. `functions`: the
+    script's own functions, which may set anything."""
     if len(word) >= 2 and word[0] == word[-1] == '"':
         inner = word[1:-1]
     elif '"' in word or "'" in word:
@@ -51,4 +60,4 @@ def plain_command(word: str, functions: frozenset[str]) -> EvalAssignments | Non
         return None
     if words[0] in _SHELL_WORDS or words[0] in functions or "$" in inner.split()[0]:
         return None  # a builtin, the script's own function, or a name known only at run time
-    return EvalAssignments(frozenset(), frozenset(), frozenset(DATA_FILE.findall(inner)), ())
+    return PlainCommand(words[0], frozenset(DATA_FILE.findall(inner)))

@@ -259,3 +259,22 @@ def test_a_word_before_the_argument_that_may_split_leaves_what_the_eval_runs_unk
     )
     status, reason = _status(check, _modified(base, _later_change(base)), check_id)
     assert status == "FAIL" and GAP in reason
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("benchmarks/benchmark_lib.sh", "#!/usr/bin/env bash\npython3() {\n  command python3 \"$@\"\n}\n"),
+        ("benchmarks/multi_node/amd_utils/python3", "#!/bin/sh\nexec vllm serve --hf-overrides x\n"),
+    ],
+    ids=["a-function-of-that-name", "a-file-of-that-name"],
+)  # fmt: skip
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_eval_of_a_plain_command_whose_program_the_pr_redefines_keeps_later_changes_held(
+    check, check_id, path, text
+):
+    base = _with(SCRIPT, BARRIER)
+    parts = _modified(base, _later_change(base))
+    add_changed_file(parts, path, text, base="#!/usr/bin/env bash\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and GAP in reason
