@@ -20,9 +20,17 @@ a gap counts against a PASS only when the PR may have changed what it stands for
     assignments, are set by the same commands in the same source order around it, with the
     calls of functions that set them, the calls of the functions it sits in and every copy of
     the command itself (a second copy, a moved assignment, an earlier call are new);
-  - positional parameters (fed by the callers) are never baseline, except in a shared library
-    read alone, whose functions run for an unknown caller at base and head alike (the scripts
-    that call them are read apart; the library's own calls of them are compared as above);
+  - positional parameters are fed by the calls of the function they belong to: they are
+    baseline when that function's body and its calls are the base's, no command the PR changed
+    may call it (by name, by a computed name, through a wrapper or a function that runs its
+    parameters), no other changed file names it, and what feeds each call's words is
+    unchanged (compared as above). The script's own (outside any function, `$0`) never are;
+    in a shared library read alone every function runs for an unknown caller at base and head
+    alike (the scripts that call them are read apart; its own calls are compared as above);
+  - an `eval` of a parameter every call hands as one plain external command with arguments
+    (`"python3 $WS/sync.py barrier --node-ips ${IPADDRS}"`, values taken as data) sets
+    nothing: later changes count only when they may read any variable, as for an inline
+    program's known assignments;
   - a variable the script never sets comes from the job's environment: it counts as changed
     when another changed file's patch names it or assigns a computed name (or has no patch),
     or, for a sweep variable the reading left unbound, when the PR changes a master config;
@@ -40,10 +48,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import cached_property
 
 from signoff.judge.context import LIBRARY_BUDGET, JudgeContext
 from signoff.judge.model import Want, want_file
 from signoff.parse.benchmark.engine_patches import sourced_file
+from signoff.parse.benchmark.eval_argument import plain_command
 from signoff.parse.benchmark.eval_assignments import DATA_FILE as _DATA_FILE
 from signoff.parse.benchmark.eval_assignments import EvalAssignments, eval_assignments
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
@@ -413,8 +423,12 @@ def _may_write(line: str, name: str) -> bool:
     if code.startswith("#") or name not in code:
         return False
     sourced = rf"(?:\bsource|(?:^|(?<=[\s;&|(]))\.)\s+[\"']?[^\s;&|)\"']*{re.escape(name)}[\"']?"
-    rest = re.sub(sourced, " ", code)
+    rest = _DESCRIPTOR.sub(" ", re.sub(sourced, " ", code))  # `>&2` writes no file
     return name in rest and bool(_WRITES.search(rest))
+
+
+# A redirect that duplicates or closes a descriptor (`>&2`, `2>&1`, `<&-`): it names no file.
+_DESCRIPTOR = re.compile(r"\d*[<>]&(?:\d+|-)(?![\w./$-])")
 
 
 # --- the base reading ----------------------------------------------------------------------------
@@ -492,26 +506,34 @@ def _feeds_unchanged(
     hold them (`_arguments`): data to that program, neither fed from outside nor compared."""
     assert head.tree is not None and base.tree is not None
     at_head, at_base = _tree(head.tree), _tree(base.tree)
-    names = at_head.closure(_referenced(words))
-    names = names - data if names is not None else None
-    if names is None or (names & _POSITIONAL and not ctx.is_library(run.path)):
-        # the callers feed positional parameters; a library read alone has no caller of its
-        # own (any script may call its functions, with arguments unknown at base and head
-        # alike: those scripts are read apart), and its own calls count in `context`
-        return False
-    bound = dict(run.environment)
-    for name in sorted(names - at_head.assigned - _POSITIONAL):  # arguments: no environment
-        if name not in bound and _fed_from_outside(ctx, run.path, name):
-            return False
     here = at_head.at_line(line)
     there = [c for c in at_base.order if c.text in {h.text for h in here}]
     if not here or not there:
         return False
+    names = at_head.closure(_referenced(words))
+    names = names - data if names is not None else None
+    if names is None:
+        return False
+    callers = None
+    if names & _POSITIONAL and not ctx.is_library(run.path):
+        # the callers feed positional parameters: their calls are compared as feeds (a
+        # library read alone has no caller of its own: any script may call its functions,
+        # with arguments unknown at base and head alike, and its own calls are compared)
+        callers = at_head.through_calls(words, here)
+        if callers is None or not _calls_unchanged(ctx, run, head.tree, at_base, callers):
+            return False
+        names = callers.names - data
+    bound = dict(run.environment)
+    for name in sorted(names - at_head.assigned - _POSITIONAL):  # arguments: no environment
+        if name not in bound and _fed_from_outside(ctx, run.path, name):
+            return False
     if _without(at_head.context(names, here), pieces) != _without(
         at_base.context(names, there), pieces
     ):
         return False
     known = _known_eval(here)
+    if known is None and callers is not None:
+        known = _eval_of_arguments(ctx, at_head, here, callers)
     if known is not None and not _eval_feeds_unchanged(ctx, at_head, known, names):
         return False
     if not state or at_head.reached_after(here) == at_base.reached_after(there):
@@ -538,6 +560,222 @@ def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
             if mention.search(code) or _COMPUTED.search(code):
                 return True
     return False
+
+
+# --- positional parameters, fed by the calls -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Callers:
+    """What feeds a command that reads positional parameters: the names read, closed over the
+    assignments and over the calls of the functions whose parameters they are; those
+    functions."""
+
+    names: frozenset[str]
+    functions: frozenset[str]
+
+
+def _calls_unchanged(
+    ctx: JudgeContext, run: ScriptRun, head: Parsed, at_base: _Tree, callers: _Callers
+) -> bool:
+    """Whether every call that reaches the functions whose parameters feed a gap is the base's:
+    their bodies and their calls (texts, in order) are the base's, no command the PR changed
+    may call one (`_may_call`), no other changed file names one or may call by a computed name,
+    and the calls' words reach no file the PR adds or changes (`_may_reach_pr_files`)."""
+    at_head = _tree(head)
+    functions = sorted(callers.functions)
+    for function in functions:
+        if at_head.bodies(function) != at_base.bodies(function):
+            return False
+        if at_head.calls_of(function) != at_base.calls_of(function):
+            return False
+    targets = at_head.callers_of(callers.functions)
+    runners = at_head.runners()
+    if any(_may_call(c, targets, runners) for c in _changed_commands(at_head, at_base)):
+        return False
+    if _called_elsewhere(ctx, run.path, targets):
+        return False
+    texts = [text for function in functions for text in at_head.calls_of(function)]
+    return not _may_reach_pr_files(ctx, run, head, texts)
+
+
+# Commands that run their arguments (or hand them to a shell that may call a function).
+_RUNS_ARGUMENTS = frozenset(
+    {"eval", "exec", "command", "builtin", "source", ".", "trap", "xargs", "env", "nohup",
+     "timeout", "sudo", "time", "nice", "setsid", "stdbuf", "taskset", "numactl", "flock",
+     "coproc", "srun", "parallel", "chrt", "ionice"}
+)  # fmt: skip
+# A word that builds a name from an expansion and text (`${f}_or_die`, `run_$x`).
+_GLUED = re.compile(r"\$\{\w+\}\w|\w\$\{?\w|^\s*\"?\$")
+
+
+def _may_call(command: _Cmd, targets: frozenset[str], runners: frozenset[str]) -> bool:
+    """Whether a command the PR changed may call one of `targets`: it names one, its command
+    name is known only at run time, or it hands a run-time word to a command that runs its
+    arguments (a wrapper, or a function of the script that runs one of its parameters)."""
+    if _mentions(targets).search(command.text):
+        return True
+    argv = command.argv
+    if not argv:
+        return False  # an assignment or a loop header: it calls nothing
+    if "$" in argv[0] or "`" in argv[0]:
+        return True
+    runs = argv[0] in _RUNS_ARGUMENTS or argv[0] in runners
+    return runs and any("$" in word or "`" in word for word in argv[1:])
+
+
+def _called_elsewhere(ctx: JudgeContext, script: str, targets: frozenset[str]) -> bool:
+    """Whether another file the PR changes (a sourced library, a runner) may call one of
+    `targets`: a patch line names one or builds a command name from an expansion."""
+    if ctx.evidence.files_truncated:
+        return True
+    mention = _mentions(targets)
+    for changed in ctx.evidence.changed_files:
+        if changed.path == script or changed.status == "removed":
+            continue
+        if changed.patch is None:
+            return True
+        for line in changed.patch.splitlines():
+            code = line[1:]
+            if line[:1] not in "+-" or line.startswith(("+++", "---")):
+                continue
+            if mention.search(code) or _GLUED.search(code):
+                return True
+    return False
+
+
+def _changed_commands(at_head: _Tree, at_base: _Tree) -> list[_Cmd]:
+    """The head's commands the PR added or changed (in source order, by text)."""
+    texts = ([c.text for c in at_base.order], [c.text for c in at_head.order])
+    matcher = SequenceMatcher(None, *texts, autojunk=False)
+    return [
+        c
+        for op, _, _, h1, h2 in matcher.get_opcodes()
+        if op != "equal"
+        for c in at_head.order[h1:h2]
+    ]
+
+
+def _eval_of_arguments(
+    ctx: JudgeContext, at_head: _Tree, here: list[_Cmd], callers: _Callers
+) -> EvalAssignments | None:
+    """What the one `eval` among `here` of its function's parameter (`eval "$cmd"` with
+    `local cmd="$2"`, or `eval "$2"`) can set, read from what every call hands it
+    (`plain_command`), a program the PR leaves alone; None when that is not known."""
+    evals = [c for c in here if c.argv[:1] == ("eval",)]
+    if len(evals) != 1 or len(evals[0].argv) != 2 or not evals[0].inside:
+        return None
+    function = evals[0].inside[-1]
+    index = _parameter(at_head, evals[0].argv[1], function)
+    calls = at_head.calls(function)
+    if callers.functions != {function} or index is None or not calls:
+        return None
+    if any(len(c.argv) <= index or not all(map(_one_field, c.argv[1:index])) for c in calls):
+        return None  # a word before it may expand to no word or several: which one is it?
+    read = [plain_command(c.argv[index], at_head.functions) for c in calls]
+    commands = [r for r in read if r is not None]
+    if len(commands) != len(read) or not all(_program_untouched(ctx, c.program) for c in commands):
+        return None
+    files = frozenset(f for c in commands for f in c.files)
+    return EvalAssignments(frozenset(), frozenset(), files, ())
+
+
+def _program_untouched(ctx: JudgeContext, program: str) -> bool:
+    """Whether the PR leaves alone what a program name runs: no file it adds or changes has
+    that base name (a script may put its directory on PATH), and no changed file's patch
+    defines a function or alias of that name (a changed library read as the script runs it)."""
+    if ctx.evidence.files_truncated:
+        return False
+    name = re.escape(program.rsplit("/", 1)[-1])
+    defines = re.compile(rf"(?:^|[\s;&|(]){name}\s*\(\s*\)|\bfunction\s+{name}\b|\balias\s+{name}=")
+    for changed in ctx.evidence.changed_files:
+        if changed.status == "removed":
+            continue
+        if changed.path.rsplit("/", 1)[-1] == program.rsplit("/", 1)[-1] or changed.patch is None:
+            return False
+        for line in changed.patch.splitlines():
+            if (
+                line[:1] in "+-"
+                and not line.startswith(("+++", "---"))
+                and defines.search(line[1:])
+            ):
+                return False
+    return True
+
+
+# A word that is always one field: a literal, or double-quoted text with no `$@`/`${x[@]}`.
+_ONE_FIELD = re.compile(r'[A-Za-z0-9_./:=+-]+|"(?:[^"\\@`]|\\.)*"')
+
+
+def _one_field(word: str) -> bool:
+    return _ONE_FIELD.fullmatch(word) is not None
+
+
+_PARAMETER = re.compile(r'"?\$\{?([1-9]|[A-Za-z_][A-Za-z0-9_]*)\}?"?')
+
+
+def _parameter(tree: _Tree, word: str, function: str) -> int | None:
+    """Which of `function`'s parameters the eval's word is: `"$2"` itself, or a variable that
+    only `function` assigns, each time from that one parameter (`local cmd="$2"`), in a body
+    that never shifts or resets its parameters."""
+    found = _PARAMETER.fullmatch(word)
+    if found is None:
+        return None
+    if any(c.argv[:1] in {("shift",), ("set",)} for c in tree.order if function in c.inside):
+        return None
+    if found[1].isdigit():
+        return int(found[1])
+    name = found[1]
+    value = re.compile(rf'{re.escape(name)}=("?)\$\{{?([1-9])\}}?\1')
+    indexes = set()
+    setters = tree.setters(name)
+    inside = [c for c in setters if c.inside[-1:] == (function,)]
+    for setter in setters:
+        if setter.inside[-1:] != (function,):
+            if not (_declares_local(setter) and all(_declares_local(c) for c in inside)):
+                return None  # another function's own local is another variable
+            continue
+        matched = [m for word in setter.text.split(" ") if (m := value.fullmatch(word))]
+        if len(matched) != 1:
+            return None
+        indexes.add(int(matched[0][2]))
+    return indexes.pop() if len(indexes) == 1 else None
+
+
+def _declares_local(command: _Cmd) -> bool:
+    return bool(command.inside) and command.argv[:1] in {("local",), ("declare",), ("typeset",)}
+
+
+def _outside_single_quotes(text: str) -> str:
+    """`text` without its single-quoted parts (`'{print $7}'`, `$'...'`), where bash
+    expands nothing; a quote inside double quotes or escaped is a character, and a command
+    substitution starts its own quoting (`"$(awk '{print $1}')"`)."""
+    out: list[str] = []
+    quoted = False  # inside double quotes
+    outer: list[bool] = []  # the quoting around each open `$(`
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            out.append(text[index : index + 2])
+            index += 2
+            continue
+        if char == '"':
+            quoted = not quoted
+        elif char == "(" and (text[index - 1 : index] == "$" or (outer and not quoted)):
+            outer.append(quoted)
+            quoted = False
+        elif char == ")" and outer and not quoted:
+            quoted = outer.pop()
+        elif char == "'" and not quoted:
+            end = text.find("'", index + 1)
+            if end < 0:
+                return text  # unbalanced: read it whole
+            index = end + 1
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def _referenced(texts: Iterable[str]) -> set[str]:
@@ -672,6 +910,7 @@ class _Cmd:
     calls: str  # the function name it calls ("" for none)
     inside: tuple[str, ...]  # the functions it is defined in, outermost first
     loop: bool = False  # it sits inside a loop body (or condition)
+    argv: tuple[str, ...] = ()  # its command words as written (assignments left out)
 
 
 class _Tree:
@@ -731,6 +970,101 @@ class _Tree:
         ]
         return tuple(c.text for c in keep)
 
+    @cached_property
+    def functions(self) -> frozenset[str]:
+        return frozenset(name for c in self.order for name in c.inside)
+
+    def setters(self, name: str) -> list[_Cmd]:
+        """The commands that assign `name`, in source order."""
+        if not hasattr(self, "_setters"):
+            self._setters: dict[str, list[_Cmd]] = {}
+            for c in self.order:
+                for set_name in c.sets:
+                    self._setters.setdefault(set_name, []).append(c)
+        return self._setters.get(name, [])
+
+    def calls(self, function: str) -> list[_Cmd]:
+        """The direct calls of `function`, in source order."""
+        return [c for c in self.order if c.calls == function]
+
+    def calls_of(self, function: str) -> tuple[str, ...]:
+        return tuple(c.text for c in self.calls(function))
+
+    def bodies(self, function: str) -> tuple[str, ...]:
+        """The command texts, in source order, of every definition of `function`."""
+        return tuple(c.text for c in self.order if function in c.inside)
+
+    def callers_of(self, functions: frozenset[str]) -> frozenset[str]:
+        """`functions` with every function whose body calls one of them, transitively."""
+        found = set(functions)
+        while True:
+            more = {f for c in self.order if c.calls in found for f in c.inside} - found
+            if not more:
+                return frozenset(found)
+            found |= more
+
+    def runners(self) -> frozenset[str]:
+        """The functions that run one of their parameters as a command (`"$@"`, `eval "$1"`,
+        `local c="$1"; eval "$c"`, a call of such a function with them), transitively."""
+        held = self._parameter_names()
+        found: set[str] = set()
+        while True:
+            more = {
+                c.inside[-1]
+                for c in self.order
+                if c.inside and c.argv and c.inside[-1] not in found
+                and _runs_parameter(c, found, held.get(c.inside[-1], frozenset()))
+            }  # fmt: skip
+            if not more:
+                return frozenset(found)
+            found |= more
+
+    def _parameter_names(self) -> dict[str, frozenset[str]]:
+        """For each function, the names its own commands assign from its parameters or from
+        such names (`local cmd="$2"`; `full="$cmd --x"`)."""
+        held: dict[str, set[str]] = {}
+        for _ in range(8):  # a short chain of copies; a longer one is not followed
+            grew = False
+            for c in self.order:
+                if not c.inside or not c.sets:
+                    continue
+                own = held.setdefault(c.inside[-1], set())
+                reads = _referenced([_outside_single_quotes(c.text)])
+                if (reads & _POSITIONAL or reads & own) and not c.sets <= own:
+                    own |= c.sets
+                    grew = True
+            if not grew:
+                break
+        return {name: frozenset(names) for name, names in held.items()}
+
+    def through_calls(self, words: Iterable[str], command: list[_Cmd]) -> _Callers | None:
+        """What feeds `words` (the text of `command`, which reads positional parameters): the
+        names read, closed over the script's assignments and, for each positional parameter,
+        over the calls of the function it belongs to (their words feed it). None when one is
+        the script's own (outside any function, `$0`), the command sits in several places or
+        the walk is too long. Parameters inside single quotes (`awk '{print $7}'`) are text."""
+        insides = {c.inside for c in command}
+        if len(insides) != 1:
+            return None
+        inside = insides.pop()
+        todo = [(text, inside) for text in words]
+        names: set[str] = set()
+        functions: set[str] = set()
+        while todo:
+            text, inside = todo.pop()
+            if len(names) + len(functions) > 512:
+                return None  # bounded: a script that deep is not compared
+            positional = _referenced([_outside_single_quotes(text)]) & _POSITIONAL
+            if positional and ("0" in positional or not inside):
+                return None
+            if positional and inside[-1] not in functions:
+                functions.add(inside[-1])
+                todo += [(c.text, c.inside) for c in self.calls(inside[-1])]
+            for name in sorted(_referenced([text]) - _POSITIONAL - names):
+                names.add(name)
+                todo += [(c.text, c.inside) for c in self.setters(name)]
+        return _Callers(frozenset(names), frozenset(functions))
+
     def reached_after(self, command: list[_Cmd]) -> tuple[str, ...] | None:
         """The texts of every command a state change at `command` may reach: those after it,
         every function body, and all of them when it sits inside a loop."""
@@ -755,10 +1089,21 @@ class _Tree:
         return out
 
 
+def _runs_parameter(command: _Cmd, runners: set[str], held: frozenset[str]) -> bool:
+    """Whether the command runs a positional parameter (or a name `held` from one): as its
+    name, through a wrapper, or handed to a function that runs one of its own."""
+    first, rest = command.argv[0], command.argv[1:]
+    fed = _POSITIONAL | held
+    if _referenced([_outside_single_quotes(first)]) & fed:
+        return True
+    runs = first in _RUNS_ARGUMENTS or first in runners
+    return runs and bool(_referenced([_outside_single_quotes(" ".join(rest))]) & fed)
+
+
 def _with_call(command: _Cmd, calls: str) -> _Cmd:
     return _Cmd(
         command.position, command.text, command.line, command.sets, calls, command.inside,
-        command.loop,
+        command.loop, command.argv,
     )  # fmt: skip
 
 
@@ -802,7 +1147,7 @@ def _in_command(command: Command, inside: tuple[str, ...]) -> list[_Cmd]:
 def _in_loop(command: _Cmd) -> _Cmd:
     return _Cmd(
         command.position, command.text, command.line, command.sets, command.calls,
-        command.inside, True,
+        command.inside, True, command.argv,
     )  # fmt: skip
 
 
@@ -811,7 +1156,8 @@ def _simple(simple: Simple, inside: tuple[str, ...]) -> _Cmd:
     offset = min((w.offset for w in words), default=0)
     first = simple.words[0].raw if simple.words else ""
     return _Cmd((simple.line, offset), _text(simple), simple.line,
-                frozenset(_names_set_by(simple)), first, inside)  # fmt: skip
+                frozenset(_names_set_by(simple)), first, inside, False,
+                tuple(w.raw for w in simple.words))  # fmt: skip
 
 
 def _texts_at(tree: Parsed, line: int) -> tuple[str, ...]:

@@ -233,6 +233,46 @@ def fail_new_gap(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# A barrier run through `eval` of its caller's second argument (InferenceX amd_utils): the
+# values are known only at run time, so the eval is a gap fed by the call.
+BARRIER_FUNCTION = """host_ip="$(hostname -I | awk '{print $1}')"
+run_barrier_or_die() {
+  local desc="$1" cmd="$2"
+  if ! eval "$cmd"; then
+    echo "FATAL: ${desc} failed" >&2
+    exit 1
+  fi
+}
+run_barrier_or_die "container barrier" "python3 /opt/tools/sync.py barrier --local-ip ${host_ip}"
+"""
+
+
+def pass_baseline_positional(data: dict[str, Any]) -> str:
+    """Checks 3 and 8-10 (E8): the script is on main with a function that evals its caller's
+    argument, and the base's one call hands it a plain command; the PR changes a later line,
+    so the function, its call and what feeds it are the base's: no new finding."""
+    _with_models_md(data)
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + BARRIER_FUNCTION)
+    head = _pull(data)["commits"][0]["files"][SCRIPT_PATH]
+    _main_files(data)[SCRIPT_PATH] = head
+    _edit_pr_file(
+        data, SCRIPT_PATH, BARRIER_FUNCTION, BARRIER_FUNCTION + "export NCCL_DEBUG=WARN\n"
+    )
+    return pass_conversation(data)
+
+
+def fail_new_caller(data: dict[str, Any]) -> str:
+    """Checks 3 and 8-10 (E8): the same function and call on main, and the PR adds a second
+    call handing it text known only at run time: a call the PR wrote fails closed."""
+    _with_models_md(data)
+    _edit_pr_file(data, SCRIPT_PATH, _LIB_LINE, _LIB_LINE + BARRIER_FUNCTION)
+    head = _pull(data)["commits"][0]["files"][SCRIPT_PATH]
+    _main_files(data)[SCRIPT_PATH] = head
+    call = 'run_barrier_or_die "warmup" "$(cat /tmp/warmup_cmd)"\n'
+    _edit_pr_file(data, SCRIPT_PATH, BARRIER_FUNCTION, BARRIER_FUNCTION + call)
+    return pass_conversation(data)
+
+
 # The golden AL pinned only in a function the script never calls (`false && pin_golden_al`):
 # the server the benchmark job starts gets the real-acceptance config.
 AGENTIC_DEAD_KNOB_SCRIPT = """#!/usr/bin/env bash

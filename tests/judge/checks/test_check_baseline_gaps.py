@@ -110,7 +110,7 @@ def test_an_unchanged_eval_of_a_variable_a_launcher_may_set_by_a_computed_name_f
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
-def test_an_unchanged_eval_of_a_callers_argument_is_never_baseline(check, check_id):
+def test_an_unchanged_eval_of_a_callers_argument_fails_when_the_pr_adds_a_call(check, check_id):
     base = _with(SCRIPT, 'run_it() {\n  eval "$1"\n}\nrun_it "$(cat /opt/a)"\n')
     head = _with(base, 'run_it "$(cat /opt/b)"\n')
     status, _ = _status(check, _modified(base, head), check_id)
