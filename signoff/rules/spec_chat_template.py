@@ -48,6 +48,11 @@ class SpecChatTemplatePolicy(Strict):
     """Check 8 (E4-E6; Check 9 from E7): where multi-node clients run outside a recipe."""
 
     client_chains: tuple[ClientChain, ...] = ()
+    # Where a recipe outside the repository comes from: the workflow runs
+    # `launcher` (`{node}`: a node name up to its first `_`) for the nodes `runner_labels`
+    # lists under the entry's runner label.
+    runner_labels: str = ""
+    launcher: str = "runners/launch_{node}.sh"
 
 
 Config = SpecChatTemplatePolicy

@@ -27,10 +27,10 @@ from collections.abc import Iterator
 
 from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants
-from signoff.judge.checks.spec_chat_template import client_chain
+from signoff.judge.checks.spec_chat_template import client_chain, recipe_checkout
 from signoff.judge.checks.spec_chat_template.calls import chat_template_problem
 from signoff.judge.context import JudgeContext
-from signoff.judge.golden_recipes import config_file_refs, config_files
+from signoff.judge.golden_recipes import config_file_refs, config_files, launched_names
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.inferencex.master_config import MasterEntry, sweep_may_run
@@ -53,10 +53,15 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
         multi_node = list(_spec_entries(ctx)[2].values())
         # the chains' few files first: a mass edit's recipes may outrun the read budget
         yield from client_chain.wants(ctx, [e for e in multi_node if not config_files(ctx, e)])
+        outside: list[MasterEntry] = []  # entries with a recipe the repository lacks
         for entry in multi_node:
             for path in config_files(ctx, entry):
-                if ctx.evidence.file(path, "head") is None:
+                read = ctx.evidence.file(path, "head")
+                if read is None:
                     yield want_file(path, "head")
+                elif read.state == "missing" and entry not in outside:
+                    outside.append(entry)
+        yield from recipe_checkout.wants(ctx, outside)
     yield from base_wants(ctx)
 
 
@@ -175,8 +180,15 @@ def _multi_node_problem(
     flags = ctx.policy.spec_decode.chat_template_flags
     for key in sorted(set(multi_node) - set(bare)):
         checked.append(f"{key} (multi-node recipe)")
-        for path, selector in config_file_refs(ctx, multi_node[key]):
+        for path, selector, launched in _recipe_refs(ctx, multi_node[key]):
             read = ctx.evidence.file(path, "head")
+            outside = read is not None and read.state == "missing"
+            why = recipe_checkout.external_reason(ctx, multi_node[key], launched) if outside else ""
+            if why:
+                return (
+                    f"{key}: its recipe is not in the repository ({path}): {why}, so "
+                    "realistic acceptance is unverified"
+                ), checked
             if read is None or read.state != "ok" or read.text is None:
                 return (
                     f"{key}: its recipe {path} could not be read at the head "
@@ -191,6 +203,14 @@ def _multi_node_problem(
                     "default is on), so realistic acceptance is unverified"
                 ), checked
     return "", sorted(checked)
+
+
+def _recipe_refs(ctx: JudgeContext, entry: MasterEntry) -> list[tuple[str, str, str]]:
+    """(repository path, selector, the path as the entry names it) of each recipe it runs."""
+    return [
+        (path, selector, next((n for n in launched_names(ctx, path) if n != path), path))
+        for path, selector in config_file_refs(ctx, entry)
+    ]
 
 
 def _multi_node_chat_template(ctx: JudgeContext) -> bool:
