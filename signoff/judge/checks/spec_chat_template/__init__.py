@@ -53,15 +53,18 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
         multi_node = list(_spec_entries(ctx)[2].values())
         # the chains' few files first: a mass edit's recipes may outrun the read budget
         yield from client_chain.wants(ctx, [e for e in multi_node if not config_files(ctx, e)])
-        outside: list[MasterEntry] = []  # entries with a recipe the repository lacks
+        # entries with a recipe the repository lacks: where it comes from is asked before the
+        # recipes still unread, so a mass edit's many recipes do not crowd it out
+        outside = [
+            entry
+            for entry in multi_node
+            if any(_missing(ctx, path) for path in config_files(ctx, entry))
+        ]
+        yield from recipe_checkout.wants(ctx, outside)
         for entry in multi_node:
             for path in config_files(ctx, entry):
-                read = ctx.evidence.file(path, "head")
-                if read is None:
+                if ctx.evidence.file(path, "head") is None:
                     yield want_file(path, "head")
-                elif read.state == "missing" and entry not in outside:
-                    outside.append(entry)
-        yield from recipe_checkout.wants(ctx, outside)
     yield from base_wants(ctx)
 
 
@@ -182,7 +185,7 @@ def _multi_node_problem(
         checked.append(f"{key} (multi-node recipe)")
         for path, selector, launched in _recipe_refs(ctx, multi_node[key]):
             read = ctx.evidence.file(path, "head")
-            outside = read is not None and read.state == "missing"
+            outside = _missing(ctx, path)
             why = recipe_checkout.external_reason(ctx, multi_node[key], launched) if outside else ""
             if why:
                 return (
@@ -203,6 +206,12 @@ def _multi_node_problem(
                     "default is on), so realistic acceptance is unverified"
                 ), checked
     return "", sorted(checked)
+
+
+def _missing(ctx: JudgeContext, path: str) -> bool:
+    """The head has no file at `path` (a definite 404, not an unread file)."""
+    read = ctx.evidence.file(path, "head")
+    return read is not None and read.state == "missing"
 
 
 def _recipe_refs(ctx: JudgeContext, entry: MasterEntry) -> list[tuple[str, str, str]]:
