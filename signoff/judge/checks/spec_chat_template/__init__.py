@@ -13,7 +13,9 @@ head body runs (`benchmark_serving.py`) is the call that must carry the flag; a 
 file the PR changes that a launch serves with (`--chat-template`) is not read and FAILs. A
 script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or
 changes FAILs (see judge/script_files). A multi-node spec-decode entry's recipes
-(`CONFIG_FILE=`) must turn the chat template on; one that names no recipe and whose launcher
+(`CONFIG_FILE=`) must turn the chat template on (one the repository lacks comes from the
+launcher's external checkout, which is not read: the FAIL names its ref, see recipe_checkout);
+one that names no recipe and whose launcher
 runs a known chain of scripts to the client (profile `client_chains`) is judged by the client
 script the chain runs, read with the values it hands it (see client_chain), and any other needs
 a changed multi-node recipe line that turns it on; agentic replay always goes through chat
