@@ -205,3 +205,15 @@ def test_a_changed_program_of_the_chain_that_signoff_does_not_read_fails_closed_
     result = _judge(check, parts)
     assert result.status == "FAIL"
     assert f"{CHAIN}/sync.py" in result.reason and "reads only its shell scripts" in result.reason
+
+
+def test_a_changed_chain_script_that_points_the_chain_at_another_client_fails_naming_the_line(
+    check,
+):
+    base = SERVER_SH + 'BENCH_CMD="bash $WS_PATH/bench.sh 1 1"\n'
+    head = SERVER_SH + 'BENCH_CMD="bash $WS_PATH/fast_bench.sh 1 1"\n'
+    parts = _chain_parts()
+    add_changed_file(parts, SERVER, head, base=base)
+    result = _judge(check, parts)
+    assert result.status == "FAIL"
+    assert f"{SERVER}:10 (base), a line this PR removes, names `bench.sh`" in result.reason
