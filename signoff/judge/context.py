@@ -613,6 +613,15 @@ class JudgeContext:
     def _granted(self) -> dict[str, bool]:
         return {}
 
+    def script_run_with(self, path: str, env: dict[str, str]) -> ScriptRun | None:
+        """The head script at `path` read as the benchmark job runs it with `env` bound, for a
+        script a chain of others runs by file (None when it was not read)."""
+        parsed = self.parsed_script(path)
+        if parsed is None:
+            return None
+        bound = {name: value for name, value in env.items() if name in parsed.reads(env)}
+        return self._evaluate(parsed, bound, "benchmark", frozenset())
+
     def speculates(self, run: ScriptRun) -> bool:
         """Some launch in the reading may pass one of the profile's spec-decode flags."""
         flags = self.policy.spec_decode.script_flags

@@ -76,7 +76,7 @@ def _in_repo(ctx: JudgeContext, path: str) -> str:
     return path
 
 
-def _launched(ctx: JudgeContext, path: str) -> list[str]:
+def launched_names(ctx: JudgeContext, path: str) -> list[str]:
     """Every spelling a master config may use for a repository recipe path."""
     names = [path]
     for launched, root in ctx.policy.golden_al.recipe_roots.items():
@@ -99,7 +99,7 @@ def eval_recipe(path: str) -> bool:
 def _injected_for(ctx: JudgeContext, path: str) -> str | None:
     """The head entry that runs recipe `path` and opts into the runners' injection."""
     opt_in = ctx.policy.golden_al.opt_in
-    names = _launched(ctx, path)
+    names = launched_names(ctx, path)
     for master in master_files(ctx):
         text = ctx.master_text(master, "head") or ""
         blocks = split_blocks(text) or {}

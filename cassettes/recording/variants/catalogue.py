@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .checks import (
+    amd_chain_client,
+    fail_amd_chain_client,
     fail_arch_underscore,
     fail_codeowner,
     fail_evals,
@@ -289,6 +291,19 @@ VARIANTS = [
         "fail_library_chat_template",
         "check 8: the PR's change to benchmark_lib.sh drops the chat template the script asks for",
         fail_library_chat_template,
+        publish=True,
+        expect=("REJECTED", (8,)),
+    ),
+    Variant(
+        "amd_chain_client",
+        "check 8: an AMD multi-node MTP entry naming no recipe; the chain's bench.sh on main "
+        "passes the chat template",
+        amd_chain_client,
+    ),
+    Variant(
+        "fail_amd_chain_client",
+        "check 8: the same, and the PR's change to bench.sh drops the flag from its MTP branch",
+        fail_amd_chain_client,
         publish=True,
         expect=("REJECTED", (8,)),
     ),

@@ -6,7 +6,14 @@ import copy
 from typing import Any
 
 from ..scenario import AGG_ROWS, RECIPE_DOC, REPO, check_runs, set_recipe, skipped_runs
-from .common import SCRIPT_PATH, _edit_pr_file, _edit_signoff, _pull, pass_conversation
+from .common import (
+    SCRIPT_PATH,
+    _edit_pr_file,
+    _edit_signoff,
+    _pull,
+    _select_in_changelog,
+    pass_conversation,
+)
 from .eras import _main_files
 
 
@@ -263,3 +270,85 @@ def fail_arch_underscore(data: dict[str, Any]) -> str:
         "--kv-cache-dtype fp8 \\\n  --hf_overrides '{\"num_hidden_layers\": 40}' \\\n",
     )
     return pass_conversation(data)
+
+
+AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
+# The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
+# server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
+AMD_BENCH = """#!/bin/bash
+ENGINE="${ENGINE:-sglang-disagg}"
+concurrency_list=${10:-"512x1"}
+IFS='x' read -r -a concs <<< "$concurrency_list"
+source "$(dirname "$0")/../../benchmark_lib.sh"
+for conc in "${concs[@]}"; do
+    extra_flags=""
+    if [[ "$ENGINE" == "vllm-disagg" ]]; then
+        extra_flags="--trust-remote-code"
+    elif [ "$IS_MTP" = "true" ]; then
+        if [[ "$MODEL_NAME" == "DeepSeek-V4-Pro" ]]; then
+            extra_flags="--dsv4"
+        else
+            extra_flags="--use-chat-template"
+        fi
+    fi
+    run_benchmark_serving --model "$MODEL_PATH" --max-concurrency "$conc" $extra_flags
+done
+"""
+AMD_MTP_KEY = "dsv4-fp4-mi355x-sglang-disagg-mtp"
+AMD_MTP_ENTRY = f"""
+{AMD_MTP_KEY}:
+  image: lmsysorg/sglang-rocm:v0.5.15-rocm720-mi35x-20260713
+  model: deepseek-ai/DeepSeek-V4-Pro
+  model-prefix: dsv4
+  precision: fp4
+  framework: sglang-disagg
+  runner: mi355x-disagg
+  multinode: true
+  disagg: true
+  kv-p2p-transfer: mori
+  scenarios:
+    fixed-seq-len:
+      - isl: 8192
+        osl: 1024
+        search-space:
+          - spec-decoding: mtp
+            conc-list: [32, 64]
+            prefill: {{num-worker: 1, tp: 8, ep: 1, dp-attn: false}}
+            decode:
+              num-worker: 1
+              tp: 8
+              ep: 1
+              dp-attn: false
+              additional-settings: ["DECODE_MTP_SIZE=2"]
+"""
+
+
+def _multi_node_runs(run: int) -> list[dict[str, Any]]:
+    """The sweep's green multi-node jobs for the AMD entry (benchmark and eval)."""
+    names = [f"multi-node 8k1k / dsv4 fp4 mi355x sglang-disagg 1P1D mtp c{c}" for c in (32, 64)]
+    names.append("multi-node eval / dsv4 fp4 mi355x sglang-disagg 1P1D mtp c64 | eval-only")
+    return [
+        {"name": name, "conclusion": "success", "run": run, "id": 40000027500 + index,
+         "started_at": "2026-08-18T10:25:00Z", "completed_at": "2026-08-18T13:30:00Z"}
+        for index, name in enumerate(names)
+    ]  # fmt: skip
+
+
+def amd_chain_client(data: dict[str, Any]) -> str:
+    """8: the PR also adds an AMD multi-node MTP entry naming no recipe; its launcher's chain
+    runs amd_utils/bench.sh (on main), which passes the chat template for ENGINE=sglang-disagg
+    and IS_MTP=true."""
+    _main_files(data)[AMD_BENCH_PATH] = AMD_BENCH
+    files = _pull(data)["commits"][0]["files"]
+    files["configs/nvidia-master.yaml"] += AMD_MTP_ENTRY
+    _select_in_changelog(data, AMD_MTP_KEY)
+    data["repos"][REPO]["check_runs"]["p2"] += _multi_node_runs(15000002701)
+    return pass_conversation(data)
+
+
+def fail_amd_chain_client(data: dict[str, Any]) -> str:
+    """8: the same, and the PR changes bench.sh so that the MTP branch passes no chat template."""
+    url = amd_chain_client(data)
+    dropped = AMD_BENCH.replace('extra_flags="--use-chat-template"', 'extra_flags=""')
+    _pull(data)["commits"][0]["files"][AMD_BENCH_PATH] = dropped
+    return url

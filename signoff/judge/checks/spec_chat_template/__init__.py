@@ -12,9 +12,14 @@ nothing. When the PR changes the library that defines the client, the benchmark 
 head body runs (`benchmark_serving.py`) is the call that must carry the flag; a chat template
 file the PR changes that a launch serves with (`--chat-template`) is not read and FAILs. A
 script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or
-changes FAILs (see judge/script_files). A multi-node spec-decode entry needs a
-changed multi-node recipe that turns the chat template on; agentic replay always goes through
-chat completions. N/A when no spec-decode config changes. To satisfy it: pass
+changes FAILs (see judge/script_files). A multi-node spec-decode entry's recipes
+(`CONFIG_FILE=`) must turn the chat template on (one the repository lacks comes from the
+launcher's external checkout, which is not read: the FAIL names its ref, see recipe_checkout);
+one that names no recipe and whose launcher
+runs a known chain of scripts to the client (profile `client_chains`) is judged by the client
+script the chain runs, read with the values it hands it (see client_chain), and any other needs
+a changed multi-node recipe line that turns it on; agentic replay always goes through chat
+completions. N/A when no spec-decode config changes. To satisfy it: pass
 `--use-chat-template` to run_benchmark_serving on every path.
 """
 
@@ -23,29 +28,42 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from signoff.judge import script_entries, sourced
-from signoff.judge.baseline import base_wants, settled
+from signoff.judge.baseline import base_wants
+from signoff.judge.checks.spec_chat_template import client_chain, recipe_checkout
+from signoff.judge.checks.spec_chat_template.calls import chat_template_problem
 from signoff.judge.context import JudgeContext
-from signoff.judge.golden_recipes import config_file_refs, config_files
+from signoff.judge.golden_recipes import config_file_refs, config_files, launched_names
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
-from signoff.judge.script_files import unread_script_file
-from signoff.parse.benchmark.launch import ClientCall, ScriptRun
+from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.inferencex.master_config import MasterEntry, sweep_may_run
 from signoff.parse.recipes.srt_benchmark import recipe_uses_chat_template
+from signoff.rules.spec_chat_template import SpecChatTemplatePolicy
 
 ID = "spec-chat-template"
 NAME = "spec-decode chat template"
-CONFIG = None  # it has no profile section beyond its switches (rules.<ID>.disable)
+CONFIG = SpecChatTemplatePolicy
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
     """Changed files the scripts source (judge/sourced), the master configs at the head when a
     changed script no changed entry runs (judge/script_entries), the recipes multi-node
-    spec-decode entries run (head), and the base texts of changed scripts whose reading has
-    gaps (judge/baseline)."""
+    spec-decode entries run (head), the client chains of those naming none (client_chain), and
+    the base texts of changed scripts whose reading has gaps (judge/baseline)."""
     yield from sourced.wants(ctx)
     yield from script_entries.wants(ctx)
     if not ctx.master_problems:
-        for entry in _spec_entries(ctx)[2].values():
+        multi_node = list(_spec_entries(ctx)[2].values())
+        # the chains' few files first: a mass edit's recipes may outrun the read budget
+        yield from client_chain.wants(ctx, [e for e in multi_node if not config_files(ctx, e)])
+        # entries with a recipe the repository lacks: where it comes from is asked before the
+        # recipes still unread, so a mass edit's many recipes do not crowd it out
+        outside = [
+            entry
+            for entry in multi_node
+            if any(_missing(ctx, path) for path in config_files(ctx, entry))
+        ]
+        yield from recipe_checkout.wants(ctx, outside)
+        for entry in multi_node:
             for path in config_files(ctx, entry):
                 if ctx.evidence.file(path, "head") is None:
                     yield want_file(path, "head")
@@ -59,17 +77,16 @@ def evaluate(ctx: JudgeContext) -> Finding:
     scripts = _spec_scripts(ctx, entries)
     if not entries and not scripts and not agentic and not multi_node:
         return not_applicable("no speculative-decoding config is added or changed")
-    problem = _multi_node_problem(ctx, multi_node)
+    problem, checked = _multi_node_problem(ctx, multi_node)
     if problem:
         return failed(problem)
-    checked: list[str] = [f"{key} (multi-node recipe)" for key in sorted(multi_node)]
     readings = [*_entry_runs(ctx, entries), *scripts]
     judged = {run.path for _, runs in readings for run in runs}
     for label, runs in readings:
         if not runs:
             return failed(f"{label}: its benchmark script could not be found or read at the head")
         for run in runs:
-            problem = _chat_template_problem(ctx, run, judged)
+            problem = chat_template_problem(ctx, run, judged)
             if problem:
                 return failed(problem if label == run.path else f"{label}: {problem}")
         configs = sum(max(len(run.points), 1) for run in runs)
@@ -138,28 +155,50 @@ def _spec_scripts(
     return out
 
 
-def _multi_node_problem(ctx: JudgeContext, multi_node: dict[str, MasterEntry]) -> str:
+def _multi_node_problem(
+    ctx: JudgeContext, multi_node: dict[str, MasterEntry]
+) -> tuple[str, list[str]]:
     """Why a multi-node spec-decode entry is not known to benchmark through the chat template
-    ("" when it is): every recipe it runs (`CONFIG_FILE=`) is read whole at the head and must
-    turn the template on, whatever lines the PR changed; an entry naming no recipe needs a
-    changed multi-node recipe line that turns it on."""
+    ("" when it is), and what was read: every recipe it runs (`CONFIG_FILE=`) is read whole at
+    the head and must turn the template on, whatever lines the PR changed; an entry naming no
+    recipe is read through its launcher's client chain (client_chain) when one is known, and
+    otherwise needs a changed multi-node recipe line that turns it on."""
+    checked: list[str] = []
     bare = sorted(key for key, entry in multi_node.items() if not config_files(ctx, entry))
-    if bare and not _multi_node_chat_template(ctx):
+    unchained = [key for key in bare if client_chain.chain_of(ctx, multi_node[key]) is None]
+    if unchained and not _multi_node_chat_template(ctx):
         return (
-            f"{', '.join(bare)}: no multi-node recipe is named (CONFIG_FILE), so the "
+            f"{', '.join(unchained)}: no multi-node recipe is named (CONFIG_FILE), so the "
             "benchmark client runs in a script the launcher runs by file, which signoff does "
             "not read, and no changed multi-node recipe enables the chat template "
             "(use-chat-template), so realistic acceptance is unverified"
-        )
+        ), checked
+    for key in bare:
+        chain = client_chain.chain_of(ctx, multi_node[key])
+        if chain is None:
+            checked.append(f"{key} (multi-node recipe)")
+            continue
+        problem, shown = client_chain.chain_problem(ctx, multi_node[key], chain)
+        if problem:
+            return f"{problem}, so realistic acceptance is unverified", checked
+        checked.append(shown)
     flags = ctx.policy.spec_decode.chat_template_flags
-    for key in sorted(multi_node):
-        for path, selector in config_file_refs(ctx, multi_node[key]):
+    for key in sorted(set(multi_node) - set(bare)):
+        checked.append(f"{key} (multi-node recipe)")
+        for path, selector, launched in _recipe_refs(ctx, multi_node[key]):
             read = ctx.evidence.file(path, "head")
+            outside = _missing(ctx, path)
+            why = recipe_checkout.external_reason(ctx, multi_node[key], launched) if outside else ""
+            if why:
+                return (
+                    f"{key}: its recipe is not in the repository ({path}): {why}, so "
+                    "realistic acceptance is unverified"
+                ), checked
             if read is None or read.state != "ok" or read.text is None:
                 return (
                     f"{key}: its recipe {path} could not be read at the head "
                     f"({ctx.unread(read)}), so realistic acceptance is unverified"
-                )
+                ), checked
             defaults = ctx.policy.spec_decode.recipe_chat_template_defaults
             if not recipe_uses_chat_template(read.text, flags, selector, defaults):
                 shown = f"{path}:{selector}" if selector else path
@@ -167,8 +206,22 @@ def _multi_node_problem(ctx: JudgeContext, multi_node: dict[str, MasterEntry]) -
                     f"{key}: its recipe {shown} does not enable the chat template "
                     "(benchmark use_chat_template: true, or a benchmark type whose srtctl "
                     "default is on), so realistic acceptance is unverified"
-                )
-    return ""
+                ), checked
+    return "", sorted(checked)
+
+
+def _missing(ctx: JudgeContext, path: str) -> bool:
+    """The head has no file at `path` (a definite 404, not an unread file)."""
+    read = ctx.evidence.file(path, "head")
+    return read is not None and read.state == "missing"
+
+
+def _recipe_refs(ctx: JudgeContext, entry: MasterEntry) -> list[tuple[str, str, str]]:
+    """(repository path, selector, the path as the entry names it) of each recipe it runs."""
+    return [
+        (path, selector, next((n for n in launched_names(ctx, path) if n != path), path))
+        for path, selector in config_file_refs(ctx, entry)
+    ]
 
 
 def _multi_node_chat_template(ctx: JudgeContext) -> bool:
@@ -185,46 +238,3 @@ def _multi_node_chat_template(ctx: JudgeContext) -> bool:
             ):
                 return True
     return False
-
-
-def _chat_template_problem(ctx: JudgeContext, run: ScriptRun, judged: set[str]) -> str:
-    spec = ctx.policy.spec_decode
-    run = settled(ctx, run)
-    where = f" ({run.label})" if run.label else ""
-    if not run.complete:
-        why = run.problems[0] if run.problems else "unread"
-        return f"{run.path} could not be fully read ({why}){where}"
-    flags = " or ".join(spec.chat_template_flags)
-    lacking = [call for call in run.clients if not _has_chat_template(ctx, call)]
-    if lacking:
-        call = lacking[0]
-        may = f", and may run: {call.why}" if call.why else ""
-        return f"{run.path}:{call.line} calls {call.command} without {flags}{where}{may}"
-    templates = {flag.replace("_", "-") for flag in spec.server_chat_template_flags}
-    for launch in run.launches:
-        for flag, path in launch.reads:
-            if flag.replace("_", "-") in templates:  # the prompt format the draft sees
-                return (
-                    f"{run.path}:{launch.line} serves with {flag} `{path}`, a chat template "
-                    f"this PR adds or changes; signoff does not read templates{where}"
-                )
-    unread = unread_script_file(ctx, run, judged)
-    if unread:  # the file may hold a benchmark call of its own, flagless
-        return f"{unread}, so its benchmark calls are unverified"
-    reached = [call for call in run.clients if call.reach == "reached"]
-    if reached:
-        return ""
-    if run.clients:
-        call = run.clients[0]
-        return (
-            f"{run.path}:{call.line}: the only {call.command} call with {flags} may not run "
-            f"({call.why}){where}"
-        )
-    clients = "/".join(c for c in spec.client_commands if not c.endswith(".py"))
-    return f"{run.path} runs no {clients} call, so the chat template is unverified{where}"
-
-
-def _has_chat_template(ctx: JudgeContext, call: ClientCall) -> bool:
-    """The client matches its arguments word for word: `--use-chat-template` alone."""
-    flags = ctx.policy.spec_decode.chat_template_flags
-    return any(arg.flag in flags and not arg.joined and arg.value is None for arg in call.args)
