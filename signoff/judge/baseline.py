@@ -982,3 +982,9 @@ def _bare(word: str) -> re.Match[str] | None:
 
 def _strip_lines(text: str) -> str:
     return _LINE_REF.sub("", text)
+
+
+# What judge/environment_program.py reads the same way.
+COMPUTED_ASSIGNMENT, REPO_PATH = _COMPUTED, _REPO_PATH
+command_tree, unexpanded = _tree, _unexpanded
+CommandTree = _Tree
