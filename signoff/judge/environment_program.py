@@ -1,4 +1,4 @@
-"""A program named only by the job's environment is not a file the PR wrote.
+"""An override hook's program, named by the job's environment, is not a file the PR wrote.
 
     resolve_python() {
         if [[ -n "${PY:-}" ]] && command -v "$PY" >/dev/null; then :
@@ -13,7 +13,10 @@ of that name). The environment is the runner's or the image's. The PR reaches it
 changed file other than the files of the reading (the script and the changed files it
 sources) that names the variable or assigns a computed name, or through a master config when
 it is a sweep variable; with none of those, the environment's program is baseline, as a file
-sourced from the image is. It is never so when the reading's own files may set the variable
+sourced from the image is. Only a hook counts: the script itself gives the variable a literal
+value or default on some path (a bare `bash "$SETUP_SCRIPT"` runs whatever the environment
+names, which may be a repository file the PR changes). It is never so when the reading's own
+files may set the variable
 otherwise than to a literal or to an item of a literal `for` list, may assign a computed name
 anywhere, or may put a directory of the checkout on PATH (a bare name could then find a file
 the PR adds).
@@ -44,6 +47,7 @@ _DECLARE = r"(?:(?:export|local|declare|typeset|readonly)(?:\s+-[A-Za-z]+)*\s+)?
 _BARE = re.compile(
     r"(?:export|local|declare|typeset|readonly)(?:\s+-[A-Za-z]+)*(?:\s+[A-Za-z_][A-Za-z0-9_]*)+"
 )
+_VALUE = re.compile(r"=(?:\"[^\"]+\"|'[^']+'|[^\s\"']+)")  # a setter giving a value
 _LOOP = re.compile(r"^for ([A-Za-z_][A-Za-z0-9_]*) in (.*)$", re.S)
 _LOOP_ITEM = re.compile(r"[A-Za-z0-9_.+/-]+")
 
@@ -79,10 +83,13 @@ def environment_program(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) 
     if any(REPO_PATH.search(text) or text.rsplit("/", 1)[-1] in changed for text in literals):
         return False  # a default or literal part that may name a file of the checkout
     loops = {c.text for tree in trees for c in tree.order if _LOOP.match(c.text)}
+    defaults = {m["braced"] for m in _EXPANSION.finditer(call.word) if m["default"]}
     for name in sorted(names):
         texts = [c.text for tree in trees for c in tree.order if name in c.sets]
         if not all(_literal_setter(name, text, trees, loops) for text in texts):
             return False
+        if name not in defaults and not any(_VALUE.search(text) for text in texts):
+            return False  # no literal of the script's own: whatever the environment names
         if _fed_by_pr(ctx, name, set(own)):
             return False
     return not _path_into_checkout(trees)

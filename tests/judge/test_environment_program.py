@@ -87,3 +87,12 @@ def test_a_program_word_with_a_substitution_still_fails(check):
     result = check(_pr(router=router), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "known only at run time" in result.reason
+
+
+def test_a_variable_the_script_gives_no_value_of_its_own_still_fails(check):
+    """Not a hook: whatever the environment names runs, which may be a file the PR changes."""
+    result = check(
+        _pr(resolve="", router=ROUTER.replace('"${PY:-python}"', '"$PY"')), "no-arch-hacks"
+    )
+    assert result.status == "FAIL"
+    assert "known only at run time" in result.reason
