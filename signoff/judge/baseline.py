@@ -256,7 +256,9 @@ def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileR
     names = names - data
     if names & _POSITIONAL and not _calls_unchanged(head, parsed_base, at_library, line):
         return False
-    outside = sorted(names - at_library.assigned - _POSITIONAL)  # the script feeds these
+    # the script feeds what the file reads and never sets, and what both of them set
+    script_sets = _tree(head.tree).assigned | _tree(parsed_base.tree).assigned
+    outside = sorted(names - (at_library.assigned - script_sets) - _POSITIONAL)
     if not outside:
         return True
     return _feeds_unchanged(

@@ -102,3 +102,15 @@ def test_a_sourced_library_whose_base_was_not_read_still_fails(check):
     replace_file(parts, LIB, "base", None, state="missing")
     result = check(parts, "no-arch-hacks")
     assert result.status == "FAIL"
+
+
+def test_a_feed_the_pr_adds_in_the_script_to_a_name_the_library_also_sets_still_fails(check):
+    """The library sets the name from its own earlier value: what the script gives it first
+    feeds the program too."""
+    library = LIBRARY.replace(
+        "run_replay() {\n", 'AIPERF_CLI="${AIPERF_CLI:-$AIPERF_VENV/bin/aiperf}"\nrun_replay() {\n'
+    )
+    head = _port(CALLER).replace("source ", "read -r AIPERF_CLI < /tmp/cli\nsource ", 1)
+    result = check(_pr(library, _elsewhere(library), CALLER, head), "no-arch-hacks")
+    assert result.status == "FAIL"
+    assert "known only at run time" in result.reason
