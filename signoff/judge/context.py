@@ -805,8 +805,12 @@ class JudgeContext:
         bound = {name: value for name, value in env.items() if name in parsed.reads(env)}
         name = self.policy.sweep_env.concurrency
         free = {k: v for k, v in bound.items() if k != name}
-        key = (run.path, tuple(sorted(free.items())), run.job, tuple(sorted(run.unset)))
-        return free if name in bound and self._conc_free.get(key) is not None else bound
+        # the curve's key names the hooks it read as unset; the run, those it relied on
+        hooks = {tuple(sorted(run.unset)), tuple(sorted(self.unset_hooks(parsed)))}
+        curve = (run.path, tuple(sorted(free.items())), run.job)
+        keys = [(*curve, unset) for unset in (sorted(hooks) if run.unset else [()])]
+        shared = any(self._conc_free.get(key) is not None for key in keys)
+        return free if name in bound and shared else bound
 
     @cached_property
     def _conc_free(self) -> dict[tuple[object, ...], ScriptRun | None]:

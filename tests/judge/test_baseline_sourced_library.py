@@ -10,7 +10,11 @@ feeds it, or calls it where the base did not still fails closed.
 from __future__ import annotations
 
 import pytest
-from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
+from builders import SCRIPT, SCRIPT_PATH, add_changed_file, build, passing_parts, replace_file
+
+from signoff.judge.context import JudgeContext
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.policy import load_policy
 
 LIB = "benchmarks/benchmark_lib.sh"
 
@@ -114,3 +118,14 @@ def test_a_feed_the_pr_adds_in_the_script_to_a_name_the_library_also_sets_still_
     result = check(_pr(library, _elsewhere(library), CALLER, head), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "known only at run time" in result.reason
+
+
+def test_a_base_reading_binds_only_what_the_head_reading_bound():
+    """The head binds the names the script's own text reads: one only a sourced library reads
+    (`IS_AGENTIC`) stays unknown there, so the base reading leaves it unknown too."""
+    parts = _pr(LIBRARY, _elsewhere(LIBRARY), CALLER, _port(CALLER))
+    ctx = JudgeContext(build(parts), load_policy())
+    run = ScriptRun(
+        path=SCRIPT_PATH, job="benchmark", environment=(("IS_AGENTIC", "1"), ("MODEL", "m"))
+    )
+    assert ctx.reading_environment(run) == {"MODEL": "m"}
