@@ -217,7 +217,7 @@ def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileR
     if not texts:
         return False
     sourcing = _texts_at(head.tree, call.line)
-    data, pieces, variable = _arguments(library.tree, line)
+    data, pieces, variable = _arguments_memo(ctx, library, line)
     found = [
         (other, int(other.origin.rpartition(":")[2]))
         for other in run_base.script_files
@@ -242,8 +242,49 @@ def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileR
         words = (fed,) if fed is not None else words
     if variable:  # the variable as written, whose own assignments hold the program
         words = (*words, f"${variable}")
-    in_library = run.model_copy(update={"path": path})  # its own code, its own patch skipped
-    if not same or _may_reach_pr_files(ctx, in_library, library.tree, words):
+    if not same:
+        return False
+    bound = tuple(sorted(name for name, _ in run.environment))  # all the feeds ask of it
+    key = f"baseline.sourced:{run.path}:{path}:{line}:{call.line}:{words!r}:{bound!r}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _sourced_feeds_unchanged(
+            ctx, run, (head, parsed_base), (library, library_base), line, call.line, words,
+            (data, pieces),
+        )  # fmt: skip
+    return bool(ctx.memo[key])
+
+
+def _arguments_memo(
+    ctx: JudgeContext, parsed: ParsedScript, line: int
+) -> tuple[frozenset[str], re.Pattern[str] | None, str]:
+    """`_arguments`, once per command of a file (it runs for many configurations)."""
+    assert parsed.tree is not None
+    key = f"baseline.arguments:{parsed.path}:{line}"
+    found = ctx.memo.get(key)
+    if not isinstance(found, tuple):
+        found = _arguments(parsed.tree, line)
+        ctx.memo[key] = found
+    return found
+
+
+def _sourced_feeds_unchanged(
+    ctx: JudgeContext,
+    run: ScriptRun,
+    script: tuple[ParsedScript, ParsedScript],
+    file: tuple[ParsedScript, ParsedScript],
+    line: int,
+    sourced_at: int,
+    words: tuple[str, ...],
+    arguments: tuple[frozenset[str], re.Pattern[str] | None],
+) -> bool:
+    """`_unchanged_sourced_call`'s feeds: the sourced file's (head, base) at its `line`, then
+    the script's (head, base) at the `source` line `sourced_at`."""
+    head, parsed_base = script
+    library, library_base = file
+    data, pieces = arguments
+    assert head.tree is not None and parsed_base.tree is not None and library.tree is not None
+    in_library = run.model_copy(update={"path": library.path})  # its own patch skipped
+    if _may_reach_pr_files(ctx, in_library, library.tree, words):
         return False
     if not _feeds_unchanged(
         ctx, in_library, library, library_base, line, words, data=data, pieces=pieces
@@ -262,7 +303,7 @@ def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileR
     if not outside:
         return True
     return _feeds_unchanged(
-        ctx, run, head, parsed_base, call.line, tuple(f"${{{name}}}" for name in outside)
+        ctx, run, head, parsed_base, sourced_at, tuple(f"${{{name}}}" for name in outside)
     )
 
 
@@ -640,7 +681,15 @@ def _feeds_unchanged(
 
 
 def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
-    """Whether the PR may have changed what the job's environment holds for `name`."""
+    """Whether the PR may have changed what the job's environment holds for `name` (each
+    name's patches scanned once per verdict: many readings ask)."""
+    key = f"baseline.outside:{script}:{name}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _scanned_from_outside(ctx, script, name)
+    return bool(ctx.memo[key])
+
+
+def _scanned_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
     if ctx.evidence.files_truncated:
         return True
     if ctx.changed_master_files and name in ctx.policy.sweep_env.variables():
