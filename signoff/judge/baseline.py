@@ -40,6 +40,12 @@ a gap counts against a PASS only when the PR may have changed what it stands for
   - a gap that may change the shell's own state (`eval`, `source`, `alias`, `declare -n`,
     `trap`) is new when the PR changes any command it may reach: those after it, every
     function body, and the whole script when it sits in a loop.
+- The base reading sources the base text of each changed file the script sources (the head
+  reading runs the head's). A run through a run-time word by that file's code (reported at
+  the `source` line) is compared in that file: the base made it at a command of the same text
+  there, fed the same in that file; what the file reads but never sets is fed by the script
+  as above; arguments of the functions around it are the script's calls of them, which are
+  the base's. A state gap of that file's code is never baseline (its line there is unknown).
 """
 
 from __future__ import annotations
@@ -125,13 +131,18 @@ _LINE_REF = re.compile(r"\(line \d+\)|\bline \d+\b|:\d+\b")
 
 def base_wants(ctx: JudgeContext) -> Iterator[Want]:
     """The base texts the comparison needs: each script the PR modifies or renames whose
-    reading has a gap (read with nothing bound, which leaves the most gaps)."""
+    reading has a gap (read with nothing bound, which leaves the most gaps), and the base of
+    each changed file such a reading sources (the base reading sources it there)."""
     for changed in ctx.changed_scripts:
         if changed.status == "added" or ctx.parsed_script(changed.path) is None:
             continue
         runs = ctx.script_runs_for_path(changed.path)
-        if any(not run.complete or any(not c.name for c in run.script_files) for run in runs):
+        gaps = [r for r in runs if not r.complete or any(not c.name for c in r.script_files)]
+        if gaps:
             yield want_file(changed.previous_path or changed.path, "base")
+        for path in sorted({path for run in gaps for _, path in run.sourced}):
+            if _base_path(ctx, path) != path or _status(ctx, path) not in ("added", "removed"):
+                yield want_file(_base_path(ctx, path), "base")
 
 
 def settled(ctx: JudgeContext, run: ScriptRun, *, keep_sources: bool = False) -> ScriptRun:
@@ -158,6 +169,8 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     known)."""
     if call.name or sum(not c.name for c in run.script_files) > _MAX_GAPS:
         return False  # a known name is judged by whether the PR wrote that file
+    if call.origin or any(line == call.line for line, _ in run.sourced):
+        return _unchanged_sourced_call(ctx, run, call)
     base = _base_reading(ctx, run)
     head = ctx.parsed_script(run.path)
     if base is None or head is None or head.tree is None:
@@ -188,6 +201,138 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     if not same or _may_reach_pr_files(ctx, run, head.tree, words):
         return False  # judged as before: it counts when the PR adds or changes other files
     return _feeds_unchanged(ctx, run, head, parsed_base, call.line, words, data=data, pieces=pieces)
+
+
+def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bool:
+    """A run through a run-time word by code of a changed file the script sources (reported
+    at the `source` line): the base reading, which sources that file's base text, made it at
+    a command of the same text there, fed the same in that file (`unchanged_call`'s rules,
+    read in it); what the file reads but does not set is fed by the script as the script's
+    own gaps are, and, when arguments of the functions around it feed it, the script's calls
+    of those functions are the base's. Code read from a string has no origin: never."""
+    path, _, at = call.origin.rpartition(":")
+    head = ctx.parsed_script(run.path)
+    library = ctx.parsed_script(path) if path else None
+    base_path = _base_path(ctx, path) if path else ""
+    library_base = ctx.base_parsed_script(base_path) if path else None
+    base = _base_reading(ctx, run)
+    if head is None or head.tree is None or library is None or library.tree is None:
+        return False
+    if library_base is None or library_base.tree is None or base is None:
+        return False
+    run_base, parsed_base = base
+    assert parsed_base.tree is not None
+    line = int(at)
+    texts = _texts_at(library.tree, line)
+    if not texts:
+        return False
+    sourcing = _texts_at(head.tree, call.line)
+    data, pieces, variable = _arguments_memo(ctx, library, line)
+    found = [
+        (other, int(other.origin.rpartition(":")[2]))
+        for other in run_base.script_files
+        if other.origin.rpartition(":")[0] == base_path
+        and (other.word == call.word or pieces is not None)
+        and not other.name
+        and _texts_at(parsed_base.tree, other.line) == sourcing
+        and _strip_lines(other.why) == _strip_lines(call.why)
+    ]
+    same = any(_texts_at(library_base.tree, there) == texts for _, there in found)
+    words: tuple[str, ...] = (call.word,)
+    if call.word == STDIN:  # what runs is what the pipeline feeds it: that text, unchanged
+        fed = _stdin_feed(library, line)
+        inside = _functions_at(library.tree, line)
+        body = _bodies(library.tree, inside)
+        same = fed is not None and any(
+            _stdin_feed(library_base, there) == fed
+            and _functions_at(library_base.tree, there) == inside
+            and _bodies(library_base.tree, inside) == body
+            for _, there in found
+        )
+        words = (fed,) if fed is not None else words
+    if variable:  # the variable as written, whose own assignments hold the program
+        words = (*words, f"${variable}")
+    if not same:
+        return False
+    bound = tuple(sorted(name for name, _ in run.environment))  # all the feeds ask of it
+    key = f"baseline.sourced:{run.path}:{path}:{line}:{call.line}:{words!r}:{bound!r}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _sourced_feeds_unchanged(
+            ctx, run, (head, parsed_base), (library, library_base), line, call.line, words,
+            (data, pieces),
+        )  # fmt: skip
+    return bool(ctx.memo[key])
+
+
+def _arguments_memo(
+    ctx: JudgeContext, parsed: ParsedScript, line: int
+) -> tuple[frozenset[str], re.Pattern[str] | None, str]:
+    """`_arguments`, once per command of a file (it runs for many configurations)."""
+    assert parsed.tree is not None
+    key = f"baseline.arguments:{parsed.path}:{line}"
+    found = ctx.memo.get(key)
+    if not isinstance(found, tuple):
+        found = _arguments(parsed.tree, line)
+        ctx.memo[key] = found
+    return found
+
+
+def _sourced_feeds_unchanged(
+    ctx: JudgeContext,
+    run: ScriptRun,
+    script: tuple[ParsedScript, ParsedScript],
+    file: tuple[ParsedScript, ParsedScript],
+    line: int,
+    sourced_at: int,
+    words: tuple[str, ...],
+    arguments: tuple[frozenset[str], re.Pattern[str] | None],
+) -> bool:
+    """`_unchanged_sourced_call`'s feeds: the sourced file's (head, base) at its `line`, then
+    the script's (head, base) at the `source` line `sourced_at`."""
+    head, parsed_base = script
+    library, library_base = file
+    data, pieces = arguments
+    assert head.tree is not None and parsed_base.tree is not None and library.tree is not None
+    in_library = run.model_copy(update={"path": library.path})  # its own patch skipped
+    if _may_reach_pr_files(ctx, in_library, library.tree, words):
+        return False
+    if not _feeds_unchanged(
+        ctx, in_library, library, library_base, line, words, data=data, pieces=pieces
+    ):
+        return False
+    at_library = _tree(library.tree)
+    names = at_library.closure(_referenced(words))
+    if names is None:
+        return False
+    names = names - data
+    if names & _POSITIONAL and not _calls_unchanged(head, parsed_base, at_library, line):
+        return False
+    # the script feeds what the file reads and never sets, and what both of them set
+    script_sets = _tree(head.tree).assigned | _tree(parsed_base.tree).assigned
+    outside = sorted(names - (at_library.assigned - script_sets) - _POSITIONAL)
+    if not outside:
+        return True
+    return _feeds_unchanged(
+        ctx, run, head, parsed_base, sourced_at, tuple(f"${{{name}}}" for name in outside)
+    )
+
+
+def _calls_unchanged(head: ParsedScript, base: ParsedScript, library: _Tree, line: int) -> bool:
+    """Whether the script calls the sourced file's functions that (transitively) run the
+    command at its `line` with the same command texts, in the same order, at base and head:
+    their arguments are the positional parameters that feed it."""
+    assert head.tree is not None and base.tree is not None
+    around = {name for c in library.at_line(line) for name in c.inside}
+    while True:
+        more = {f for c in library.order if c.calls in around for f in c.inside} - around
+        if not more:
+            break
+        around |= more
+
+    def calls(tree: Parsed) -> list[str]:
+        return [c.text for c in _tree(tree).order if c.text.split(" ", 1)[0] in around]
+
+    return bool(around) and calls(head.tree) == calls(base.tree)
 
 
 def _may_reach_pr_files(
@@ -371,6 +516,8 @@ def _unchanged_problem(ctx: JudgeContext, run: ScriptRun, problem: str) -> bool:
     sourced = _SOURCED.match(what)
     if sourced is not None and _outside_source(ctx, run, sourced[1]):
         return True
+    if any(at == line for at, _ in run.sourced):
+        return False  # a changed sourced file's own gap: its line there is not known
     kinds = [state for pattern, state in _GAPS if pattern.match(what)]
     if not kinds:
         return False
@@ -447,33 +594,47 @@ def _base_text(ctx: JudgeContext, path: str) -> str | None:
     return read.text if read is not None and read.state == "ok" else None
 
 
+def _status(ctx: JudgeContext, path: str) -> str:
+    return next((f.status for f in ctx.evidence.changed_files if f.path == path), "")
+
+
+def _base_path(ctx: JudgeContext, path: str) -> str:
+    """Where the script sat at the base (a rename's old path): its `$0` there."""
+    changed = next((f for f in ctx.evidence.changed_files if f.path == path), None)
+    return changed.previous_path or path if changed is not None else path
+
+
 def _base_reading(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
     """The base script read as `run` was (same bound environment and job), memoised."""
-    key = f"baseline.run:{run.path}:{run.job}:{run.environment!r}:{run.unset!r}"
+    env = ctx.reading_environment(run)  # points read alike at the head share one
+    key = f"baseline.run:{run.path}:{run.job}:{env!r}:{run.unset!r}"
     if key not in ctx.memo:
-        ctx.memo[key] = _read_base(ctx, run)
+        ctx.memo[key] = _read_base(ctx, run, env)
     found = ctx.memo[key]
     return found if isinstance(found, tuple) else None
 
 
-def _read_base(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedScript] | None:
+def _read_base(
+    ctx: JudgeContext, run: ScriptRun, env: dict[str, str] | None
+) -> tuple[ScriptRun, ParsedScript] | None:
     text = _base_text(ctx, run.path)
     if text is None:
         return None
     parsed = read_script(text, run.path)
     if parsed.tree is None:
         return None
-    env = dict(run.environment) if run.environment or run.job else None
     clients = ctx.policy.spec_decode.client_commands
     library = ctx.is_library(run.path)  # read alone, as the head was: every function runs
-    budget = ctx.take_steps(LIBRARY_BUDGET if library else DEFAULT_BUDGET)
+    # the changed files it sources are read at their base texts, as the head reads its own
+    budget = ctx.take_steps(LIBRARY_BUDGET if library or run.sourced else DEFAULT_BUDGET)
     if budget <= 0:
         return None
     unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
     libraries = ctx.policy.spec_decode.library_scripts
+    files = ctx.base_sources_for(_base_path(ctx, run.path))
     base_run, steps = evaluate_counted(
         parsed, env, clients, budget=budget, job=run.job, unset=unset, library=library,
-        libraries=libraries,
+        libraries=libraries, files=files,
     )  # fmt: skip
     ctx.return_steps(budget - steps)
     if any("work bound" in p for p in base_run.problems):
@@ -542,7 +703,15 @@ def _feeds_unchanged(
 
 
 def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
-    """Whether the PR may have changed what the job's environment holds for `name`."""
+    """Whether the PR may have changed what the job's environment holds for `name` (each
+    name's patches scanned once per verdict: many readings ask)."""
+    key = f"baseline.outside:{script}:{name}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _scanned_from_outside(ctx, script, name)
+    return bool(ctx.memo[key])
+
+
+def _scanned_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
     if ctx.evidence.files_truncated:
         return True
     if ctx.changed_master_files and name in ctx.policy.sweep_env.variables():
@@ -1210,3 +1379,9 @@ def _bare(word: str) -> re.Match[str] | None:
 
 def _strip_lines(text: str) -> str:
     return _LINE_REF.sub("", text)
+
+
+# What judge/environment_program.py reads the same way.
+COMPUTED_ASSIGNMENT, REPO_PATH = _COMPUTED, _REPO_PATH
+command_tree, unexpanded = _tree, _unexpanded
+CommandTree = _Tree

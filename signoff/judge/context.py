@@ -496,6 +496,61 @@ class JudgeContext:
     def _sourced(self) -> dict[str, SourcedText]:
         return {}
 
+    def base_sources_for(self, path: str) -> Sources:
+        """What `source` in the base script at `path` read of the files the PR changed: each
+        one it modifies or renames at its base text (by its base path); one it adds was not
+        there and one it removes is read at neither side, so both keep their baseline reading.
+        The base reading of a script that sources a changed library is then the base's own."""
+        if path not in self._base_sources:
+            at_base = frozenset(
+                f.previous_path or f.path
+                for f in self.evidence.changed_files
+                if f.status not in ("added", "removed")
+            )
+            self._base_sources[path] = Sources(
+                script=path, changed=at_base, read=self.base_sourced_text,
+                text=self._base_changed_text,
+            )  # fmt: skip
+        return self._base_sources[path]
+
+    @cached_property
+    def _base_sources(self) -> dict[str, Sources]:
+        return {}
+
+    def base_sourced_text(self, path: str) -> SourcedText:
+        """A changed file's base text as `source` read it at the base (`path`: its base path),
+        or why it cannot be read: a base not gathered is not the base's reading."""
+        if path not in self._base_sourced:
+            text, why = self._base_changed_text(path)
+            parsed = self.base_parsed_script(path) if text is not None else None
+            if parsed is not None and parsed.tree is None:
+                why = parsed.problems[0] if parsed.problems else "could not be parsed"
+            tree = parsed.tree if parsed is not None else None
+            problems = tuple(tree.problems) if tree is not None else ()
+            self._base_sourced[path] = SourcedText(path, tree, why, tuple(sorted(set(problems))))
+        return self._base_sourced[path]
+
+    @cached_property
+    def _base_sourced(self) -> dict[str, SourcedText]:
+        return {}
+
+    def base_parsed_script(self, path: str) -> ParsedScript | None:
+        """The base text at `path` of a file the PR changed, parsed once (None: not read)."""
+        if path not in self._base_parsed:
+            text, _ = self._base_changed_text(path)
+            self._base_parsed[path] = read_script(text, path) if text is not None else None
+        return self._base_parsed[path]
+
+    @cached_property
+    def _base_parsed(self) -> dict[str, ParsedScript | None]:
+        return {}
+
+    def _base_changed_text(self, path: str) -> tuple[str | None, str]:
+        read = self.evidence.file(path, "base")
+        text = read.text if read is not None and read.state == "ok" else None
+        why = read_problem(path, text, self.unread(read))
+        return (text, "") if not why else (None, why)
+
     # --- override hooks read as unset (Check 3's reading) -----------------------------------
     @cached_property
     def hooks_withheld(self) -> str:
@@ -745,6 +800,27 @@ class JudgeContext:
             return symbolic if same else concrete
         shared = self._conc_free[key]
         return shared if shared is not None else self._evaluate(parsed, bound, job, unset)
+
+    def reading_environment(self, run: ScriptRun) -> dict[str, str] | None:
+        """What the head reading `run` was evaluated with (None: nothing bound): a point's
+        environment less what the script's own text does not read (a name only a sourced
+        library reads stays unknown), less the concurrency when its curve shared one reading
+        (`_evaluate_point`). A base reading binds the same, or its gaps read otherwise."""
+        if not run.environment and not run.job:
+            return None
+        env = dict(run.environment)
+        parsed = self.parsed_script(run.path)
+        if parsed is None:
+            return env
+        bound = {name: value for name, value in env.items() if name in parsed.reads(env)}
+        name = self.policy.sweep_env.concurrency
+        free = {k: v for k, v in bound.items() if k != name}
+        # the curve's key names the hooks it read as unset; the run, those it relied on
+        hooks = {tuple(sorted(run.unset)), tuple(sorted(self.unset_hooks(parsed)))}
+        curve = (run.path, tuple(sorted(free.items())), run.job)
+        keys = [(*curve, unset) for unset in (sorted(hooks) if run.unset else [()])]
+        shared = any(self._conc_free.get(key) is not None for key in keys)
+        return free if name in bound and shared else bound
 
     @cached_property
     def _conc_free(self) -> dict[tuple[object, ...], ScriptRun | None]:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
+from signoff.judge.environment_program import environment_program
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import basename
@@ -31,6 +32,8 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
     for call in (*run.script_files, *_by_plain_name(run)):
         if unchanged_call(ctx, run, call):
             continue  # the base ran it the same way, fed the same
+        if environment_program(ctx, run, call):
+            continue  # the runner's or the image's program, or a literal judged by its name
         written = _written_by_pr(ctx, call, skip, run.path)
         if written:
             where = f" ({run.label})" if run.label else ""

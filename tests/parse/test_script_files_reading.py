@@ -105,3 +105,20 @@ def test_an_external_program_is_recorded_by_its_name_never_by_the_file_it_reads(
     """`grep -q x ./x.sh` runs the `grep` PATH finds (a file the PR may add when the script
     puts its own directory there), and only reads ./x.sh."""
     assert _files("grep -q x ./x.sh") == [("grep", "grep", "reached")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'srun --jobid="$JOB_ID" --nodelist="$HOST" --ntasks=1 bash x.sh',
+        'srun --jobid="$(squeue -h -o %A | head -n1)" bash x.sh',
+        'timeout --signal="$SIG" 10 bash x.sh',
+    ],
+)
+def test_a_wrapper_option_with_a_run_time_value_in_one_word_is_skipped_as_an_option(line):
+    assert _files(line) == [("x.sh", "x.sh", "reached")]
+
+
+def test_a_wrapper_option_whose_run_time_value_may_split_still_names_what_runs():
+    """Unquoted, the value may split into more fields: one of them may be the program."""
+    assert _files("srun --jobid=$JOB_ID bash x.sh")[0][1] == ""

@@ -124,7 +124,7 @@ class BenchmarkCommands:
         for file in listed:  # its text is not read: the checks decide what that may hide
             reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
-                reach=reach, why=why,
+                reach=reach, why=why, origin=reader.origin(argv[0].line),
             ))  # fmt: skip
         command = ShellCommand(argv=words, line=line, reach=reach, why=why)
         reader.records.of(COMMANDS).append(command)

@@ -267,6 +267,8 @@ class Calls(ReaderState):
             self.problem(line, f"sources {path}, which this PR changes: its line {inner}: {what}")
         self.note(f"line {self.at(line)} reads {path} (this PR changes it) as the script runs it")
         self.sourced.setdefault((self.at(line), path), None)
+        if not any(known is sourced.tree for known, _ in self.sourced_trees):
+            self.sourced_trees.append((sourced.tree, path))
         self.sources.append(sourced.tree)
         self.line_base.append(self.at(line))
         self.reading.append(path)

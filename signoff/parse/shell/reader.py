@@ -146,6 +146,7 @@ class ReaderState:
         self.files = files
         self.reading: list[str] = [files.script if files is not None else ""]
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
+        self.sourced_trees: list[tuple[Parsed, str]] = []  # each changed file read, its path
         self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
         # a `cd`/`pushd` has run: relative paths are read from a directory not known here
         self.moved = False
@@ -217,6 +218,13 @@ class ReaderState:
     def at(self, line: int) -> int:
         """A line of the script (code read from a string reports the string's line)."""
         return self.line_base[-1] or line
+
+    def origin(self, line: int) -> str:
+        """`path:line` of a command of a changed sourced file being read ("" for the script's
+        own code and for code read from a string)."""
+        tree = self.sources[-1]
+        path = next((path for known, path in self.sourced_trees if known is tree), "")
+        return f"{path}:{line}" if path else ""
 
     def note(self, what: str) -> None:
         self.notes.setdefault(what, None)

@@ -44,6 +44,9 @@ class ScriptFileRun(Frozen):
     line: int
     reach: Reach = "reached"
     why: str = ""
+    # `path:line` of the command in a changed file the script sources, whose code ran it
+    # ("": the script's own code, or code read from a string); `line` is then the `source`
+    origin: str = ""
 
 
 class Ran(Frozen):

@@ -162,11 +162,19 @@ def _command_index(argv: Sequence[Field]) -> int:
         wrapper = basename(argv[i].text)
         takes_value = _WRAPPER_VALUE_OPTIONS.get(wrapper, frozenset())
         i += 1
-        while i < len(argv) and argv[i].known and _wrapper_word(argv[i].text):
-            i += 2 if argv[i].text in takes_value else 1
+        while i < len(argv) and _wrapper_option(argv[i]):
+            i += 2 if argv[i].known and argv[i].text in takes_value else 1
         if wrapper in _OPERAND_FIRST and i < len(argv) and not argv[i].known and argv[i].single:
             i += 1  # `timeout "$LIMIT" cmd`: one word, known only at run time, is the limit
     return min(i, len(argv))
+
+
+def _wrapper_option(word: Field) -> bool:
+    """A wrapper's own word: an option, an assignment or an argument it takes; or an option
+    whose value is known only at run time but stays in that one word (`--jobid="$ID"`)."""
+    if word.known:
+        return _wrapper_word(word.text)
+    return word.single and word.prefix.startswith("-")
 
 
 def _wrapper_word(text: str) -> bool:
