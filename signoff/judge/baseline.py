@@ -305,7 +305,7 @@ def _sourced_feeds_unchanged(
     if names is None:
         return False
     names = names - data
-    if names & _POSITIONAL and not _calls_unchanged(head, parsed_base, at_library, line):
+    if names & _POSITIONAL and not _library_calls_unchanged(head, parsed_base, at_library, line):
         return False
     # the script feeds what the file reads and never sets, and what both of them set
     script_sets = _tree(head.tree).assigned | _tree(parsed_base.tree).assigned
@@ -317,7 +317,9 @@ def _sourced_feeds_unchanged(
     )
 
 
-def _calls_unchanged(head: ParsedScript, base: ParsedScript, library: _Tree, line: int) -> bool:
+def _library_calls_unchanged(
+    head: ParsedScript, base: ParsedScript, library: _Tree, line: int
+) -> bool:
     """Whether the script calls the sourced file's functions that (transitively) run the
     command at its `line` with the same command texts, in the same order, at base and head:
     their arguments are the positional parameters that feed it."""
