@@ -129,3 +129,19 @@ def test_a_base_reading_binds_only_what_the_head_reading_bound():
         path=SCRIPT_PATH, job="benchmark", environment=(("IS_AGENTIC", "1"), ("MODEL", "m"))
     )
     assert ctx.reading_environment(run) == {"MODEL": "m"}
+
+
+DIRECT = LIBRARY.replace(
+    '$REPLAY_CMD 2>&1 | tee "$result_dir/benchmark.log"', '$REPLAY_CMD --out "$1"'
+)
+
+
+@pytest.mark.parametrize("check_id", ["no-arch-hacks", "engine-patches"])
+def test_a_library_program_fed_by_its_functions_argument_is_baseline_while_the_call_is_the_bases(
+    check, check_id
+):
+    parts = _pr(DIRECT, _elsewhere(DIRECT), CALLER, _port(CALLER))
+    assert check(parts, check_id).status == "PASS"
+    changed_call = _port(CALLER).replace('run_replay "/tmp/result"', 'run_replay "$HOME/out"')
+    result = check(_pr(DIRECT, _elsewhere(DIRECT), CALLER, changed_call), check_id)
+    assert result.status == "FAIL"
