@@ -6,3 +6,4 @@ __version__ = "0.1.0"
 
 deferred.defer_module("jwt")
 deferred.defer_pygithub_init()
+deferred.defer_charset_normalizer_init()

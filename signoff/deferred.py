@@ -71,6 +71,7 @@ class _PackageAwaitingInit(types.ModuleType):
         return types.ModuleType.__getattribute__(self, name)
 
     _initialised = False
+    _logger_set_up = False  # the `__init__`'s own logger set-up was done when it was deferred
 
     def _sibling_importing(self) -> bool:
         """Whether the reader is one of the package's modules as it is imported (its top level,
@@ -100,10 +101,10 @@ class _PackageAwaitingInit(types.ModuleType):
                 spec.loader.exec_module(self)
             finally:
                 del self._init_thread
-                # its logger set-up was done by `defer_pygithub_init` (and may be changed since)
-                logger.setLevel(level)
-                for handler in [h for h in logger.handlers if h not in handlers]:
-                    logger.removeHandler(handler)
+                if self._logger_set_up:  # done when deferring (and maybe changed since)
+                    logger.setLevel(level)
+                    for handler in [h for h in logger.handlers if h not in handlers]:
+                        logger.removeHandler(handler)
             self._initialised = True
 
 
@@ -123,18 +124,38 @@ def defer_pygithub_init() -> None:
     What it does at once that a run can notice is done here now instead: its `github` logger
     at INFO with a stderr handler (signoff's client lowers it to WARNING).
     """
-    name = "github"
+    if _defer_package_init("github") is not None:
+        logger = logging.getLogger("github")
+        logger.setLevel(logging.INFO)
+        logger.addHandler(logging.StreamHandler())
+        types.ModuleType.__setattr__(sys.modules["github"], "_logger_set_up", True)
+
+
+def defer_charset_normalizer_init() -> None:
+    """charset_normalizer's package `__init__` (its detector) runs on first use.
+
+    requests imports it at once to guess the encoding of an answer that names none, and reads
+    its `__version__` to check compatibility; GitHub's JSON answers name theirs (and zips are
+    read as bytes), so a run never guesses. The version is bound now, from the same submodule
+    the `__init__` takes it from.
+    """
+    package = _defer_package_init("charset_normalizer")
+    if package is not None:
+        version = importlib.import_module("charset_normalizer.version")
+        for name in ("__version__", "VERSION"):
+            types.ModuleType.__setattr__(package, name, getattr(version, name))
+
+
+def _defer_package_init(name: str) -> types.ModuleType | None:
     if name in sys.modules:
-        return
+        return None
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-        return
+        return None
     package = _PackageAwaitingInit(name)
     _describe(package, spec)
     sys.modules[name] = package
-    logger = logging.getLogger(name)
-    logger.setLevel(logging.INFO)
-    logger.addHandler(logging.StreamHandler())
+    return package
 
 
 def _describe(module: types.ModuleType, spec: ModuleSpec) -> None:

@@ -73,8 +73,15 @@ def test_pyjwt_is_imported_when_a_name_of_it_is_first_read() -> None:
 
 # What a token-only `signoff verify --publish` never needs: GitHub App JWTs (PyJWT, cryptography),
 # PyGithub's object model behind its package `__init__` (`Github`, `Auth`, repositories, users;
-# PyNaCl for secrets), and the audit.
-NEVER_ON_A_VERIFY = ("cryptography", "nacl", "signoff.audit", "github.MainClass", "github.Auth")
+# PyNaCl for secrets), charset_normalizer's detector (every answer names its charset), the audit.
+NEVER_ON_A_VERIFY = (
+    "cryptography",
+    "nacl",
+    "signoff.audit",
+    "github.MainClass",
+    "github.Auth",
+    "charset_normalizer.api",
+)
 NEVER_ON_A_VERIFY_PREFIXES = ("cryptography.", "nacl.", "signoff.audit.")
 
 
@@ -110,3 +117,15 @@ def test_pygithubs_package_names_read_as_its_init_binds_them_once_it_has_run() -
         "len(logging.getLogger('github').handlers))"
     )
     assert _python(code) == "False True True True github.Requester 1"
+
+
+def test_an_answer_naming_no_charset_is_still_guessed_by_charset_normalizer_on_first_use() -> None:
+    code = (
+        "import warnings; warnings.simplefilter('error'); "  # requests' dependency check is quiet
+        "import sys, signoff.verify_command, requests; "
+        "before = 'charset_normalizer.api' in sys.modules; "
+        "r = requests.models.Response(); r._content = 'grüße aus köln'.encode('utf-8'); "
+        "r.encoding = None; "
+        "print(before, r.apparent_encoding, r.text, 'charset_normalizer.api' in sys.modules)"
+    )
+    assert _python(code) == "False utf-8 grüße aus köln True"
