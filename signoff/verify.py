@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from github import Github, GithubException
+from github.GithubException import GithubException
 from pydantic import BaseModel, ConfigDict
 
 from signoff.errors import ExitCode, GatherError, PublishError
@@ -26,7 +26,7 @@ from signoff.evidence import Evidence, SignOff
 from signoff.gather import HeadStart, fetch_signoff, gather_evidence, pin_pull, start
 from signoff.github import pool
 from signoff.github.api import Api
-from signoff.github.client import Client
+from signoff.github.client import Client, Connection
 from signoff.github.comments import PostedNow, prefetch_posted, read_posted
 from signoff.judge import judge
 from signoff.judge.eligibility import publish_blocker, superseded
@@ -99,7 +99,7 @@ class PublishOptions(BaseModel):
 
 
 def verify(
-    gh: Github,
+    gh: Connection,
     ref: SignoffRef,
     policy: Policy,
     *,
@@ -158,7 +158,7 @@ def verify(
 
 
 def _judge_and_publish(
-    gh: Github,
+    gh: Connection,
     outcome: VerifyOutcome,
     evidence: Evidence,
     policy: Policy,
@@ -203,7 +203,7 @@ class _PostedAhead:
 
 
 def publish_outcome(
-    gh: Github,
+    gh: Connection,
     outcome: VerifyOutcome,
     policy: Policy,
     identity: str | Callable[[], str] | None,
@@ -242,7 +242,7 @@ class _Identity:
     path. With one gather worker (recording cassettes) it is asked when needed, as before.
     """
 
-    def __init__(self, gh: Github, configured: str | None, *, wanted: bool) -> None:
+    def __init__(self, gh: Connection, configured: str | None, *, wanted: bool) -> None:
         self._ask: Callable[[], str] = lambda: resolve_identity(gh, configured)
         self._answer: Future[str] | None = None
         concurrent = isinstance(gh, Client) and pool.WORKERS > 1  # a requester per thread
@@ -292,7 +292,7 @@ class _Judged:
 
 
 def _publish_verdict(
-    gh: Github,
+    gh: Connection,
     outcome: VerifyOutcome,
     judged: _Judged,
     policy: Policy,
@@ -328,7 +328,7 @@ class _StatusWrite:
 
     def __init__(
         self,
-        gh: Github,
+        gh: Connection,
         evidence: Evidence,
         verdict: Verdict,
         policy: Policy,
@@ -371,7 +371,7 @@ class _StatusWrite:
 
 
 def _write_comment(
-    gh: Github,
+    gh: Connection,
     judged: _Judged,
     body: str,
     policy: Policy,
@@ -401,7 +401,7 @@ def _write_comment(
     return {"comment_url": written.url, "comment_action": written.action}
 
 
-def _read_posted(gh: Github, ref: SignoffRef, api: Api | None = None) -> PostedNow:
+def _read_posted(gh: Connection, ref: SignoffRef, api: Api | None = None) -> PostedNow:
     """The three sign-off lists now (through `api` when they were sent ahead there)."""
     try:
         if api is not None:
@@ -416,7 +416,7 @@ def _read_posted(gh: Github, ref: SignoffRef, api: Api | None = None) -> PostedN
 
 
 def _publish_error(
-    gh: Github, outcome: VerifyOutcome, policy: Policy, publish: bool, opts: PublishOptions
+    gh: Connection, outcome: VerifyOutcome, policy: Policy, publish: bool, opts: PublishOptions
 ) -> VerifyOutcome:
     """Could not verify: mark the pinned SHA `error` (when we know it) so the PR shows why, but
     only for a sign-off that may publish at all (else an outage would let anyone clobber a PASS).
@@ -437,7 +437,7 @@ def _publish_error(
     return outcome.model_copy(update={"status_state": plan.state})
 
 
-def _may_write_error(gh: Github, ref: SignoffRef, policy: Policy) -> bool:
+def _may_write_error(gh: Connection, ref: SignoffRef, policy: Policy) -> bool:
     """One read of the sign-off itself: a sign-off by an OWNER/MEMBER/COLLABORATOR may set the
     `error` status; anything unreadable, no sign-off, or anyone else's writes nothing."""
     try:

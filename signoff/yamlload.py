@@ -35,7 +35,9 @@ def load_yaml(text: str) -> Any:
 def compose_bounded(text: str) -> yaml.Node | None:
     """The node graph of one YAML document; AliasBombError when aliases blow it up."""
     node = yaml.compose(text, Loader=SafeLoader)
-    if node is not None:
+    # Without an anchor (`&name`) no alias can name a node: the graph is a tree, so nothing is
+    # shared, nothing contains itself and nothing expands.
+    if node is not None and "&" in text:
         _check_alias_expansion(node)
     return node
 
@@ -54,30 +56,45 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 
 
 def _check_alias_expansion(root: yaml.Node) -> None:
-    """Count the nodes a full walk would visit, memoised per node, without walking them all."""
+    """Count the nodes a full walk would visit, memoised per node, without walking them all.
+
+    Depth first, children in order; each frame is [node, children, next child, nodes so far].
+    A scalar child is counted where it is met (it has no children, so it can neither contain
+    itself nor cross the bound).
+    """
     expanded: dict[int, int] = {}  # node id -> nodes in its fully expanded subtree
-    open_nodes: set[int] = set()
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = {id(root)}
+    stack: list[list[Any]] = [[root, _children(root), 0, 1]]
     while stack:
-        node, children_done = stack.pop()
-        key = id(node)
-        if children_done:
+        frame = stack[-1]
+        node, children, index, total = frame
+        if index == len(children):
+            stack.pop()
+            key = id(node)
             open_nodes.discard(key)
-            total = 1 + sum(expanded[id(child)] for child in _children(node))
             if total - len(expanded) > MAX_ALIAS_NODES:  # the deepest node that crosses it
                 raise AliasBombError(
                     f"aliases expand the document past {MAX_ALIAS_NODES:,} extra nodes",
                     node.start_mark,
                 )
             expanded[key] = total
+            if stack:
+                stack[-1][3] += total
             continue
-        if key in expanded:
-            continue
-        if key in open_nodes:  # an anchor reached again from inside itself
-            raise AliasBombError("an alias refers to the node that contains it", node.start_mark)
-        open_nodes.add(key)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(_children(node)))
+        frame[2] = index + 1
+        child = children[index]
+        key = id(child)
+        done = expanded.get(key)
+        if done is not None:
+            frame[3] += done
+        elif key in open_nodes:  # an anchor reached again from inside itself
+            raise AliasBombError("an alias refers to the node that contains it", child.start_mark)
+        elif isinstance(child, yaml.ScalarNode):
+            expanded[key] = 1
+            frame[3] += 1
+        else:
+            open_nodes.add(key)
+            stack.append([child, _children(child), 0, 1])
 
 
 class DuplicateKeyError(ValueError):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from github import Github
 from github.GithubException import GithubException
 
 from signoff.audit.gated import changed_paths, is_gated
@@ -26,6 +25,7 @@ from signoff.evidence import Evidence, MembershipState, SignoffKind
 from signoff.gather import audit_reads as reads
 from signoff.gather.teams import MAX_TEAMS, read_memberships
 from signoff.github.api import Api, JsonObject
+from signoff.github.client import Connection
 from signoff.parse.inferencex.codeowners import owner_is_team, parse_codeowners
 from signoff.policy import Policy
 
@@ -48,7 +48,7 @@ class PullAudit:
     evidence: Evidence | None  # the bundle judged (None when nothing was judged)
 
 
-def audit_pull(gh: Github, pr: MergedPull, settings: AuditSettings) -> PullAudit:
+def audit_pull(gh: Connection, pr: MergedPull, settings: AuditSettings) -> PullAudit:
     """One row of the report. Raises GatherError when GitHub cannot be read."""
     api = Api(gh)
     row = AuditedPull(

@@ -15,7 +15,6 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from github import Github
 from pydantic import BaseModel, ConfigDict
 
 from signoff.audit.history import FileHistory
@@ -28,6 +27,7 @@ from signoff.evidence import Evidence, MembershipState
 from signoff.gather import audit_reads as reads
 from signoff.gather import gather_evidence
 from signoff.github.api import Api
+from signoff.github.client import Connection
 from signoff.judge import judge
 from signoff.judge.reading import PLAN
 from signoff.parse.inferencex.codeowners import owner_is_team, parse_codeowners
@@ -62,7 +62,7 @@ class PolicyHistory:
 
 
 def rejudge(
-    gh: Github,
+    gh: Connection,
     pr: MergedPull,
     signoff_ref: SignoffRef,
     instant: datetime,

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
-from github import Github
 from github.GithubException import GithubException
 
 from signoff import __version__
@@ -47,6 +46,7 @@ from signoff.gather.audit_reads import read_repository
 from signoff.github.api import Api, error_status
 from signoff.github.client import (
     REPLAY_TOKEN,
+    Connection,
     Mode,
     connect,
     make_retry,
@@ -124,7 +124,7 @@ def build_request(
 
 
 def run_audit(
-    gh: Github,
+    gh: Connection,
     request: AuditRequest,
     policy: Policy,
     meter: Meter,
@@ -159,7 +159,7 @@ def run_audit(
 class _Worker:
     """Audits one PR at a time on any thread; after the first stop, starts no further PR."""
 
-    gh: Github
+    gh: Connection
     settings: AuditSettings
     meter: Meter
     budget: Budget
@@ -188,7 +188,7 @@ class _Worker:
 
 
 def _select(
-    gh: Github, request: AuditRequest, policy: Policy
+    gh: Connection, request: AuditRequest, policy: Policy
 ) -> tuple[str, list[MergedPull], AuditSettings]:
     api, repo = Api(gh), request.repository
     default_branch = str(read_repository(api, repo).get("default_branch") or "main")
@@ -212,7 +212,7 @@ def _select(
     return base, pulls, settings
 
 
-def _audit_one(gh: Github, pr: MergedPull, settings: AuditSettings) -> PullAudit:
+def _audit_one(gh: Connection, pr: MergedPull, settings: AuditSettings) -> PullAudit:
     token = current_owner.set(pr_owner(pr.number))
     try:
         audit = audit_pull(gh, pr, settings)

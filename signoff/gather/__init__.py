@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from github import Github, GithubException
+from github.GithubException import GithubException
 
 from signoff.errors import GatherError
 from signoff.evidence import SignOff
@@ -21,7 +21,7 @@ from signoff.gather import first_reads, signoff_body
 from signoff.gather.pull_request import head_sha, read_pull
 from signoff.gather.signoff_body import fetch_signoff as _fetch_signoff
 from signoff.github.api import Api
-from signoff.github.client import Deadline
+from signoff.github.client import Connection, Deadline
 from signoff.policy import Policy
 from signoff.refs import SignoffRef
 from signoff.standards import Standard
@@ -62,7 +62,7 @@ class PinnedPull:
     not_signoff: str = ""
 
 
-def pin_pull(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> PinnedPull:
+def pin_pull(gh: Connection, ref: SignoffRef, *, deadline: Deadline | None = None) -> PinnedPull:
     """Read the PR now and pin its head SHA (before anything else is read)."""
     with Api(gh, deadline) as api:
         raw = read_pull(api, ref)
@@ -79,7 +79,7 @@ class HeadStart:
 
 
 def start(
-    gh: Github, ref: SignoffRef, policy: Policy, standard: Standard, *, gate: bool = False
+    gh: Connection, ref: SignoffRef, policy: Policy, standard: Standard, *, gate: bool = False
 ) -> HeadStart:
     """Pin the PR on a worker of the pool, then send the first reads at its head (`first_reads`).
 
@@ -116,7 +116,7 @@ def _not_signoff(api: Api, ref: SignoffRef, policy: Policy) -> str:
     return f"{signoff.url} is not a sign-off: {problem}; nothing written" if problem else ""
 
 
-def fetch_signoff(gh: Github, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:
+def fetch_signoff(gh: Connection, ref: SignoffRef, *, deadline: Deadline | None = None) -> SignOff:
     """The sign-off alone, through the endpoint of its kind."""
     with Api(gh, deadline) as api:
         return _fetch_signoff(api, ref)

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from github import Github
 from github.GithubException import GithubException
 
 from signoff.errors import GatherError
@@ -56,7 +55,7 @@ from signoff.gather.plan import Plan, View
 from signoff.gather.signoff_body import fetch_signoff
 from signoff.gather.signoff_edits import read_signoff_edits
 from signoff.github.api import Api, error_status
-from signoff.github.client import Deadline
+from signoff.github.client import Connection, Deadline
 from signoff.github.comments import to_comment
 from signoff.parse.comment.links import RecipeLinkRef
 from signoff.parse.inferencex.master_config import script_candidates
@@ -70,7 +69,7 @@ LastReads = Callable[[SignOff, int], None]
 
 
 def gather_evidence(
-    gh: Github,
+    gh: Connection,
     ref: SignoffRef,
     policy: Policy,
     *,

@@ -25,7 +25,6 @@ from typing import Any, Literal, TypeVar
 from urllib.parse import quote, urlencode
 
 import requests
-from github import Github
 from github.GithubException import (
     GithubException,
     RateLimitExceededException,
@@ -40,6 +39,7 @@ from signoff.github.client import (
     BACKOFF_FACTOR,
     MALFORMED_TRIES,
     Client,
+    Connection,
     Deadline,
     MalformedAnswer,
     rate_limit_error,
@@ -90,7 +90,7 @@ class Api:
 
     def __init__(
         self,
-        gh: Github,
+        gh: Connection,
         deadline: Deadline | None = None,
         *,
         workers: int = 0,
@@ -105,7 +105,7 @@ class Api:
         # REST lists folded into such a query too (`gather.pull_graph`): (kind, repo, key) ->
         # (query, variables).
         self.folded_reads: dict[tuple[str, str, str], tuple[str, dict[str, Any]]] = {}
-        # Only our Client gives each thread its own requester; any other Github reads inline.
+        # Only our Client gives each thread its own requester; any other Connection reads inline.
         self._pool = pool.Pool((workers or pool.WORKERS) if isinstance(gh, Client) else 1)
         self._ahead: dict[Key, _Sent] = {}
         self._lock = threading.Lock()  # `_ahead` is read by tasks on worker threads too

@@ -1,8 +1,10 @@
 """The one place PyGithub is configured: token, base URL, retries, throttling, timeouts, deadline.
 
-Both `gather/` and `publish/` get their `Github` from `connect()`; nothing else builds one. Its
-requester decodes JSON answers strictly (a body cut short or an HTML page is an error, never
-data) and belongs to one thread: each thread that talks to GitHub gets its own.
+Both `gather/` and `publish/` get their `Connection` from `connect()`; nothing else builds one.
+Its requester decodes JSON answers strictly (a body cut short or an HTML page is an error, never
+data) and belongs to one thread: each thread that talks to GitHub gets its own. Only PyGithub's
+`Requester` is used, never its `Github` class: importing that loads PyGithub's whole object model
+(see signoff/deferred.py).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import os
 import threading
 import time
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
-from github import Auth, Github, GithubRetry
+from github.Consts import DEFAULT_USER_AGENT
 from github.GithubException import GithubException, RateLimitExceededExceedsMaxWait
+from github.GithubRetry import GithubRetry
 from github.Requester import Requester
 
 from signoff.errors import GatherError
@@ -133,22 +136,53 @@ def token_missing(token_env: str | None, api_url: str | None = None) -> str:
     return f"{', '.join(first)} or {last} is not set" if first else f"{last} is not set"
 
 
-def connect(token: str | None, api_url: str | None = None, *, mode: Mode = "production") -> Github:
-    """A configured `Github` client; `token` None gives anonymous access (60 requests an hour)."""
+class Connection(Protocol):
+    """What gather/ and publish/ talk to GitHub through: a `Client`, or a PyGithub `Github`."""
+
+    @property
+    def requester(self) -> Requester: ...
+
+
+def connect(token: str | None, api_url: str | None = None, *, mode: Mode = "production") -> Client:
+    """A configured client; `token` None gives anonymous access (60 requests an hour)."""
     # PyGithub logs every retried or refused request at INFO on stderr, including the expected
     # 403 of the identity probe; our own messages say what failed, so keep only its warnings.
     logging.getLogger("github").setLevel(logging.WARNING)
-    auth = Auth.Token(token) if token else None
+    # The arguments PyGithub's `Github(auth=..., ...)` gives its Requester, the rest defaulted.
     return Client(
         malformed_wait=0.0 if mode == "test" else BACKOFF_FACTOR,
-        auth=auth,
+        auth=TokenAuth(token) if token else None,
         base_url=resolve_api_url(api_url),
         timeout=TIMEOUT_SECONDS,
+        user_agent=DEFAULT_USER_AGENT,
         per_page=PER_PAGE,
+        verify=True,
         retry=make_retry(mode),
+        pool_size=None,
         seconds_between_requests=0,
         seconds_between_writes=0,
+        lazy=False,
+        api_version=None,
     )
+
+
+class TokenAuth:
+    """A token in the Authorization header, as PyGithub's `github.Auth.Token` sends it.
+
+    `github.Auth` itself imports PyGithub's object model and PyJWT; the Requester only calls
+    these two methods of whatever `auth` it is given.
+    """
+
+    token_type = "token"
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def authentication(self, headers: dict[str, str]) -> None:
+        headers["Authorization"] = f"{self.token_type} {self.token}"
+
+    def mask_authentication(self, headers: dict[str, str]) -> None:
+        headers["Authorization"] = "token (oauth token removed)"
 
 
 class MalformedAnswer(GithubException):
@@ -232,18 +266,18 @@ class StrictRequester(Requester):
         raise AssertionError("unreachable")
 
 
-class Client(Github):
-    """`Github` whose `requester` is a StrictRequester private to the calling thread.
+class Client:
+    """A `requester` (a StrictRequester) private to the calling thread.
 
     PyGithub's requester keeps the request being sent on its connection object between
     `request()` and `getresponse()`, so one requester must never serve two threads at once.
     Every thread gets its own, made from the same configuration (token, base URL, retries,
-    timeouts), with its own connection pool. gather/ and publish/ only use `requester`.
+    timeouts: the keyword arguments of PyGithub's `Requester`), with its own connection pool.
     """
 
-    def __init__(self, *, malformed_wait: float, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._config = super().requester.kwargs
+    def __init__(self, *, malformed_wait: float, auth: TokenAuth | None, **kwargs: Any) -> None:
+        # PyGithub types `auth` as its own `Auth`; TokenAuth has what the Requester calls.
+        self._config: dict[str, Any] = {"auth": cast(Any, auth), **kwargs}
         self._malformed_wait = malformed_wait
         self._mine = threading.local()
 

@@ -22,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from github import Github, GithubException
+from github.GithubException import GithubException
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from signoff.errors import GatherError, PublishError
 from signoff.evidence import Comment
 from signoff.github.answers import Viewer
 from signoff.github.api import Api
+from signoff.github.client import Connection
 from signoff.github.comments import prefetch_comments, read_comments
 
 DEFAULT_APP_IDENTITY = "github-actions[bot]"
@@ -77,7 +78,7 @@ def find_verdict_comment(
     return ours[0] if ours else None
 
 
-def resolve_identity(gh: Github, configured: str | None) -> str:
+def resolve_identity(gh: Connection, configured: str | None) -> str:
     """Who our writes will be attributed to.
 
     The `bot-login` input wins; else `GET /user`; an installation token (GITHUB_TOKEN or a GitHub
@@ -102,7 +103,7 @@ def resolve_identity(gh: Github, configured: str | None) -> str:
 
 
 def list_pr_comments(
-    gh: Github, repository: str, pr: int, api: Api | None = None
+    gh: Connection, repository: str, pr: int, api: Api | None = None
 ) -> tuple[Comment, ...]:
     """Re-read the PR's conversation comments (only when the gathered list may be stale);
     through `api` when its first page was sent ahead there."""
@@ -120,7 +121,7 @@ def list_pr_comments(
 
 
 def publish_comment(
-    gh: Github,
+    gh: Connection,
     repository: str,
     pr: int,
     body: str,
@@ -181,7 +182,7 @@ def publish_comment(
 
 
 def _update(
-    gh: Github, repository: str, existing: Comment, body: str, pr_url: str = ""
+    gh: Connection, repository: str, existing: Comment, body: str, pr_url: str = ""
 ) -> CommentResult:
     if existing.body.rstrip() == body.rstrip():
         url = existing.url or (f"{pr_url}#issuecomment-{existing.id}" if pr_url else "")
@@ -191,7 +192,7 @@ def _update(
 
 
 def converge(
-    gh: Github,
+    gh: Connection,
     repository: str,
     pr: int,
     body: str,
@@ -219,7 +220,7 @@ def converge(
     return kept.model_copy(update={"url": kept.url or keep.url})
 
 
-def _delete(gh: Github, path: str) -> None:
+def _delete(gh: Connection, path: str) -> None:
     """DELETE one duplicate; 404 means a concurrent run deleted it first."""
     try:
         gh.requester.requestJsonAndCheck("DELETE", path)
@@ -231,7 +232,7 @@ def _delete(gh: Github, path: str) -> None:
             ) from None
 
 
-def _write(gh: Github, verb: str, path: str, body: str, action: CommentAction) -> CommentResult:
+def _write(gh: Connection, verb: str, path: str, body: str, action: CommentAction) -> CommentResult:
     try:
         _, data = gh.requester.requestJsonAndCheck(verb, path, input={"body": body})
     except GithubException as exc:

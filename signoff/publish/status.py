@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from github import Github, GithubException
+from github.GithubException import GithubException
 from pydantic import BaseModel, ConfigDict
 
 from signoff.errors import PublishError
+from signoff.github.client import Connection
 from signoff.policy import Policy
 from signoff.publish.comment import describe_github_error
 from signoff.publish.sanitize import inline, truncate
@@ -87,7 +88,7 @@ def plan_status(
     )
 
 
-def publish_status(gh: Github, repository: str, plan: StatusPlan) -> None:
+def publish_status(gh: Connection, repository: str, plan: StatusPlan) -> None:
     """POST /repos/{owner}/{repo}/statuses/{sha}."""
     payload: dict[str, str] = {
         "state": plan.state,

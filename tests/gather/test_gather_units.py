@@ -55,7 +55,37 @@ def test_enterprise_base_urls_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITHUB_API_URL", "https://ghe.example.com/api/v3/")
     gh = connect("t", mode="test")
     assert gh.requester.base_url == "https://ghe.example.com/api/v3"
-    assert gh.per_page == 100
+    assert gh.requester.per_page == 100
+
+
+def test_the_client_configures_its_requester_as_pygithubs_github_class_would() -> None:
+    from github import Auth, Github
+
+    from signoff.github.client import make_retry
+
+    ours = connect("t0ken", "https://ghe.example.com/api/v3", mode="test").requester.kwargs
+    retry = ours["retry"]
+    theirs = Github(
+        auth=Auth.Token("t0ken"),
+        base_url="https://ghe.example.com/api/v3",
+        timeout=15,
+        per_page=100,
+        retry=retry,
+        seconds_between_requests=0,
+        seconds_between_writes=0,
+    ).requester.kwargs
+    assert type(retry) is type(make_retry("test"))
+    assert {k: v for k, v in ours.items() if k != "auth"} == {
+        k: v for k, v in theirs.items() if k != "auth"
+    }
+    sent: dict[str, str] = {}
+    pygithub: dict[str, str] = {}
+    ours["auth"].authentication(sent)
+    theirs["auth"].authentication(pygithub)
+    assert sent == pygithub == {"Authorization": "token t0ken"}
+    ours["auth"].mask_authentication(sent)
+    theirs["auth"].mask_authentication(pygithub)
+    assert sent == pygithub
 
 
 def test_tree_leaves_diff_into_the_changes_a_pr_shows() -> None:

@@ -83,3 +83,18 @@ def test_an_alias_bomb_in_the_profile_is_a_policy_error_naming_the_line(tmp_path
     path.write_text(laughs(7))
     with pytest.raises(PolicyError, match=r"profile\.yaml:\d+"):
         load_policy(path)
+
+
+def test_an_alias_without_an_anchor_is_no_document_so_only_anchored_ones_are_walked() -> None:
+    # compose_bounded walks only texts holding an `&`: an alias must name an anchor first.
+    with pytest.raises(yaml.YAMLError, match="undefined alias"):
+        load_yaml("a: *x\nb: [*x, *x]\n")
+
+
+def test_aliases_repeated_in_one_list_count_once_per_use() -> None:
+    # 9 uses of a 10-node list: 90 nodes the walk stands for, of 1 + 1 + 10 distinct ones.
+    text = "a: &l [" + ", ".join(["1"] * 9) + "]\nb: [" + ", ".join(["*l"] * 9) + "]\n"
+    assert load_yaml(text)["b"] == [[1] * 9] * 9
+    many = "a: &l [" + ", ".join(["1"] * 99) + "]\nb: [" + ", ".join(["*l"] * 250) + "]\n"
+    with pytest.raises(AliasBombError):
+        load_yaml(many)  # 250 uses of 100 nodes: past 20,000 extra
