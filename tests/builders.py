@@ -449,6 +449,14 @@ def add_changed_file(
         replace_file(parts, path, "head", text)
 
 
+def modified_script(base: str, head: str) -> dict[str, Any]:
+    """The passing PR, but its script already existed at the base as `base` and is `head`."""
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, head, base=base)
+    replace_file(parts, SCRIPT_PATH, "base", base)
+    return parts
+
+
 def add_listing(parts: dict[str, Any], path: str, role: str, entries: list[str]) -> None:
     parts.setdefault("listings", []).append(
         {"path": path, "role": role, "entries": sorted(entries)}

@@ -5,7 +5,14 @@ reachable or feeds differently still fails closed (Checks 7, 8 and engine-patche
 from __future__ import annotations
 
 import pytest
-from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
+from builders import (
+    SCRIPT,
+    SCRIPT_PATH,
+    add_changed_file,
+    modified_script,
+    passing_parts,
+    replace_file,
+)
 
 CHECKS = ("no-arch-hacks", "spec-chat-template", "engine-patches")
 ANCHOR = 'hf download "$MODEL"\n'
@@ -22,14 +29,6 @@ def _with(text: str, extra: str, *, first: bool = False) -> str:
     return text.replace(ANCHOR, ANCHOR + extra, 1)
 
 
-def _modified(base: str, head: str) -> dict:
-    """The passing PR, but its script already existed at the base as `base` and is `head`."""
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, head, base=base)
-    replace_file(parts, SCRIPT_PATH, "base", base)
-    return parts
-
-
 def _status(check, parts: dict, check_id: str) -> tuple[str, str]:
     result = check(parts, check_id)
     return result.status, result.reason
@@ -39,13 +38,13 @@ def _status(check, parts: dict, check_id: str) -> tuple[str, str]:
 def test_an_unreadable_eval_the_base_already_ran_is_no_new_finding(check, check_id):
     base = _with(SCRIPT, EVAL)
     head = _with(base, "# tuned for B200\nexport NCCL_DEBUG=WARN\n", first=True)  # lines shift
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "PASS", reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_unreadable_eval_the_pr_adds_still_fails_closed(check, check_id):
-    status, reason = _status(check, _modified(SCRIPT, _with(SCRIPT, EVAL)), check_id)
+    status, reason = _status(check, modified_script(SCRIPT, _with(SCRIPT, EVAL)), check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason
 
 
@@ -53,7 +52,7 @@ def test_an_unreadable_eval_the_pr_adds_still_fails_closed(check, check_id):
 def test_a_changed_unreadable_eval_still_fails_closed(check, check_id):
     base = _with(SCRIPT, EVAL)
     head = _with(SCRIPT, EVAL.replace("flags.py", "flags.py --fast"))
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason
 
 
@@ -61,7 +60,7 @@ def test_a_changed_unreadable_eval_still_fails_closed(check, check_id):
 def test_an_eval_that_was_dead_code_at_the_base_is_new_when_the_pr_makes_it_run(check, check_id):
     base = _with(SCRIPT, "tune() {\n  " + EVAL + "}\n")
     head = _with(SCRIPT, "tune() {\n  " + EVAL + "}\ntune\n")
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason
 
 
@@ -70,7 +69,7 @@ def test_an_unchanged_eval_fed_by_an_assignment_the_pr_changes_fails(check, chec
     line = 'eval "$TUNE_CMD"\n'
     base = _with(SCRIPT, 'TUNE_CMD="$(cat /opt/tune.txt)"\n' + line)
     head = _with(SCRIPT, 'TUNE_CMD="$(cat /tmp/tune.txt)"\n' + line)
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason
 
 
@@ -79,14 +78,14 @@ def test_an_unchanged_eval_fed_transitively_by_a_changed_assignment_fails(check,
     line = 'CMD="$PREFIX --x"\neval "$CMD"\n'
     base = _with(SCRIPT, 'PREFIX="$(cat /opt/a)"\n' + line)
     head = _with(SCRIPT, 'PREFIX="$(cat /opt/b)"\n' + line)
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_unchanged_eval_of_a_variable_the_pr_changes_in_the_launcher_fails(check, check_id):
     base = _with(SCRIPT, 'eval "$TUNE_CMD"\n')
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(
         parts, "runners/launch_b200-nv.sh", 'export TUNE_CMD="vllm serve --hf-overrides x"\n',
         base="#!/usr/bin/env bash\n",
@@ -100,7 +99,7 @@ def test_an_unchanged_eval_of_a_variable_a_launcher_may_set_by_a_computed_name_f
     check, check_id
 ):
     base = _with(SCRIPT, 'eval "$TUNE_CMD"\n')
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(
         parts, "runners/launch_b200-nv.sh", 'export "${KIND}_CMD=vllm serve"\n',
         base="#!/usr/bin/env bash\n",
@@ -113,7 +112,7 @@ def test_an_unchanged_eval_of_a_variable_a_launcher_may_set_by_a_computed_name_f
 def test_an_unchanged_eval_of_a_callers_argument_fails_when_the_pr_adds_a_call(check, check_id):
     base = _with(SCRIPT, 'run_it() {\n  eval "$1"\n}\nrun_it "$(cat /opt/a)"\n')
     head = _with(base, 'run_it "$(cat /opt/b)"\n')
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -128,7 +127,7 @@ def test_an_unreadable_eval_copied_into_a_new_script_counts(check, check_id):
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_unreadable_eval_fails_when_the_base_text_was_not_read(check, check_id):
     base = _with(SCRIPT, EVAL)
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     replace_file(parts, SCRIPT_PATH, "base", None, state="unavailable")
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
@@ -142,7 +141,7 @@ def test_a_file_sourced_from_the_image_or_an_unchanged_workspace_counts_for_noth
     check, check_id, line
 ):
     # even on a line the PR adds: the file itself is not the PR's
-    status, reason = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
+    status, reason = _status(check, modified_script(SCRIPT, _with(SCRIPT, line)), check_id)
     assert status == "PASS", reason
 
 
@@ -150,11 +149,11 @@ def test_a_file_sourced_from_the_image_or_an_unchanged_workspace_counts_for_noth
 def test_a_sourced_file_whose_name_the_pr_adds_is_read_as_the_pr_wrote_it(check, check_id):
     # The run-time path may name the file the PR adds (judge/sourced): that file is read, and
     # a gap in it is the PR's own, never baseline.
-    parts = _modified(SCRIPT, _with(SCRIPT, 'source "$WORKSPACE/binaries.env"\n'))
+    parts = modified_script(SCRIPT, _with(SCRIPT, 'source "$WORKSPACE/binaries.env"\n'))
     add_changed_file(parts, "benchmarks/binaries.env", 'eval "$VLLM_EXTRA"\n')
     status, reason = _status(check, parts, check_id)  # reported at the script's source line
     assert status == "FAIL" and "eval of text known only at run time" in reason
-    harmless = _modified(SCRIPT, _with(SCRIPT, 'source "$WORKSPACE/binaries.env"\n'))
+    harmless = modified_script(SCRIPT, _with(SCRIPT, 'source "$WORKSPACE/binaries.env"\n'))
     add_changed_file(harmless, "benchmarks/binaries.env", "export VLLM_USE_X=1\n")
     status, reason = _status(check, harmless, check_id)
     assert status == "PASS", reason
@@ -163,7 +162,7 @@ def test_a_sourced_file_whose_name_the_pr_adds_is_read_as_the_pr_wrote_it(check,
 @pytest.mark.parametrize("check_id", CHECKS[:2])  # engine-patches reads around sources
 def test_a_file_the_script_writes_before_sourcing_it_still_fails(check, check_id):
     line = "echo 'vllm() { command vllm \"$@\"; }' > /tmp/shim.env\nsource /tmp/shim.env\n"
-    status, reason = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
+    status, reason = _status(check, modified_script(SCRIPT, _with(SCRIPT, line)), check_id)
     assert status == "FAIL" and "/tmp/shim.env" in reason
 
 
@@ -172,7 +171,7 @@ def test_an_unchanged_run_time_command_is_baseline_although_the_pr_changes_other
     check, check_id
 ):
     base = _with(SCRIPT, ROUTER + ROUTER_CALL)
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")  # any file a run-time word may run
     status, reason = _status(check, parts, check_id)
     assert status == "PASS", reason
@@ -182,7 +181,7 @@ def test_an_unchanged_run_time_command_is_baseline_although_the_pr_changes_other
 def test_a_run_time_command_whose_assignment_the_pr_changes_still_fails(check, check_id):
     base = _with(SCRIPT, ROUTER + ROUTER_CALL)
     head = _with(SCRIPT, ROUTER.replace("/opt/router/", "/tmp/router/") + ROUTER_CALL)
-    parts = _modified(base, head)
+    parts = modified_script(base, head)
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")  # any file a run-time word may run
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and "known only at run time" in reason
@@ -192,7 +191,7 @@ def test_a_run_time_command_whose_assignment_the_pr_changes_still_fails(check, c
 def test_a_run_time_command_the_pr_moves_into_a_new_branch_still_fails(check, check_id):
     base = _with(SCRIPT, ROUTER + ROUTER_CALL)
     head = _with(SCRIPT, ROUTER + 'if [ -n "$ROUTE" ]; then\n' + ROUTER_CALL + "fi\n")
-    parts = _modified(base, head)
+    parts = modified_script(base, head)
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")  # any file a run-time word may run
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
@@ -205,7 +204,7 @@ def test_a_run_time_command_the_pr_moves_into_a_new_branch_still_fails(check, ch
 def test_moving_an_assignment_across_an_unchanged_eval_changes_what_feeds_it(check, check_id):
     base = _with(SCRIPT, 'X="$(cat /opt/a)"\neval "$X"\nX="$(cat /opt/b)"\n')
     head = _with(SCRIPT, 'X="$(cat /opt/a)"\nX="$(cat /opt/b)"\neval "$X"\n')
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -213,7 +212,7 @@ def test_moving_an_assignment_across_an_unchanged_eval_changes_what_feeds_it(che
 def test_a_second_copy_of_a_baseline_eval_is_new(check, check_id):
     base = _with(SCRIPT, EVAL)
     head = _with(SCRIPT, EVAL + "cd /tmp\n" + EVAL)
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -224,7 +223,7 @@ def test_calling_a_function_that_sets_the_evals_input_earlier_changes_what_feeds
     setter = 'pick() {\n  X="$(cat /opt/b)"\n}\nX="$(cat /opt/a)"\n'
     base = _with(SCRIPT, setter + 'eval "$X"\npick\n')
     head = _with(SCRIPT, setter + 'pick\neval "$X"\n')
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -233,7 +232,7 @@ def test_calling_the_function_around_a_baseline_eval_once_more_is_new(check, che
     body = 'tune() {\n  eval "$(python3 /opt/tools/flags.py)"\n}\ntune\n'
     base = _with(SCRIPT, body)
     head = _with(SCRIPT, body + "tune\n")
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -242,7 +241,7 @@ def test_an_eval_of_a_variable_a_sourced_file_sets_counts_when_a_changed_file_na
     check, check_id
 ):
     base = _with(SCRIPT, 'source /etc/profile.d/tune.sh\neval "$TUNE"\n')
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(parts, "benchmarks/single_node/notes.md", "TUNE is set to --hf-overrides\n")
     status, _ = _status(check, parts, check_id)
     assert status == "FAIL"
@@ -255,7 +254,7 @@ def test_a_baseline_eval_no_longer_counts_for_nothing_once_the_pr_changes_what_r
     # eval may set any variable: a launch line the PR changes after it may read what it set
     base = _with(SCRIPT, EVAL)
     head = base.replace("--kv-cache-dtype fp8 \\\n", '--kv-cache-dtype "$KV" \\\n')
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason
 
 
@@ -263,7 +262,7 @@ def test_a_baseline_eval_no_longer_counts_for_nothing_once_the_pr_changes_what_r
 def test_moving_a_baseline_eval_ahead_of_the_launch_is_new(check, check_id):
     base = SCRIPT + EVAL
     head = _with(SCRIPT, EVAL)
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -273,7 +272,7 @@ def test_a_baseline_bash_c_of_run_time_text_runs_apart_so_later_changes_do_not_m
 ):
     base = _with(SCRIPT, 'bash -c "$(cat /opt/warmup.txt)"\n')
     head = base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 --max-num-seqs 256")
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "PASS", reason
 
 
@@ -281,7 +280,7 @@ def test_a_baseline_bash_c_of_run_time_text_runs_apart_so_later_changes_do_not_m
 def test_a_parse_problem_the_base_shared_is_never_baseline(check, check_id):
     base = SCRIPT + "echo 'unterminated\n"
     head = _with(base, "# comment\n", first=True)
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -299,7 +298,7 @@ def test_an_unchanged_run_time_command_that_may_name_a_repository_file_still_cou
 ):
     # the same line and assignment at the base, but the PR adds a file the path may reach
     base = _with(SCRIPT, source + "\n" + 'ROUTER_CMD=("$ROUTER_BIN" --serve)\n' + ROUTER_CALL)
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and "known only at run time" in reason
@@ -308,7 +307,7 @@ def test_an_unchanged_run_time_command_that_may_name_a_repository_file_still_cou
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_unchanged_eval_of_a_repository_file_the_pr_changes_is_new(check, check_id):
     base = _with(SCRIPT, 'eval "$(cat "$GITHUB_WORKSPACE/benchmarks/tune.txt")"\n')
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     tune = "benchmarks/tune.txt"
     add_changed_file(parts, tune, "--hf-overrides x\n", base="--max-num-seqs 8\n")
     status, _ = _status(check, parts, check_id)
@@ -318,7 +317,7 @@ def test_an_unchanged_eval_of_a_repository_file_the_pr_changes_is_new(check, che
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_image_file_sourced_inside_an_assignment_counts_for_nothing(check, check_id):
     line = 'os_version=$(. /etc/os-release && printf \'%s-%s\' "$ID" "$VERSION_ID")\n'
-    status, reason = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
+    status, reason = _status(check, modified_script(SCRIPT, _with(SCRIPT, line)), check_id)
     assert status == "PASS", reason
 
 
@@ -327,7 +326,7 @@ def test_an_image_path_the_script_keeps_in_a_variable_before_sourcing_it_still_f
     check, check_id
 ):
     line = "ENV_FILE=/tmp/tuned.env\nsource /tmp/tuned.env\n"
-    status, _ = _status(check, _modified(SCRIPT, _with(SCRIPT, line)), check_id)
+    status, _ = _status(check, modified_script(SCRIPT, _with(SCRIPT, line)), check_id)
     assert status == "FAIL"
 
 
@@ -352,7 +351,7 @@ LOADER = (
 def _loader_pr(launch: str) -> dict:
     """LOADER at base and head; the PR changes the launch's `--kv-cache-dtype fp8` to `launch`."""
     base = _with(SCRIPT, LOADER)
-    return _modified(base, base.replace("--kv-cache-dtype fp8", launch))
+    return modified_script(base, base.replace("--kv-cache-dtype fp8", launch))
 
 
 MORE_SEQS = "--kv-cache-dtype fp8 --max-num-seqs 256"
@@ -385,7 +384,7 @@ def test_a_later_change_that_reads_a_name_computed_from_an_eval_assignment_still
 ):
     base = _with(SCRIPT, LOADER + 'EXTRA="$TUNE_FLAGS"\n')
     head = base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 $EXTRA")
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -417,7 +416,7 @@ def test_an_eval_whose_program_may_print_other_text_keeps_every_later_change_hel
     loader = LOADER.replace("print(f'TUNE_SEQS", program + "\nprint(f'TUNE_SEQS")
     base = _with(SCRIPT, loader)
     head = base.replace("--kv-cache-dtype fp8", MORE_SEQS)
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -425,7 +424,7 @@ def test_an_eval_whose_program_may_print_other_text_keeps_every_later_change_hel
 def test_a_known_assignment_eval_the_pr_changes_still_fails_closed(check, check_id):
     base = _with(SCRIPT, LOADER)
     head = base.replace("TUNE_SEQS", "TUNE_BATCH")
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -435,7 +434,7 @@ BUILT = 'N="$(cat /opt/n)"\nRUN_CMD="bash /opt/tools/bench.sh $((N*2)) ${N}"\nev
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_arithmetic_expansion_in_an_unchanged_eval_is_no_glob_into_the_checkout(check, check_id):
     base = _with(SCRIPT, BUILT)
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
     status, reason = _status(check, parts, check_id)
     assert status == "PASS", reason
@@ -444,7 +443,7 @@ def test_an_arithmetic_expansion_in_an_unchanged_eval_is_no_glob_into_the_checko
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_unchanged_eval_that_runs_a_file_of_a_name_the_pr_changes_is_new(check, check_id):
     base = _with(SCRIPT, BUILT)
-    parts = _modified(base, _with(base, "# comment\n", first=True))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(parts, "utils/tools/bench.sh", "#!/bin/sh\necho hi\n")
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason

@@ -7,7 +7,11 @@ A changed body, a new, changed or computed call, or a changed feed still fails c
 from __future__ import annotations
 
 import pytest
-from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
+from builders import (
+    SCRIPT,
+    add_changed_file,
+    modified_script,
+)
 
 CHECKS = ("no-arch-hacks", "spec-chat-template", "engine-patches")
 ANCHOR = 'hf download "$MODEL"\n'
@@ -53,14 +57,6 @@ def _with(text: str, extra: str) -> str:
     return text.replace(ANCHOR, ANCHOR + extra, 1)
 
 
-def _modified(base: str, head: str) -> dict:
-    """The passing PR, but its script already existed at the base as `base` and is `head`."""
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, head, base=base)
-    replace_file(parts, SCRIPT_PATH, "base", base)
-    return parts
-
-
 def _status(check, parts: dict, check_id: str) -> tuple[str, str]:
     result = check(parts, check_id)
     return result.status, result.reason
@@ -76,7 +72,7 @@ def test_an_eval_of_a_functions_argument_is_baseline_when_the_function_and_its_c
 ):
     base = _with(SCRIPT, BARRIER)
     head = base.replace("#!/usr/bin/env bash\n", "#!/usr/bin/env bash\n# tuned\n", 1)
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "PASS", reason
 
 
@@ -86,14 +82,14 @@ def test_an_eval_of_a_plain_command_fed_by_unchanged_callers_lets_later_changes_
 ):
     # every call hands it one program run with arguments: it sets nothing a later line reads
     base = _with(SCRIPT, BARRIER)
-    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    status, reason = _status(check, modified_script(base, _later_change(base)), check_id)
     assert status == "PASS", reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_wrapper_running_its_unchanged_callers_arguments_is_baseline(check, check_id):
     base = _with(SCRIPT, WRAPPER)
-    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    status, reason = _status(check, modified_script(base, _later_change(base)), check_id)
     assert status == "PASS", reason
 
 
@@ -114,7 +110,7 @@ def test_an_eval_of_a_functions_argument_fails_when_the_pr_changes_the_function_
     check, check_id, edit
 ):
     base = _with(SCRIPT, BARRIER)
-    status, reason = _status(check, _modified(base, base.replace(*edit)), check_id)
+    status, reason = _status(check, modified_script(base, base.replace(*edit)), check_id)
     assert status == "FAIL" and GAP in reason
 
 
@@ -131,7 +127,7 @@ def test_an_eval_of_a_functions_argument_fails_when_the_pr_changes_or_adds_a_cal
     check, check_id, edit
 ):
     base = _with(SCRIPT, BARRIER)
-    status, reason = _status(check, _modified(base, base.replace(*edit)), check_id)
+    status, reason = _status(check, modified_script(base, base.replace(*edit)), check_id)
     assert status == "FAIL" and GAP in reason
 
 
@@ -141,7 +137,7 @@ def test_an_eval_of_a_functions_argument_fails_when_the_pr_changes_what_feeds_th
 ):
     base = _with(SCRIPT, BARRIER)
     head = base.replace('WS="${WS_PATH:-/sgl-workspace}"', 'WS="$(cat /tmp/ws)"')
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and GAP in reason
 
 
@@ -160,7 +156,7 @@ def test_a_call_the_pr_adds_by_another_route_keeps_a_functions_argument_unknown(
 ):
     base = _with(SCRIPT, BARRIER)
     head = base.replace('    --timeout 300"\n', '    --timeout 300"\n' + call)
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -168,7 +164,7 @@ def test_a_call_the_pr_adds_by_another_route_keeps_a_functions_argument_unknown(
 def test_a_wrapper_fails_when_the_pr_changes_what_feeds_its_callers_argument(check, check_id):
     base = _with(SCRIPT, WRAPPER)
     head = base.replace("--node-ips ${IPADDRS}", "--node-ips $(cat /tmp/ips)")
-    status, _ = _status(check, _modified(base, head), check_id)
+    status, _ = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL"
 
 
@@ -187,7 +183,7 @@ def test_an_eval_of_a_callers_argument_that_may_set_state_keeps_later_changes_he
 ):
     base = _with(SCRIPT, FUNCTION + f"run_barrier_or_die x {argument}\n")
     head = _later_change(base)
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and GAP in reason
 
 
@@ -196,14 +192,14 @@ def test_an_eval_of_the_scripts_own_arguments_is_never_baseline(check, check_id)
     # (Check 8 reads the script as the sweep runs it, with no arguments: `eval ""`)
     base = _with(SCRIPT, 'eval "$1"\n')
     head = base.replace("#!/usr/bin/env bash\n", "#!/usr/bin/env bash\n# tuned\n", 1)
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and GAP in reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_eval_of_a_functions_argument_that_runs_a_file_the_pr_changes_is_new(check, check_id):
     base = _with(SCRIPT, BARRIER)
-    parts = _modified(base, _later_change(base))
+    parts = modified_script(base, _later_change(base))
     add_changed_file(parts, "benchmarks/multi_node/amd_utils/sync.py", "print('hi')\n")
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and GAP in reason
@@ -213,21 +209,21 @@ def test_an_eval_of_a_functions_argument_that_runs_a_file_the_pr_changes_is_new(
 def test_another_functions_local_of_the_same_name_does_not_feed_the_eval(check, check_id):
     # amd_utils/server_sglang.sh: wait_or_die keeps `local cmd=$!`, its own variable
     base = _with(SCRIPT, BARRIER + WRAPPER.replace("local pid=$!", "local cmd=$!"))
-    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    status, reason = _status(check, modified_script(base, _later_change(base)), check_id)
     assert status == "PASS", reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_global_of_the_same_name_set_elsewhere_keeps_what_the_eval_runs_unknown(check, check_id):
     base = _with(SCRIPT, BARRIER + 'tune() {\n    cmd="$(cat /opt/tune)"\n}\n')
-    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    status, reason = _status(check, modified_script(base, _later_change(base)), check_id)
     assert status == "FAIL" and GAP in reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_another_changed_file_that_names_the_function_keeps_its_argument_unknown(check, check_id):
     base = _with(SCRIPT, BARRIER)
-    parts = _modified(base, _later_change(base))
+    parts = modified_script(base, _later_change(base))
     add_changed_file(
         parts, "benchmarks/benchmark_lib.sh",
         '#!/usr/bin/env bash\nwarm() {\n  run_barrier_or_die x "$(cat /tmp/evil)"\n}\n',
@@ -244,7 +240,7 @@ def test_a_built_name_handed_to_a_function_that_evals_its_parameter_may_call_the
     runs = 'run_it() {\n    local c="$1"\n    eval "$c"\n}\n'
     base = _with(SCRIPT, BARRIER + runs)
     head = base.replace(runs, runs + 'f=run_barrier\nrun_it "${f}_or_die x \\$EVIL"\n')
-    status, reason = _status(check, _modified(base, head), check_id)
+    status, reason = _status(check, modified_script(base, head), check_id)
     assert status == "FAIL" and GAP in reason
 
 
@@ -257,7 +253,7 @@ def test_a_word_before_the_argument_that_may_split_leaves_what_the_eval_runs_unk
         SCRIPT,
         BARRIER.replace('run_barrier_or_die "container barrier"', "run_barrier_or_die $DESC"),
     )
-    status, reason = _status(check, _modified(base, _later_change(base)), check_id)
+    status, reason = _status(check, modified_script(base, _later_change(base)), check_id)
     assert status == "FAIL" and GAP in reason
 
 
@@ -274,7 +270,7 @@ def test_an_eval_of_a_plain_command_whose_program_the_pr_redefines_keeps_later_c
     check, check_id, path, text
 ):
     base = _with(SCRIPT, BARRIER)
-    parts = _modified(base, _later_change(base))
+    parts = modified_script(base, _later_change(base))
     add_changed_file(parts, path, text, base="#!/usr/bin/env bash\n")
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and GAP in reason

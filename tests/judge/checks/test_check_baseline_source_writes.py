@@ -5,18 +5,14 @@ file of that name still does (Checks 7 and 8; engine-patches reads around source
 from __future__ import annotations
 
 import pytest
-from builders import SCRIPT, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
+from builders import (
+    SCRIPT,
+    modified_script,
+)
 
 CHECKS = ("no-arch-hacks", "spec-chat-template")
 ANCHOR = 'hf download "$MODEL"\n'
 SOURCE = "source $WS_PATH/env.sh\n"
-
-
-def _modified(base: str, head: str) -> dict:
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, head, base=base)
-    replace_file(parts, SCRIPT_PATH, "base", base)
-    return parts
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
@@ -24,7 +20,7 @@ def test_a_sourced_files_name_in_a_message_to_stderr_is_no_write_of_it(check, ch
     line = 'echo "Error: UCX_NET_DEVICES is empty after env.sh detection" >&2\n'
     base = SCRIPT.replace(ANCHOR, ANCHOR + SOURCE + line, 1)
     head = base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 --max-num-seqs 256")
-    result = check(_modified(base, head), check_id)
+    result = check(modified_script(base, head), check_id)
     assert result.status == "PASS", result.reason
 
 
@@ -37,5 +33,5 @@ def test_a_sourced_files_name_in_a_message_to_stderr_is_no_write_of_it(check, ch
 def test_a_redirect_into_the_sourced_files_name_still_counts(check, check_id, line):
     base = SCRIPT.replace(ANCHOR, ANCHOR + line + SOURCE, 1)
     head = base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 --max-num-seqs 256")
-    result = check(_modified(base, head), check_id)
+    result = check(modified_script(base, head), check_id)
     assert result.status == "FAIL" and "env.sh" in result.reason
