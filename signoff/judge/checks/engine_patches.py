@@ -46,7 +46,13 @@ from signoff.parse.benchmark.engine_patches import (
 )
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.diff import patch_lines
-from signoff.parse.recipes.pinned_checkout import cloned_repo, full_pin, head_lines, pins_in
+from signoff.parse.recipes.pinned_checkout import (
+    cloned_repo,
+    full_pin,
+    head_lines,
+    moved_after,
+    pins_in,
+)
 from signoff.rules.engine_patches import PatchPolicy
 
 ID = "engine-patches"
@@ -281,9 +287,10 @@ def _trusted_pin(hit: PatchHit, patch: str, patches: PatchPolicy) -> bool:
     lines are read by the patch patterns themselves."""
     if hit.rule != "pinned-checkout":
         return False
-    repo = cloned_repo(head_lines(patch), hit.line)
+    lines = head_lines(patch)
+    repo = cloned_repo(lines, hit.line)
     trusted = {r.repo.lower() for r in patches.trusted_recipe_repos}
-    return repo is not None and repo.lower() in trusted
+    return repo is not None and repo.lower() in trusted and not moved_after(lines, hit.line)
 
 
 def _pinned(hit: PatchHit, patch: str) -> tuple[str, str] | None:
@@ -293,6 +300,8 @@ def _pinned(hit: PatchHit, patch: str) -> tuple[str, str] | None:
         return None
     lines = head_lines(patch)
     repo, sha = cloned_repo(lines, hit.line), full_pin(lines.get(hit.line, ""))
+    if moved_after(lines, hit.line):
+        return None  # the tree that runs is not the pinned commit's
     return (repo.lower(), sha) if repo and sha else None
 
 
@@ -371,16 +380,19 @@ def _base_pin(ctx: JudgeContext, hit: PatchHit, patch: str) -> bool:
 
 
 def _named_pin(hit: PatchHit, patch: str) -> PatchHit:
-    """A pinned checkout of a repository the profile does not trust, naming that repository, so
-    the maintainer can see whether a waiver or a `trusted_recipe_repos` entry is the remedy."""
+    """A pinned checkout that counts, naming why: the repository it checks out (so the
+    maintainer can see whether a waiver or a `trusted_recipe_repos` entry is the remedy), or
+    the later git command that may move the tree off the pin."""
     if hit.rule != "pinned-checkout":
         return hit
-    repo = cloned_repo(head_lines(patch), hit.line)
-    where = (
-        f"of {repo}, a repository the profile's trusted_recipe_repos does not list"
-        if repo
-        else "of a repository the checkout cannot be tied to"
-    )
+    lines = head_lines(patch)
+    repo = cloned_repo(lines, hit.line)
+    if repo is None:
+        where = "of a repository the checkout cannot be tied to"
+    elif moved_after(lines, hit.line):
+        where = f"of {repo}, which a later git command in the same branch may move off that commit"
+    else:
+        where = f"of {repo}, a repository the profile's trusted_recipe_repos does not list"
     return hit.model_copy(update={"what": f"{hit.what} {where}"})
 
 

@@ -159,6 +159,29 @@ def _words(line: str) -> list[str] | None:
         return None
 
 
+# git commands after a pin that can move the checked-out tree off the pinned commit
+_MOVES = re.compile(
+    r"\bgit\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:pull|merge|rebase|cherry-pick|reset|switch|checkout"
+    r"|restore|fetch|am|apply|revert|stash|submodule|worktree|update-ref|read-tree)\b"
+)
+
+
+def moved_after(lines: dict[int, str], at: int) -> bool:
+    """Whether a git command the patch shows after the pin at line `at`, before the next
+    branch edge, may move the tree off the pinned commit (`git pull`, `git checkout main`,
+    `git reset --hard x`, ...). Every added line is shown; lines the patch does not show are
+    the base's and are read past (a `fi` among them only makes this stricter)."""
+    for number in sorted(n for n in lines if n > at):
+        code = lines[number].strip()
+        if code.startswith("#"):
+            continue
+        if _BRANCH_EDGE.search(code):
+            return False
+        if _MOVES.search(code):
+            return True
+    return False
+
+
 _FULL_PIN = re.compile(r"\bgit\s+(?:-C\s+\S+\s+)?checkout\s+(?:-\S+\s+)*([0-9a-f]{40})\b")
 
 

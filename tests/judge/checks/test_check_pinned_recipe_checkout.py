@@ -189,3 +189,38 @@ def test_a_short_commit_pin_is_never_baseline(check):
     replace_file(parts, OTHER_LAUNCHER, "base", BASE.replace("    echo multi-node\n", short))
     result = check(parts, "engine-patches")
     assert result.status == "FAIL" and "pinned commit" in result.reason
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        "git pull origin main",
+        "git merge origin/evil",
+        "git cherry-pick 0123abc",
+        "git reset --hard origin/dev",
+        "git checkout main",
+        "git fetch origin dev && git checkout FETCH_HEAD",
+        "git -C . rebase origin/dev",
+    ],
+)
+def test_a_pin_whose_tree_a_later_git_command_may_move_is_no_pin_at_all(check, move):
+    # the trusted pin and the base-pin rule hold for the pinned commit's tree only
+    trusted = check(_launcher(_pin() + f"    {move}\n"), "engine-patches")
+    assert trusted.status == "FAIL"
+    assert "which a later git command in the same branch may move off that commit" in (
+        trusted.reason
+    )
+    based = _base_runs(_pin(FORK))
+    for changed in based["changed_files"]:
+        if changed["path"] == LAUNCHER:
+            head = BASE.replace(
+                "    echo multi-node\n", "    echo multi-node\n" + _pin(FORK) + f"    {move}\n"
+            )
+            add_changed_file(based, LAUNCHER, head, base=BASE, read=False)
+    assert check(based, "engine-patches").status == "FAIL"
+
+
+def test_a_git_command_in_another_branch_does_not_move_the_pin(check):
+    block = _pin() + "else\n    git checkout main\n"
+    result = check(_launcher(block), "engine-patches")
+    assert result.status == "PASS", result.reason
