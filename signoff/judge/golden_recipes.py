@@ -112,17 +112,16 @@ def _injected_for(ctx: JudgeContext, path: str) -> str | None:
 
 
 def _run_by_no_entry(ctx: JudgeContext, path: str) -> bool:
-    """Whether no entry of the head master configs names recipe `path` as its CONFIG_FILE; False
-    when a master config could not be read (then the recipe is judged as if it ran)."""
+    """Whether no head master config names recipe `path` at all (its file name appears in no
+    entry, as a CONFIG_FILE or in any other spelling); False when a master config could not be
+    read (then the recipe is judged as if it ran)."""
+    name = path.rsplit("/", 1)[-1]
     for master in master_files(ctx):
         read = ctx.evidence.file(master, "head")
         if read is not None and read.state == "missing":
             continue
-        if read is None or read.state != "ok" or read.text is None:
+        if read is None or read.state != "ok" or read.text is None or name in read.text:
             return False
-        for named in re.findall(r"CONFIG_FILE=[\"']?([\w./-]+\.ya?ml)", read.text):
-            if _in_repo(ctx, named) == path:
-                return False
     return True
 
 

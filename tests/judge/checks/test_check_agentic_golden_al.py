@@ -258,6 +258,19 @@ def test_a_changed_recipe_is_judged_when_a_master_config_cannot_be_read(check):
     assert "runs it (CONFIG_FILE)" not in result.reason
 
 
+def test_a_recipe_named_in_any_spelling_a_master_config_gives_is_judged(check):
+    # a CONFIG_FILE built from a variable still names the file: the recipe may run
+    parts = _orphan_parts()
+    name = RECIPE.rsplit("/", 1)[-1]
+    for read in parts["files"]:
+        if read["path"] == "configs/nvidia-master.yaml" and read["text"]:
+            read["text"] = read["text"].replace(
+                "CONFIG_FILE=other.yaml", f"CONFIG_FILE=${{DIR}}/{name}"
+            )
+    result = check(parts, "agentic-golden-al")
+    assert result.status == "FAIL" and "no synthetic-acceptance knob" in result.reason
+
+
 def test_a_recipe_named_by_a_quoted_config_file_setting_is_run(check):
     parts = recipe_parts(RECIPE_TEXT)
     launched = RECIPE.replace("benchmarks/multi_node/srt-slurm-", "")
