@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from signoff.parse.benchmark.launch import ScriptRun
-from signoff.parse.benchmark.script import evaluate, read_script
+from signoff.parse.benchmark.script import evaluate, evaluate_counted, read_script
 from signoff.parse.benchmark.script_text import command_spans_at, simple_commands
 from signoff.parse.shell.awk import awk_output
 from signoff.parse.shell.printf import printf_parts
@@ -212,3 +212,42 @@ def test_a_substituted_printf_of_a_run_time_path_reaches_the_launch_known_in_par
     assert not arg.known
     assert [known for _, known in arg.parts] == [True, False, True]
     assert arg.parts[2][0] == '", "num_speculative_tokens": 3}'
+
+
+def test_a_case_arm_of_a_lone_star_matches_a_subject_known_only_at_run_time() -> None:
+    text = 'case "$1" in\n  --port) echo port ;;\n  *) exit 0 ;;\nesac\necho after\n'
+    # no path leaves the case without taking an arm: the star arm's `exit` is certain once
+    # --port is not matched
+    assert ran_texts(text)["echo after"] == (
+        'the path may have ended earlier (exit at line 3; `case "$1" in *)` (line 1) matches)'
+    )
+
+
+def test_a_quoted_star_is_a_literal_pattern_that_may_not_match() -> None:
+    text = 'case "$1" in\n  --port) echo port ;;\n  "*") exit 0 ;;\nesac\necho after\n'
+    assert ran_texts(text)["echo after"].endswith(
+        '`case "$1" in "*")` (line 1) could not be decided)'
+    )
+
+
+def test_an_argument_parser_over_unknown_arguments_ends_without_iterating_to_the_bound() -> None:
+    # the caller may already have returned early (a path held at its frame), as InferenceX's
+    # run_swebench_eval may before it hands run_lm_eval arguments known only at run time
+    text = (
+        'parse() {\n  while [[ $# -gt 0 ]]; do\n    case "$1" in\n'
+        '      --port)\n        if [[ $# -lt 2 || "${2:-}" == --* ]]; then return 2; fi\n'
+        '        port="$2"; shift 2 ;;\n'
+        '      *) echo "unknown $1" >&2; return 2 ;;\n    esac\n  done\n}\n'
+        'outer() {\n  if [ -z "$DATASET" ]; then return 1; fi\n'
+        '  parse --port "$PORT" "$EXTRA" --dir "$(mktemp -d)"\n}\nouter\n'
+    )
+    run, steps = evaluate_counted(read_script(text, "benchmarks/x.sh"), None, budget=5_000)
+    assert run.complete
+    assert steps < 100  # a round per argument, not one per round the loop bound allows
+
+
+def test_a_double_bracket_test_against_a_lone_star_holds_for_any_value() -> None:
+    text = '[[ "$1" == * ]] || exit 0\necho after\n[[ "$1" != * ]] && exit 0\necho last\n'
+    ran = ran_texts(text)
+    assert ran["echo after"] == ""
+    assert ran["echo last"] == ""

@@ -16,6 +16,7 @@ from signoff.parse.shell.expand import Expander
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.values import FROM_ENVIRONMENT, Text
 from signoff.parse.shell.wildcards import match as glob_match
+from signoff.parse.shell.wildcards import matches_everything
 
 Tri = bool | None
 MAX_DEPTH = 32
@@ -208,6 +209,8 @@ class DoubleBracket:
             return None
         if op in ("==", "=", "!="):
             pattern, known = self.expander.pattern(*self.words[right_index])
+            if known and matches_everything(pattern):
+                return op != "!="
             if not (known and left.known):
                 return None
             matched = glob_match(pattern, left.text)

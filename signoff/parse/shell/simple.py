@@ -321,6 +321,8 @@ class SimpleCommands(Calls):
         result: Tri = False
         for word in patterns:
             glob, known = exp.pattern(word.raw, word.offset)
+            if known and wildcards.matches_everything(glob):
+                return True
             matched = wildcards.match(glob, subject.text) if known and subject.known else None
             result = either(result, matched)
             if result is True:

@@ -64,6 +64,12 @@ def match(pattern: str, text: str) -> bool | None:
     return p == len(pieces)
 
 
+def matches_everything(pattern: str) -> bool:
+    """Whether `pattern` matches every string, the empty one included: unescaped stars only
+    (a `case` arm of `*` is taken whatever the subject, even one known only at run time)."""
+    return bool(pattern) and not pattern.strip("*")
+
+
 def remove_affix(text: str, pattern: str, *, suffix: bool, longest: bool) -> str | None:
     """`${X#pat}` / `##` / `%` / `%%`."""
     if len(text) * (len(pattern) + 1) * 4 > MAX_WORK:
