@@ -126,7 +126,7 @@ class BenchmarkCommands:
                 command=" ".join(words), word=file.text, name=known_name(file), line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
             ))  # fmt: skip
-        command = ShellCommand(argv=words, line=line, reach=reach, why=why)
+        command = ShellCommand.model_construct(argv=words, line=line, reach=reach, why=why)
         reader.records.of(COMMANDS).append(command)
 
     def _launch_files(

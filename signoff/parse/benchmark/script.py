@@ -35,14 +35,13 @@ from signoff.parse.benchmark.commands import (
 from signoff.parse.benchmark.launch import (
     ClientCall,
     HeredocUse,
-    Ran,
     ScriptFileRun,
     ScriptRun,
     ServerLaunch,
     ShellCommand,
 )
 from signoff.parse.shell.evaluator import Evaluator
-from signoff.parse.shell.records import HEREDOCS, RAN, SCRIPT_FILES, Records
+from signoff.parse.shell.records import HEREDOCS, SCRIPT_FILES, Records
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import Parsed, parse
 from signoff.parse.shell.values import Option, Scope, Text
@@ -243,7 +242,7 @@ def _run_of(
         commands=tuple(records.of(COMMANDS)),
         heredocs=tuple(records.of(HEREDOCS)),
         script_files=tuple(records.of(SCRIPT_FILES)),
-        ran=tuple(records.of(RAN)),
+        ran=tuple(records.ran()),
         notes=tuple(evaluator.notes),
         problems=problems,
         complete=not problems,
@@ -273,20 +272,9 @@ def _unique(records: Records) -> Records:
     unique.of(CLIENTS).extend(_in_order(records.of(CLIENTS)))
     unique.of(COMMANDS).extend(_in_order(records.of(COMMANDS)))
     unique.of(HEREDOCS).extend(_in_order(records.of(HEREDOCS)))
-    unique.of(RAN).extend(_surest(records.of(RAN)))
+    unique.extend(records, ran_only=True)  # each command that ran once already
     unique.of(SCRIPT_FILES).extend(_in_order(records.of(SCRIPT_FILES)))
     return unique
-
-
-def _surest(ran: list[Ran]) -> list[Ran]:
-    """Each command once, in text order: reached when any path surely runs it, else the first
-    condition it was seen under."""
-    kept: dict[int, Ran] = {}
-    for record in ran:
-        known = kept.get(record.offset)
-        if known is None or (known.reach == "undecided" and record.reach == "reached"):
-            kept[record.offset] = record
-    return [kept[offset] for offset in sorted(kept)]
 
 
 _Record = TypeVar("_Record", ServerLaunch, ClientCall, ShellCommand, HeredocUse, ScriptFileRun)

@@ -21,7 +21,6 @@ from signoff.parse.shell.fields import Field
 from signoff.parse.shell.hooks import CommandHook
 from signoff.parse.shell.records import (
     HEREDOCS,
-    RAN,
     SCRIPT_FILES,
     HeredocUse,
     Kind,
@@ -37,7 +36,6 @@ from signoff.parse.shell.values import Option, Scope, Text
 
 __all__ = [
     "HEREDOCS",
-    "RAN",
     "SCRIPT_FILES",
     "CommandHook",
     "Evaluator",

@@ -33,7 +33,9 @@ from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Text, Value, unk
 
 MAX_DEPTH = 16
 _SPECIAL = "@*#?$!-0123456789"
-_SPECIAL_CHARS = frozenset("\\'\"$`")
+_SPECIAL_CHAR = re.compile(r"[\\'\"$`]")  # a character that quotes or starts an expansion
+_NOT_LITERAL = re.compile(r"[\\'\"$`{]")  # ... or may start a brace expansion
+_PLAIN = re.compile(r"[^\\'\"$`]+")  # characters no expansion or quoting starts at
 _PROCESS = ("<(", ">(")  # a process substitution opening an unquoted word
 _INDIRECT_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?::?[-=+?]).*)?", re.S)
 _OPS = (
@@ -76,6 +78,8 @@ class Expander:
     def fields(self, raw: str, offset: int, line: int) -> list[Field]:
         """The fields a command word becomes (brace-expanded, split, arrays one item per
         field)."""
+        if raw and _is_literal(raw):
+            return [Field(raw, True, "", line)]  # the common case: one field, as written
         words = brace_expand(raw)
         if words is None:
             self.hooks.problem(f"a brace expansion could not be read ({raw[:40]})")
@@ -114,7 +118,7 @@ class Expander:
         if depth > MAX_DEPTH:
             self.hooks.problem(f"expansion nested deeper than {MAX_DEPTH} levels")
             return [Segment(raw, in_quotes, known=False)]
-        if not _SPECIAL_CHARS.intersection(raw) and (in_quotes or raw[:2] not in _PROCESS):
+        if _SPECIAL_CHAR.search(raw) is None and (in_quotes or raw[:2] not in _PROCESS):
             return [Segment(raw, in_quotes)] if raw else []  # nothing to expand: the common case
         out: list[Segment] = []
         i, quoted, opened, array_in_quotes = 0, in_quotes, 0, False
@@ -142,9 +146,11 @@ class Expander:
                 printed = self.hooks.substitute(offset + i + 1, raw[i + 1 : stop], self.undecided)
                 out.extend(substituted(raw[i : stop + 1], printed, quoted))
                 i = stop + 1
-            else:
-                out.append(Segment(char, quoted))
-                i += 1
+            else:  # a run of plain characters is one literal (merge_literals would join them)
+                plain = _PLAIN.match(raw, i)
+                stop = plain.end() if plain is not None else i + 1
+                out.append(Segment(raw[i:stop], quoted))
+                i = stop
         return merge_literals(out)
 
     def _process_substitution(self, raw: str, offset: int, out: list[Segment]) -> int:
@@ -478,6 +484,11 @@ def _names_variable(target: object) -> bool:
         and target is not FROM_ENVIRONMENT
         and NAME.fullmatch(target.text) is not None
     )
+
+
+def _is_literal(raw: str) -> bool:
+    """Nothing in the word quotes, expands or brace-expands: it is its own text."""
+    return _NOT_LITERAL.search(raw) is None and raw[:2] not in _PROCESS
 
 
 def _end(found: int, raw: str) -> int:

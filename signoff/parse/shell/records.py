@@ -71,27 +71,53 @@ class Kind(Generic[R]):
     compared: bool = True
 
 
-RAN: Kind[Ran] = Kind("ran", compared=False)
 HEREDOCS: Kind[HeredocUse] = Kind("heredocs")
 SCRIPT_FILES: Kind[ScriptFileRun] = Kind("script_files")
 
 
 class Records:
-    """One list of records per kind, each in the order recorded."""
+    """One list of records per kind, each in the order recorded; commands that ran (`Ran`) are
+    kept once per place, the surest first seen (`ran`)."""
 
     def __init__(self) -> None:
         self._groups: dict[Kind[Any], list[Any]] = {}
+        self._ran: dict[int, Ran] = {}
 
     def of(self, kind: Kind[R]) -> list[R]:
         found: list[R] = self._groups.setdefault(kind, [])
         return found
 
-    def extend(self, other: Records) -> None:
-        for kind, items in other._groups.items():
-            self.of(kind).extend(items)
+    def note_ran(self, offset: int, line: int, reach: Reach, why: str) -> None:
+        """A simple command of the script's text ran here: kept when it is the first seen at
+        `offset`, or the first surely reached after ones that only may have run. A loop or a
+        function called again runs the same commands: they are not recorded again."""
+        known = self._ran.get(offset)
+        if known is None or (known.reach == "undecided" and reach == "reached"):
+            # built unvalidated: every field is set here, from the reader's own values
+            self._ran[offset] = Ran.model_construct(offset=offset, line=line, reach=reach, why=why)
+
+    def _keep_ran(self, record: Ran) -> None:
+        known = self._ran.get(record.offset)
+        if known is None or (known.reach == "undecided" and record.reach == "reached"):
+            self._ran[record.offset] = record
+
+    def ran(self) -> list[Ran]:
+        """Each command that ran once, in text order (see `note_ran`)."""
+        return [self._ran[offset] for offset in sorted(self._ran)]
+
+    def extend(self, other: Records, *, ran_only: bool = False) -> None:
+        if not ran_only:
+            for kind, items in other._groups.items():
+                self.of(kind).extend(items)
+        if not self._ran:
+            self._ran = dict(other._ran)
+            return
+        for record in other._ran.values():
+            self._keep_ran(record)
 
     def content(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """What was recorded, regardless of how surely (to compare the forks of a command)."""
+        """What was recorded, regardless of how surely (to compare the forks of a command);
+        not which commands ran on the way."""
         strip = {"reach", "why"}
         return tuple(
             (kind.name, tuple(record.model_dump_json(exclude=strip) for record in items))
@@ -104,6 +130,7 @@ class Records:
         copy = Records()
         for kind, items in self._groups.items():
             copy._groups[kind] = [record.model_copy(update=update) for record in items]
+        copy._ran = {offset: ran.model_copy(update=update) for offset, ran in self._ran.items()}
         return copy
 
 

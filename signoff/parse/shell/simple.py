@@ -37,9 +37,7 @@ from signoff.parse.shell.reader import (
 )
 from signoff.parse.shell.records import (
     HEREDOCS,
-    RAN,
     HeredocUse,
-    Ran,
     Records,
     reach_of,
 )
@@ -84,7 +82,7 @@ class SimpleCommands(Calls):
         if len({fork.content() for fork in forks}) == 1:
             self.records.extend(forks[0].with_reach(scope.why()))  # does not depend on them
             for fork in forks[1:]:  # what each combination ran on the way (function bodies)
-                self.records.of(RAN).extend(fork.with_reach(scope.why()).of(RAN))
+                self.records.extend(fork.with_reach(scope.why()), ran_only=True)
         else:
             for fork in forks:
                 self.records.extend(fork)
@@ -118,10 +116,9 @@ class SimpleCommands(Calls):
         """The consistent combinations of the values this command's words may take. Past
         `MAX_VARIANTS` every value is still used at least once (`_covering`); only a word that
         glues two such variables together is then read with them unknown."""
-        names = sorted({n for word in _all_words(node) for n in _IDENT.findall(word.raw)})
         varying = [
             (name, options)
-            for name in names
+            for name in self._names_in(node)
             if len(options := scope.options(name)) > 1 or options[0].why
         ]
         if not varying:
@@ -140,6 +137,15 @@ class SimpleCommands(Calls):
             self.note(f"more than {MAX_VARIANTS} combinations of values at line "
                       f"{self.at(node.line)}; each value read at least once")  # fmt: skip
         return [(chosen, _why_of(chosen)) for chosen in found]
+
+    def _names_in(self, node: Simple) -> tuple[str, ...]:
+        """The names the command's words may read, sorted (memoised per node: the hot path)."""
+        found = self._word_names.get(id(node))
+        if found is None or found[0] is not node:
+            names = sorted({n for word in _all_words(node) for n in _IDENT.findall(word.raw)})
+            found = (node, tuple(names))
+            self._word_names[id(node)] = found
+        return found[1]
 
     def _unknown_combination(
         self, node: Simple, varying: list[tuple[str, tuple[Option, ...]]]
@@ -229,12 +235,11 @@ class SimpleCommands(Calls):
         read from strings (`eval`, `bash -c`) have no place in the text)."""
         if self.sources[-1] is not self.parsed:
             return
-        words = [*node.assigns, *node.words]
-        if not words:
+        first = node.assigns or node.words  # assignments come before the command's words
+        if not first:
             return
         reach, why = reach_of(scope)
-        offset = min(word.offset for word in words)
-        self.records.of(RAN).append(Ran(offset=offset, line=node.line, reach=reach, why=why))
+        self.records.note_ran(first[0].offset, node.line, reach, why)
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
         reach, why = reach_of(scope)
