@@ -57,6 +57,9 @@ from signoff.parse.shell.values import (
     unknown,
 )
 
+# `setsid` (util-linux) options: none takes a value, so its program is the first other word.
+_SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
+
 
 class SimpleCommands(Calls):
     """The simple-command half of the evaluator (see evaluator.Evaluator): expansion,
@@ -203,6 +206,12 @@ class SimpleCommands(Calls):
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
+        if name == "setsid" and len(argv) > 1:  # runs its program in a new session
+            rest = argv[1:]
+            while len(rest) > 1 and rest[0].known and rest[0].text in _SETSID_OPTIONS:
+                rest = rest[1:]
+            if not rest[0].text.startswith("-"):  # an unknown option: left to the hook
+                return self.dispatch(rest, prefix, node, scope, exp, functions=False)
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
             return scope, Outcome()
