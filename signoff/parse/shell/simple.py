@@ -6,8 +6,10 @@ record the same thing the command does not depend on them. Builtins that change 
 state are followed (builtins.py: `export`, `local`, `declare`, `unset`, `shift`, `set --`,
 `read`, `source` of a file the PR adds or changes (its head text runs here, see sources.py) and
 of a library the hook names (its functions are external), `eval` and `bash -c` of known text, a
-quoted heredoc fed to `bash`/`sh`, `trap` handlers); `source` of any other file, `alias` and an
-expanding heredoc fed to a shell are not read and make the reading incomplete. Any other
+quoted heredoc fed to `bash`/`sh`, `trap` handlers; a command `nohup`/`setsid` start is read as
+that command); `source` of any other file, `alias` and an expanding heredoc fed to a shell are
+not read and make the reading incomplete (so does `bash -c` of text known only in part, which a
+reading that asks for it also reads for its known pieces: calls.Calls.run_partial_text). Any other
 program goes to the `CommandHook` (hooks.py), which records what it is; the reader itself
 records the commands of the script's own text that run, heredocs given to running commands and
 commands that run a script file, each with how surely it runs.
