@@ -122,7 +122,9 @@ def test_a_chain_entry_passes_when_its_server_script_gives_every_decode_server_t
     assert result.status == "PASS", result.reason
     assert "AL 2.49 = dsv4_mtp.yaml thinking_on[3]" in result.reason
     assert "server_sglang.sh as the chain runs it" in result.reason
-    assert "MODEL_NAME=DeepSeek-V4-Pro" in result.reason
+    assert "DECODE_MTP_SIZE=3, EVAL_ONLY=false, IS_AGENTIC=1, MODEL_NAME=DeepSeek-V4-Pro" in (
+        result.reason
+    )
 
 
 def test_a_chain_decode_server_given_another_al_than_the_golden_fails_naming_both(check):
@@ -240,6 +242,17 @@ def test_a_changed_chain_line_naming_what_the_server_script_is_handed_fails_nami
     result = _judge(check, parts)
     assert result.status == "FAIL"
     assert f"{JOB}:2, a line this PR adds, names `IS_AGENTIC`" in result.reason
+
+
+def test_a_changed_file_the_server_script_sources_may_not_set_a_knob_of_its_own(check):
+    parts = chain_parts()
+    env = f"{CHAIN}/env.sh"
+    add_changed_file(
+        parts, env, "export X=1\nexport SGLANG_SIMULATE_ACC_LEN=1\n", base="export X=1\n"
+    )
+    result = _judge(check, parts)
+    assert result.status == "FAIL"
+    assert f"{env}:2, a line this PR adds, names `SGLANG_SIMULATE_ACC_LEN`" in result.reason
 
 
 def test_a_changed_chain_file_that_leaves_the_server_scripts_inputs_alone_counts(check):

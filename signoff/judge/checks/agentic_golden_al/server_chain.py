@@ -81,7 +81,8 @@ def judge_chain(
     server_changed = any(f.path == server for f in changed)
     runs: list[ScriptRun] = []
     drafts: set[int] = set()
-    for env, config in _environments(ctx, chain, entry):
+    environments = _environments(ctx, chain, entry)
+    for env, config in environments:
         run = ctx.script_run_with(server, env, partial=True)
         if run is None:
             read = ctx.evidence.file(server, "head")
@@ -103,7 +104,7 @@ def judge_chain(
     problem = changed_problem(ctx, judged, judged_files, _starts_servers(chain))
     if problem:
         return failed(f"{entry.key}: {problem}")
-    shown = ", ".join(f"{name}={value}" for name, value in _shown(chain, entry))
+    shown = ", ".join(_shown([env for env, _ in environments]))
     return passed(f"{finding.reason} [{basename(server)} as the chain runs it: {shown}]")
 
 
@@ -152,10 +153,15 @@ def _model_name(entry: MasterEntry) -> str:
     return entry.model.rsplit("/", 1)[-1]
 
 
-def _shown(chain: ServerChain, entry: MasterEntry) -> list[tuple[str, str]]:
-    env = {name: value.format(model_name=_model_name(entry)) for name, value in
-           chain.server_env.items()}  # fmt: skip
-    return sorted((name, value) for name, value in env.items() if value)
+def _shown(environments: list[dict[str, str]]) -> list[str]:
+    """`NAME=value` of what the server script was handed (values of several configurations
+    joined by `/`; empty ones left out)."""
+    values: dict[str, dict[str, None]] = {}
+    for env in environments:
+        for name, value in env.items():
+            if value:
+                values.setdefault(name, {})[value] = None
+    return [f"{name}={'/'.join(values[name])}" for name in sorted(values)]
 
 
 def _reviewed(run: ScriptRun) -> ScriptRun:
