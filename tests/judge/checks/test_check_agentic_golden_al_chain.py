@@ -255,6 +255,18 @@ def test_a_changed_file_the_server_script_sources_may_not_set_a_knob_of_its_own(
     assert f"{env}:2, a line this PR adds, names `SGLANG_SIMULATE_ACC_LEN`" in result.reason
 
 
+def test_a_changed_chain_data_line_naming_a_draft_length_flag_fails_naming_it(check):
+    # the reviewed script's decode flags from models.yaml are run-time pieces to the reader
+    parts = chain_parts()
+    models = f"{CHAIN}/models.yaml"
+    base = 'DeepSeek-V4-Pro-AgentX:\n  mtp_flags: "--speculative-algorithm EAGLE"\n'
+    add_changed_file(parts, models, base.replace('EAGLE"', 'EAGLE --speculative-num-steps 1"'),
+                     base=base)  # fmt: skip
+    result = _judge(check, parts)
+    assert result.status == "FAIL"
+    assert f"{models}:2, a line this PR adds, names `--speculative-num-steps`" in result.reason
+
+
 def test_a_changed_chain_file_that_leaves_the_server_scripts_inputs_alone_counts(check):
     parts = chain_parts()
     add_changed_file(parts, JOB, JOB_SLURM + 'echo "pre-flight"\n', base=JOB_SLURM)

@@ -111,10 +111,13 @@ def judge_chain(
 def _judged(ctx: JudgeContext, chain: ServerChain, entry: MasterEntry) -> Chain:
     """The entry's chain as judge/script_chain reads it: a changed line may not name what the
     server script's reading took as given, what the chain derives it from, the server script,
-    or a synthetic-acceptance knob."""
+    a synthetic-acceptance knob or a draft-length flag (a data file's flags reach the servers
+    through the script's command strings, where the reviewed script's run-time pieces sit)."""
     server = chain.server_scripts[entry.framework]
     knobs = {name for knob in in_force(ctx) for name in (knob.env, knob.flag, knob.key) if name}
-    names = {*chain.server_env, *chain.settings, *chain.feeds, basename(server), *knobs}
+    drafts = {name for draft in ctx.policy.golden_al.drafts for name in (draft.flag, draft.key)}
+    names = {*chain.server_env, *chain.settings, *chain.feeds, basename(server), *knobs, *drafts}
+    names.discard("")
     return Chain(
         entry_script=chain.entry_script.format(
             model_prefix=entry.model_prefix, precision=entry.precision, framework=entry.framework
