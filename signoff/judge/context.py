@@ -668,14 +668,18 @@ class JudgeContext:
     def _granted(self) -> dict[str, bool]:
         return {}
 
-    def script_run_with(self, path: str, env: dict[str, str]) -> ScriptRun | None:
+    def script_run_with(
+        self, path: str, env: dict[str, str], *, partial: bool = False
+    ) -> ScriptRun | None:
         """The head script at `path` read as the benchmark job runs it with `env` bound, for a
-        script a chain of others runs by file (None when it was not read)."""
+        script a chain of others runs by file (None when it was not read). `partial`: `bash -c`
+        of text known only in part is read for its known pieces too (the reading stays
+        incomplete; only a caller holding the whole file as baseline may use those records)."""
         parsed = self.parsed_script(path)
         if parsed is None:
             return None
         bound = {name: value for name, value in env.items() if name in parsed.reads(env)}
-        return self._evaluate(parsed, bound, "benchmark", frozenset())
+        return self._evaluate(parsed, bound, "benchmark", frozenset(), partial=partial)
 
     def speculates(self, run: ScriptRun) -> bool:
         """Some launch in the reading may pass one of the profile's spec-decode flags."""
@@ -829,18 +833,29 @@ class JudgeContext:
         return {}
 
     def _evaluate(
-        self, parsed: ParsedScript, env: dict[str, str] | None, job: str, unset: frozenset[str]
+        self,
+        parsed: ParsedScript,
+        env: dict[str, str] | None,
+        job: str,
+        unset: frozenset[str],
+        *,
+        partial: bool = False,
     ) -> ScriptRun:
         """One reading, memoised: a script without override hooks reads the same either way,
         so Check 3 then shares the strict reading with Checks 7 and 8."""
         environment = tuple(sorted(env.items())) if env is not None else None
-        key = (parsed.path, environment, job, tuple(sorted(unset)))
+        key = (parsed.path, environment, job, tuple(sorted(unset)), partial)
         if key not in self._evaluations:
-            self._evaluations[key] = self._evaluate_once(parsed, env, job, unset)
+            self._evaluations[key] = self._evaluate_once(parsed, env, job, unset, partial)
         return self._evaluations[key]
 
     def _evaluate_once(
-        self, parsed: ParsedScript, env: dict[str, str] | None, job: str, unset: frozenset[str]
+        self,
+        parsed: ParsedScript,
+        env: dict[str, str] | None,
+        job: str,
+        unset: frozenset[str],
+        partial: bool = False,
     ) -> ScriptRun:
         if parsed.path in self._over_budget:  # one configuration used the whole work bound
             return self._over_budget[parsed.path].model_copy(update={"job": job})
@@ -860,7 +875,7 @@ class JudgeContext:
         run, steps = evaluate_counted(
             parsed, env, clients, budget=budget, job=job, unset=unset,
             files=self.sources_for(parsed.path), library=self.is_library(parsed.path),
-            libraries=self.policy.spec_decode.library_scripts,
+            libraries=self.policy.spec_decode.library_scripts, partial=partial,
         )  # fmt: skip
         self._steps_left -= steps
         if any("work bound" in problem for problem in run.problems):
@@ -884,7 +899,9 @@ class JudgeContext:
     @cached_property
     def _evaluations(
         self,
-    ) -> dict[tuple[str, tuple[tuple[str, str], ...] | None, str, tuple[str, ...]], ScriptRun]:
+    ) -> dict[
+        tuple[str, tuple[tuple[str, str], ...] | None, str, tuple[str, ...], bool], ScriptRun
+    ]:
         return {}
 
     @cached_property

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from signoff.rules.base import Strict
 
@@ -53,6 +53,55 @@ class DraftSetting(Strict):
         return value
 
 
+class LaunchRole(Strict):
+    """How one engine's disaggregated launch names its role: a flag's value, or a key of the
+    flag's JSON value; `decode` lists the values that make it a decode server."""
+
+    flag: str
+    key: str = ""
+    decode: tuple[str, ...]
+
+
+class ServerChain(Strict):
+    """One launcher's multi-node path to the inference servers: the entry's script runs the
+    chain's scripts by file, and the server script for the entry's framework starts them."""
+
+    runners: tuple[str, ...]  # the master-config runner labels whose launcher runs this chain
+    frameworks: tuple[str, ...]  # the entry frameworks the launcher runs it for
+    # The entry's script, from its fields (`{model_prefix}`, `{precision}`, `{framework}`).
+    entry_script: str
+    files: tuple[str, ...]  # globs: every file of the chain but the entry's script
+    scripts: tuple[str, ...] = ("*.sh",)  # which of them are shell scripts (name globs)
+    programs: tuple[str, ...] = ("*.py",)  # which are programs of another language (not read)
+    server_scripts: dict[str, str]  # framework -> the chain's script that starts its servers
+    # What the chain hands the server script for the benchmark job (`{model_name}`: the last
+    # part of the entry's model id, as the launcher derives MODEL_NAME); the script is read
+    # with these bound, as the benchmark job runs it.
+    server_env: dict[str, str] = Field(default_factory=dict)
+    # Additional settings of the entry the chain carries to the server script, with the value
+    # it has when the entry sets none; the others do not reach it.
+    settings: dict[str, str] = Field(default_factory=dict)
+    # The setting the server script builds the decode draft length from: the length, when the
+    # launch's own flags do not show one and the PR did not change the server script.
+    draft: str = ""
+    # How a launch names its role, per engine: a launch whose role is known and not a decode
+    # role is not held to the knob (acceptance is decided where the decode server verifies
+    # drafts); any other launch is.
+    roles: dict[str, LaunchRole] = Field(default_factory=dict)
+    feeds: tuple[str, ...] = ()  # variables the chain derives `server_env` and `settings` from
+    source: str  # where the chain was read (commit and files)
+
+    @model_validator(mode="after")
+    def _names_its_fields(self) -> ServerChain:
+        if not self.runners or not self.frameworks or not self.source.strip():
+            raise ValueError(
+                "a server chain names its runners, frameworks and the source it was read from"
+            )
+        if set(self.frameworks) - set(self.server_scripts):
+            raise ValueError("a server chain names the server script of each of its frameworks")
+        return self
+
+
 class GoldenAlPolicy(Strict):
     """Agentic spec-decode acceptance: where the golden curves are and how configs pin them."""
 
@@ -76,6 +125,9 @@ class GoldenAlPolicy(Strict):
     # benchmark job binds EVAL_ONLY=false; the eval job keeps real acceptance)
     job: str = "benchmark"
     scenario: str = "agentic-coding"
+    # multi-node entries that name no recipe and whose launcher runs a known chain of scripts
+    # to the servers (AMD amd_utils)
+    server_chains: tuple[ServerChain, ...] = ()
 
 
 Config = GoldenAlPolicy

@@ -303,3 +303,24 @@ def test_a_320_kb_master_config_parses_every_entry_with_its_line() -> None:
     assert len(config.entries) == count and config.problems == ()
     assert config.entries[f"dsr1-fp4-b200-trt-mtp-{count - 1}"].line > 1
     # Its cost is measured in tests/bench/bench_judge.py (timed unit tests are flaky), not here.
+
+
+def test_multi_node_additional_settings_are_read_prefill_first_then_decode_per_item() -> None:
+    text = (
+        "dsv4-fp4-mi355x-sglang-disagg-mtp:\n  image: lmsysorg/sglang-rocm:v1\n"
+        "  model: deepseek-ai/DeepSeek-V4-Pro\n  model-prefix: dsv4\n  precision: fp4\n"
+        "  framework: sglang-disagg\n  runner: mi355x-disagg\n  multinode: true\n"
+        "  scenarios:\n    agentic-coding:\n      - search-space:\n"
+        "        - spec-decoding: mtp\n"
+        '          prefill: {tp: 8, additional-settings: ["PREFILL_NODES=1", "X=a=b"]}\n'
+        '          decode: {tp: 8, additional-settings: ["DECODE_MTP_SIZE=3", "X=c", "--f", 4]}\n'
+        "        - spec-decoding: mtp\n          decode: {tp: 8}\n"
+    )
+    entry = parse_master_config(text, "configs/amd-master.yaml", SKU_PATTERN).entries[
+        "dsv4-fp4-mi355x-sglang-disagg-mtp"
+    ]
+    first, second = entry.spaces
+    assert first.additional == (
+        ("PREFILL_NODES", "1"), ("X", "a=b"), ("DECODE_MTP_SIZE", "3"), ("X", "c"),
+    )  # fmt: skip
+    assert second.additional == ()

@@ -69,14 +69,19 @@ def read_launch_acceptance(
     knobs: Sequence[AcceptanceKnob],
     files: Sequence[str] = (),
     commands: Sequence[str] = (),
+    default_drafts: Sequence[int] = (),
 ) -> LaunchAcceptance:
     """The launch's knobs (only `knobs`: those in force for its engine), draft lengths and
     thinking mode. `files` is what the run writes (heredoc bodies, such as TRT-LLM's config) and
     `commands` the text of the commands it runs: a config file's draft length is read in both,
-    the thinking mode only in the launch and the files. Never raises."""
+    the thinking mode only in the launch and the files. `default_drafts`: the draft lengths of
+    a launch that shows none, not even one it cannot read (the caller knows how its script
+    builds them). Never raises."""
     golden = policy.golden_al
     settings = [_setting(launch, knob, policy) for knob in knobs]
     drafts, unresolved = _drafts(launch, [*files, *commands], golden.drafts, policy)
+    if not drafts and not unresolved:
+        drafts = set(default_drafts)
     names = {knob.env for knob in knobs if knob.env}
     pieces = [*_pieces(launch), *files]
     return LaunchAcceptance(

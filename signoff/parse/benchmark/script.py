@@ -168,11 +168,15 @@ def evaluate_counted(
     files: Sources | None = None,
     library: bool = False,
     libraries: Sequence[str] = DEFAULT_LIBRARIES,
+    partial: bool = False,
 ) -> tuple[ScriptRun, int]:
     """`evaluate`, and how many of the budget's steps it used (every attempt together).
 
     `files`: the files the PR changed that `source` may read (shell.sources); `library`: the
-    script is a library other scripts source, so every function it defines may be called.
+    script is a library other scripts source, so every function it defines may be called;
+    `partial`: `bash -c` of text known only in part is read for what its known pieces run
+    (the reading stays incomplete: only a caller that holds that gap as baseline may use
+    what it records there).
 
     `unset`: variables to read as unset, their fallbacks applying, as the job runs the script
     when nothing exports them. The assumption holds only for a name the reading never reads
@@ -188,7 +192,7 @@ def evaluate_counted(
     steps = 0
     for _ in range(MAX_UNSET_ATTEMPTS if hooks else 0):
         run, used, plain = _attempt(
-            script, env, commands, budget - steps, job, hooks, files, library
+            script, env, commands, budget - steps, job, hooks, files, library, partial
         )
         steps += used
         if not plain:
@@ -196,7 +200,9 @@ def evaluate_counted(
         hooks -= plain
         if not hooks:
             break
-    run, used, _ = _attempt(script, env, commands, budget - steps, job, frozenset(), files, library)
+    run, used, _ = _attempt(
+        script, env, commands, budget - steps, job, frozenset(), files, library, partial
+    )
     return run, steps + used
 
 
@@ -209,13 +215,16 @@ def _attempt(
     unset: frozenset[str],
     files: Sources | None = None,
     library: bool = False,
+    partial: bool = False,
 ) -> tuple[ScriptRun, int, frozenset[str]]:
     """One reading: the run, the steps it took, the `unset` names it read plainly."""
     environment = tuple(sorted((env or {}).items()))
     if script.tree is None:
         return ScriptRun(path=script.path, problems=script.problems, complete=False, job=job,
                          environment=environment), 0, frozenset()  # fmt: skip
-    evaluator = Evaluator(script.tree, commands, budget, unset, files, library=library)
+    evaluator = Evaluator(
+        script.tree, commands, budget, unset, files, library=library, partial=partial
+    )
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(env, unset))

@@ -49,6 +49,10 @@ class SearchSpace(Frozen):
     # "key.sub" (`kv-offload-backend: {name: x}` gives "kv-offload-backend.name")
     settings: tuple[tuple[str, str], ...] = ()
     conc_list: tuple[int, ...] = ()
+    # `additional-settings` of a multi-node item, `NAME=VALUE` split at the first `=`: the
+    # prefill role's, then the decode role's, each in written order (the multi-node workflow
+    # exports them in that order, so a later one wins)
+    additional: tuple[tuple[str, str], ...] = ()
 
 
 class MasterEntry(Frozen):
@@ -269,8 +273,19 @@ def _read_space(
     concs = space.get("conc-list")
     conc_list = tuple(c for c in concs if _int(c) is not None) if isinstance(concs, list) else ()
     return SearchSpace(
-        scenario=scenario, isl=isl, osl=osl, settings=tuple(settings), conc_list=conc_list
-    )
+        scenario=scenario, isl=isl, osl=osl, settings=tuple(settings), conc_list=conc_list,
+        additional=tuple(_additional(space)),
+    )  # fmt: skip
+
+
+def _additional(space: dict[object, object]) -> Iterator[tuple[str, str]]:
+    """The `NAME=VALUE` items of the prefill and decode roles' `additional-settings`."""
+    for role in (space.get("prefill"), space.get("decode")):
+        items = role.get("additional-settings") if isinstance(role, dict) else None
+        for item in items if isinstance(items, list) else ():
+            name, eq, value = str(item).strip().partition("=")
+            if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                yield name, value
 
 
 def _is_scalar(value: object) -> bool:

@@ -183,6 +183,8 @@ def _shell(
     code = argv[texts.index("-c", 1) + 1] if texts.index("-c", 1) + 1 < len(argv) else None
     if code is None or not code.known:
         runner.problem(node.line, f"{texts[0]} -c of text known only at run time")
+        if code is not None and runner.partial_strings and code.parts:
+            return runner.run_partial_text(code, scope, node.line)
         return scope, Outcome(None)
     return runner.run_text(code.text, scope, node.line, subshell=True)
 

@@ -33,7 +33,12 @@ from signoff.parse.shell.values import (
     Text,
     names_assigned_in,
     rejoin,
+    unknown,
 )
+
+# The variable a run-time piece of a string read in part stands as (numbered per piece); a name
+# no script writes, so nothing in the string can set or read it by name.
+_PIECE = "__signoff_run_time_piece_"
 
 
 class Calls(ReaderState):
@@ -236,6 +241,31 @@ class Calls(ReaderState):
             self.sources.pop()
             self.line_base.pop()
 
+    def run_partial_text(self, code: Field, scope: Scope, line: int) -> tuple[Scope, Outcome]:
+        """`bash -c` of a text known only in part, read for what its known pieces show (only
+        when the reading asked for it; the caller has already made the reading incomplete).
+        Each run-time piece stands as one value known only at run time, shown as written,
+        where bash would read it as code: so the records are what the text runs as far as
+        its known pieces go. A piece inside single quotes, or a text with no known piece that
+        could start a command, is not read."""
+        inner = scope.copy()
+        pieces: list[str] = []
+        quoted, escaped = "", False  # what the known text leaves open where a piece starts
+        for number, (text, known) in enumerate(code.parts):
+            if known:
+                quoted, escaped = _open_quote(text, quoted)
+                pieces.append(text)
+                continue
+            if quoted == "'" or escaped:
+                return scope, Outcome(None)  # bash would keep its first character literal
+            name = f"{_PIECE}{number}"
+            inner.put(name, unknown(text))
+            pieces.append(f"${{{name}}}")
+        if not any(known and text.strip() for text, known in code.parts):
+            return scope, Outcome(None)
+        _, outcome = self.run_text("".join(pieces), inner, line, subshell=True)
+        return scope, outcome
+
     def source_changed(
         self, target: Field, line: int, scope: Scope
     ) -> tuple[Scope, Outcome] | None:
@@ -283,3 +313,19 @@ class Calls(ReaderState):
             held = self.frames.pop().held
         scope, outcome = self.release(scope, outcome, held)
         return scope, Outcome(outcome.status) if outcome.ctl == "return" else outcome
+
+
+def _open_quote(text: str, quoted: str) -> tuple[str, bool]:
+    """The quote still open after `text`, read from `quoted` (one already open, or ""), and
+    whether its last character is a backslash that escapes what follows."""
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\" and quoted != "'":
+            escaped = True
+        elif quoted and char == quoted:
+            quoted = ""
+        elif not quoted and char in "'\"":
+            quoted = char
+    return quoted, escaped

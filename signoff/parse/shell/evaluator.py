@@ -63,12 +63,16 @@ class Evaluator(SimpleCommands):
         files: Sources | None = None,
         *,
         library: bool = False,
+        partial: bool = False,
     ) -> None:
         """`unset`: variables bound as unset in the initial scope whose reads are watched.
         `files`: what `source` may read of the files the PR changed. `library`: the text is a
-        library other scripts source, so any of its functions may be called (see `run`)."""
+        library other scripts source, so any of its functions may be called (see `run`).
+        `partial`: `bash -c` of text known only in part is read for its known pieces too
+        (calls.Calls.run_partial_text); the reading is incomplete all the same."""
         super().__init__(parsed, hook, files)
         self.library = library
+        self.partial_strings = partial
         self.unset_hooks = unset
         self.records = Records()
         self.final: Scope | None = None  # the scope after the last command (None: not reached)

@@ -167,6 +167,9 @@ class ReaderState:
         self.unset_hooks: frozenset[str] = frozenset()
         self.read_plainly: set[str] = set()
         self.read_unset: set[str] = set()
+        # `bash -c` of text known only in part is read for its known pieces (calls.Calls.
+        # run_partial_text); the reading stays incomplete either way
+        self.partial_strings = False
 
     # implemented by Calls
     def substitution(

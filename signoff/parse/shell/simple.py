@@ -6,8 +6,10 @@ record the same thing the command does not depend on them. Builtins that change 
 state are followed (builtins.py: `export`, `local`, `declare`, `unset`, `shift`, `set --`,
 `read`, `source` of a file the PR adds or changes (its head text runs here, see sources.py) and
 of a library the hook names (its functions are external), `eval` and `bash -c` of known text, a
-quoted heredoc fed to `bash`/`sh`, `trap` handlers); `source` of any other file, `alias` and an
-expanding heredoc fed to a shell are not read and make the reading incomplete. Any other
+quoted heredoc fed to `bash`/`sh`, `trap` handlers; a command `nohup`/`setsid` start is read as
+that command); `source` of any other file, `alias` and an expanding heredoc fed to a shell are
+not read and make the reading incomplete (so does `bash -c` of text known only in part, which a
+reading that asks for it also reads for its known pieces: calls.Calls.run_partial_text). Any other
 program goes to the `CommandHook` (hooks.py), which records what it is; the reader itself
 records the commands of the script's own text that run, heredocs given to running commands and
 commands that run a script file, each with how surely it runs.
@@ -54,6 +56,9 @@ from signoff.parse.shell.values import (
     consistent,
     unknown,
 )
+
+# `setsid` (util-linux) options: none takes a value, so its program is the first other word.
+_SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
 
 
 class SimpleCommands(Calls):
@@ -209,6 +214,12 @@ class SimpleCommands(Calls):
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
+        if name == "setsid" and len(argv) > 1:  # runs its program in a new session
+            rest = argv[1:]
+            while len(rest) > 1 and rest[0].known and rest[0].text in _SETSID_OPTIONS:
+                rest = rest[1:]
+            if not rest[0].text.startswith("-"):  # an unknown option: left to the hook
+                return self.dispatch(rest, prefix, node, scope, exp, functions=False)
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
             return scope, Outcome()

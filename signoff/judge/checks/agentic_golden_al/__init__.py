@@ -17,9 +17,13 @@ be decided counts against. The value the server gets must equal the curve in
 `golden_al_distribution/` on the default branch for the model (by model id), the thinking mode
 and a draft length the launch sets. The eval job keeps real acceptance. Multi-node entries opt
 into the runners' injection (`SYNTHETIC_ACCEPTANCE=true`) or run recipes (read as text) that pin
-the knob. A model without a curve needs the Additional detail section to state where its AL
-comes from. A synthetic knob that a changed non-agentic single-node script's launch may get
-FAILs unless a sanctioned exception is documented. N/A without agentic spec-decode changes.
+the knob; one that does neither and whose launcher runs a known chain of scripts to the servers
+(AMD amd_utils) is judged by the chain's server script, read with what the chain hands it, whose
+every decode server must get the knob as above; a chain file the PR changes must be read
+completely and name nothing the server script is handed, else the check fails. A model
+without a curve needs the Additional detail section to state where its AL comes from. A
+synthetic knob that a changed non-agentic single-node script's launch may get FAILs unless a
+sanctioned exception is documented. N/A without agentic spec-decode changes.
 To satisfy it: give the server the golden value for your model, mode and draft length on the
 benchmark job's path.
 """
@@ -29,6 +33,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+from signoff.judge.checks.agentic_golden_al import server_chain
 from signoff.judge.checks.agentic_golden_al.runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.golden_curves import load_curves
@@ -39,13 +44,14 @@ from signoff.judge.golden_recipes import (
     judge_recipe,
     master_files,
     opt_in_entries,
+    opted_in,
     recipe_reading,
     recipe_targets,
 )
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.inferencex.master_config import MasterEntry
-from signoff.rules.agentic_golden_al import GoldenAlPolicy
+from signoff.rules.agentic_golden_al import GoldenAlPolicy, ServerChain
 
 ID = "agentic-golden-al"
 NAME = "agentic golden synthetic AL"
@@ -61,6 +67,8 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
     runs, _ = _run_targets(ctx)
     multi_node = _entries(ctx, multinode=True)
     recipes = recipe_targets(ctx, multi_node)
+    opt_ins, chained = _multi_node_bare(ctx, multi_node)
+    yield from server_chain.wants(ctx, [entry for entry, _ in chained])  # its few files first
     for recipe in recipes:
         if ctx.evidence.file(recipe.path, "head") is None:
             yield want_file(recipe.path, "head")
@@ -71,14 +79,13 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
             for path in master_files(ctx):
                 if ctx.evidence.file(path, "head") is None:
                     yield want_file(path, "head")
-    opt_ins = opt_in_entries(ctx, multi_node)
-    if not runs and not recipes and not opt_ins:
+    if not runs and not recipes and not opt_ins and not chained:
         return
     directory = ctx.policy.golden_al.directory
     yield want_dir(directory, "default")
     listing = ctx.evidence.listing(directory, "default")
     prefixes = {t.prefix for t in runs} | {t.prefix for t in recipes}
-    prefixes |= {e.model_prefix for e in opt_ins}
+    prefixes |= {e.model_prefix for e in opt_ins} | {e.model_prefix for e, _ in chained}
     for name in listing.entries if listing is not None else ():
         if name.endswith((".yaml", ".yml")) and any(name.startswith(p) for p in prefixes):
             yield want_file(f"{directory}/{name}", "default")
@@ -95,8 +102,8 @@ def evaluate(ctx: JudgeContext) -> Finding:
         return failed(misuse)
     multi_node = _entries(ctx, multinode=True)
     recipes = recipe_targets(ctx, multi_node)
-    opt_ins = opt_in_entries(ctx, multi_node)
-    if not runs and not recipes and not opt_ins:
+    opt_ins, chained = _multi_node_bare(ctx, multi_node)
+    if not runs and not recipes and not opt_ins and not chained:
         return not_applicable("no agentic speculative-decoding config is added or changed")
     curves = load_curves(ctx)
     if isinstance(curves, str):
@@ -105,6 +112,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
         (judge_runs(ctx, target, curves) for target in runs),
         (judge_recipe(ctx, target, curves) for target in recipes),
         (judge_opt_in(ctx, entry, curves) for entry in opt_ins),
+        (server_chain.judge_chain(ctx, entry, chain, curves) for entry, chain in chained),
     )
     notes: list[str] = []
     for finding in findings:
@@ -112,6 +120,23 @@ def evaluate(ctx: JudgeContext) -> Finding:
             return finding
         notes.append(finding.reason)
     return passed("; ".join(notes))
+
+
+def _multi_node_bare(
+    ctx: JudgeContext, entries: list[MasterEntry]
+) -> tuple[list[MasterEntry], list[tuple[MasterEntry, ServerChain]]]:
+    """Multi-node entries judged by their opt-in (opted in, or running no agentic recipe and
+    no known chain), and those that run no recipe, do not opt in and whose launcher runs a
+    known chain of scripts to the servers (judged by its server script)."""
+    opt_ins: list[MasterEntry] = []
+    chained: list[tuple[MasterEntry, ServerChain]] = []
+    for entry in opt_in_entries(ctx, entries):
+        chain = None if opted_in(ctx, entry) else server_chain.chain_of(ctx, entry)
+        if chain is None:
+            opt_ins.append(entry)
+        else:
+            chained.append((entry, chain))
+    return opt_ins, chained
 
 
 # --- single-node: what the benchmark job runs ---------------------------------------------------

@@ -13,6 +13,7 @@ thinking mode and a draft length the launch sets.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from signoff.judge.context import JudgeContext
@@ -37,6 +38,12 @@ class RunTarget:
     prefix: str
     model: str  # the model id ("" when only the prefix is known)
     runs: tuple[ScriptRun, ...]
+    # Which launches are held to the knob (None: every one that may decode speculatively);
+    # a chain's server script holds its decode servers, whatever flags the reader sees.
+    held: Callable[[ServerLaunch], bool] | None = None
+    # The draft lengths a held launch that shows none runs with (a chain's reviewed server
+    # script builds them from a setting the chain hands it)
+    drafts: tuple[int, ...] = ()
 
 
 def judge_runs(ctx: JudgeContext, target: RunTarget, curves: list[GoldenCurve]) -> Finding:
@@ -51,7 +58,8 @@ def judge_runs(ctx: JudgeContext, target: RunTarget, curves: list[GoldenCurve]) 
             return failed(f"{target.label}: {problem}")
     configs = sum(max(len(run.points), 1) for run in target.runs)
     plural = "s" if configs != 1 else ""
-    if not hits and all(_plain_runs(ctx, run) for run in target.runs):
+    plain = target.held is None and all(_plain_runs(ctx, run) for run in target.runs)
+    if not hits and plain:
         return passed(f"{target.label}: the benchmark job's server does not decode speculatively")
     if not mine:
         return no_curve(ctx, target.label, keys)
@@ -75,13 +83,20 @@ def _run_problem(
         return f"{run.path} could not be fully read ({why}), {unverified}"
     if not run.launches:
         return f"{run.path} starts no server the reader recognises, {unverified}"
+    if target.held is not None and not any(target.held(launch) for launch in run.launches):
+        return f"{run.path} starts no decode server the reader recognises, {unverified}"
     files = [doc.body for doc in run.heredocs]
     commands = _commands(ctx, run)
     for launch in run.launches:
-        if surely_not_speculative(ctx, launch):
+        if target.held is not None:
+            if not target.held(launch):
+                continue  # a prefill server of a disaggregated pair: the decode side accepts
+        elif surely_not_speculative(ctx, launch):
             continue  # `NUM_SPEC_TOKENS=0` at high concurrency: no acceptance to simulate
         knobs = knobs_for(launch, in_force(ctx))
-        reading = read_launch_acceptance(launch, ctx.policy, knobs, files, commands)
+        reading = read_launch_acceptance(
+            launch, ctx.policy, knobs, files, commands, default_drafts=target.drafts
+        )
         problem = _launch_problem(ctx, run, launch, reading, knobs)
         if not problem and mine:
             problem = _against_golden(ctx, run, launch, reading, mine, hits)
