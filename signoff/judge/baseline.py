@@ -364,13 +364,58 @@ def _may_reach_pr_files(
     if _names_changed_file(ctx, texts, data):
         return True
     # `${CMD[@]}`, `${X:-y}`, `$((A*B))` are expansions, not globs: read with them taken out
-    return any(_REPO_PATH.search(_unexpanded(text)) for text in texts)
+    return any(_REPO_PATH.search(_unexpanded(_globbed(text))) for text in texts)
+
+
+def _globbed(text: str) -> str:
+    """What of a command's text bash may glob: a single-quoted word is handed to its program
+    as it is (`sed 's/\\x1b\\[[0-9;]*m//'`), so its `*`, `?` and `[...]` are no pattern (any
+    other path in it still counts); in an assignment's value (`X='tools/*'`) they stay, since
+    the value may be expanded unquoted later. A quote inside double quotes is a character."""
+    out: list[str] = []
+    word = 0  # where in `out` the current word starts
+    quoted = False
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            out.append(text[index : index + 2])
+            index += 2
+            continue
+        if char == "'" and not quoted:
+            end = text.find("'", index + 1)
+            if end < 0:
+                return text  # unbalanced: read it whole
+            part = text[index : end + 1]
+            if not _ASSIGNMENT_WORD.match("".join(out[word:])):
+                part = _GLOB_CHARS.sub("_", part)
+            out.append(part)
+            index = end + 1
+            continue
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char in _WORD_BREAKS:
+            word = len(out) + 1
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def _unexpanded(text: str) -> str:
+    """The text with expansions and array-element subscripts (`URLS[$i]=`) taken out: their
+    brackets are no pattern."""
+    text = _ELEMENT_TARGET.sub(r"\g<1>\g<2>", text)
     return _EXPANSION.sub("$X", _ARITH_EXPANSION.sub("$X", text))
 
 
+_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+_WORD_BREAKS = frozenset(" \t\n;&|()<>")
+_GLOB_CHARS = re.compile(r"[*?\[\]]")
+# A command assigning an array element (`URLS[$i]=`, `local A[0]+=`): its target, subscript apart
+_ELEMENT_TARGET = re.compile(
+    r"^(\s*(?:(?:export|local|declare|typeset|readonly)(?:\s+-\w+)*\s+)?)"
+    r"([A-Za-z_][A-Za-z0-9_]*)\[[^\]\s]*\](?=\+?=)"
+)
 _ARITH_EXPANSION = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
 _FILE_NAME = re.compile(r"[\w.-]+\.(?:sh|bash|py|ya?ml|json|toml|txt|env|cfg|ini|csv|jinja)\b")
 

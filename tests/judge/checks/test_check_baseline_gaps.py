@@ -447,3 +447,66 @@ def test_an_unchanged_eval_that_runs_a_file_of_a_name_the_pr_changes_is_new(chec
     add_changed_file(parts, "utils/tools/bench.sh", "#!/bin/sh\necho hi\n")
     status, reason = _status(check, parts, check_id)
     assert status == "FAIL" and "eval of text known only at run time" in reason
+
+
+INDEXED = (
+    'HOSTS=("$(cat /opt/hosts)")\nfor i in 0 1; do\n  URLS[$i]="${HOSTS[$i]}:5000"\ndone\n'
+    'RUN_CMD="python3 -m sglang.launch_server --dist-init-addr ${URLS[0]}"\n'
+    'bash -c "$RUN_CMD"\n'
+)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_array_element_assignment_feeding_an_unchanged_gap_is_no_glob_into_the_checkout(
+    check, check_id
+):
+    # `URLS[$i]=` names an element of an array: its brackets are a subscript, not a pattern
+    base = _with(SCRIPT, INDEXED)
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_glob_in_the_value_of_an_array_element_still_reaches_into_the_checkout(
+    check, check_id
+):
+    base = _with(SCRIPT, INDEXED.replace('"${HOSTS[$i]}:5000"', "$(ls ./tools/*)"))
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and "-c of text known only at run time" in reason
+
+
+STRIPPED = (
+    'ROUTER_CMD="$(cat /opt/router/cmd)"\n'
+    "bash -c \"exec $ROUTER_CMD\" > >(sed -u -r 's/\\x1b\\[[0-9;]*[a-zA-Z]//g' >/tmp/r.log) 2>&1 &\n"
+)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_pattern_a_program_gets_in_single_quotes_is_no_glob_into_the_checkout(check, check_id):
+    # sed's regex is the program's own text: bash expands nothing in single quotes
+    base = _with(SCRIPT, STRIPPED)
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "PASS", reason
+
+
+@pytest.mark.parametrize(
+    "feed",
+    [
+        # a relative path a program opens stays a path in single quotes
+        """ROUTER_CMD="$(python3 -c 'print(open("./tools/cmd").read())')"\n""",
+        "ROUTER_CMD='tools/*'\n",  # a value the shell expands later keeps its glob
+    ],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_path_into_the_checkout_in_single_quotes_still_counts(check, check_id, feed):
+    base = _with(SCRIPT, feed + 'bash -c "exec $ROUTER_CMD $(cat /opt/args)"\n')
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    status, reason = _status(check, parts, check_id)
+    assert status == "FAIL" and "-c of text known only at run time" in reason
