@@ -469,9 +469,7 @@ def test_an_array_element_assignment_feeding_an_unchanged_gap_is_no_glob_into_th
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
-def test_a_glob_in_the_value_of_an_array_element_still_reaches_into_the_checkout(
-    check, check_id
-):
+def test_a_glob_in_the_value_of_an_array_element_still_reaches_into_the_checkout(check, check_id):
     base = _with(SCRIPT, INDEXED.replace('"${HOSTS[$i]}:5000"', "$(ls ./tools/*)"))
     parts = modified_script(base, _with(base, "# comment\n", first=True))
     add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
