@@ -95,8 +95,7 @@ class BenchmarkCommands:
                 command=program, args=tuple(read_args(argv[2:])), line=reader.at(argv[0].line),
                 reach=reach, why=why,
             ))  # fmt: skip
-        env = {**_exported(scope), **prefix}
-        launch = read_launch(argv, env, reach, why)
+        launch = read_launch(argv, lambda: {**_exported(scope), **prefix}, reach, why)
         if launch is not None:
             launcher = launcher_word(argv)
             plain = launcher is not None and launcher.known and "/" not in launcher.text

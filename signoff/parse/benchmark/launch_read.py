@@ -11,7 +11,7 @@ only known at run time, standing where a flag could be, is kept as `opaque`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
 from signoff.parse.shell.fields import Field
@@ -96,9 +96,10 @@ def opaque_words(argv: Sequence[Field]) -> tuple[str, ...]:
 
 
 def read_launch(
-    argv: Sequence[Field], env: dict[str, str], reach: Reach, why: str
+    argv: Sequence[Field], env: Callable[[], dict[str, str]], reach: Reach, why: str
 ) -> ServerLaunch | None:
-    """The server launch this command line starts, if it starts one."""
+    """The server launch this command line starts, if it starts one; `env` gives what the
+    command's environment exports (asked only for a launch)."""
     if not argv or basename(argv[0].text) in NOT_RUNNING:
         return None
     # a launcher in another command's arguments (`write_command log vllm serve ...`) is data,
@@ -119,7 +120,7 @@ def read_launch(
         skip = 1 if positional is not None else 0
         return ServerLaunch(
             engine=engine, command=command, model=model, args=tuple(args), line=argv[i].line,
-            env={**env, **_wrapper_env(argv[:i])}, reach=reach, why=why,
+            env={**env(), **_wrapper_env(argv[:i])}, reach=reach, why=why,
             opaque=opaque_words(tail[skip:]) + _added_by(argv[:i]),
         )  # fmt: skip
     return None

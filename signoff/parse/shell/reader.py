@@ -160,7 +160,6 @@ class ReaderState:
         # with the paths that left by one while others went on (shell.evaluator.merge holds them)
         self.frames: list[Frame] = []
         self._frame_names: dict[int, tuple[Command, frozenset[str]]] = {}
-        self._word_names: dict[int, tuple[Simple, tuple[str, ...]]] = {}  # simple._names_in
         self.text_chars = 0
         # Variables bound as unset at the start (the script's own override hooks, Check 3's
         # reading): which of them were read while unset, plainly or through a fallback form.

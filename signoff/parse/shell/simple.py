@@ -144,13 +144,10 @@ class SimpleCommands(Calls):
         return [(chosen, _why_of(chosen)) for chosen in found]
 
     def _names_in(self, node: Simple) -> tuple[str, ...]:
-        """The names the command's words may read, sorted (memoised per node: the hot path)."""
-        found = self._word_names.get(id(node))
-        if found is None or found[0] is not node:
-            names = sorted({n for word in _all_words(node) for n in _IDENT.findall(word.raw)})
-            found = (node, tuple(names))
-            self._word_names[id(node)] = found
-        return found[1]
+        """The names the command's words may read, sorted (kept on the node: the hot path)."""
+        if node.names is None:
+            node.names = tuple(sorted({n for w in _all_words(node) for n in _IDENT.findall(w.raw)}))
+        return node.names
 
     def _unknown_combination(
         self, node: Simple, varying: list[tuple[str, tuple[Option, ...]]]
@@ -253,6 +250,8 @@ class SimpleCommands(Calls):
         self.records.note_ran(first[0].offset, node.line, reach, why)
 
     def _record_heredocs(self, node: Simple, scope: Scope) -> None:
+        if not node.heredocs:
+            return
         reach, why = reach_of(scope)
         for index in node.heredocs:
             doc = self.sources[-1].heredocs[index]

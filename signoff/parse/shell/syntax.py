@@ -34,6 +34,8 @@ class Simple:
     words: list[Word] = field(default_factory=list)
     heredocs: list[int] = field(default_factory=list)  # indexes into Parsed.heredocs
     redirects: list[Word] = field(default_factory=list)  # targets that run code when expanded
+    # the names its words may read, sorted (found once, when first asked: shell.simple)
+    names: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)
