@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from signoff.parse.benchmark.launch import Arg, ScriptRun
-from signoff.parse.benchmark.script import ScriptFacts, evaluate, parse_script, read_script
+from signoff.parse.benchmark.script import (
+    ScriptFacts,
+    evaluate,
+    evaluate_counted,
+    parse_script,
+    read_script,
+)
 
 DATA = Path(__file__).parents[1] / "data" / "scripts"
 CLIENTS = ("run_benchmark_serving",)
@@ -289,6 +295,32 @@ def test_the_work_bound_stops_a_runaway_evaluation_and_says_so() -> None:
     run = evaluate(read_script(text, "s.sh"), {}, budget=500)
     assert run.complete is False
     assert any("work bound" in p or "nested deeper" in p for p in run.problems)
+
+
+def test_text_that_expansion_builds_is_charged_as_work() -> None:
+    # a small loop whose words expand kilobytes each: megabytes of text in few commands
+    items = " ".join(str(i) for i in range(200))
+    words = " ".join(['"$A$A"'] * 100)
+    text = f'A="{"x" * 4000}"\nfor i in {items}; do\n  python3 {words}\ndone\nvllm serve m\n'
+    run, _ = evaluate_counted(read_script(text, "s.sh"), {}, budget=5_000)
+    assert run.complete is False
+    assert any("work bound" in problem for problem in run.problems)
+    assert len(run.commands) < 30  # it stopped within the first iterations
+
+
+def test_a_value_doubled_in_a_loop_stops_at_the_work_bound() -> None:
+    items = " ".join(str(i) for i in range(40))
+    text = f'A=xxxxxxxx\nfor i in {items}; do\n  A="$A$A"\ndone\nvllm serve "$A"\n'
+    run, _ = evaluate_counted(read_script(text, "s.sh"), {}, budget=5_000)
+    assert run.complete is False
+    assert any("work bound" in problem for problem in run.problems)
+    assert not run.launches  # stopped long before the value could reach gigabytes
+
+
+def test_words_of_ordinary_length_cost_no_more_than_their_commands() -> None:
+    text = 'M="deepseek-ai/DeepSeek-V4-Pro"\nvllm serve "$M" --tp 8 --max-model-len 4096\n'
+    _, steps = evaluate_counted(read_script(text, "s.sh"), {}, budget=5_000)
+    assert steps == 2
 
 
 def test_launch_through_a_computed_interpreter_held_in_an_array_is_found() -> None:

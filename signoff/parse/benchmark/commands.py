@@ -31,6 +31,7 @@ from signoff.parse.benchmark.launch_read import (
     read_args,
     read_launch,
 )
+from signoff.parse.benchmark.script_text import MAX_LINE
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell.records import SCRIPT_FILES, Kind, ScriptFileRun, reach_of
@@ -122,7 +123,8 @@ class BenchmarkCommands:
         listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
         for file in listed:  # its text is not read: the checks decide what that may hide
             reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
-                command=" ".join(words), word=file.text, name=known_name(file), line=line,
+                command=" ".join(words)[:MAX_LINE], word=file.text, name=known_name(file),
+                line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
             ))  # fmt: skip
         command = ShellCommand.model_construct(argv=words, line=line, reach=reach, why=why)

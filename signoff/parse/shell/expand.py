@@ -32,6 +32,11 @@ from signoff.parse.shell.scan import NAME
 from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Text, Value, unknown
 
 MAX_DEPTH = 16
+# Fields one command's words make before more count as work, and fields counted as one step
+# (a real launch command makes 40 to 80, its array built item by item as many; most fewer
+# than ten)
+FIELDS_FREE = 128
+FIELDS_PER_STEP = 2
 _SPECIAL = "@*#?$!-0123456789"
 _SPECIAL_CHAR = re.compile(r"[\\'\"$`]")  # a character that quotes or starts an expansion
 _NOT_LITERAL = re.compile(r"[\\'\"$`{]")  # ... or may start a brace expansion
@@ -67,11 +72,18 @@ class Hooks(Protocol):
     # Count `steps` units of work against the reading's bound (words a brace expansion adds).
     def charge(self, steps: int) -> None: ...
 
+    # Count the characters an expansion produced against the reading's bound (see `produced`).
+    def produced(self, chars: int) -> None: ...
+
 
 class Expander:
+    """Expands the words of one command (a fresh one per command and per substitution)."""
+
     def __init__(self, hooks: Hooks) -> None:
         self.hooks = hooks
         self.undecided = ""  # why the substitutions being expanded may not run ("": they do)
+        self.made = 0  # fields this command's words have made
+        self.charged = 0  # of those, the steps already counted (see `_count`)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -88,12 +100,27 @@ class Expander:
             self.hooks.charge(len(words) - 1)
         out: list[Field] = []
         for word in words:
-            out += assemble(self._segments(word, offset, 0), line, self._ifs())
+            fields = assemble(self._segments(word, offset, 0), line, self._ifs())
+            self._count(fields)
+            out += fields
         return out
+
+    def _count(self, fields: list[Field]) -> None:
+        """Fields are work: their text (`Hooks.produced`), and past `FIELDS_FREE` fields in
+        one command, a step per `FIELDS_PER_STEP` more (a thousand one-letter words, or an
+        array doubled in a loop, are cheap in text and dear in fields)."""
+        self.hooks.produced(sum(len(field.text) for field in fields))
+        self.made += len(fields)
+        due = max(self.made - FIELDS_FREE, 0) // FIELDS_PER_STEP - self.charged
+        if due > 0:
+            self.charged += due
+            self.hooks.charge(due)
 
     def value(self, raw: str, offset: int) -> Text:
         """An assignment's value or a `[[ ]]` operand: expanded, never split."""
-        return join_segments(self._segments(raw, offset, 0))
+        text = join_segments(self._segments(raw, offset, 0))
+        self.hooks.produced(len(text.text))
+        return text
 
     def pattern(self, raw: str, offset: int) -> tuple[str, bool]:
         """A glob pattern: quoted parts escaped; (pattern, whether it is fully known)."""
@@ -102,7 +129,9 @@ class Expander:
         for seg in self._segments(raw, offset, 0):
             known = known and seg.known
             parts.append(wildcards.escape(seg.text) if seg.quoted else seg.text)
-        return "".join(parts), known
+        pattern = "".join(parts)
+        self.hooks.produced(len(pattern))
+        return pattern, known
 
     def arithmetic(self, expression: str, offset: int) -> int | None:
         text = join_segments(self._segments(expression, offset, 1, in_quotes=True))
