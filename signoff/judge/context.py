@@ -426,9 +426,12 @@ class JudgeContext:
             else:
                 clients = self.policy.spec_decode.client_commands
                 libraries = self.policy.spec_decode.library_scripts
+                budget = max(min(DEFAULT_BUDGET, self._steps_left), 0)  # the verdict's bound
                 facts, run, steps = read_unbound(
-                    parsed, clients, self.sources_for(path), self.is_library(path), libraries
-                )
+                    parsed, clients, self.sources_for(path), self.is_library(path), libraries,
+                    budget=budget,
+                )  # fmt: skip
+                self._steps_left -= steps
                 self._facts[path] = facts
                 self._unbound[path] = (run, steps)  # the same reading as a run, for later
         return self._facts[path]
@@ -868,8 +871,7 @@ class JudgeContext:
         per_reading = LIBRARY_BUDGET if self.library_changed else DEFAULT_BUDGET
         budget = min(per_reading, self._steps_left)
         done = self._unbound.get(parsed.path) if env is None and not job and not unset else None
-        if done is not None and done[1] <= budget:  # `script_facts` read it so: the same run
-            self._steps_left -= done[1]
+        if done is not None and done[1] <= budget:  # `script_facts` read it so (and counted it)
             return done[0]
         clients = self.policy.spec_decode.client_commands
         run, steps = evaluate_counted(

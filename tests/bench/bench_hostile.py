@@ -15,7 +15,9 @@ RSS is that case's own):
   of the one before: ~330 bytes standing for 9^7 or 9^12 nodes);
 - files the PR changes that the sweep runs or a launch reads (issue 14): a changed shared
   library of ~565 KB (past the sourced-file bound) or of 2,000 functions with loops calling each
-  other, a chain of 12 changed files sourcing each other in a circle, a `--config` YAML anchor
+  other, one and forty changed ~11 KB scripts whose loops expand an 8,000-character value a
+  thousand times per command (gigabytes of text unless expansion is charged as work), and forty
+  whose loops run commands of a thousand one-letter words and double an array of empty items, a chain of 12 changed files sourcing each other in a circle, a `--config` YAML anchor
   bomb (9^12 nodes in ~3.6 KB) and one of 4,000 keys, and 400 `source`s plus 200 launch flags
   naming files under run-time roots among 2,990 changed files sharing one base name;
 - the check right before publishing (which sign-off is the newest) on a PR holding 1,000
@@ -216,6 +218,41 @@ def library_chain(depth: int) -> dict[str, Any]:
     return parts
 
 
+def expansion_scripts(count: int, per_command: int = 500) -> dict[str, Any]:
+    """`count` changed benchmark scripts of ~11 KB, each a loop whose command expands one
+    8,000-character value a thousand times (8 MB a command, gigabytes by the loop's end)."""
+    parts = passing_parts()
+    items = " ".join(str(i) for i in range(250))
+    words = " ".join(['"$A$A"'] * per_command)
+    bomb = f'A="{"x" * 8000}"\nfor i in {items}; do\n  python3 {words}\ndone\n'
+    scripts = [SCRIPT_PATH] + [SCRIPT_PATH.replace(".sh", f"_{i}.sh") for i in range(1, count)]
+    for path in scripts:
+        if path == SCRIPT_PATH:
+            replace_file(parts, path, "head", bomb + SCRIPT)
+        else:
+            _changed(parts, path, bomb + SCRIPT)
+    return parts
+
+
+def many_words_scripts(count: int) -> dict[str, Any]:
+    """`count` changed benchmark scripts of ~4 KB whose nested loops run a command of a
+    thousand one-letter words (cheap in text, dear in fields), and the array doubled in a loop."""
+    parts = passing_parts()
+    items = " ".join(str(i) for i in range(250))
+    words = " ".join(["$B"] * 1000)
+    loops = (
+        f"B=x\nfor i in {items}; do\n  for j in {items}; do\n    python3 {words}\n  done\ndone\n"
+    )
+    loops += f'A=("")\nfor i in {items}; do\n  A=("${{A[@]}}" "${{A[@]}}")\ndone\n'
+    for index in range(count):
+        path = SCRIPT_PATH if index == 0 else SCRIPT_PATH.replace(".sh", f"_{index}.sh")
+        if index == 0:
+            replace_file(parts, path, "head", loops + SCRIPT)
+        else:
+            _changed(parts, path, loops + SCRIPT)
+    return parts
+
+
 def launch_config(text: str) -> dict[str, Any]:
     parts = passing_parts()
     path = "benchmarks/single_node/fixed_seq_len/serve.yaml"
@@ -269,6 +306,10 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
         2_000, "  for i in $(seq 1 300); do while [[ $# -gt 0 ]]; do shift; done; done"
     ),
     "library-sourcing-chain-of-12": lambda: library_chain(12),
+    "script-expansion-of-gigabytes": lambda: expansion_scripts(1),
+    "scripts-40-expanding-gigabytes": lambda: expansion_scripts(40),
+    "scripts-40-expanding-4mb-per-command": lambda: expansion_scripts(40, 250),
+    "scripts-40-of-thousand-word-commands": lambda: many_words_scripts(40),
     "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
     "launch-config-64kb-of-keys": lambda: launch_config(
         "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]

@@ -334,11 +334,12 @@ def read_unbound(
     files: Sources | None = None,
     library: bool = False,
     libraries: Sequence[str] = DEFAULT_LIBRARIES,
+    budget: int = DEFAULT_BUDGET,
 ) -> tuple[ScriptFacts, ScriptRun, int]:
     """The unbound reading as facts and as the run `evaluate(script, None)` gives (so one
     evaluation serves both), and the steps it took."""
     commands = BenchmarkCommands(frozenset(client_commands), frozenset(libraries))
-    run, values, steps = _evaluate_with_values(script, commands, files, library)
+    run, values, steps = _evaluate_with_values(script, commands, files, library, budget)
     facts = ScriptFacts(
         path=script.path,
         launches=run.launches,
@@ -353,33 +354,29 @@ def read_unbound(
 
 
 def _evaluate_with_values(
-    script: ParsedScript, commands: BenchmarkCommands, files: Sources | None, library: bool
+    script: ParsedScript,
+    commands: BenchmarkCommands,
+    files: Sources | None,
+    library: bool,
+    budget: int,
 ) -> tuple[ScriptRun, dict[str, tuple[str, ...]], int]:
     """The unbound reading, the known texts each variable holds at the script's end, steps."""
-    if script.tree is None:
+
+    def plain() -> tuple[ScriptRun, dict[str, tuple[str, ...]], int]:
         run, steps = evaluate_counted(
-            script,
-            None,
-            sorted(commands.clients),
-            files=files,
-            library=library,
-            libraries=sorted(commands.libraries),
-        )
+            script, None, sorted(commands.clients), budget=budget, files=files,
+            library=library, libraries=sorted(commands.libraries),
+        )  # fmt: skip
         return run, {}, steps
-    evaluator = Evaluator(script.tree, commands, DEFAULT_BUDGET, files=files, library=library)
+
+    if script.tree is None:
+        return plain()
+    evaluator = Evaluator(script.tree, commands, budget, files=files, library=library)
     try:
         with _no_cycle_collection():
             evaluator.run(_initial_scope(None))
     except Exception:  # the plain reading reports what went wrong
-        run, steps = evaluate_counted(
-            script,
-            None,
-            sorted(commands.clients),
-            files=files,
-            library=library,
-            libraries=sorted(commands.libraries),
-        )
-        return run, {}, steps
+        return plain()
     values = _final_values(evaluator.final)
     return _run_of(script, evaluator, "", ()), values, evaluator.steps
 
