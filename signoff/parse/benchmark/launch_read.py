@@ -34,7 +34,8 @@ _ENGINES: dict[str, Engine] = {
 
 
 def read_args(argv: Sequence[Field]) -> list[Arg]:
-    """Long flags with their values: `--flag=value`, `--flag value` or a bare `--flag`."""
+    """Long flags with their values: `--flag=value`, `--flag value` or a bare `--flag`.
+    Built unvalidated (a launch's twenty flags in every reading): every field set here."""
     args: list[Arg] = []
     i = 0
     while i < len(argv):
@@ -45,15 +46,35 @@ def read_args(argv: Sequence[Field]) -> list[Arg]:
         flag, eq, value = text.partition("=")
         if eq:
             parts = after_prefix(argv[i].parts, len(flag) + 1)
-            args.append(Arg(flag=flag, value=value, line=argv[i].line, joined=True,
-                            known=argv[i].known, parts=parts))  # fmt: skip
+            args.append(
+                Arg.model_construct(
+                    flag=flag,
+                    value=value,
+                    line=argv[i].line,
+                    joined=True,
+                    known=argv[i].known,
+                    parts=parts,
+                )
+            )
         elif i + 1 < len(argv) and _is_value(argv[i + 1]):
             word = argv[i + 1]
-            args.append(Arg(flag=flag, value=word.text, line=argv[i].line, known=word.known,
-                            parts=word.parts))  # fmt: skip
+            args.append(
+                Arg.model_construct(
+                    flag=flag,
+                    value=word.text,
+                    line=argv[i].line,
+                    joined=False,
+                    known=word.known,
+                    parts=word.parts,
+                )
+            )
             i += 1
         else:
-            args.append(Arg(flag=flag, value=None, line=argv[i].line))
+            args.append(
+                Arg.model_construct(
+                    flag=flag, value=None, line=argv[i].line, joined=False, known=True, parts=()
+                )
+            )
         i += 1
     return args
 
@@ -118,7 +139,7 @@ def read_launch(
         flagged = next((arg.value for arg in args if arg.flag in _MODEL_FLAGS), None)
         model = positional or flagged
         skip = 1 if positional is not None else 0
-        return ServerLaunch(
+        return ServerLaunch.model_construct(  # unvalidated: every field set here, as typed
             engine=engine, command=command, model=model, args=tuple(args), line=argv[i].line,
             env={**env(), **_wrapper_env(argv[:i])}, reach=reach, why=why,
             opaque=opaque_words(tail[skip:]) + _added_by(argv[:i]),

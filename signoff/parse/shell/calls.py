@@ -111,12 +111,10 @@ class Calls(ReaderState):
         """A frame for `code`: what it may assign is what a path held there keeps."""
         if code is None or kind == "subshell":
             return Frame(kind, [], frozenset())
-        found = self._frame_names.get(id(code))
-        if found is None or found[0] is not code:
+        if code.assigned is None:  # kept on the node: every reading of the script shares it
             wrapped = code if not isinstance(code, Seq) else Group(0, code, False)
-            found = (wrapped, names_assigned_in(wrapped))
-            self._frame_names[id(code)] = found
-        return Frame(kind, [], found[1])
+            code.assigned = names_assigned_in(wrapped)
+        return Frame(kind, [], code.assigned)
 
     def frame_for(self, ctl: str) -> Frame | None:
         """Where a path that left by `ctl` is held: its function (or sourced file), its loop

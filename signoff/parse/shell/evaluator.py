@@ -407,7 +407,9 @@ class Evaluator(SimpleCommands):
         """Whether the script's text could assign `name` anywhere (a cheap, generous test)."""
         source = self.sources[-1]
         if id(source) not in self.assigned:
-            self.assigned[id(source)] = assigned_names(source.text)
+            if source.assigns is None:  # kept on the tree: every reading shares it
+                source.assigns = assigned_names(source.text)
+            self.assigned[id(source)] = source.assigns
         return any(name in self.assigned[key] for key in self.assigned)
 
     def _any_times(self, run: Runner) -> Runner:

@@ -173,7 +173,6 @@ class ReaderState:
         # What ends a `return` or `break` ("function", "loop", "subshell"), innermost last,
         # with the paths that left by one while others went on (shell.evaluator.merge holds them)
         self.frames: list[Frame] = []
-        self._frame_names: dict[int, tuple[Command, frozenset[str]]] = {}
         self.text_chars = 0
         self.expanded = 0  # characters word expansion has built (see _Hooks.produced)
         self.expanded_charged = 0  # of those, the steps already counted

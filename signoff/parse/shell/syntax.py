@@ -36,11 +36,13 @@ class Simple:
     redirects: list[Word] = field(default_factory=list)  # targets that run code when expanded
     # the names its words may read, sorted (found once, when first asked: shell.simple)
     names: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 @dataclass(slots=True)
 class Seq:
     items: list[AndOr] = field(default_factory=list)
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 @dataclass(slots=True)
@@ -48,6 +50,7 @@ class If:
     line: int
     arms: list[tuple[Seq, Seq]] = field(default_factory=list)  # (condition, body)
     orelse: Seq | None = None
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 @dataclass(slots=True)
@@ -62,6 +65,7 @@ class Case:
     line: int
     subject: Word | None = None
     arms: list[CaseArm] = field(default_factory=list)
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 @dataclass(slots=True)
@@ -72,6 +76,7 @@ class Loop:
     items: list[Word] | None = None  # for/select: None means `"$@"`
     cond: Seq | None = None  # while/until
     body: Seq = field(default_factory=Seq)
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 @dataclass(slots=True)
@@ -79,6 +84,7 @@ class Group:
     line: int
     body: Seq
     subshell: bool
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 @dataclass(slots=True)
@@ -86,6 +92,7 @@ class Func:
     line: int
     name: str
     body: Command
+    assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
 
 
 Command = Simple | If | Case | Loop | Group | Func
@@ -114,6 +121,8 @@ class Parsed:
     heredocs: list[HeredocBody]
     problems: list[tuple[int, str]]
     text: str
+    # the names its text could assign anywhere (found once, when first asked: shell.evaluator)
+    assigns: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
 
 # --- list builder -----------------------------------------------------------------------------
