@@ -253,6 +253,27 @@ def many_words_scripts(count: int) -> dict[str, Any]:
     return parts
 
 
+def busy_scripts(count: int) -> dict[str, Any]:
+    """`count` changed benchmark scripts whose loops run ordinary commands (assignments with
+    defaults, a launch of twenty words) until every reading stops at its bound: the verdict's
+    whole work bound spent at the price of a real step."""
+    parts = passing_parts()
+    items = " ".join(str(i) for i in range(250))
+    body = (
+        '  X="${A:-a}${B:-b}/$i"\n  Y=$((i * 2))\n'
+        '  vllm serve "$X" --tp "$TP" --max-model-len "$Y" --port "${PORT:-8000}"'
+        " --gpu-memory-utilization 0.9 --kv-cache-dtype fp8 --trust-remote-code &\n"
+    )
+    loops = f"for i in {items}; do\n  for j in {items}; do\n{body}  done\ndone\n"
+    for index in range(count):
+        path = SCRIPT_PATH if index == 0 else SCRIPT_PATH.replace(".sh", f"_{index}.sh")
+        if index == 0:
+            replace_file(parts, path, "head", loops + SCRIPT)
+        else:
+            _changed(parts, path, loops + SCRIPT)
+    return parts
+
+
 def launch_config(text: str) -> dict[str, Any]:
     parts = passing_parts()
     path = "benchmarks/single_node/fixed_seq_len/serve.yaml"
@@ -310,6 +331,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "scripts-40-expanding-gigabytes": lambda: expansion_scripts(40),
     "scripts-40-expanding-4mb-per-command": lambda: expansion_scripts(40, 250),
     "scripts-40-of-thousand-word-commands": lambda: many_words_scripts(40),
+    "scripts-40-busy-to-the-verdict-bound": lambda: busy_scripts(40),
     "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
     "launch-config-64kb-of-keys": lambda: launch_config(
         "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]
