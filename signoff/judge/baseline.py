@@ -51,7 +51,7 @@ a gap counts against a PASS only when the PR may have changed what it stands for
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property
@@ -371,34 +371,12 @@ def _globbed(text: str) -> str:
     """What of a command's text bash may glob: a single-quoted word is handed to its program
     as it is (`sed 's/\\x1b\\[[0-9;]*m//'`), so its `*`, `?` and `[...]` are no pattern (any
     other path in it still counts); in an assignment's value (`X='tools/*'`) they stay, since
-    the value may be expanded unquoted later. A quote inside double quotes is a character."""
-    out: list[str] = []
-    word = 0  # where in `out` the current word starts
-    quoted = False
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            out.append(text[index : index + 2])
-            index += 2
-            continue
-        if char == "'" and not quoted:
-            end = text.find("'", index + 1)
-            if end < 0:
-                return text  # unbalanced: read it whole
-            part = text[index : end + 1]
-            if not _ASSIGNMENT_WORD.match("".join(out[word:])):
-                part = _GLOB_CHARS.sub("_", part)
-            out.append(part)
-            index = end + 1
-            continue
-        if char == '"':
-            quoted = not quoted
-        elif not quoted and char in _WORD_BREAKS:
-            word = len(out) + 1
-        out.append(char)
-        index += 1
-    return "".join(out)
+    the value may be expanded unquoted later."""
+
+    def unglobbed(part: str, word: str) -> str:
+        return part if _ASSIGNMENT_WORD.match(word) else _GLOB_CHARS.sub("_", part)
+
+    return _single_quoted(text, unglobbed)
 
 
 def _unexpanded(text: str) -> str:
@@ -971,9 +949,16 @@ def _declares_local(command: _Cmd) -> bool:
 
 def _outside_single_quotes(text: str) -> str:
     """`text` without its single-quoted parts (`'{print $7}'`, `$'...'`), where bash
-    expands nothing; a quote inside double quotes or escaped is a character, and a command
-    substitution starts its own quoting (`"$(awk '{print $1}')"`)."""
+    expands nothing."""
+    return _single_quoted(text, lambda _part, _word: "")
+
+
+def _single_quoted(text: str, mapped: Callable[[str, str], str]) -> str:
+    """`text` with each single-quoted part (quotes included) replaced by `mapped(part, the
+    word before it)`; a quote inside double quotes or escaped is a character, and a command
+    substitution starts its own quoting (`"$(awk '{print $1}')"`). Unbalanced: `text` whole."""
     out: list[str] = []
+    word = 0  # where in `out` the current word starts
     quoted = False  # inside double quotes
     outer: list[bool] = []  # the quoting around each open `$(`
     index = 0
@@ -993,9 +978,12 @@ def _outside_single_quotes(text: str) -> str:
         elif char == "'" and not quoted:
             end = text.find("'", index + 1)
             if end < 0:
-                return text  # unbalanced: read it whole
+                return text
+            out.append(mapped(text[index : end + 1], "".join(out[word:])))
             index = end + 1
             continue
+        if not quoted and char in _WORD_BREAKS:
+            word = len(out) + 1
         out.append(char)
         index += 1
     return "".join(out)

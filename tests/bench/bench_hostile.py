@@ -218,60 +218,50 @@ def library_chain(depth: int) -> dict[str, Any]:
     return parts
 
 
+ITEMS = " ".join(str(i) for i in range(250))  # a loop's literal items: each one evaluated
+
+
+def changed_scripts(count: int, prelude: str) -> dict[str, Any]:
+    """The PR changes the MTP script and adds `count - 1` more, each `prelude` then the script."""
+    parts = passing_parts()
+    replace_file(parts, SCRIPT_PATH, "head", prelude + SCRIPT)
+    for index in range(1, count):
+        _changed(parts, SCRIPT_PATH.replace(".sh", f"_{index}.sh"), prelude + SCRIPT)
+    return parts
+
+
 def expansion_scripts(count: int, per_command: int = 500) -> dict[str, Any]:
     """`count` changed benchmark scripts of ~11 KB, each a loop whose command expands one
     8,000-character value a thousand times (8 MB a command, gigabytes by the loop's end)."""
-    parts = passing_parts()
-    items = " ".join(str(i) for i in range(250))
     words = " ".join(['"$A$A"'] * per_command)
-    bomb = f'A="{"x" * 8000}"\nfor i in {items}; do\n  python3 {words}\ndone\n'
-    scripts = [SCRIPT_PATH] + [SCRIPT_PATH.replace(".sh", f"_{i}.sh") for i in range(1, count)]
-    for path in scripts:
-        if path == SCRIPT_PATH:
-            replace_file(parts, path, "head", bomb + SCRIPT)
-        else:
-            _changed(parts, path, bomb + SCRIPT)
-    return parts
+    return changed_scripts(
+        count, f'A="{"x" * 8000}"\nfor i in {ITEMS}; do\n  python3 {words}\ndone\n'
+    )
 
 
 def many_words_scripts(count: int) -> dict[str, Any]:
     """`count` changed benchmark scripts of ~4 KB whose nested loops run a command of a
     thousand one-letter words (cheap in text, dear in fields), and the array doubled in a loop."""
-    parts = passing_parts()
-    items = " ".join(str(i) for i in range(250))
     words = " ".join(["$B"] * 1000)
     loops = (
-        f"B=x\nfor i in {items}; do\n  for j in {items}; do\n    python3 {words}\n  done\ndone\n"
+        f"B=x\nfor i in {ITEMS}; do\n  for j in {ITEMS}; do\n    python3 {words}\n  done\ndone\n"
     )
-    loops += f'A=("")\nfor i in {items}; do\n  A=("${{A[@]}}" "${{A[@]}}")\ndone\n'
-    for index in range(count):
-        path = SCRIPT_PATH if index == 0 else SCRIPT_PATH.replace(".sh", f"_{index}.sh")
-        if index == 0:
-            replace_file(parts, path, "head", loops + SCRIPT)
-        else:
-            _changed(parts, path, loops + SCRIPT)
-    return parts
+    loops += f'A=("")\nfor i in {ITEMS}; do\n  A=("${{A[@]}}" "${{A[@]}}")\ndone\n'
+    return changed_scripts(count, loops)
 
 
 def busy_scripts(count: int) -> dict[str, Any]:
     """`count` changed benchmark scripts whose loops run ordinary commands (assignments with
     defaults, a launch of twenty words) until every reading stops at its bound: the verdict's
     whole work bound spent at the price of a real step."""
-    parts = passing_parts()
-    items = " ".join(str(i) for i in range(250))
     body = (
         '  X="${A:-a}${B:-b}/$i"\n  Y=$((i * 2))\n'
         '  vllm serve "$X" --tp "$TP" --max-model-len "$Y" --port "${PORT:-8000}"'
         " --gpu-memory-utilization 0.9 --kv-cache-dtype fp8 --trust-remote-code &\n"
     )
-    loops = f"for i in {items}; do\n  for j in {items}; do\n{body}  done\ndone\n"
-    for index in range(count):
-        path = SCRIPT_PATH if index == 0 else SCRIPT_PATH.replace(".sh", f"_{index}.sh")
-        if index == 0:
-            replace_file(parts, path, "head", loops + SCRIPT)
-        else:
-            _changed(parts, path, loops + SCRIPT)
-    return parts
+    return changed_scripts(
+        count, f"for i in {ITEMS}; do\n  for j in {ITEMS}; do\n{body}  done\ndone\n"
+    )
 
 
 def launch_config(text: str) -> dict[str, Any]:
