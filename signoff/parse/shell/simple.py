@@ -213,10 +213,14 @@ class SimpleCommands(Calls):
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
         if name == "setsid" and len(argv) > 1:  # runs its program in a new session
             rest = argv[1:]
-            while len(rest) > 1 and rest[0].known and rest[0].text in _SETSID_OPTIONS:
+            while rest and rest[0].known and rest[0].text in _SETSID_OPTIONS:
                 rest = rest[1:]
-            if not rest[0].text.startswith("-"):  # an unknown option: left to the hook
+            if rest and rest[0].known and rest[0].text == "--":  # the end of its options
+                rest = rest[1:]
+            if rest and not (rest[0].known and rest[0].text.startswith("-")):
                 return self.dispatch(rest, prefix, node, scope, exp, functions=False)
+            self.problem(node.line, "setsid with an option the reader does not know")
+            return scope, Outcome(None)
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
             return scope, Outcome()
