@@ -874,8 +874,8 @@ class JudgeContext:
         per_reading = LIBRARY_BUDGET if self.library_changed else DEFAULT_BUDGET
         budget = min(per_reading, self._steps_left)
         done = self._unbound.get(parsed.path) if env is None and not job and not unset else None
-        if done is not None and done[1] <= budget:  # `script_facts` read it so (and counted it)
-            return done[0]
+        if done is not None and not _stopped(done[0]):  # `script_facts` read it (and counted it)
+            return done[0]  # a reading that ended within its bound is the same under any bound
         clients = self.policy.spec_decode.client_commands
         run, steps = evaluate_counted(
             parsed, env, clients, budget=budget, job=job, unset=unset,
