@@ -16,7 +16,7 @@ engine locations, harness exemptions) are profile data.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from posixpath import dirname, join, normpath
 
@@ -141,43 +141,26 @@ def find_in_run(
 
 
 def _scan(line: str, policy: PatchPolicy) -> PatchPattern | None:
-    """The patch pattern a command line matches (None: none, or harness tooling)."""
-    return _SCANS.of(policy).get(line, lambda: _scan_once(line, policy))
-
-
-def _scan_once(line: str, policy: PatchPolicy) -> PatchPattern | None:
+    """The patch pattern a command line matches (None: none, or harness tooling). A verdict
+    scans the same lines in every reading of a script (hundreds on a mass edit): a short line
+    is matched once per policy object (the audit judges in threads: dict reads and writes
+    only, each policy its own table)."""
+    entry = _SCANNED.get(id(policy))
+    if entry is None or entry[0] is not policy:  # held, so its identity is not reused
+        if len(_SCANNED) >= 4:
+            _SCANNED.clear()
+        entry = _SCANNED[id(policy)] = (policy, {})
+    found = entry[1]
+    if line in found:
+        return found[line]
     pattern = _match(line, policy.patterns, policy)
-    return None if pattern is None or _harness(line, policy) else pattern
+    result = None if pattern is None or _harness(line, policy) else pattern
+    if len(line) <= MAX_LINE and len(found) < 2_500:  # at most 10 MB of lines remembered
+        found[line] = result
+    return result
 
 
-class _ScanMemo:
-    """What `_scan` found per line, for one policy object: a verdict scans the same lines in
-    every reading of a script (hundreds on a mass edit). At most `CHARS` characters of lines
-    are remembered; past that a line is matched again."""
-
-    CHARS = 4_000_000
-
-    def __init__(self) -> None:
-        self.policy: PatchPolicy | None = None
-        self.found: dict[str, PatchPattern | None] = {}
-        self.chars = 0
-
-    def of(self, policy: PatchPolicy) -> _ScanMemo:
-        if self.policy is not policy:  # held here, so its identity cannot be reused
-            self.policy, self.found, self.chars = policy, {}, 0
-        return self
-
-    def get(self, line: str, scan: Callable[[], PatchPattern | None]) -> PatchPattern | None:
-        if line in self.found:
-            return self.found[line]
-        found = scan()
-        if self.chars + len(line) <= self.CHARS:
-            self.found[line] = found
-            self.chars += len(line)
-        return found
-
-
-_SCANS = _ScanMemo()
+_SCANNED: dict[int, tuple[PatchPolicy, dict[str, PatchPattern | None]]] = {}
 
 
 def find_in_lines(
