@@ -34,6 +34,15 @@ def _status(check, parts: dict, check_id: str) -> tuple[str, str]:
     return result.status, result.reason
 
 
+def _beside_another_change(check, check_id: str, extra: str) -> tuple[str, str]:
+    """`extra` the same at base and head (the lines shift), and the PR adds a file a path the
+    gap builds might reach (any file a run-time word may run)."""
+    base = _with(SCRIPT, extra)
+    parts = modified_script(base, _with(base, "# comment\n", first=True))
+    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
+    return _status(check, parts, check_id)
+
+
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_unreadable_eval_the_base_already_ran_is_no_new_finding(check, check_id):
     base = _with(SCRIPT, EVAL)
@@ -170,10 +179,7 @@ def test_a_file_the_script_writes_before_sourcing_it_still_fails(check, check_id
 def test_an_unchanged_run_time_command_is_baseline_although_the_pr_changes_other_files(
     check, check_id
 ):
-    base = _with(SCRIPT, ROUTER + ROUTER_CALL)
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")  # any file a run-time word may run
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(check, check_id, ROUTER + ROUTER_CALL)
     assert status == "PASS", reason
 
 
@@ -297,10 +303,9 @@ def test_an_unchanged_run_time_command_that_may_name_a_repository_file_still_cou
     check, check_id, source
 ):
     # the same line and assignment at the base, but the PR adds a file the path may reach
-    base = _with(SCRIPT, source + "\n" + 'ROUTER_CMD=("$ROUTER_BIN" --serve)\n' + ROUTER_CALL)
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(
+        check, check_id, source + "\n" + 'ROUTER_CMD=("$ROUTER_BIN" --serve)\n' + ROUTER_CALL
+    )
     assert status == "FAIL" and "known only at run time" in reason
 
 
@@ -433,10 +438,7 @@ BUILT = 'N="$(cat /opt/n)"\nRUN_CMD="bash /opt/tools/bench.sh $((N*2)) ${N}"\nev
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_an_arithmetic_expansion_in_an_unchanged_eval_is_no_glob_into_the_checkout(check, check_id):
-    base = _with(SCRIPT, BUILT)
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(check, check_id, BUILT)
     assert status == "PASS", reason
 
 
@@ -461,19 +463,15 @@ def test_an_array_element_assignment_feeding_an_unchanged_gap_is_no_glob_into_th
     check, check_id
 ):
     # `URLS[$i]=` names an element of an array: its brackets are a subscript, not a pattern
-    base = _with(SCRIPT, INDEXED)
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(check, check_id, INDEXED)
     assert status == "PASS", reason
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_glob_in_the_value_of_an_array_element_still_reaches_into_the_checkout(check, check_id):
-    base = _with(SCRIPT, INDEXED.replace('"${HOSTS[$i]}:5000"', "$(ls ./tools/*)"))
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(
+        check, check_id, INDEXED.replace('"${HOSTS[$i]}:5000"', "$(ls ./tools/*)")
+    )
     assert status == "FAIL" and "-c of text known only at run time" in reason
 
 
@@ -486,10 +484,7 @@ STRIPPED = (
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_pattern_a_program_gets_in_single_quotes_is_no_glob_into_the_checkout(check, check_id):
     # sed's regex is the program's own text: bash expands nothing in single quotes
-    base = _with(SCRIPT, STRIPPED)
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(check, check_id, STRIPPED)
     assert status == "PASS", reason
 
 
@@ -503,8 +498,7 @@ def test_a_pattern_a_program_gets_in_single_quotes_is_no_glob_into_the_checkout(
 )
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_path_into_the_checkout_in_single_quotes_still_counts(check, check_id, feed):
-    base = _with(SCRIPT, feed + 'bash -c "exec $ROUTER_CMD $(cat /opt/args)"\n')
-    parts = modified_script(base, _with(base, "# comment\n", first=True))
-    add_changed_file(parts, OTHER, "#!/bin/sh\necho hi\n")
-    status, reason = _status(check, parts, check_id)
+    status, reason = _beside_another_change(
+        check, check_id, feed + 'bash -c "exec $ROUTER_CMD $(cat /opt/args)"\n'
+    )
     assert status == "FAIL" and "-c of text known only at run time" in reason
