@@ -95,11 +95,11 @@ def chain_parts(server: str = SERVER_SH, **entry: str) -> dict:
     return parts
 
 
-def changed_server(new: str) -> dict:
-    """The PR also changes the server script, from SERVER_SH to `new`."""
-    parts = chain_parts()
-    add_changed_file(parts, SERVER, new, base=SERVER_SH)
-    replace_file(parts, SERVER, "base", SERVER_SH)
+def changed_server(new: str, base: str = SERVER_SH) -> dict:
+    """The PR also changes the server script, from `base` to `new`."""
+    parts = chain_parts(base)
+    add_changed_file(parts, SERVER, new, base=base)
+    replace_file(parts, SERVER, "base", base)
     return parts
 
 
@@ -186,10 +186,7 @@ def test_a_changed_server_script_must_show_the_decode_draft_length_itself(check)
         ('MORI_DTYPE="bf16"\n', ""),
         ("--disaggregation-mode decode $MTP_FLAGS", "--disaggregation-mode decode $ROLE_FLAGS"),
     )
-    parts = chain_parts(hidden)
-    add_changed_file(parts, SERVER, hidden + 'echo "done"\n', base=hidden)
-    replace_file(parts, SERVER, "base", hidden)
-    result = _judge(check, parts)
+    result = _judge(check, changed_server(hidden + 'echo "done"\n', base=hidden))
     assert result.status == "FAIL"
     assert f"the draft length of the launch at {SERVER}:{DECODE_LINE - 1}" in result.reason
 
@@ -207,10 +204,7 @@ def test_a_pr_changed_server_script_whose_decode_command_is_known_only_in_part_f
 ):
     # bash would read the run-time piece as code: a PR's own such command is not followed
     partial = edited(SERVER_SH, ('MORI_DTYPE="bf16"\n', ""))
-    parts = chain_parts(partial)
-    add_changed_file(parts, SERVER, edited(partial, ("2.49", "2.49 X=1")), base=partial)
-    replace_file(parts, SERVER, "base", partial)
-    result = _judge(check, parts)
+    result = _judge(check, changed_server(edited(partial, ("2.49", "2.49 X=1")), base=partial))
     assert result.status == "FAIL" and f"{SERVER} could not be fully read" in result.reason
     assert "bash -c of text known only at run time" in result.reason
 
