@@ -163,13 +163,6 @@ def settled(ctx: JudgeContext, run: ScriptRun, *, keep_sources: bool = False) ->
     )
 
 
-def known_gap(problem: str) -> bool:
-    """Whether a reading's problem (`path:line: what`) is a gap of a kind a base can share: what
-    a reviewed file leaves unread, not a parse error, a bound or a reader failure."""
-    match = _PROBLEM.match(problem)
-    return match is not None and any(pattern.match(match["what"]) for pattern, _ in _GAPS)
-
-
 def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bool:
     """A run of a script file through a run-time word that the base made the same way, with
     the same word fed by the same text (its arguments are data to that program, read where

@@ -323,3 +323,30 @@ def test_an_entry_that_opts_into_injection_is_judged_by_its_opt_in_not_the_chain
 def test_a_runner_without_a_known_chain_still_needs_the_opt_in(check):
     result = _judge(check, chain_parts(runner="gb200"))
     assert result.status == "FAIL" and "SYNTHETIC_ACCEPTANCE=true" in result.reason
+
+
+EVALUATED = edited(
+    SERVER_SH,
+    (
+        'MORI_DTYPE="bf16"\n',
+        'MORI_DTYPE="bf16"\n'
+        'eval "$(python3 -c "import yaml; print(yaml.safe_load(open(\'$SGLANG_WS_PATH/'
+        "models.yaml'))['env'])\")\"\n",
+    ),
+)
+
+
+def test_an_unchanged_server_scripts_eval_of_a_data_file_the_pr_changes_fails_closed(check):
+    # the eval runs whatever the changed models.yaml holds (a YAML escape can spell a knob or
+    # an exported function without naming it on the line): the reviewed gap is no longer baseline
+    parts = chain_parts(EVALUATED)
+    models = f"{CHAIN}/models.yaml"
+    add_changed_file(parts, models, 'env: "X=\\x22; Y=2"\n', base='env: "X=1"\n')
+    result = _judge(check, parts)
+    assert result.status == "FAIL"
+    assert "eval of text known only at run time" in result.reason
+
+
+def test_an_unchanged_server_scripts_eval_of_an_unchanged_data_file_is_baseline(check):
+    result = _judge(check, chain_parts(EVALUATED))
+    assert result.status == "PASS", result.reason

@@ -9,22 +9,23 @@ benchmark job bound (`server_env`: the model name as the launcher derives it, th
 `EVAL_ONLY=false`; `settings`: the entry's additional settings the chain carries to it). Every
 decode server that may start must get the engine's knob on every path at the golden AL for the
 model, the thinking mode and the draft length (judged as single-node launches are, agentic_
-golden_al.runs); a launch whose role is not known to be another counts as a decode server. A
-server script the PR did not change was reviewed: what its reading leaves unread (a file it
-sources from the image, an `eval` of a data file's program, a `bash -c` of a command string
-known only in part, which is read for its known pieces) is its baseline, and a launch that shows
-no draft length runs the one the chain hands it (`draft`), as the reviewed script builds it.
-A server script the PR changes must be read completely but for the gaps its base shared
-(judge/baseline) and must show its draft lengths itself. The chain's other files the PR changes
-are judged by judge/script_chain (read completely, no line naming what the server's reading
-took as given); such a script that starts a server itself is not followed and fails.
+golden_al.runs); a launch whose role is not known to be another counts as a decode server.
+What the server script's reading leaves unread (a file it sources from the image, an `eval` of
+a data file's program, a `bash -c` of a command string known only in part, which is read for its
+known pieces) is baseline only while nothing the PR changed feeds it (judge/baseline: a changed
+`models.yaml` its `eval` reads is new). A launch of a server script the PR did not change that
+shows no draft length runs the one the chain hands it (`draft`), as the reviewed script builds
+it; a server script the PR changes must show its draft lengths itself. The chain's other files
+the PR changes are judged by judge/script_chain (read completely, no line naming what the
+server's reading took as given); such a script that starts a server itself is not followed and
+fails.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from signoff.judge.baseline import base_wants, known_gap, settled
+from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.agentic_golden_al.runs import RunTarget, in_force, judge_runs
 from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, Want, failed, passed, want_file
@@ -90,7 +91,7 @@ def judge_chain(
                 f"{entry.key}: {server}, the chain's server script, could not be read at the "
                 f"head ({ctx.unread(read)})"
             )
-        run = settled(ctx, run) if server_changed else _reviewed(run)
+        run = settled(ctx, run)  # a gap is baseline only when nothing the PR changed feeds it
         runs.append(run.model_copy(update={"config": config}))
         drafts |= _draft(chain, env)
     target = RunTarget(
@@ -165,16 +166,6 @@ def _shown(environments: list[dict[str, str]]) -> list[str]:
             if value:
                 values.setdefault(name, {})[value] = None
     return [f"{name}={'/'.join(values[name])}" for name in sorted(values)]
-
-
-def _reviewed(run: ScriptRun) -> ScriptRun:
-    """A reading of a server script the PR did not change: the gaps a reviewed file leaves are
-    its baseline (moved to its notes); a reader failure or a bound still counts."""
-    kept = tuple(problem for problem in run.problems if not known_gap(problem))
-    dropped = tuple(f"baseline: {p}" for p in run.problems if p not in kept)
-    return run.model_copy(
-        update={"problems": kept, "complete": not kept, "notes": (*run.notes, *dropped)}
-    )
 
 
 def _draft(chain: ServerChain, env: dict[str, str]) -> set[int]:
