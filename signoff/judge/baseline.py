@@ -385,7 +385,7 @@ _GLOB_CHARS = re.compile(r"[*?\[\]]")
 # A command assigning an array element (`URLS[$i]=`, `local A[0]+=`): its target, subscript apart
 _ELEMENT_TARGET = re.compile(
     r"^(\s*(?:(?:export|local|declare|typeset|readonly)(?:\s+-\w+)*\s+)?)"
-    r"([A-Za-z_][A-Za-z0-9_]*)\[[^\]\s]*\](?=\+?=)"
+    r"([A-Za-z_][A-Za-z0-9_]*)\[[\w${}#+*%-]*\](?=\+?=)"  # a subscript of names and numbers
 )
 _ARITH_EXPANSION = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
 _FILE_NAME = re.compile(r"[\w.-]+\.(?:sh|bash|py|ya?ml|json|toml|txt|env|cfg|ini|csv|jinja)\b")
@@ -952,6 +952,7 @@ def _single_quoted(text: str, mapped: Callable[[str, str], str]) -> str:
     substitution starts its own quoting (`"$(awk '{print $1}')"`). Unbalanced: `text` whole."""
     out: list[str] = []
     word = 0  # where in `out` the current word starts
+    array = ""  # inside `NAME=( ... )`: that assignment's word, which each item belongs to
     quoted = False  # inside double quotes
     outer: list[bool] = []  # the quoting around each open `$(`
     index = 0
@@ -968,11 +969,15 @@ def _single_quoted(text: str, mapped: Callable[[str, str], str]) -> str:
             quoted = False
         elif char == ")" and outer and not quoted:
             quoted = outer.pop()
+        elif char == "(" and not quoted and _ASSIGNMENT_WORD.fullmatch("".join(out[word:])):
+            array = "".join(out[word:])
+        elif char == ")" and array and not quoted:
+            array = ""
         elif char == "'" and not quoted:
             end = text.find("'", index + 1)
             if end < 0:
                 return text
-            out.append(mapped(text[index : end + 1], "".join(out[word:])))
+            out.append(mapped(text[index : end + 1], array or "".join(out[word:])))
             index = end + 1
             continue
         if not quoted and char in _WORD_BREAKS:

@@ -502,3 +502,18 @@ def test_a_path_into_the_checkout_in_single_quotes_still_counts(check, check_id,
         check, check_id, feed + 'bash -c "exec $ROUTER_CMD $(cat /opt/args)"\n'
     )
     assert status == "FAIL" and "-c of text known only at run time" in reason
+
+
+@pytest.mark.parametrize(
+    "feed",
+    [
+        "ROUTER_CMD=(--serve 'tools/*')\n",  # an array's single-quoted item expanded later
+        'URLS[$(ls${IFS}./tools/*)]=x\nROUTER_CMD="${URLS[0]}"\n',  # a subscript that lists
+    ],
+)
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_assignment_that_may_list_the_checkout_still_counts(check, check_id, feed):
+    status, reason = _beside_another_change(
+        check, check_id, feed + 'bash -c "exec ${ROUTER_CMD[*]} $(cat /opt/args)"\n'
+    )
+    assert status == "FAIL", reason
