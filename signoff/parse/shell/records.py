@@ -91,14 +91,12 @@ class Records:
         """A simple command of the script's text ran here: kept when it is the first seen at
         `offset`, or the first surely reached after ones that only may have run. A loop or a
         function called again runs the same commands: they are not recorded again."""
-        known = self._ran.get(offset)
-        if known is None or (known.reach == "undecided" and reach == "reached"):
+        if _surer(self._ran.get(offset), reach):
             # built unvalidated: every field is set here, from the reader's own values
             self._ran[offset] = Ran.model_construct(offset=offset, line=line, reach=reach, why=why)
 
     def _keep_ran(self, record: Ran) -> None:
-        known = self._ran.get(record.offset)
-        if known is None or (known.reach == "undecided" and record.reach == "reached"):
+        if _surer(self._ran.get(record.offset), record.reach):
             self._ran[record.offset] = record
 
     def ran(self) -> list[Ran]:
@@ -132,6 +130,11 @@ class Records:
             copy._groups[kind] = [record.model_copy(update=update) for record in items]
         copy._ran = {offset: ran.model_copy(update=update) for offset, ran in self._ran.items()}
         return copy
+
+
+def _surer(known: Ran | None, reach: Reach) -> bool:
+    """Whether a command seen running with `reach` replaces what was kept for its place."""
+    return known is None or (known.reach == "undecided" and reach == "reached")
 
 
 def reach_of(scope: Scope) -> tuple[Reach, str]:
