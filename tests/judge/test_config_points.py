@@ -231,3 +231,21 @@ def test_the_sweep_env_table_is_data_in_the_profile(policy: Policy) -> None:
     assert isinstance(policy.sweep_env, SweepEnv)
     assert policy.sweep_env.point["dp-attn"].env == "DP_ATTENTION"
     assert policy.sweep_env.jobs["eval"]["EVAL_ONLY"] == "true"
+
+
+CLAMPED = BRANCHY.replace(
+    'vllm serve "$MODEL"',
+    'BS=$CONC\n[ "$BS" -gt 64 ] && BS=64\nvllm serve "$MODEL" --max-num-seqs "$BS"',
+)
+
+
+def test_a_clamp_on_the_concurrency_still_reads_a_curve_once_for_all_its_points() -> None:
+    ctx, changed = context(two_dp_modes(), CLAMPED)
+    runs = ctx.script_runs(changed)
+    assert [len(run.points) for run in runs] == [2, 3]
+    for run in runs:
+        (launch,) = run.launches
+        assert launch.reach == "reached" and run.notes == ()
+        assert dict((a.flag, a.value) for a in launch.args)["--max-num-seqs"] == "${BS}"
+    # each curve: its first point read with its value and without; the others share the latter
+    assert len(ctx._evaluations) == 4

@@ -33,6 +33,7 @@ from signoff.parse.shell.syntax import (
     Seq,
     Simple,
 )
+from signoff.parse.shell.value_arms import collapsible, left_unknown
 from signoff.parse.shell.values import (
     FunctionDef,
     Mark,
@@ -158,8 +159,13 @@ class Evaluator(SimpleCommands):
             else:
                 text = f"`{_describe_pipe(previous)}` (line {self.at(previous.line)})"
                 why = f"the status of {text} is not known"
-                self.note(why)
-                scope, outcome = self.fork_one(scope, _pipeline_runner(self, pipe), why)
+                names = collapsible(pipe, scope)
+                if names is not None:
+                    scope = self.run_value_arm(scope, _pipeline_runner(self, pipe), why, names)
+                    outcome = Outcome(None)
+                else:
+                    self.note(why)
+                    scope, outcome = self.fork_one(scope, _pipeline_runner(self, pipe), why)
             previous = pipe
         return scope, outcome
 
@@ -232,6 +238,11 @@ class Evaluator(SimpleCommands):
             if decided.status is False:
                 continue
             why = f"{text} could not be decided"
+            if len(node.arms) == 1 and node.orelse is None:
+                names = collapsible(body, current)
+                if names is not None:
+                    run = _seq_runner(self, body)
+                    return self.run_value_arm(current, run, why, names), Outcome()
             self.note(why)
             branch = current.copy()
             branch.reach = branch.why() or why
@@ -435,6 +446,16 @@ class Evaluator(SimpleCommands):
 
     # --- paths ---------------------------------------------------------------------------------
 
+    def run_value_arm(self, scope: Scope, run: Runner, why: str, names: tuple[str, ...]) -> Scope:
+        """An undecided arm that only moves run-time values (shell.value_arms): run it for its
+        records, then each variable it assigns holds one unknown value, unforked."""
+        branch = scope.copy()
+        branch.reach = branch.why() or why
+        run(branch)
+        for name in names:
+            scope.put(name, left_unknown(name))
+        return scope
+
     def fork_one(self, scope: Scope, run: Runner, why: str) -> tuple[Scope, Outcome]:
         """Run `run` on an overlay marked undecided by `why`; join it with not running it."""
         branch = scope.copy()
@@ -525,6 +546,10 @@ def _iterations(evaluator: Evaluator, node: Loop, items: list[Text]) -> Runner:
 
 def _pipeline_runner(evaluator: Evaluator, pipe: Pipeline) -> Runner:
     return lambda scope: evaluator.pipeline(pipe, scope)
+
+
+def _seq_runner(evaluator: Evaluator, seq: Seq) -> Runner:
+    return lambda scope: evaluator.seq(seq, scope)
 
 
 def _subshell_outcome(outcome: Outcome) -> Outcome:
