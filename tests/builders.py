@@ -392,6 +392,23 @@ def replace_file(
     parts["files"].append(file_read(path, role, text, state=state))
 
 
+def with_new_entry(
+    parts: dict[str, Any], entry: str, *, script_changed: bool = True
+) -> dict[str, Any]:
+    """The PR adds `entry` after the existing one in configs/nvidia-master.yaml (its patch adds
+    the entry's lines); `script_changed=False`: it leaves the benchmark script alone."""
+    replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + entry)
+    if not script_changed:
+        parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    lines = entry.splitlines()
+    for changed in parts["changed_files"]:
+        if changed["path"] == "configs/nvidia-master.yaml":
+            changed["patch"] = f"@@ -14,0 +15,{len(lines)} @@\n" + "\n".join(
+                "+" + line for line in lines
+            )
+    return parts
+
+
 def set_head_sweep(parts: dict[str, Any], runs: list[dict[str, Any]]) -> None:
     """The head's check runs are `runs`, and the sweep run's jobs are those of them it ran."""
     parts["commit_checks"] = [{"sha": HEAD_SHA, "check_runs": runs}]

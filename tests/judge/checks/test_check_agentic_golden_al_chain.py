@@ -7,12 +7,11 @@ the golden AL; what the PR changed in the chain is read completely or fails clos
 from __future__ import annotations
 
 from builders import (
-    EXISTING_ENTRY,
-    SCRIPT_PATH,
     add_changed_file,
     add_listing,
     passing_parts,
     replace_file,
+    with_new_entry,
 )
 
 CHAIN = "benchmarks/multi_node/amd_utils"
@@ -80,15 +79,7 @@ def _entry(framework: str = "sglang-disagg", runner: str = "cluster:mi355x-amds"
 def chain_parts(server: str = SERVER_SH, **entry: str) -> dict:
     """A PR that adds an AMD multi-node agentic MTP entry; the chain's files are unchanged and
     the server script and the golden curve are read."""
-    parts = passing_parts()
-    text = _entry(**entry)
-    replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + text)
-    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
-    for changed in parts["changed_files"]:
-        if changed["path"] == "configs/nvidia-master.yaml":
-            changed["patch"] = "@@ -14,0 +15,19 @@\n" + "\n".join(
-                "+" + line for line in text.splitlines()
-            )
+    parts = with_new_entry(passing_parts(), _entry(**entry), script_changed=False)
     replace_file(parts, SERVER, "head", server)
     add_listing(parts, "golden_al_distribution", "default", ["dsv4_mtp.yaml"])
     replace_file(parts, GOLDEN, "default", CURVE)

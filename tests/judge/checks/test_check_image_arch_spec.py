@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from builders import (
-    EXISTING_ENTRY,
     NEW_ENTRY,
     SCRIPT,
     SCRIPT_PATH,
@@ -13,18 +12,12 @@ from builders import (
     replace_file,
     set_signoff_body,
     signoff_body,
+    with_new_entry,
 )
 
 
 def _with_new_entry(entry: str, parts: dict | None = None) -> dict:
-    parts = parts or passing_parts()
-    replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + entry)
-    for changed in parts["changed_files"]:
-        if changed["path"] == "configs/nvidia-master.yaml":
-            changed["patch"] = "@@ -14,0 +15,14 @@\n" + "\n".join(
-                "+" + ln for ln in entry.splitlines()
-            )
-    return parts
+    return with_new_entry(parts or passing_parts(), entry)
 
 
 def _entry(**changes: str) -> str:

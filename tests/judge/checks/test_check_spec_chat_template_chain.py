@@ -6,7 +6,7 @@ completely or fails closed naming the file."""
 
 from __future__ import annotations
 
-from builders import EXISTING_ENTRY, SCRIPT_PATH, add_changed_file, passing_parts, replace_file
+from builders import add_changed_file, passing_parts, replace_file, with_new_entry
 
 CHAIN = "benchmarks/multi_node/amd_utils"
 BENCH = f"{CHAIN}/bench.sh"
@@ -69,15 +69,7 @@ def _entry(framework: str = "sglang-disagg", runner: str = "mi355x-disagg") -> s
 def _chain_parts(framework: str = "sglang-disagg", *, runner: str = "mi355x-disagg") -> dict:
     """A PR that adds an AMD multi-node MTP entry; the chain's files are unchanged and bench.sh
     is read at the head."""
-    parts = passing_parts()
-    entry = _entry(framework, runner)
-    replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + entry)
-    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
-    for changed in parts["changed_files"]:
-        if changed["path"] == "configs/nvidia-master.yaml":
-            changed["patch"] = "@@ -14,0 +15,16 @@\n" + "\n".join(
-                "+" + line for line in entry.splitlines()
-            )
+    parts = with_new_entry(passing_parts(), _entry(framework, runner), script_changed=False)
     replace_file(parts, BENCH, "head", BENCH_SH)
     return parts
 

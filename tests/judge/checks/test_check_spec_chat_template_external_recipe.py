@@ -4,7 +4,7 @@ repository is not read either: both fail closed, naming the launcher line and th
 
 from __future__ import annotations
 
-from builders import EXISTING_ENTRY, SCRIPT_PATH, passing_parts, replace_file
+from builders import passing_parts, replace_file, with_new_entry
 
 RECIPE = "benchmarks/multi_node/srt-slurm-recipes/gb300-fp4/glm5-mtp.yaml"
 LAUNCHED = "recipes/gb300-fp4/glm5-mtp.yaml"
@@ -43,15 +43,7 @@ def _entry(runner: str) -> str:
 def _parts(launcher: str | None, *, runner: str = "gb300") -> dict:
     """A PR that adds a multi-node MTP entry whose recipe the repository lacks (a 404 at the
     head); the runner labels file and the launcher are read at the head."""
-    parts = passing_parts()
-    entry = _entry(runner)
-    replace_file(parts, "configs/nvidia-master.yaml", "head", EXISTING_ENTRY + "\n" + entry)
-    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
-    for changed in parts["changed_files"]:
-        if changed["path"] == "configs/nvidia-master.yaml":
-            changed["patch"] = "@@ -14,0 +15,16 @@\n" + "\n".join(
-                "+" + line for line in entry.splitlines()
-            )
+    parts = with_new_entry(passing_parts(), _entry(runner), script_changed=False)
     replace_file(parts, RECIPE, "head", None, state="missing")
     labels = "labels:\n  gb300:\n    - gb300-nv_0\n    - gb300-nv_1\n"
     replace_file(parts, "configs/runners.yaml", "head", labels)
