@@ -5,11 +5,14 @@ far beyond real-world use. How it is judged: for every spec-decode configuration
 changes (search-space `spec-decoding: mtp|draft_model`, or a `-mtp` key), the entry's script is
 read with that configuration bound, and a changed spec-decode script no changed entry runs
 (`_mtp.sh`, or speculative flags in what it launches) is read with nothing bound. Each reading
-must reach a benchmark-client call carrying `--use-chat-template` (or `--dsv4`, which implies
-it; the client matches these words exactly), and no reached or undecided client call may lack
-it: a call behind `true ||`, `false &&`, a dead branch, an uncalled function or a comment proves
-nothing. When the PR changes the library that defines the client, the benchmark program its
-head body runs (`benchmark_serving.py`) is the call that must carry the flag; a chat template
+of a configuration must reach a benchmark-client call carrying `--use-chat-template` (or
+`--dsv4`, which implies it; the client matches these words exactly), and no reached or
+undecided client call may lack it: a call behind `true ||`, `false &&`, a dead branch, an
+uncalled function or a comment proves nothing. A reading with nothing bound (a multi-node node
+script whose caller picks its role) needs no call that surely runs, only one that carries the
+flag and none without. When the PR changes the library that defines the client, the
+benchmark program its head body runs (`benchmark_serving.py`) is the call that must carry the
+flag; a chat template
 file the PR changes that a launch serves with (`--chat-template`) is not read and FAILs. A
 script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or
 changes FAILs (see judge/script_files). A multi-node spec-decode entry's recipes
@@ -86,7 +89,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
         if not runs:
             return failed(f"{label}: its benchmark script could not be found or read at the head")
         for run in runs:
-            problem = chat_template_problem(ctx, run, judged)
+            # With nothing bound (a helper script no entry runs), which calls run is its
+            # caller's choice: no call may lack the flag, and some call must carry it.
+            problem = chat_template_problem(ctx, run, judged, must_reach=bool(run.job))
             if problem:
                 return failed(problem if label == run.path else f"{label}: {problem}")
         configs = sum(max(len(run.points), 1) for run in runs)
