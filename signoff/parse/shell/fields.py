@@ -80,19 +80,26 @@ def text_segs(value: Text, quoted: bool) -> list[Segment]:
 
 
 def join_segments(segs: list[Segment], separator: str = " ") -> Text:
-    parts: list[list[object]] = []
+    if len(segs) == 1 and not segs[0].brk:  # most words are one piece
+        seg = segs[0]
+        if seg.known:
+            return Text(seg.text)
+        return Text(seg.text, known=False, prefix="", parts=((seg.text, False),))
+    texts: list[list[str]] = []  # runs of pieces alike in being known
+    knowns: list[bool] = []
     for seg in segs:
-        text, known = (separator, True) if seg.brk else (seg.text, seg.known)
-        if parts and parts[-1][1] == known:
-            parts[-1][0] = f"{parts[-1][0]}{text}"
+        text, known = (separator, True) if seg.brk else (seg.text, bool(seg.known))
+        if knowns and knowns[-1] == known:
+            texts[-1].append(text)
         else:
-            parts.append([text, known])
-    whole = "".join(str(text) for text, _ in parts)
-    if all(known for _, known in parts):
+            texts.append([text])
+            knowns.append(known)
+    joined = ["".join(run) for run in texts]
+    whole = "".join(joined)
+    if all(knowns):
         return Text(whole)
-    prefix = str(parts[0][0]) if parts[0][1] else ""
-    pieces = tuple((str(text), bool(known)) for text, known in parts)
-    return Text(whole, known=False, prefix=prefix, parts=pieces)
+    prefix = joined[0] if knowns[0] else ""
+    return Text(whole, known=False, prefix=prefix, parts=tuple(zip(joined, knowns, strict=True)))
 
 
 def assemble(segs: list[Segment], line: int, ifs: str) -> list[Field]:
@@ -117,13 +124,19 @@ class _FieldBuilder:
         self.current: list[Segment] | None = None
 
     def add(self, seg: Segment) -> None:
-        self.current = [*(self.current or []), seg]
+        if self.current is None:
+            self.current = [seg]
+        else:
+            self.current.append(seg)
 
     def flush(self) -> None:
-        if self.current is not None:
-            text = join_segments(self.current, separator="")
+        current = self.current
+        if current is not None and len(current) == 1 and current[0].known:
+            self.fields.append(Field(current[0].text, True, "", self.line))  # the common case
+        elif current is not None:
+            text = join_segments(current, separator="")
             prefix = "" if text.known else text.prefix
-            single = not any(seg.split and not seg.known for seg in self.current)
+            single = not any(seg.split and not seg.known for seg in current)
             self.fields.append(Field(text.text, text.known, prefix, self.line, text.parts, single))
         self.current = None
 
@@ -143,6 +156,8 @@ class _FieldBuilder:
 def _ifs_split(text: str, ifs: str) -> list[str]:
     if not ifs:
         return [text]
+    if ifs == " \t\n":  # the default: runs of these blanks separate, and none is a field
+        return [piece for piece in text.replace("\t", " ").replace("\n", " ").split(" ") if piece]
     pieces: list[str] = []
     word: list[str] = []
     for char in text:
