@@ -22,6 +22,7 @@ from signoff.parse.shell.fields import (
     Field,
     Segment,
     assemble,
+    ifs_split,
     join_segments,
     merge_literals,
     substituted,
@@ -42,6 +43,7 @@ _SPECIAL_CHAR = re.compile(r"[\\'\"$`]")  # a character that quotes or starts an
 _NOT_LITERAL = re.compile(r"[\\'\"$`{]")  # ... or may start a brace expansion
 _PLAIN = re.compile(r"[^\\'\"$`]+")  # characters no expansion or quoting starts at
 _PROCESS = ("<(", ">(")  # a process substitution opening an unquoted word
+_BARE_VARIABLE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*")  # `$NAME`, unquoted, nothing else
 _INDIRECT_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?::?[-=+?]).*)?", re.S)
 _OPS = (
     ":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
@@ -92,6 +94,13 @@ class Expander:
         field)."""
         if raw and _is_literal(raw):
             return [Field(raw, True, "", line)]  # the common case: one field, as written
+        if _BARE_VARIABLE.fullmatch(raw) is not None:  # `$NAME` alone: its value's IFS fields
+            value = self.hooks.lookup(raw[1:])
+            if isinstance(value, Text) and value.known and value is not FROM_ENVIRONMENT:
+                pieces = ifs_split(value.text, self._ifs()) if value.text else []
+                fields = [Field(piece, True, "", line) for piece in pieces]
+                self._count(fields)
+                return fields
         words = brace_expand(raw)
         if words is None:
             self.hooks.problem(f"a brace expansion could not be read ({raw[:40]})")

@@ -145,7 +145,7 @@ class _FieldBuilder:
             return
         if text[0] in self.ifs:
             self.flush()
-        for n, piece in enumerate(_ifs_split(text, self.ifs)):
+        for n, piece in enumerate(ifs_split(text, self.ifs)):
             if n:
                 self.flush()
             self.add(Segment(piece, False))
@@ -153,7 +153,8 @@ class _FieldBuilder:
             self.flush()
 
 
-def _ifs_split(text: str, ifs: str) -> list[str]:
+def ifs_split(text: str, ifs: str) -> list[str]:
+    """The pieces an unquoted known expansion splits into on `ifs` (as bash splits it)."""
     if not ifs:
         return [text]
     if ifs == " \t\n":  # the default: runs of these blanks separate, and none is a field
