@@ -40,6 +40,7 @@ from signoff.parse.inferencex.master_config import (
     parse_master_config,
     script_candidates,
 )
+from signoff.parse.shell.data_only import passes_on_only
 from signoff.parse.shell.sources import SourcedText, Sources, read_problem
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
@@ -802,6 +803,11 @@ class JudgeContext:
         free = {k: v for k, v in bound.items() if k != name}
         key = (parsed.path, tuple(sorted(free.items())), job, tuple(sorted(unset)))
         if key not in self._conc_free:
+            if self._passes_on_only(parsed, name):  # nothing to decide: no reading of a point
+                symbolic = self._evaluate(parsed, free, job, unset)
+                if symbolic.complete and not symbolic.sourced:  # it read only the text judged
+                    self._conc_free[key] = symbolic
+                    return symbolic
             concrete = self._evaluate(parsed, bound, job, unset)
             symbolic = self._evaluate(parsed, free, job, unset)
             decided = (concrete.notes, concrete.problems, concrete.complete)
@@ -810,6 +816,17 @@ class JudgeContext:
             return symbolic if same else concrete
         shared = self._conc_free[key]
         return shared if shared is not None else self._evaluate(parsed, bound, job, unset)
+
+    def _passes_on_only(self, parsed: ParsedScript, name: str) -> bool:
+        """The script's text uses the concurrency as data only (parse/shell/data_only)."""
+        if parsed.path not in self._data_only:
+            tree = parsed.tree
+            self._data_only[parsed.path] = tree is not None and passes_on_only(tree, name)
+        return self._data_only[parsed.path]
+
+    @cached_property
+    def _data_only(self) -> dict[str, bool]:
+        return {}
 
     def reading_environment(self, run: ScriptRun) -> dict[str, str] | None:
         """What the head reading `run` was evaluated with (None: nothing bound): a point's

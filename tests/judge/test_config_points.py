@@ -249,3 +249,30 @@ def test_a_clamp_on_the_concurrency_still_reads_a_curve_once_for_all_its_points(
         assert dict((a.flag, a.value) for a in launch.args)["--max-num-seqs"] == "${BS}"
     # each curve: its first point read with its value and without; the others share the latter
     assert len(ctx._evaluations) == 4
+
+
+def test_a_script_that_only_passes_the_concurrency_on_reads_each_curve_once() -> None:
+    ctx, changed = context(two_dp_modes())  # CONC reaches the client's arguments, nothing else
+    runs = ctx.script_runs(changed)
+    assert [len(run.points) for run in runs] == [2, 3]
+    assert all("CONC" not in (ctx.reading_environment(run) or {"CONC": ""}) for run in runs)
+    # one reading per curve, with the concurrency unknown; no point is read to confirm it
+    assert len(ctx._evaluations) == 2
+
+
+CONC_DECIDES = BRANCHY.replace(
+    'vllm serve "$MODEL"',
+    'MEM=0.90\nif [ "$CONC" -ge 8 ]; then MEM=0.85; fi\n'
+    'vllm serve "$MODEL" --gpu-memory-utilization "$MEM"',
+)
+
+
+def test_a_curve_whose_concurrency_decides_a_value_is_read_point_by_point() -> None:
+    ctx, changed = context(two_dp_modes(), CONC_DECIDES)
+    runs = ctx.script_runs(changed)
+    memory = sorted(
+        {dict((a.flag, a.value) for a in run.launches[0].args)["--gpu-memory-utilization"]
+         for run in runs}
+    )  # fmt: skip
+    assert memory == ["0.85", "0.90"] and all(run.notes == () for run in runs)
+    assert len(ctx._evaluations) == 2 + 5  # each curve unknown, then every point on its own

@@ -190,8 +190,13 @@ def test_unlisted_a_changed_script_a_changed_entry_runs_is_still_read_unbound(ch
 def test_when_the_readings_per_configuration_run_out_of_work_the_unbound_reading_stands(
     check, monkeypatch
 ) -> None:
-    # the unbound reading fits the verdict's work bound, the readings per configuration do not
-    monkeypatch.setattr("signoff.judge.context.SCRIPT_STEPS_PER_JUDGE", 50)
+    from signoff.parse.benchmark.script import evaluate_counted, read_script
+
+    # the unbound reading fits the verdict's work bound, the readings per configuration do not:
+    # room for it and one configuration's reading, not for a second
+    script = read_script(TP4_ONLY, SCRIPT_PATH)
+    unbound, one = (evaluate_counted(script, env)[1] for env in (None, {"TP": "8"}))
+    monkeypatch.setattr("signoff.judge.context.SCRIPT_STEPS_PER_JUDGE", unbound + one + one // 2)
     result = check(_entry_and_script(listed=True), "no-arch-hacks")
     assert result.status == "FAIL" and "--hf-overrides" in result.reason
     assert "work bound" not in result.reason
