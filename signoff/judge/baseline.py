@@ -163,6 +163,13 @@ def settled(ctx: JudgeContext, run: ScriptRun, *, keep_sources: bool = False) ->
     )
 
 
+def unknown(ctx: JudgeContext, runs: Iterable[ScriptRun]) -> bool:
+    """Some reading has a gap the PR made or the work bound left (not one the base had): what
+    the script runs there, a speculative launch or a knob, is unknown, so a check that picks
+    scripts by what they run keeps it and fails closed on that gap."""
+    return any(not settled(ctx, run).complete for run in runs)
+
+
 def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bool:
     """A run of a script file through a run-time word that the base made the same way, with
     the same word fed by the same text (its arguments are data to that program, read where

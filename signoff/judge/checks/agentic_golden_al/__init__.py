@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+from signoff.judge.baseline import unknown
 from signoff.judge.checks.agentic_golden_al import server_chain
 from signoff.judge.checks.agentic_golden_al.runs import RunTarget, judge_runs, sets_a_knob
 from signoff.judge.context import JudgeContext, path_matches
@@ -173,7 +174,11 @@ def _run_targets(ctx: JudgeContext) -> tuple[list[RunTarget], str]:
         if AGENTIC_DIR not in path or "/deprecated/" in path or path in covered:
             continue
         runs = ctx.script_runs_for_job(path, golden.job, golden.scenario)
-        if path.endswith("_mtp.sh") or any(_speculates(ctx, run) for run in runs):
+        if (
+            path.endswith("_mtp.sh")
+            or any(_speculates(ctx, run) for run in runs)
+            or unknown(ctx, runs)
+        ):
             prefix = path.rsplit("/", 1)[-1].split("_", 1)[0]
             targets.append(RunTarget(path, prefix, "", runs))
     return targets, ""

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from signoff.judge import script_entries, sourced
-from signoff.judge.baseline import base_wants
+from signoff.judge.baseline import base_wants, unknown
 from signoff.judge.checks.spec_chat_template import client_chain, recipe_checkout
 from signoff.judge.checks.spec_chat_template.calls import chat_template_problem
 from signoff.judge.context import JudgeContext
@@ -150,12 +150,15 @@ def _spec_scripts(
         path = changed.path
         if "/agentic/" in path or path in covered or not sweep_may_run(path):
             continue  # a script no sweep configuration runs benchmarks nothing here
-        if ctx.parsed_script(path) is None:
-            if path.endswith("_mtp.sh"):
-                out.append((path, ()))
+        if ctx.parsed_script(path) is None:  # unread: whether it speculates is unknown
+            out.append((path, ()))
             continue
         runs = ctx.script_runs_for_path(path, jobs=("benchmark",))
-        if path.endswith("_mtp.sh") or any(ctx.speculates(run) for run in runs):
+        if (
+            path.endswith("_mtp.sh")
+            or any(ctx.speculates(run) for run in runs)
+            or unknown(ctx, runs)
+        ):
             out.append((path, runs))
     return out
 
