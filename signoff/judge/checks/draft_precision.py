@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 
+from signoff.judge.baseline import unknown
 from signoff.judge.context import JudgeContext
 from signoff.judge.golden_recipes import config_files
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
@@ -94,7 +95,9 @@ def _targets(
     for changed in ctx.changed_scripts:
         if changed.path in seen or changed.status == "removed":
             continue
-        found = tuple(r for r in ctx.script_runs_for_path(changed.path) if ctx.speculates(r))
+        read = ctx.script_runs_for_path(changed.path)
+        # a gap hides whether it launches a draft: such a reading is kept, and fails closed
+        found = tuple(r for r in read if ctx.speculates(r) or unknown(ctx, (r,)))
         runs += [(run, _prefix_of(changed.path)) for run in found]
     return runs, _recipes(ctx, unread), unread
 

@@ -72,3 +72,10 @@ def test_a_script_read_in_full_without_speculation_stays_out_of_scope(check: Any
     result = check(_script_only(FIXED_PATH, plain), "spec-chat-template")
     assert result.status == "N/A", result.reason
     assert SCRIPT_PATH != FIXED_PATH
+
+
+@pytest.mark.usefixtures("bound_spent")
+def test_a_script_left_unread_fails_closed_for_the_draft_precision_check_too(check: Any) -> None:
+    result = check(_script_only(FIXED_PATH, SCRIPT), "draft-precision", "current")
+    assert result.status == "FAIL"
+    assert f"{FIXED_PATH} could not be fully read" in result.reason
