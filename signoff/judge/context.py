@@ -48,10 +48,10 @@ from signoff.yamlload import load_yaml
 
 # Evaluation steps for every script reading of one verdict together, base readings included (a
 # quarter at most). Real PRs of InferenceX 2026-07-04..08-22: the median verdict takes ~1,000;
-# the mass edits #2096 56,000 and #2566 74,000 (an agentic MTP curve read point by point, its
-# CONC clamped at 64); #1947 (23 agentic scripts and the library) ~176,000 and stops here. About
-# 45 us a step today: a hostile bundle that spends it all takes ~5 s (tests/bench/bench_hostile).
-SCRIPT_STEPS_PER_JUDGE = 100_000
+# the mass edits #2096 and #2566 a few ten thousand; #1947 (23 agentic scripts and the library)
+# 104,362, the most. About 65 us a step today: a hostile bundle that spends it all takes ~8 s
+# (tests/bench/bench_hostile).
+SCRIPT_STEPS_PER_JUDGE = 120_000
 # Evaluation steps for one reading when the PR changes the shared library: InferenceX's
 # benchmark_lib.sh read with nothing bound takes a median 5,800 steps (p90 6,200) per script.
 LIBRARY_BUDGET = 12_000

@@ -34,7 +34,7 @@ from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, unknown
 from signoff.judge.checks.spec_chat_template import client_chain, recipe_checkout
 from signoff.judge.checks.spec_chat_template.calls import chat_template_problem
-from signoff.judge.context import JudgeContext
+from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.golden_recipes import config_file_refs, config_files, launched_names
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
 from signoff.parse.benchmark.launch import ScriptRun
@@ -150,14 +150,19 @@ def _spec_scripts(
         path = changed.path
         if "/agentic/" in path or path in covered or not sweep_may_run(path):
             continue  # a script no sweep configuration runs benchmarks nothing here
-        if ctx.parsed_script(path) is None:  # unread: whether it speculates is unknown
-            out.append((path, ()))
+        # a single-node script is in scope by what its reading shows, so one unread or read
+        # with a gap of the PR's stays in (and fails closed); multi-node helper scripts are
+        # judged through the recipes and client chains their entries run
+        single_node = path_matches(path, ctx.policy.paths.single_node_scripts)
+        if ctx.parsed_script(path) is None:
+            if path.endswith("_mtp.sh") or single_node:
+                out.append((path, ()))
             continue
         runs = ctx.script_runs_for_path(path, jobs=("benchmark",))
         if (
             path.endswith("_mtp.sh")
             or any(ctx.speculates(run) for run in runs)
-            or unknown(ctx, runs)
+            or (single_node and unknown(ctx, runs))
         ):
             out.append((path, runs))
     return out
