@@ -4,7 +4,8 @@ Why: a cheaper draft raises acceptance-adjusted throughput without the model run
 ships; InferenceX added this rule with #3283 (2026-09-19) and restated it with #3348 as "serve
 the draft as it ships". How it is judged, on what the scripts run for every spec-decode
 configuration the PR adds or changes (the entry's script per swept configuration; a changed
-script that launches a draft, read with nothing bound; a changed multi-node spec-decode recipe,
+script that launches a draft, or whose reading has a gap the base did not have (it fails
+closed), read with nothing bound; a changed multi-node spec-decode recipe,
 and every recipe a changed multi-node spec-decode entry runs, read as text): a launch must not
 pass the draft-quantization leads the profile names (`--speculative-draft-model-quantization`,
 quantization or dtype keys inside `--speculative-config`, `SGLANG_GLM_NEXTN_MOE_PTPC=1`);

@@ -6,8 +6,9 @@ and draft length instead. How it is judged: on what the benchmark job runs. For 
 spec-decode configuration of a master-config entry the PR adds or changes, the entry's script is
 read as the benchmark job runs it (that configuration bound, `EVAL_ONLY=false`); a changed
 agentic spec-decode script no changed entry runs is read as the benchmark job runs it under any
-configuration. Every server launch that runs, or may run, must get its engine's synthetic-
-acceptance knob on every path to it (SGLang `SGLANG_SIMULATE_ACC_LEN` exported, vLLM's
+configuration (one whose reading has a gap the base did not have may be one, and fails closed).
+Every server launch that runs, or may run, must get its engine's
+synthetic-acceptance knob on every path to it (SGLang `SGLANG_SIMULATE_ACC_LEN` exported, vLLM's
 `--speculative-config` with `"rejection_sample_method": "synthetic"` and
 `"synthetic_acceptance_length"`, TensorRT-LLM `TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS` =
 AL - 1, ATOM `--spec-decode-acceptance-length` or `-rate`, as far as the standard recognises

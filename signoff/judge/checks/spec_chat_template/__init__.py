@@ -4,7 +4,8 @@ Why: draft acceptance depends on the prompt format; raw completions inflate acce
 far beyond real-world use. How it is judged: for every spec-decode configuration the PR adds or
 changes (search-space `spec-decoding: mtp|draft_model`, or a `-mtp` key), the entry's script is
 read with that configuration bound, and a changed spec-decode script no changed entry runs
-(`_mtp.sh`, or speculative flags in what it launches) is read with nothing bound. Each reading
+(`_mtp.sh`, or speculative flags in what it launches; a single-node one whose reading has a gap
+the base did not have may be one, and fails closed) is read with nothing bound. Each reading
 of a configuration must reach a benchmark-client call carrying `--use-chat-template` (or
 `--dsv4`, which implies it; the client matches these words exactly), and no reached or
 undecided client call may lack it: a call behind `true ||`, `false &&`, a dead branch, an
