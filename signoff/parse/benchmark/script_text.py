@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
-from signoff.parse.shell.syntax import AndOr, Case, Func, Group, If, Loop, Seq, Simple, parse
+from signoff.parse.shell.syntax import Seq, Simple, every_command, parse
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_LINE = 4000  # longer command texts are truncated before matching (bounded regex work)
@@ -99,29 +99,5 @@ def _command_end(text: str, i: int, limit: int) -> int:
 
 
 def simple_commands(roots: list[Seq]) -> list[Simple]:
-    """Every simple command in the trees, wherever it sits (walked iteratively: depth is the
-    script author's choice)."""
-    found: list[Simple] = []
-    stack: list[object] = list(roots)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Simple):
-            found.append(node)
-        elif isinstance(node, Seq):
-            stack.extend(node.items)
-        elif isinstance(node, AndOr):
-            stack.extend(node.first.commands)
-            stack.extend(cmd for _, pipe in node.rest for cmd in pipe.commands)
-        elif isinstance(node, If):
-            stack.extend(part for arm in node.arms for part in arm)
-            if node.orelse is not None:
-                stack.append(node.orelse)
-        elif isinstance(node, Case):
-            stack.extend(arm.body for arm in node.arms)
-        elif isinstance(node, Loop):
-            stack.append(node.body)
-            if node.cond is not None:
-                stack.append(node.cond)
-        elif isinstance(node, Group | Func):
-            stack.append(node.body)
-    return found
+    """Every simple command in the trees, wherever it sits."""
+    return [node for node in every_command(roots) if isinstance(node, Simple)]

@@ -16,20 +16,16 @@ counts too. This only ever saves a reading: when the answer is no, the point is 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from signoff.parse.shell.syntax import (
-    AndOr,
     Case,
     Command,
     Func,
-    Group,
-    If,
     Loop,
     Parsed,
-    Seq,
     Simple,
     Word,
+    every_command,
 )
 
 # Builtins and keywords whose status, output or effect the reader works out from their words,
@@ -53,9 +49,8 @@ _BARE = re.compile(r"-[A-Za-z]+|[A-Za-z_][A-Za-z0-9_]*")  # an option or a name 
 
 def passes_on_only(tree: Parsed, name: str) -> bool:
     """Whether the script's text uses `name`, and what it assigns from it, as data only."""
-    commands = list(_commands(tree))
-    tainted = _tainted(commands, name)
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(tainted))) + r")\b")
+    commands = every_command([tree.script, *tree.substitutions.values()])
+    pattern = _mentions(_tainted(commands, name))
     functions = {node.name for node in commands if isinstance(node, Func)}
     return all(_passes_on(node, pattern, functions, tree) for node in commands)
 
@@ -69,11 +64,16 @@ def _tainted(commands: list[Command], name: str) -> set[str]:
     ]  # fmt: skip
     tainted = {name}
     while True:
-        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(tainted))) + r")\b")
+        pattern = _mentions(tainted)
         more = {target for target, raw in assignments if pattern.search(raw)} - tainted
         if not more:
             return tainted
         tainted |= more
+
+
+def _mentions(names: set[str]) -> re.Pattern[str]:
+    """Any of `names` as a whole word (`$X`, `${X}`, `X` in arithmetic, or a literal `X`)."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
 
 
 def _assigning_words(node: Simple) -> list[Word]:
@@ -89,7 +89,7 @@ def _target(raw: str) -> str:
 
 
 def _passes_on(node: Command, pattern: re.Pattern[str], functions: set[str], tree: Parsed) -> bool:
-    """One command (not its nested commands, which `_commands` yields on their own)."""
+    """One command (not its nested commands, which `every_command` yields on their own)."""
     if isinstance(node, Case):
         words = [node.subject] if node.subject is not None else []
         words += [pattern_word for arm in node.arms for pattern_word in arm.patterns]
@@ -131,42 +131,3 @@ def _may_act(raw: str) -> bool:
         return True
     arithmetic = raw.split("$((", 1)[1] if "$((" in raw else ""
     return bool(_ARITHMETIC_EFFECT.search(arithmetic))
-
-
-def _commands(tree: Parsed) -> Iterator[Command]:
-    """Every command of the script, its functions' bodies and its substitutions included."""
-    seqs = [tree.script, *tree.substitutions.values()]
-    for seq in seqs:
-        yield from _in_seq(seq)
-
-
-def _in_seq(seq: Seq) -> Iterator[Command]:
-    for and_or in seq.items:
-        yield from _in_and_or(and_or)
-
-
-def _in_and_or(node: AndOr) -> Iterator[Command]:
-    for pipeline in [node.first, *(pipe for _, pipe in node.rest)]:
-        for command in pipeline.commands:
-            yield from _in_command(command)
-
-
-def _in_command(node: Command) -> Iterator[Command]:
-    yield node
-    if isinstance(node, If):
-        for condition, body in node.arms:
-            yield from _in_seq(condition)
-            yield from _in_seq(body)
-        if node.orelse is not None:
-            yield from _in_seq(node.orelse)
-    elif isinstance(node, Case):
-        for arm in node.arms:
-            yield from _in_seq(arm.body)
-    elif isinstance(node, Loop):
-        if node.cond is not None:
-            yield from _in_seq(node.cond)
-        yield from _in_seq(node.body)
-    elif isinstance(node, Group):
-        yield from _in_seq(node.body)
-    elif isinstance(node, Func):
-        yield from _in_command(node.body)

@@ -125,6 +125,37 @@ class Parsed:
     assigns: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
 
+def every_command(roots: list[Seq]) -> list[Command]:
+    """Every command in the trees, compound ones and what they hold, functions' bodies too
+    (walked iteratively: depth is the script author's choice)."""
+    found: list[Command] = []
+    stack: list[object] = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Seq):
+            stack.extend(node.items)
+        elif isinstance(node, AndOr):
+            stack.extend(node.first.commands)
+            stack.extend(cmd for _, pipe in node.rest for cmd in pipe.commands)
+            continue
+        if not isinstance(node, Simple | If | Case | Loop | Group | Func):
+            continue
+        found.append(node)
+        if isinstance(node, If):
+            stack.extend(part for arm in node.arms for part in arm)
+            if node.orelse is not None:
+                stack.append(node.orelse)
+        elif isinstance(node, Case):
+            stack.extend(arm.body for arm in node.arms)
+        elif isinstance(node, Loop):
+            stack.append(node.body)
+            if node.cond is not None:
+                stack.append(node.cond)
+        elif isinstance(node, Group | Func):
+            stack.append(node.body)
+    return found
+
+
 # --- list builder -----------------------------------------------------------------------------
 
 
