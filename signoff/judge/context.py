@@ -298,11 +298,8 @@ class JudgeContext:
             return False
         if _identity(base) != _identity(head) or self._reading_inputs_changed:
             return False
-        sweep, jobs = self.policy.sweep_env, tuple(self.policy.sweep_env.jobs)
-        (before, late), (after, far) = (
-            config_points(base, sweep, jobs),
-            config_points(head, sweep, jobs),
-        )
+        jobs = tuple(self.policy.sweep_env.jobs)
+        (before, late), (after, far) = self.points(base, jobs), self.points(head, jobs)
         if late or far:
             return False
         ran = {(point_scripts(base, p), p.env, p.job, p.scenario, p.spec) for p in before}
@@ -596,6 +593,20 @@ class JudgeContext:
         )
 
     # --- per-configuration runs --------------------------------------------------------------
+    def points(
+        self, entry: MasterEntry, jobs: tuple[str, ...]
+    ) -> tuple[tuple[ConfigPoint, ...], str]:
+        """`config_points` under the profile's sweep, once per entry version and jobs (a mass
+        edit asks again for the same entries from every script they may run)."""
+        key = (entry.file, entry.key, entry.fingerprint, entry.multinode, jobs)
+        if key not in self._points:
+            self._points[key] = config_points(entry, self.policy.sweep_env, jobs)
+        return self._points[key]
+
+    @cached_property
+    def _points(self) -> dict[tuple[object, ...], tuple[tuple[ConfigPoint, ...], str]]:
+        return {}
+
     def script_runs(
         self,
         entry: MasterEntry,
@@ -663,7 +674,7 @@ class JudgeContext:
             {
                 (entry.key, tuple(kv for kv in point.env if kv[0] != sweep.concurrency), point.job)
                 for entry in entries
-                for point in config_points(entry, sweep, jobs)[0]
+                for point in self.points(entry, jobs)[0]
             }
         )
         granted = count <= self._entry_readings_left
@@ -722,7 +733,7 @@ class JudgeContext:
         if entry.multinode:
             return ()
         sweep = self.policy.sweep_env
-        points, bound = config_points(entry, sweep, jobs)
+        points, bound = self.points(entry, jobs)
         points = tuple(
             point
             for point in points

@@ -12,11 +12,11 @@ read, a config that does not parse): None, and the callers read the script with 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from signoff.judge.model import Want, want_dir, want_file
 from signoff.judge.paths import path_matches
-from signoff.parse.inferencex.config_points import config_points, point_scripts
+from signoff.parse.inferencex.config_points import point_scripts
 from signoff.parse.inferencex.master_blocks import split_blocks
 from signoff.parse.inferencex.master_config import MasterEntry, script_candidates
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from signoff.judge.context import JudgeContext
 
 MEMO_KEY = "script-entries"
+BLOCKS_KEY = "script-entries-blocks"
 
 
 def uncovered_scripts(ctx: JudgeContext) -> list[str]:
@@ -101,7 +102,7 @@ def _entries_running(ctx: JudgeContext, path: str) -> tuple[MasterEntry, ...] | 
         return ()
     needles = (f"model-prefix: {parts[0]}", parts[1])
     found: list[MasterEntry] = []
-    sweep = ctx.policy.sweep_env
+    jobs = tuple(ctx.policy.sweep_env.jobs) or ("benchmark",)
     for config in configs:
         entries = _entries_mentioning(ctx, config, needles)
         if entries is None:
@@ -109,8 +110,9 @@ def _entries_running(ctx: JudgeContext, path: str) -> tuple[MasterEntry, ...] | 
         for entry in entries:
             if entry.multinode:
                 continue
-            points, _ = config_points(entry, sweep, tuple(sweep.jobs) or ("benchmark",))
-            for point in points:
+            # the script a point runs depends only on its scenario and spec-decoding
+            kinds = {(point.scenario, point.spec): point for point in ctx.points(entry, jobs)[0]}
+            for point in kinds.values():
                 chosen = next((c for c in point_scripts(entry, point) if c in present), None)
                 if chosen == path:
                     found.append(entry)
@@ -122,24 +124,35 @@ def _entries_mentioning(
     ctx: JudgeContext, config: str, needles: tuple[str, ...]
 ) -> list[MasterEntry] | None:
     """The config's head entries whose block holds every needle (None: unreadable)."""
-    text = ctx.master_text(config, "head")
-    if text is None:
+    blocks = _block_texts(ctx, config)
+    if blocks is False:
         return None
-    blocks = split_blocks(text)
-    lines = text.split("\n")
     keys = (
         None
         if blocks is None
-        else frozenset(
-            key
-            for key, (start, end) in blocks.items()
-            if all(n in "\n".join(lines[start:end]) for n in needles)
-        )
+        else frozenset(key for key, block in blocks.items() if all(n in block for n in needles))
     )
     parsed = ctx.master_config(config, "head", keys)
     if parsed is None or parsed.problems:
         return None
     return list(parsed.entries.values())
+
+
+def _block_texts(ctx: JudgeContext, config: str) -> dict[str, str] | Literal[False] | None:
+    """Each head entry's block of text in `config`, split once per verdict (None: the file
+    does not split into blocks; False: it was not read)."""
+    memo = ctx.memo.setdefault(BLOCKS_KEY, {})
+    assert isinstance(memo, dict)
+    if config not in memo:
+        text = ctx.master_text(config, "head")
+        blocks = split_blocks(text) if text is not None else None
+        lines = text.split("\n") if text is not None else []
+        memo[config] = (
+            False if text is None
+            else None if blocks is None
+            else {key: "\n".join(lines[start:end]) for key, (start, end) in blocks.items()}
+        )  # fmt: skip
+    return memo[config]  # type: ignore[no-any-return]
 
 
 def _config_dir(ctx: JudgeContext) -> str:
