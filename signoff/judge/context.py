@@ -40,7 +40,7 @@ from signoff.parse.inferencex.master_config import (
     parse_master_config,
     script_candidates,
 )
-from signoff.parse.shell.data_only import passes_on_only
+from signoff.parse.shell.data_only import data_only
 from signoff.parse.shell.sources import SourcedText, Sources, read_problem
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
@@ -814,9 +814,12 @@ class JudgeContext:
         free = {k: v for k, v in bound.items() if k != name}
         key = (parsed.path, tuple(sorted(free.items())), job, tuple(sorted(unset)))
         if key not in self._conc_free:
-            if self._passes_on_only(parsed, name):  # nothing to decide: no reading of a point
+            passes, clamped = self._passes_on_only(parsed, name)
+            if passes:  # nothing to decide: no reading of a point
                 symbolic = self._evaluate(parsed, free, job, unset)
-                if symbolic.complete and not symbolic.sourced:  # it read only the text judged
+                # it read only the text judged, and the reader did not fork on a clamp
+                forked = clamped is not None and any(clamped.search(n) for n in symbolic.notes)
+                if symbolic.complete and not symbolic.sourced and not forked:
                     self._conc_free[key] = symbolic
                     return symbolic
             concrete = self._evaluate(parsed, bound, job, unset)
@@ -828,15 +831,20 @@ class JudgeContext:
         shared = self._conc_free[key]
         return shared if shared is not None else self._evaluate(parsed, bound, job, unset)
 
-    def _passes_on_only(self, parsed: ParsedScript, name: str) -> bool:
-        """The script's text uses the concurrency as data only (parse/shell/data_only)."""
+    def _passes_on_only(
+        self, parsed: ParsedScript, name: str
+    ) -> tuple[bool, re.Pattern[str] | None]:
+        """The script's text uses the concurrency as data only (parse/shell/data_only), and the
+        variables its clamps test, as whole words (None: it has none)."""
         if parsed.path not in self._data_only:
             tree = parsed.tree
-            self._data_only[parsed.path] = tree is not None and passes_on_only(tree, name)
+            passes, clamped = data_only(tree, name) if tree is not None else (False, frozenset())
+            words = r"\b(?:" + "|".join(map(re.escape, sorted(clamped))) + r")\b"
+            self._data_only[parsed.path] = (passes, re.compile(words) if clamped else None)
         return self._data_only[parsed.path]
 
     @cached_property
-    def _data_only(self) -> dict[str, bool]:
+    def _data_only(self) -> dict[str, tuple[bool, re.Pattern[str] | None]]:
         return {}
 
     def reading_environment(self, run: ScriptRun) -> dict[str, str] | None:

@@ -247,8 +247,24 @@ def test_a_clamp_on_the_concurrency_still_reads_a_curve_once_for_all_its_points(
         (launch,) = run.launches
         assert launch.reach == "reached" and run.notes == ()
         assert dict((a.flag, a.value) for a in launch.args)["--max-num-seqs"] == "${BS}"
-    # each curve: its first point read with its value and without; the others share the latter
-    assert len(ctx._evaluations) == 4
+    # the clamp is data (parse/shell/data_only): one reading per curve, the concurrency unknown
+    assert len(ctx._evaluations) == 2
+
+
+FORKED_CLAMP = BRANCHY.replace(
+    'vllm serve "$MODEL"',
+    'if [ -n "$WIDE" ]; then BS=$CONC; else BS=$((2 * CONC)); fi\n'
+    '[ "$BS" -gt 64 ] && BS=64\nvllm serve "$MODEL" --max-num-seqs "$BS"',
+)
+
+
+def test_a_clamp_the_reader_forks_on_is_read_point_by_point() -> None:
+    """BS holds two unknown values at the clamp, so the reading with the concurrency unknown
+    forks on it and notes it, while each point's own reading decides it."""
+    ctx, changed = context(two_dp_modes(), FORKED_CLAMP)
+    runs = ctx.script_runs(changed)
+    assert all(not any("BS" in note for note in run.notes) for run in runs)
+    assert len(ctx._evaluations) == 2 + 5  # each curve unknown, then every point on its own
 
 
 def test_a_script_that_only_passes_the_concurrency_on_reads_each_curve_once() -> None:

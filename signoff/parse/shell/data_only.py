@@ -11,22 +11,37 @@ inside an expansion (`${X:=...}`), an argument of a function the text defines, a
 code, or a builtin whose status or effect the reader derives from its arguments means it may
 decide something. A mention is any whole-word occurrence of the name, so a literal `CONC`
 counts too. This only ever saves a reading: when the answer is no, the point is read as before.
+
+One test is data after all: a clamp, `[ "$BS" -gt 64 ] && BS=64` (or its `if` form), of a
+variable whose every assignment builds its value of literals, itself and the concurrency only,
+compared with a number. A point's own reading decides it; the reading with the concurrency
+unknown moves the variable to one unknown value without a fork or a note (shell/value_arms),
+so the two decide alike. Where the value is not wholly unknown (two values from an earlier
+fork), the reader forks on the clamp and notes it, naming the variable: `data_only` names the
+clamped variables, and the caller reads the point after all when a note names one.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from signoff.parse.shell.syntax import (
+    AndOr,
     Case,
     Command,
     Func,
+    Group,
+    If,
     Loop,
     Parsed,
+    Pipeline,
+    Seq,
     Simple,
     Word,
     every_command,
 )
+from signoff.parse.shell.value_arms import plain_assignments
 
 # Builtins and keywords whose status, output or effect the reader works out from their words,
 # and commands that run their words as code: a value named in them may decide something.
@@ -45,14 +60,30 @@ _SUBSTITUTION = re.compile(r"\$\((?!\()")  # `$(cmd)`, not `$((arithmetic))`
 # an arithmetic assignment or increment (`$((X = 1))`, `$((i++))`), not a comparison
 _ARITHMETIC_EFFECT = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
 _BARE = re.compile(r"-[A-Za-z]+|[A-Za-z_][A-Za-z0-9_]*")  # an option or a name alone
+# a clamp's test: `[ "$V" -gt 64 ]`, `test 64 -lt $V`, `[[ ${V} -ge 8 ]]` (V as one word)
+_CLAMP_TESTS = {"[": "]", "test": None, "[[": "]]"}
+_COMPARISON = frozenset({"-gt", "-ge", "-lt", "-le", "-eq", "-ne"})
+_LONE = re.compile(r"\"?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})\"?")
+_NUMBER = re.compile(r"[0-9]+")
+_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def passes_on_only(tree: Parsed, name: str) -> bool:
     """Whether the script's text uses `name`, and what it assigns from it, as data only."""
-    commands = every_command([tree.script, *tree.substitutions.values()])
-    pattern = _mentions(_tainted(commands, name))
+    return data_only(tree, name)[0]
+
+
+def data_only(tree: Parsed, name: str) -> tuple[bool, frozenset[str]]:
+    """(`passes_on_only`, the variables its clamps test): a reading with `name` unknown that
+    notes a test naming one of them forked on a clamp, and decided something after all."""
+    roots = [tree.script, *tree.substitutions.values()]
+    commands = every_command(roots)
+    tainted = _tainted(commands, name)
+    pattern = _mentions(tainted)
     functions = {node.name for node in commands if isinstance(node, Func)}
-    return all(_passes_on(node, pattern, functions, tree) for node in commands)
+    clamps = _clamps(commands, roots, tainted, name)
+    passes = all(_passes_on(node, pattern, functions, tree, set(clamps)) for node in commands)
+    return passes, frozenset(clamps.values()) if passes else frozenset()
 
 
 def _tainted(commands: list[Command], name: str) -> set[str]:
@@ -88,7 +119,103 @@ def _target(raw: str) -> str:
     return match.group(1) if match else ""
 
 
-def _passes_on(node: Command, pattern: re.Pattern[str], functions: set[str], tree: Parsed) -> bool:
+def _clamps(
+    commands: list[Command], roots: list[Seq], tainted: set[str], name: str
+) -> dict[int, str]:
+    """The tests (by id) of the clamps in the text, with the variable each clamps."""
+    found: dict[int, str] = {}
+    for test, assigned in _clamp_shapes(commands, roots):
+        clamped = _clamped_name(test)
+        if clamped is None or clamped not in tainted or clamped == name:
+            continue
+        if assigned != {clamped} or not _fed_by(commands, clamped, {clamped, name}):
+            continue
+        found[id(test)] = clamped
+    return found
+
+
+def _clamp_shapes(commands: list[Command], roots: list[Seq]) -> list[tuple[Simple, set[str]]]:
+    """(test, names its arm assigns) for `TEST && ASSIGNMENTS`, `TEST || ASSIGNMENTS` and
+    `if TEST; then ASSIGNMENTS; fi`, as the reader collapses them (evaluator.and_or, _if)."""
+    shapes: list[tuple[Simple, set[str]]] = []
+    seqs = list(roots)
+    for node in commands:
+        if isinstance(node, If):
+            seqs += [part for arm in node.arms for part in arm]
+            seqs += [node.orelse] if node.orelse is not None else []
+            if len(node.arms) == 1 and node.orelse is None:
+                cond, body = node.arms[0]
+                test = _lone_test(cond.items[0].first) if len(cond.items) == 1 else None
+                arm = plain_assignments(body)
+                if test is not None and not cond.items[0].rest and arm is not None:
+                    shapes.append((test, {target for target, _ in arm}))
+        elif isinstance(node, Case):
+            seqs += [arm.body for arm in node.arms]
+        elif isinstance(node, Loop):
+            seqs += [node.body] + ([node.cond] if node.cond is not None else [])
+        elif isinstance(node, Group):
+            seqs.append(node.body)
+    items: list[AndOr] = [item for seq in seqs for item in seq.items]
+    for item in items:
+        pipes = [item.first, *(pipe for _, pipe in item.rest)]
+        for test_pipe, arm_pipe in itertools.pairwise(pipes):
+            test = _lone_test(test_pipe)
+            arm = plain_assignments(arm_pipe)
+            if test is not None and arm is not None:
+                shapes.append((test, {target for target, _ in arm}))
+    return shapes
+
+
+def _lone_test(pipe: Pipeline) -> Simple | None:
+    if pipe.negated or len(pipe.commands) != 1:
+        return None
+    command = pipe.commands[0]
+    if not isinstance(command, Simple) or command.assigns or command.redirects:
+        return None
+    if command.heredocs or not command.words or command.words[0].raw not in _CLAMP_TESTS:
+        return None
+    return command
+
+
+def _clamped_name(test: Simple) -> str | None:
+    """V of a clamp's test comparing one variable with a number; None for any other test."""
+    words = [word.raw for word in test.words]
+    closing = _CLAMP_TESTS[words[0]]
+    if closing is not None:
+        if words[-1] != closing:
+            return None
+        words = words[:-1]
+    if len(words) != 4 or words[2] not in _COMPARISON:
+        return None
+    left, right = _LONE.fullmatch(words[1]), _LONE.fullmatch(words[3])
+    if left is not None and _NUMBER.fullmatch(words[3]):
+        return left[1] or left[2]
+    if right is not None and _NUMBER.fullmatch(words[1]):
+        return right[1] or right[2]
+    return None
+
+
+def _fed_by(commands: list[Command], variable: str, allowed: set[str]) -> bool:
+    """Every assignment of `variable` in the text gives it a value built of literals and the
+    `allowed` names only (its own and the concurrency's): a point's own reading knows it."""
+    for node in commands:
+        if not isinstance(node, Simple):
+            continue
+        for word in _assigning_words(node):
+            if _target(word.raw) != variable:
+                continue
+            if word.items is not None or _may_act(word.raw) or "${!" in word.raw:
+                return False  # an array, an effect, or a value named at run time
+            match = _ASSIGNMENT.match(word.raw)
+            value = word.raw[match.end() :] if match is not None else word.raw
+            if not set(_NAMES.findall(value)) <= allowed:
+                return False
+    return True
+
+
+def _passes_on(
+    node: Command, pattern: re.Pattern[str], functions: set[str], tree: Parsed, clamps: set[int]
+) -> bool:
     """One command (not its nested commands, which `every_command` yields on their own)."""
     if isinstance(node, Case):
         words = [node.subject] if node.subject is not None else []
@@ -113,6 +240,8 @@ def _passes_on(node: Command, pattern: re.Pattern[str], functions: set[str], tre
     if not node.words or not (mentioned or pattern.search(node.words[0].raw)):
         return True
     command = node.words[0].raw
+    if id(node) in clamps:  # a clamp's test: both readings decide it alike (see the module)
+        return True
     if command in _DECLARES:  # `export X=$CONC`, `local X`: assignments and names, as above
         return not any(
             pattern.search(w.raw) for w in node.words[1:] if not _target(w.raw) and not

@@ -35,7 +35,7 @@ _LONE_REFERENCE = re.compile(rf"(?P<q>\"?)\$(?:(?P<plain>{_NAME})|\{{(?P<braced>
 
 def collapsible(body: Seq | Pipeline, scope: Scope) -> tuple[str, ...] | None:
     """The names `body` assigns when the arm qualifies here (see the module); None otherwise."""
-    assignments = _plain_assignments(body)
+    assignments = plain_assignments(body)
     if assignments is None:
         return None
     names = [name for name, _ in assignments]
@@ -56,7 +56,7 @@ def left_unknown(name: str) -> Text:
     return unknown(f"${{{name}}}")
 
 
-def _plain_assignments(body: Seq | Pipeline) -> list[tuple[str, str]] | None:
+def plain_assignments(body: Seq | Pipeline) -> list[tuple[str, str]] | None:
     """(name, value as written) of each assignment when `body` is nothing but plain ones."""
     if isinstance(body, Pipeline):
         pipelines = [body]
