@@ -17,6 +17,7 @@ from signoff.parse.shell.syntax import parse
         "X=$(( CONC >= 4 ? 1 : 2 )); vllm serve m --x $X",
         "export CONC; export Y=$CONC; vllm serve m --y $Y",
         'CMD=(vllm serve m --max-num-seqs $CONC); "${CMD[@]}" &',
+        'CMD=(vllm --max-num-seqs "$CONC" --chat-template "$(dirname "$0")/t.jinja")',
         "printf '%q ' \"${CMD[@]}\" > cmd.txt; CMD=(vllm serve --x $CONC)",
         "check_env_vars MODEL TP CONC",  # a literal name, as an external command's argument
         "python3 - <<EOF\nprint($CONC)\nEOF\n",
@@ -44,6 +45,7 @@ def test_values_that_only_reach_arguments_pass_on_as_data(script: str) -> None:
         "for ((i = 0; i < CONC; i++)); do :; done",
         "for i in $(seq 1 $CONC); do :; done",
         "X=$(echo $CONC)",
+        'CMD=(vllm --max-num-seqs "$(echo $CONC)")',  # the item's own substitution reads it
         "X=$((Y = CONC)); vllm --y $Y",
         "Y=${Z:=$CONC}",
         'eval "X=$CONC"',

@@ -228,7 +228,9 @@ def _passes_on(
         return True
     every = [*node.assigns, *node.words, *node.redirects]
     items = [item for word in every for item in word.items or []]
-    for word in [*every, *items]:
+    # an array's items are expanded one by one: each is judged alone, not the whole `A=(...)`
+    # (a value from the concurrency in one item, a `$( )` in another, decide nothing together)
+    for word in [*(word for word in every if word.items is None), *items]:
         if pattern.search(word.raw) and _may_act(word.raw):
             return False
     if any(pattern.search(word.raw) for word in node.redirects):
