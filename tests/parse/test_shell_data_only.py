@@ -27,6 +27,8 @@ from signoff.parse.shell.syntax import parse
         'BS=$CONC; [ "$BS" -gt 64 ] && BS=64; vllm serve m --max-num-seqs "$BS"',
         "BS=$((2 * CONC)); if [[ ${BS} -ge 512 ]]; then BS=512; fi",
         'BS="$CONC"; test 8 -gt "$BS" || BS=8',
+        # fed through another variable built of the concurrency alone
+        'M=$((2 * CONC)); if [ "$DP" != true ]; then BS=$M; [ "$BS" -gt 64 ] && BS=64; fi',
     ],
 )
 def test_values_that_only_reach_arguments_pass_on_as_data(script: str) -> None:
@@ -58,6 +60,8 @@ def test_values_that_only_reach_arguments_pass_on_as_data(script: str) -> None:
         # tests shaped like a clamp that a point's own reading may not decide
         '[ "$CONC" -gt 64 ] && CONC=64',  # the concurrency itself: every later use decides
         'BS=$CONC; [ "$BS" -gt 64 ] && BS=$LIMIT',  # a value from elsewhere
+        'M=$CONC; M=$X; BS=$M; [ "$BS" -gt 64 ] && BS=64',  # fed by one fed from elsewhere
+        'M=($CONC); BS=$M; [ "$BS" -gt 64 ] && BS=64',  # fed by an array
         'BS=${CONC}x; [ "$BS" -gt 64 ] && BS=64',  # a piece the clamp cannot move
         'BS=$CONC; BS=$(f); [ "$BS" -gt 64 ] && BS=64',  # output known only at run time
         'BS=$CONC; [ "$BS" -gt 64 ] && OTHER=64',  # moves another variable

@@ -13,12 +13,13 @@ decide something. A mention is any whole-word occurrence of the name, so a liter
 counts too. This only ever saves a reading: when the answer is no, the point is read as before.
 
 One test is data after all: a clamp, `[ "$BS" -gt 64 ] && BS=64` (or its `if` form), of a
-variable whose every assignment builds its value of literals, itself and the concurrency only,
-compared with a number. A point's own reading decides it; the reading with the concurrency
-unknown moves the variable to one unknown value without a fork or a note (shell/value_arms),
-so the two decide alike. Where the value is not wholly unknown (two values from an earlier
-fork), the reader forks on the clamp and notes it, naming the variable: `data_only` names the
-clamped variables, and the caller reads the point after all when a note names one.
+variable whose every assignment builds its value of literals, the concurrency and variables
+built the same way only (`BS=$MAX`, `MAX=$((2 * CONC))`), compared with a number. A point's
+own reading decides it; the reading with the concurrency unknown moves the variable to one
+unknown value without a fork or a note (shell/value_arms), so the two decide alike. Where the
+value is not wholly unknown (two values from an earlier fork), the reader forks on the clamp
+and notes it, naming the variable: `data_only` names the clamped variables, and the caller
+reads the point after all when a note names one.
 """
 
 from __future__ import annotations
@@ -124,11 +125,10 @@ def _clamps(
 ) -> dict[int, str]:
     """The tests (by id) of the clamps in the text, with the variable each clamps."""
     found: dict[int, str] = {}
+    known = _known_with(commands, tainted, name)
     for test, assigned in _clamp_shapes(commands, roots):
         clamped = _clamped_name(test)
-        if clamped is None or clamped not in tainted or clamped == name:
-            continue
-        if assigned != {clamped} or not _fed_by(commands, clamped, {clamped, name}):
+        if clamped is None or clamped not in known or clamped == name or assigned != {clamped}:
             continue
         found[id(test)] = clamped
     return found
@@ -195,22 +195,32 @@ def _clamped_name(test: Simple) -> str | None:
     return None
 
 
-def _fed_by(commands: list[Command], variable: str, allowed: set[str]) -> bool:
-    """Every assignment of `variable` in the text gives it a value built of literals and the
-    `allowed` names only (its own and the concurrency's): a point's own reading knows it."""
+def _known_with(commands: list[Command], tainted: set[str], name: str) -> set[str]:
+    """The tainted variables a point's own reading knows: every assignment of each builds its
+    value of literals, `name` and such variables only (the largest such set). An array, an
+    effect or a value named at run time (`${!X}`) never qualifies."""
+    values: dict[str, list[str]] = {}
+    unknowable: set[str] = set()
     for node in commands:
         if not isinstance(node, Simple):
             continue
         for word in _assigning_words(node):
-            if _target(word.raw) != variable:
+            target = _target(word.raw)
+            if target not in tainted:
                 continue
             if word.items is not None or _may_act(word.raw) or "${!" in word.raw:
-                return False  # an array, an effect, or a value named at run time
+                unknowable.add(target)
             match = _ASSIGNMENT.match(word.raw)
-            value = word.raw[match.end() :] if match is not None else word.raw
-            if not set(_NAMES.findall(value)) <= allowed:
-                return False
-    return True
+            values.setdefault(target, []).append(word.raw[match.end() :] if match else word.raw)
+    known = set(values) - unknowable
+    while True:
+        dropped = {
+            variable for variable in known
+            if any(not set(_NAMES.findall(value)) <= known | {name} for value in values[variable])
+        }  # fmt: skip
+        if not dropped:
+            return known
+        known -= dropped
 
 
 def _passes_on(
