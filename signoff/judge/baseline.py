@@ -70,6 +70,7 @@ from signoff.parse.benchmark.script import (
     read_script,
 )
 from signoff.parse.shell.reader import CUT
+from signoff.parse.shell.scan import mentions
 from signoff.parse.shell.script_files import STDIN
 from signoff.parse.shell.syntax import (
     Case,
@@ -814,7 +815,7 @@ def _may_call(command: _Cmd, targets: frozenset[str], runners: frozenset[str]) -
     """Whether a command the PR changed may call one of `targets`: it names one, its command
     name is known only at run time, or it hands a run-time word to a command that runs its
     arguments (a wrapper, or a function of the script that runs one of its parameters)."""
-    if _mentions(targets).search(command.text):
+    if mentions(targets).search(command.text):
         return True
     argv = command.argv
     if not argv:
@@ -830,7 +831,7 @@ def _called_elsewhere(ctx: JudgeContext, script: str, targets: frozenset[str]) -
     `targets`: a patch line names one or builds a command name from an expansion."""
     if ctx.evidence.files_truncated:
         return True
-    mention = _mentions(targets)
+    mention = mentions(targets)
     for changed in ctx.evidence.changed_files:
         if changed.path == script or changed.status == "removed":
             continue
@@ -1085,7 +1086,7 @@ def _taint(tree: _Tree, names: frozenset[str]) -> tuple[re.Pattern[str], frozens
     functions whose bodies (or the functions they call) mention one of them."""
     tainted = set(names)
     while True:
-        mention = _mentions(tainted)
+        mention = mentions(tainted)
         more = {n for c in tree.order if mention.search(c.text) for n in c.sets} - tainted
         if not more:
             break
@@ -1097,11 +1098,6 @@ def _taint(tree: _Tree, names: frozenset[str]) -> tuple[re.Pattern[str], frozens
             break
         functions |= more
     return mention, frozenset(functions)
-
-
-def _mentions(names: Iterable[str]) -> re.Pattern[str]:
-    alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
-    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives or '(?!)'})(?![A-Za-z0-9_])")
 
 
 def _reads_state(command: _Cmd, mention: re.Pattern[str], functions: frozenset[str]) -> bool:

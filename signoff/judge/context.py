@@ -41,6 +41,7 @@ from signoff.parse.inferencex.master_config import (
     script_candidates,
 )
 from signoff.parse.shell.data_only import data_only
+from signoff.parse.shell.scan import mentions
 from signoff.parse.shell.sources import SourcedText, Sources, read_problem
 from signoff.policy import Policy
 from signoff.standards import Standard, Switches, resolve_standard
@@ -839,8 +840,7 @@ class JudgeContext:
         if parsed.path not in self._data_only:
             tree = parsed.tree
             passes, clamped = data_only(tree, name) if tree is not None else (False, frozenset())
-            words = r"\b(?:" + "|".join(map(re.escape, sorted(clamped))) + r")\b"
-            self._data_only[parsed.path] = (passes, re.compile(words) if clamped else None)
+            self._data_only[parsed.path] = (passes, mentions(clamped) if clamped else None)
         return self._data_only[parsed.path]
 
     @cached_property

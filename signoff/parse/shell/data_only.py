@@ -27,22 +27,21 @@ from __future__ import annotations
 import itertools
 import re
 
+from signoff.parse.shell.scan import ASSIGNMENT, NAME, mentions
 from signoff.parse.shell.syntax import (
     AndOr,
     Case,
     Command,
     Func,
-    Group,
     If,
     Loop,
     Parsed,
     Pipeline,
-    Seq,
     Simple,
     Word,
-    every_command,
+    commands_and_lists,
 )
-from signoff.parse.shell.value_arms import plain_assignments
+from signoff.parse.shell.value_arms import LONE_REFERENCE, plain_assignments
 
 # Builtins and keywords whose status, output or effect the reader works out from their words,
 # and commands that run their words as code: a value named in them may decide something.
@@ -53,7 +52,6 @@ _COMPUTES = frozenset({
     "popd", "setsid", "env", "xargs", "timeout", "nohup", "awk", "sed", "seq", "expr",
 })  # fmt: skip
 _DECLARES = frozenset({"export", "local", "declare", "typeset", "readonly"})
-_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
 # `${X:=v}`, `${X=v}`, `${X:?v}`: an expansion that assigns, or stops the script
 _EXPANSION_EFFECT = re.compile(r"\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?:?[=?]")
 _CODE = ("`", "<(", ">(")
@@ -64,9 +62,7 @@ _BARE = re.compile(r"-[A-Za-z]+|[A-Za-z_][A-Za-z0-9_]*")  # an option or a name 
 # a clamp's test: `[ "$V" -gt 64 ]`, `test 64 -lt $V`, `[[ ${V} -ge 8 ]]` (V as one word)
 _CLAMP_TESTS = {"[": "]", "test": None, "[[": "]]"}
 _COMPARISON = frozenset({"-gt", "-ge", "-lt", "-le", "-eq", "-ne"})
-_LONE = re.compile(r"\"?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})\"?")
 _NUMBER = re.compile(r"[0-9]+")
-_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def passes_on_only(tree: Parsed, name: str) -> bool:
@@ -77,35 +73,34 @@ def passes_on_only(tree: Parsed, name: str) -> bool:
 def data_only(tree: Parsed, name: str) -> tuple[bool, frozenset[str]]:
     """(`passes_on_only`, the variables its clamps test): a reading with `name` unknown that
     notes a test naming one of them forked on a clamp, and decided something after all."""
-    roots = [tree.script, *tree.substitutions.values()]
-    commands = every_command(roots)
-    tainted = _tainted(commands, name)
-    pattern = _mentions(tainted)
+    commands, lists = commands_and_lists([tree.script, *tree.substitutions.values()])
+    assignments = _assignments(commands)
+    tainted = _tainted(assignments, name)
+    pattern = mentions(tainted)
     functions = {node.name for node in commands if isinstance(node, Func)}
-    clamps = _clamps(commands, roots, tainted, name)
+    clamps = _clamps(commands, lists, assignments, tainted, name)
     passes = all(_passes_on(node, pattern, functions, tree, set(clamps)) for node in commands)
     return passes, frozenset(clamps.values()) if passes else frozenset()
 
 
-def _tainted(commands: list[Command], name: str) -> set[str]:
-    """`name` and every name an assignment gives a value mentioning one of them (fixpoint)."""
-    assignments = [
-        (target, word.raw) for node in commands if isinstance(node, Simple)
+def _assignments(commands: list[Command]) -> list[tuple[str, Word]]:
+    """(target, word) of every assignment in the text, `export X=...` and the like included."""
+    return [
+        (target, word) for node in commands if isinstance(node, Simple)
         for word in _assigning_words(node)
         for target in [_target(word.raw)] if target
     ]  # fmt: skip
+
+
+def _tainted(assignments: list[tuple[str, Word]], name: str) -> set[str]:
+    """`name` and every name an assignment gives a value mentioning one of them (fixpoint)."""
     tainted = {name}
     while True:
-        pattern = _mentions(tainted)
-        more = {target for target, raw in assignments if pattern.search(raw)} - tainted
+        pattern = mentions(tainted)
+        more = {target for target, word in assignments if pattern.search(word.raw)} - tainted
         if not more:
             return tainted
         tainted |= more
-
-
-def _mentions(names: set[str]) -> re.Pattern[str]:
-    """Any of `names` as a whole word (`$X`, `${X}`, `X` in arithmetic, or a literal `X`)."""
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
 
 
 def _assigning_words(node: Simple) -> list[Word]:
@@ -116,17 +111,21 @@ def _assigning_words(node: Simple) -> list[Word]:
 
 
 def _target(raw: str) -> str:
-    match = _ASSIGNMENT.match(raw)
+    match = ASSIGNMENT.match(raw)
     return match.group(1) if match else ""
 
 
 def _clamps(
-    commands: list[Command], roots: list[Seq], tainted: set[str], name: str
+    commands: list[Command],
+    lists: list[AndOr],
+    assignments: list[tuple[str, Word]],
+    tainted: set[str],
+    name: str,
 ) -> dict[int, str]:
     """The tests (by id) of the clamps in the text, with the variable each clamps."""
     found: dict[int, str] = {}
-    known = _known_with(commands, tainted, name)
-    for test, assigned in _clamp_shapes(commands, roots):
+    known = _known_with(assignments, tainted, name)
+    for test, assigned in _clamp_shapes(commands, lists):
         clamped = _clamped_name(test)
         if clamped is None or clamped not in known or clamped == name or assigned != {clamped}:
             continue
@@ -134,29 +133,18 @@ def _clamps(
     return found
 
 
-def _clamp_shapes(commands: list[Command], roots: list[Seq]) -> list[tuple[Simple, set[str]]]:
+def _clamp_shapes(commands: list[Command], lists: list[AndOr]) -> list[tuple[Simple, set[str]]]:
     """(test, names its arm assigns) for `TEST && ASSIGNMENTS`, `TEST || ASSIGNMENTS` and
     `if TEST; then ASSIGNMENTS; fi`, as the reader collapses them (evaluator.and_or, _if)."""
     shapes: list[tuple[Simple, set[str]]] = []
-    seqs = list(roots)
     for node in commands:
-        if isinstance(node, If):
-            seqs += [part for arm in node.arms for part in arm]
-            seqs += [node.orelse] if node.orelse is not None else []
-            if len(node.arms) == 1 and node.orelse is None:
-                cond, body = node.arms[0]
-                test = _lone_test(cond.items[0].first) if len(cond.items) == 1 else None
-                arm = plain_assignments(body)
-                if test is not None and not cond.items[0].rest and arm is not None:
-                    shapes.append((test, {target for target, _ in arm}))
-        elif isinstance(node, Case):
-            seqs += [arm.body for arm in node.arms]
-        elif isinstance(node, Loop):
-            seqs += [node.body] + ([node.cond] if node.cond is not None else [])
-        elif isinstance(node, Group):
-            seqs.append(node.body)
-    items: list[AndOr] = [item for seq in seqs for item in seq.items]
-    for item in items:
+        if isinstance(node, If) and len(node.arms) == 1 and node.orelse is None:
+            cond, body = node.arms[0]
+            test = _lone_test(cond.items[0].first) if len(cond.items) == 1 else None
+            arm = plain_assignments(body)
+            if test is not None and not cond.items[0].rest and arm is not None:
+                shapes.append((test, {target for target, _ in arm}))
+    for item in lists:
         pipes = [item.first, *(pipe for _, pipe in item.rest)]
         for test_pipe, arm_pipe in itertools.pairwise(pipes):
             test = _lone_test(test_pipe)
@@ -187,36 +175,32 @@ def _clamped_name(test: Simple) -> str | None:
         words = words[:-1]
     if len(words) != 4 or words[2] not in _COMPARISON:
         return None
-    left, right = _LONE.fullmatch(words[1]), _LONE.fullmatch(words[3])
+    left, right = LONE_REFERENCE.fullmatch(words[1]), LONE_REFERENCE.fullmatch(words[3])
     if left is not None and _NUMBER.fullmatch(words[3]):
-        return left[1] or left[2]
+        return left["plain"] or left["braced"]
     if right is not None and _NUMBER.fullmatch(words[1]):
-        return right[1] or right[2]
+        return right["plain"] or right["braced"]
     return None
 
 
-def _known_with(commands: list[Command], tainted: set[str], name: str) -> set[str]:
+def _known_with(assignments: list[tuple[str, Word]], tainted: set[str], name: str) -> set[str]:
     """The tainted variables a point's own reading knows: every assignment of each builds its
     value of literals, `name` and such variables only (the largest such set). An array, an
     effect or a value named at run time (`${!X}`) never qualifies."""
     values: dict[str, list[str]] = {}
     unknowable: set[str] = set()
-    for node in commands:
-        if not isinstance(node, Simple):
+    for target, word in assignments:
+        if target not in tainted:
             continue
-        for word in _assigning_words(node):
-            target = _target(word.raw)
-            if target not in tainted:
-                continue
-            if word.items is not None or _may_act(word.raw) or "${!" in word.raw:
-                unknowable.add(target)
-            match = _ASSIGNMENT.match(word.raw)
-            values.setdefault(target, []).append(word.raw[match.end() :] if match else word.raw)
+        if word.items is not None or _may_act(word.raw) or "${!" in word.raw:
+            unknowable.add(target)
+        match = ASSIGNMENT.match(word.raw)
+        values.setdefault(target, []).append(word.raw[match.end() :] if match else word.raw)
     known = set(values) - unknowable
     while True:
         dropped = {
             variable for variable in known
-            if any(not set(_NAMES.findall(value)) <= known | {name} for value in values[variable])
+            if any(not set(NAME.findall(value)) <= known | {name} for value in values[variable])
         }  # fmt: skip
         if not dropped:
             return known

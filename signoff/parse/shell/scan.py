@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -19,6 +20,14 @@ from signoff.parse.shell.escapes import ansi_c_end
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=")
+
+
+def mentions(names: Iterable[str]) -> re.Pattern[str]:
+    """Any of `names` as a whole word (`$X`, `${X}`, `X` in arithmetic, or a literal `X`);
+    with no names, a pattern that matches nothing."""
+    alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives or '(?!)'})(?![A-Za-z0-9_])")
+
 
 _OPERATORS = (";;&", "&&", "||", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _OPERATOR_START = frozenset(";&|()")

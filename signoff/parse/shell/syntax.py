@@ -128,13 +128,20 @@ class Parsed:
 def every_command(roots: list[Seq]) -> list[Command]:
     """Every command in the trees, compound ones and what they hold, functions' bodies too
     (walked iteratively: depth is the script author's choice)."""
+    return commands_and_lists(roots)[0]
+
+
+def commands_and_lists(roots: list[Seq]) -> tuple[list[Command], list[AndOr]]:
+    """`every_command`, and every `&&`/`||` list the trees hold (one per item of a sequence)."""
     found: list[Command] = []
+    lists: list[AndOr] = []
     stack: list[object] = list(roots)
     while stack:
         node = stack.pop()
         if isinstance(node, Seq):
             stack.extend(node.items)
         elif isinstance(node, AndOr):
+            lists.append(node)
             stack.extend(node.first.commands)
             stack.extend(cmd for _, pipe in node.rest for cmd in pipe.commands)
             continue
@@ -153,7 +160,7 @@ def every_command(roots: list[Seq]) -> list[Command]:
                 stack.append(node.cond)
         elif isinstance(node, Group | Func):
             stack.append(node.body)
-    return found
+    return found, lists
 
 
 # --- list builder -----------------------------------------------------------------------------

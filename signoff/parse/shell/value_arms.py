@@ -30,7 +30,7 @@ _PLAIN_ASSIGNMENT = re.compile(
     rf"(?P<name>{_NAME})=(?P<value>(?:{_PIECE}|'[^'\\]*'|\"(?:{_PIECE}| )*\")*)"
 )
 # a value that is one variable's value and nothing else: `$X`, `${X}`, `"$X"`, `"${X}"`
-_LONE_REFERENCE = re.compile(rf"(?P<q>\"?)\$(?:(?P<plain>{_NAME})|\{{(?P<braced>{_NAME})\}})(?P=q)")
+LONE_REFERENCE = re.compile(rf"(?P<q>\"?)\$(?:(?P<plain>{_NAME})|\{{(?P<braced>{_NAME})\}})(?P=q)")
 
 
 def collapsible(body: Seq | Pipeline, scope: Scope) -> tuple[str, ...] | None:
@@ -44,7 +44,7 @@ def collapsible(body: Seq | Pipeline, scope: Scope) -> tuple[str, ...] | None:
     for name, value in assignments:
         if _one_unknown(scope, name):
             continue
-        reference = _LONE_REFERENCE.fullmatch(value)
+        reference = LONE_REFERENCE.fullmatch(value)
         source = reference["plain"] or reference["braced"] if reference is not None else None
         if source is None or source in names or not _one_unknown(scope, source, environment=True):
             return None
