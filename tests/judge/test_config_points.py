@@ -3,6 +3,7 @@ the per-configuration readings the judge context serves to the checks."""
 
 from __future__ import annotations
 
+import pytest
 from builders import (
     EXISTING_ENTRY,
     NEW_ENTRY,
@@ -13,6 +14,7 @@ from builders import (
     replace_file,
 )
 
+from signoff.judge import judge
 from signoff.judge.context import JudgeContext
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.inferencex.config_points import config_points, group_runs, point_scripts
@@ -265,6 +267,38 @@ def test_a_clamp_the_reader_forks_on_is_read_point_by_point() -> None:
     runs = ctx.script_runs(changed)
     assert all(not any("BS" in note for note in run.notes) for run in runs)
     assert len(ctx._evaluations) == 2 + 5  # each curve unknown, then every point on its own
+
+
+LAUNCH = 'vllm serve "$MODEL" --host 0.0.0.0 --port "$PORT" \\\n'
+
+
+@pytest.mark.parametrize(
+    ("before", "flag", "outcome"),
+    [
+        ('N=$CONC\n[ "$N" -gt 8 ] && N=8\n', '  --max-num-seqs "$N" \\\n', "PASS"),
+        ('N=$CONC\n[ "$N" -gt 8 ] && N=0\n', "  --enforce-eager$N \\\n", "REJECTED"),
+        ('N=$CONC\n[ "$N" -gt 8 ] && N=8\n', "  --hf-overrides$N \\\n", "REJECTED"),
+        (
+            'N=$CONC\nif [ -n "$WIDE" ]; then N=16; fi\n[ "$N" -gt 64 ] && N=64\n',
+            '  --max-num-seqs "$N" \\\n',
+            "PASS",
+        ),
+    ],
+)
+def test_a_clamp_read_once_gets_the_verdict_of_reading_every_point(
+    before: str, flag: str, outcome: str, monkeypatch: pytest.MonkeyPatch, policy: Policy
+) -> None:
+    """A PR author's clamp that builds a flag or a value from the concurrency: the curve
+    read once with it unknown gives the verdict the two-reading check gives, check by check.
+    (Where the value also moves in an undecided arm, the reading once collapses it and the
+    points' own readings fork, so Check 3 may count its configurations differently.)"""
+    parts = passing_parts()
+    replace_file(parts, SCRIPT_PATH, "head", SCRIPT.replace(LAUNCH, before + LAUNCH + flag))
+    once = judge(build(parts), policy)
+    monkeypatch.setattr(JudgeContext, "_passes_on_only", lambda self, parsed, name: (False, None))
+    every_point = judge(build(parts), policy)
+    assert once.outcome == every_point.outcome == outcome
+    assert [c.status for c in once.checks] == [c.status for c in every_point.checks]
 
 
 def test_a_script_that_only_passes_the_concurrency_on_reads_each_curve_once() -> None:
