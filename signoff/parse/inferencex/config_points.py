@@ -133,8 +133,11 @@ def group_runs(
 ) -> tuple[ScriptRun, ...]:
     """One run per distinct reading, naming the configuration its points share."""
     groups: dict[str, list[tuple[ConfigPoint, ScriptRun]]] = {}
+    keys: dict[int, str] = {}  # a curve's points share one reading: its key is made once
     for point, run in items:
-        groups.setdefault(_reading_key(run), []).append((point, run))
+        if id(run) not in keys:
+            keys[id(run)] = _reading_key(run)
+        groups.setdefault(keys[id(run)], []).append((point, run))
     labelled = {v.env for v in sweep.point.values() if v.label}
     varying = _varying([point for point, _ in items])
     out: list[ScriptRun] = []
