@@ -1165,8 +1165,21 @@ class _Tree:
             seen.add(name)
             if len(seen) > 512:
                 return None  # bounded: a script that deep is not compared
-            todo |= _referenced(c.text for c in self.order if name in c.sets) - seen
+            todo |= self._feeding(name) - seen
         return frozenset(seen)
+
+    def _feeding(self, name: str) -> frozenset[str]:
+        """The names the script's assignments to `name` read (once per name: every closure
+        of a verdict walks the same assignments)."""
+        if name not in self._fed_by:
+            self._fed_by[name] = frozenset(
+                _referenced(c.text for c in self.order if name in c.sets)
+            )
+        return self._fed_by[name]
+
+    @cached_property
+    def _fed_by(self) -> dict[str, frozenset[str]]:
+        return {}
 
     def context(self, names: frozenset[str], command: list[_Cmd]) -> tuple[str, ...]:
         """The texts, in source order, of the commands that assign `names`, of the calls of
