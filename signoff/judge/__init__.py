@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from types import ModuleType
 
+from signoff.collector import paused
 from signoff.errors import PolicyError
 from signoff.evidence import Evidence
 from signoff.judge.context import JudgeContext
@@ -74,7 +75,12 @@ def judge(evidence: Evidence, policy: Policy, standard: Standard | None = None) 
     (N/A passes)."""
     chosen = standard if standard is not None else judging_standard(evidence, policy)
     ctx = JudgeContext(evidence, policy, chosen)
-    results = tuple(run_check(module, ctx, slot) for slot, module in check_modules(chosen))
+    with paused():  # what the checks build is acyclic (signoff/collector)
+        try:
+            checks = check_modules(chosen)
+            results = tuple(run_check(module, ctx, slot) for slot, module in checks)
+        finally:
+            ctx.release()
     outcome: Outcome = outcome_of(r.status for r in results)
     return Verdict(
         outcome=outcome,

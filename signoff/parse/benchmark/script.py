@@ -14,17 +14,16 @@ bound on some hostile inputs.)
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from signoff.collector import paused
 from signoff.parse.benchmark.commands import (
     CLIENTS,
     COMMANDS,
@@ -107,7 +106,7 @@ class ParsedScript:
 def read_script(text: str, path: str) -> ParsedScript:
     """Parse a script; never raises (oddities become problems, "path:line: what")."""
     try:
-        with _no_cycle_collection():
+        with paused():
             tree = parse(text)
     except Exception as exc:  # a reader bug must not crash a check: report it, fail closed
         return ParsedScript(
@@ -115,20 +114,6 @@ def read_script(text: str, path: str) -> ParsedScript:
         )
     problems = tuple(f"{path}:{line}: {what}" for line, what in sorted(set(tree.problems)))
     return ParsedScript(path, text, tree, problems)
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Trees and evaluation states are acyclic and freed by reference counting; pausing the
-    cycle collector while building them saves repeated scans of the (long-lived) tree, which
-    otherwise cost ~40% of a parse and more of an evaluation."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def evaluate(
@@ -226,7 +211,7 @@ def _attempt(
         script.tree, commands, budget, unset, files, library=library, partial=partial
     )
     try:
-        with _no_cycle_collection():
+        with paused():
             evaluator.run(_initial_scope(env, unset))
     except Exception as exc:  # a reader bug must not crash a check: report it, fail closed
         problem = f"{script.path}:1: script could not be evaluated ({type(exc).__name__})"
@@ -373,7 +358,7 @@ def _evaluate_with_values(
         return plain()
     evaluator = Evaluator(script.tree, commands, budget, files=files, library=library)
     try:
-        with _no_cycle_collection():
+        with paused():
             evaluator.run(_initial_scope(None))
     except Exception:  # the plain reading reports what went wrong
         return plain()
