@@ -8,6 +8,7 @@ context's script readers hold bound methods of it, a cycle `judge` breaks when i
 from __future__ import annotations
 
 import gc
+import threading
 
 import pytest
 from builders import SCRIPT, SCRIPT_PATH, add_changed_file, build, passing_parts, replace_file
@@ -64,4 +65,34 @@ def test_a_pause_nests_and_survives_an_exception() -> None:
             assert not gc.isenabled()
         assert not gc.isenabled()  # the outer pause still holds
         raise RuntimeError("a check crashed")
+    assert gc.isenabled()
+
+
+def test_pauses_overlapping_in_threads_resume_the_collector_once_all_close() -> None:
+    """Thread A opens, B opens, A closes (B still inside: still paused), B closes: running."""
+    steps = [threading.Event() for _ in range(4)]
+    seen: list[bool] = []
+
+    def first() -> None:
+        with paused():
+            steps[0].set()
+            steps[1].wait(5)
+        steps[2].set()
+
+    def second() -> None:
+        steps[0].wait(5)
+        with paused():
+            steps[1].set()
+            steps[2].wait(5)
+            seen.append(gc.isenabled())  # A has closed its pause by now
+        steps[3].set()
+
+    assert gc.isenabled()
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert steps[3].is_set()
+    assert seen == [False]
     assert gc.isenabled()
