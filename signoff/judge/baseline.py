@@ -627,6 +627,19 @@ def _base_text(ctx: JudgeContext, path: str) -> str | None:
     return read.text if read is not None and read.state == "ok" else None
 
 
+def _base_script(ctx: JudgeContext, path: str) -> ParsedScript | None:
+    """`_base_text` parsed, once per verdict (each configuration's base reading reads it; an
+    unchanged script's is the head's own parse)."""
+    key = f"baseline.parsed:{path}"
+    if key not in ctx.memo:
+        text = _base_text(ctx, path)
+        head = ctx.parsed_script(path)
+        same = head is not None and text is not None and head.text == text
+        ctx.memo[key] = head if same else read_script(text, path) if text is not None else None
+    found = ctx.memo[key]
+    return found if isinstance(found, ParsedScript) else None
+
+
 def _status(ctx: JudgeContext, path: str) -> str:
     return next((f.status for f in ctx.evidence.changed_files if f.path == path), "")
 
@@ -650,11 +663,8 @@ def _base_reading(ctx: JudgeContext, run: ScriptRun) -> tuple[ScriptRun, ParsedS
 def _read_base(
     ctx: JudgeContext, run: ScriptRun, env: dict[str, str] | None
 ) -> tuple[ScriptRun, ParsedScript] | None:
-    text = _base_text(ctx, run.path)
-    if text is None:
-        return None
-    parsed = read_script(text, run.path)
-    if parsed.tree is None:
+    parsed = _base_script(ctx, run.path)
+    if parsed is None or parsed.tree is None:
         return None
     clients = ctx.policy.spec_decode.client_commands
     library = ctx.is_library(run.path)  # read alone, as the head was: every function runs
