@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from signoff.parse.shell.data_only import data_only, passes_on_only
+from signoff.parse.shell.data_only import data_only
 from signoff.parse.shell.syntax import parse
 
 
@@ -32,7 +32,7 @@ from signoff.parse.shell.syntax import parse
     ],
 )
 def test_values_that_only_reach_arguments_pass_on_as_data(script: str) -> None:
-    assert passes_on_only(parse(script), "CONC")
+    assert data_only(parse(script), "CONC")[0]
 
 
 @pytest.mark.parametrize(
@@ -73,7 +73,7 @@ def test_values_that_only_reach_arguments_pass_on_as_data(script: str) -> None:
     ],
 )
 def test_a_value_that_may_decide_something_is_not_data(script: str) -> None:
-    assert not passes_on_only(parse(script), "CONC")
+    assert not data_only(parse(script), "CONC")[0]
 
 
 def test_the_variables_clamps_test_are_named_for_the_reading_to_check() -> None:

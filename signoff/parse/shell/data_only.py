@@ -65,14 +65,10 @@ _COMPARISON = frozenset({"-gt", "-ge", "-lt", "-le", "-eq", "-ne"})
 _NUMBER = re.compile(r"[0-9]+")
 
 
-def passes_on_only(tree: Parsed, name: str) -> bool:
-    """Whether the script's text uses `name`, and what it assigns from it, as data only."""
-    return data_only(tree, name)[0]
-
-
 def data_only(tree: Parsed, name: str) -> tuple[bool, frozenset[str]]:
-    """(`passes_on_only`, the variables its clamps test): a reading with `name` unknown that
-    notes a test naming one of them forked on a clamp, and decided something after all."""
+    """(whether the script's text uses `name`, and what it assigns from it, as data only; the
+    variables its clamps test): a reading with `name` unknown that notes a test naming one of
+    them forked on a clamp, and decided something after all."""
     commands, lists = commands_and_lists([tree.script, *tree.substitutions.values()])
     assignments = _assignments(commands)
     tainted = _tainted(assignments, name)
