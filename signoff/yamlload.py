@@ -73,9 +73,8 @@ class _NotPlain(Exception):
 
 def _direct(node: yaml.Node, constructor: Any, built: dict[int, Any], depth: int) -> Any:
     # an alias is the same node object: built once and shared, as the constructor does
-    done = built.get(id(node))
-    if done is not None or id(node) in built:
-        return done
+    if id(node) in built:
+        return built[id(node)]
     tag = node.tag
     if isinstance(node, yaml.ScalarNode):
         if tag == _STR:
