@@ -21,6 +21,9 @@ class PatchPattern(Strict):
     regex: str  # searched in each command line (continuations joined, comments dropped)
     what: str  # how a reason describes a hit: "applies a patch with git apply"
     engine_path: bool = False  # also needs an installed-engine location on the same line
+    # a harness cue exempts only the words naming it: the command still counts when the line
+    # without them matches (`pip install vllm==X aiperf` installs an engine all the same)
+    harness_words: bool = False
 
     @field_validator("regex")
     @classmethod

@@ -82,6 +82,37 @@ def _harness(line: str, policy: PatchPolicy) -> bool:
     return any(cue in lowered for cue in policy.harness_cues)
 
 
+_SPACE = re.compile(r"(\s+)")
+
+
+def _without_harness_words(line: str, policy: PatchPolicy) -> str:
+    """The line less each word naming harness tooling and the option word taking it as its
+    value (`-e "$AIPERF_DIR"`, `--python "$AIPERF_PYTHON"`); the spacing between words kept."""
+    kept: list[str] = []  # words and the spaces before them, alternately
+    for token in _SPACE.split(line):
+        if not token or token.isspace() or not _harness(token, policy):
+            kept.append(token)
+            continue
+        while kept and (not kept[-1] or kept[-1].isspace()):
+            kept.pop()
+        if kept and kept[-1].startswith("-") and "=" not in kept[-1]:
+            kept.pop()
+    return "".join(kept)
+
+
+def _harness_tooling(line: str, pattern: PatchPattern, policy: PatchPolicy) -> bool:
+    """Whether a hit of `pattern` is harness tooling (client, evals): the line names a
+    harness, and read without the words naming one it names no installed-engine location,
+    nor (a `harness_words` pattern: what an install installs) still matches. A harness name
+    put beside an engine edit or an engine package exempts nothing."""
+    if not _harness(line, policy):
+        return False
+    rest = _without_harness_words(line, policy)
+    if _engine_located(rest, policy):
+        return False
+    return not (pattern.harness_words and _match(rest, (pattern,), policy) is not None)
+
+
 def _match(line: str, patterns: Sequence[PatchPattern], policy: PatchPolicy) -> PatchPattern | None:
     for pattern in patterns:
         if not _compiled(pattern.regex).search(line):
@@ -154,7 +185,7 @@ def _scan(line: str, policy: PatchPolicy) -> PatchPattern | None:
     if line in found:
         return found[line]
     pattern = _match(line, policy.patterns, policy)
-    result = None if pattern is None or _harness(line, policy) else pattern
+    result = None if pattern is None or _harness_tooling(line, pattern, policy) else pattern
     if len(line) <= MAX_LINE and len(found) < 2_500:  # at most 10 MB of lines remembered
         found[line] = result
     return result
@@ -171,12 +202,12 @@ def find_in_lines(
     hits = []
     for number, line in lines:
         code = line.strip()[:MAX_LINE]
-        if not code or code.startswith("#") or _harness(code, policy):
+        if not code or code.startswith("#"):
             continue
         pattern = _match(code, policy.patterns, policy) or _match(
             code, policy.external_pins, policy
         )
-        if pattern is not None:
+        if pattern is not None and not _harness_tooling(code, pattern, policy):
             hits.append(_hit(path, number, pattern, code))
     return tuple(hits)
 

@@ -450,3 +450,59 @@ def test_the_same_program_rewriting_a_server_module_still_counts(check):
     add_changed_file(parts, SCRIPT_PATH, with_line(shim))
     result = check(parts, "engine-patches")
     assert result.status == "FAIL" and "rewrites installed engine files inline" in result.reason
+
+
+# A harness name on a patching command exempts only the words that name it: the command still
+# counts when what it installs or writes, read without those words, is the engine's.
+@pytest.mark.parametrize(
+    "command, named",
+    [
+        ("pip install vllm==0.0.1 aiperf", "installs engine packages"),
+        ("pip install git+https://github.com/x/vllm@fork lm-eval", "installs engine packages"),
+        (
+            "cp /workspace/lm_eval_runner.py "
+            "/usr/local/lib/python3.12/dist-packages/vllm/worker/model_runner.py",
+            "rewrites installed engine files",
+        ),
+        (
+            "sed -i 's/a/b/' /usr/local/lib/python3.12/dist-packages/vllm/config.py /tmp/aiperf.log",
+            "rewrites installed engine files",
+        ),
+        (
+            'cp "$(dirname "$0")/lm_eval_sitecustomize.py" '
+            "/usr/local/lib/python3.12/dist-packages/sitecustomize.py",
+            "rewrites installed engine files",
+        ),
+        (
+            "git -C /usr/local/lib/python3.12/dist-packages apply /workspace/aiperf_fix.patch",
+            "applies a patch with git",
+        ),
+    ],
+)
+def test_a_harness_name_on_a_patching_command_does_not_exempt_the_engine_part(
+    check, command, named
+):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and named in result.reason
+
+
+# The shapes InferenceX's library installs and hooks its harnesses with (aiperf into its own
+# interpreter from a checkout, lm-eval from git at a ref, an lm-eval sitecustomize copied into a
+# directory of its own) stay harness tooling.
+@pytest.mark.parametrize(
+    "command",
+    [
+        '"$AIPERF_UV_BIN" pip install --python "$AIPERF_PYTHON" -r "$AGENTIC_DIR/req.txt" '
+        '-e "$AIPERF_DIR" "datasets>=4.7.0" urllib3',
+        "python3 -m pip install -q --no-deps --force-reinstall --break-system-packages "
+        '"git+https://github.com/EleutherAI/lm-evaluation-harness.git@${LM_EVAL_REF}"',
+        'cp "$(_hooks_dir)/lm_eval_sitecustomize.py" "$hook_dir/sitecustomize.py"',
+    ],
+)
+def test_commands_acting_only_on_harness_tooling_stay_allowed(check, command):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "PASS", result.reason
