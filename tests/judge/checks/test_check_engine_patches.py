@@ -506,3 +506,29 @@ def test_commands_acting_only_on_harness_tooling_stay_allowed(check, command):
     add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
     result = check(parts, "engine-patches")
     assert result.status == "PASS", result.reason
+
+
+# An engine's fork installed from an archive, from any version-control URL or with a versioned
+# pip is an engine package all the same; an index URL names no package.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pip install https://example.com/dist/serving-fork-0.1.tar.gz",
+        "pip install ./serving-fork.zip",
+        "pip install git+ssh://git@example.com/x/serving-fork.git",
+        "pip3.12 install vllm==0.0.1",
+        "python3.12 -m pip install sglang==0.0.1",
+    ],
+)
+def test_an_engine_fork_from_an_archive_a_vcs_url_or_a_versioned_pip_is_patching(check, command):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "installs engine packages" in result.reason
+
+
+def test_an_index_url_on_a_harness_install_is_no_engine_package(check):
+    parts = passing_parts()
+    command = "pip install --extra-index-url https://pypi.example.com/simple datasets pandas"
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    assert check(parts, "engine-patches").status == "PASS"
