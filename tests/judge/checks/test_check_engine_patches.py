@@ -532,3 +532,32 @@ def test_an_index_url_on_a_harness_install_is_no_engine_package(check):
     command = "pip install --extra-index-url https://pypi.example.com/simple datasets pandas"
     add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
     assert check(parts, "engine-patches").status == "PASS"
+
+
+# Other routes to code the engine's Python loads: a .pth file or anything written into the
+# site directory Python reports, a conda-family install, a build installed from a source tree.
+@pytest.mark.parametrize(
+    "command, named",
+    [
+        (
+            "echo 'import hook' > \"$(python3 -c 'import site; print(site.getsitepackages()[0])')"
+            '/zz.pth"',
+            "rewrites installed engine files",
+        ),
+        (
+            'cp hook.py "$(python3 -c \'import sysconfig; print(sysconfig.get_paths()["purelib"])\')/"',
+            "rewrites installed engine files",
+        ),
+        ("conda install -y vllm", "installs engine packages"),
+        ("micromamba install -y sglang==0.0.1", "installs engine packages"),
+        (
+            "cd /tmp/serving-fork && python3 setup.py install",
+            "installs a package built from source",
+        ),
+    ],
+)
+def test_site_directories_conda_and_source_builds_are_patching(check, command, named):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and named in result.reason, result.reason
