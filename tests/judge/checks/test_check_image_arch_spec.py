@@ -212,6 +212,36 @@ def test_sed_edit_of_the_model_config_fails(check):
     assert "sed -i" in result.reason
 
 
+# An inline program rewriting the model's config (layer or expert counts, `sed`/`jq` over a
+# config.json) cuts FLOPs as a `sed -i` line does; a heredoc that only mentions neither is fine.
+@pytest.mark.parametrize(
+    "program, body",
+    [
+        (
+            "python3 -",
+            "import json\np = '/models/m/config.json'\nc = json.load(open(p))\n"
+            "c['num_hidden_layers'] = 30\njson.dump(c, open(p, 'w'))",
+        ),
+        ("bash", "jq '.num_experts_per_tok = 4' /models/m/config.json > /tmp/c.json"),
+    ],
+)
+def test_an_inline_program_editing_the_model_config_fails(check, program, body):
+    script = SCRIPT.replace(
+        'hf download "$MODEL"', f"hf download \"$MODEL\"\n{program} <<'IN'\n{body}\nIN"
+    )
+    result = check(_with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert "config" in result.reason or "num_" in result.reason
+
+
+def test_an_inline_program_that_edits_no_model_config_passes(check):
+    script = SCRIPT.replace(
+        'hf download "$MODEL"',
+        "hf download \"$MODEL\"\npython3 - <<'PY'\nprint(open('/models/m/config.json').read())\nPY",
+    )
+    assert check(_with_script(script), "no-arch-hacks").status == "PASS"
+
+
 def test_docs_only_change_has_no_server_args(check):
     parts = passing_parts()
     parts["changed_files"] = [{"path": "README.md", "status": "modified", "patch": "+hi"}]

@@ -1,26 +1,26 @@
 """Benchmarks run the model's real architecture.
 
 Why: cutting model FLOPs (skipping indexer layers, trimming experts) makes numbers incomparable;
-making the same computation faster is fair. How it is judged: on what the scripts actually run.
-A script the PR changes may run under any configuration, so it is read with nothing bound (every
-condition on the sweep's variables undecided); the script of a changed master-config entry that
-the PR leaves alone is read per swept configuration (benchmark and eval jobs). Every server
-launch and other command that is reached, or whose reachability cannot be decided, is scanned
-for architecture overrides (`--hf-overrides`, `--json-model-override-args`, in every spelling
-the engine's parser accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`; inside any
-word of another command, which may hand a command line over as one string: `env -S`, `python3
--c`), for `sed`/`jq` edits of model config files and for override keys or flags in heredocs it
-writes or feeds to a program; dead branches, `false &&`, `true ||`, uncalled functions and
-comments never count. Lines the PR adds to master configs are scanned too. A file a script
-sources that the PR adds or changes (the shared library included) runs as the script runs it,
-its functions with the head's bodies; a vLLM/SGLang `--config` YAML the PR changes or the script
-writes from a heredoc gives the launch its flags; any other file the PR changes that a launch
-names (a model-config path, a speculative config, a tokenizer) is not read as the engine reads
-it and FAILs. A script run by file (`bash x.sh`, `./x.sh`, `python3 x.py`, a command name
-re-pointed by PATH, `hash -p`, `enable -f`, `BASH_ENV`) is not read: a call that may run one the
-PR adds or changes FAILs (see judge/script_files). Each hit FAILs with the flag, the whole
-value and the line, unless the profile's allowlist names it for that model with the maintainer
-decision it rests on (the allowlist ships empty). From the later prompt (E11) it also bans
+making the same computation faster is fair. How it is judged: on what the scripts actually run. A
+script the PR changes may run under any configuration, so it is read with nothing bound (every
+condition on the sweep's variables undecided); the script of a changed master-config entry that the
+PR leaves alone is read per swept configuration (benchmark and eval jobs). Every server launch and
+other command that is reached, or whose reachability cannot be decided, is scanned for architecture
+overrides (`--hf-overrides`, `--json-model-override-args`, in every spelling the engine's parser
+accepts: `--hf_overrides`, unique prefixes, `--hf-overrides.key`; inside any word of another
+command, which may hand a command line over as one string: `env -S`, `python3 -c`), for `sed`/`jq`
+edits of model config files and for override keys, flags or such edits (`num_hidden_layers` set by
+inline Python) in heredocs it writes or feeds to a program; dead branches, `false &&`, `true ||`,
+uncalled functions and comments never count. Lines the PR adds to master configs are scanned too. A
+file a script sources that the PR adds or changes (the shared library included) runs as the script
+runs it, its functions with the head's bodies; a vLLM/SGLang `--config` YAML the PR changes or the
+script writes from a heredoc gives the launch its flags; any other file the PR changes that a
+launch names (a model-config path, a speculative config, a tokenizer) is not read as the engine
+reads it and FAILs. A script run by file (`bash x.sh`, `./x.sh`, `python3 x.py`, a command name
+re-pointed by PATH, `hash -p`, `enable -f`, `BASH_ENV`) is not read: a call that may run one the PR
+adds or changes FAILs (see judge/script_files). Each hit FAILs with the flag, the whole value and
+the line, unless the profile's allowlist names it for that model with the maintainer decision it
+rests on (the allowlist ships empty). From the later prompt (E11) it also bans
 `publish_events_and_metrics: false`: a disabling value on a line the PR adds FAILs, and every
 recipe a changed Dynamo TensorRT-LLM benchmark runs (changed or not) must set it enabled; an
 omitted or unreadable value FAILs as "could not be verified" (signoff does not read the image's
@@ -169,7 +169,7 @@ def _scan_run(
             hits.append(f"{run.path}:{command.line} {shown}{where}{_undecided(command.why)}")
     for heredoc in run.heredocs:
         for offset, body_line in enumerate(heredoc.body.splitlines(), start=1):
-            if _has_config_key(policy, body_line) or _flag_in((body_line,), policy):
+            if _edits_model_config(policy, body_line) or _flag_in((body_line,), policy):
                 at = heredoc.line + offset
                 shown = body_line.strip()[:120]
                 hits.append(f"{run.path}:{at} {shown}{where}{_undecided(heredoc.why)}")
