@@ -24,6 +24,16 @@ class PatchPattern(Strict):
     # a harness cue exempts only the words naming it: the command still counts when the line
     # without them matches (`pip install vllm==X aiperf` installs an engine all the same)
     harness_words: bool = False
+    # the command of an install (a regex): an operand after it known only at run time (`"$PKG"`,
+    # `$(cat list)`, `${PKGS[@]}`, or the input `xargs` hands it) may be any package, an engine's
+    # fork too, and counts (option values, an interpreter or a requirements file, do not)
+    run_time_operands: str = ""
+
+    @field_validator("run_time_operands")
+    @classmethod
+    def _operands_compile(cls, value: str) -> str:
+        re.compile(value)
+        return value
 
     @field_validator("regex")
     @classmethod

@@ -9,8 +9,11 @@ with (values resolved), so `sed -i '...' "$SGLANG_FILE"` is read with the engine
 Dead code (`false && ...`, `true || ...`, a dead branch, an uncalled function, a comment) is not
 read. Heredoc bodies given to commands that run (inline Python) count when they both name an
 engine location and write a file. When a script cannot be evaluated, every command in its text
-counts (`find_patches`). Recipe and launcher files are read line by line. The rules (regexes,
-engine locations, harness exemptions) are profile data.
+counts (`find_patches`). Recipe and launcher files are read line by line. A line naming harness
+tooling (aiperf, lm-eval) is exempt only as far as those words go: read without them, it still
+counts when it names an engine location or, for an install, still installs an engine package;
+an install whose package is known only at run time in the words it ran with counts too. The
+rules (regexes, engine locations, harness cues) are profile data.
 """
 
 from __future__ import annotations
@@ -113,14 +116,58 @@ def _harness_tooling(line: str, pattern: PatchPattern, policy: PatchPolicy) -> b
     return not (pattern.harness_words and _match(rest, (pattern,), policy) is not None)
 
 
-def _match(line: str, patterns: Sequence[PatchPattern], policy: PatchPolicy) -> PatchPattern | None:
+def _match(
+    line: str, patterns: Sequence[PatchPattern], policy: PatchPolicy, *, operands: bool = False
+) -> PatchPattern | None:
+    """The first pattern the line matches; `operands`: the line is the words a command ran with
+    (values resolved), so an install's operand still known only at run time counts
+    (`PatchPattern.run_time_operands`). Raw text keeps every parameter unresolved, so it is
+    not held to that."""
     for pattern in patterns:
         if not _compiled(pattern.regex).search(line):
+            if operands and pattern.run_time_operands and _runtime_install(line, pattern):
+                return pattern
             continue
         if pattern.engine_path and not _engine_located(line, policy):
             continue
         return pattern
     return None
+
+
+# pip's (and uv pip's) install options that take a value: the value names no package to install
+_VALUE_OPTIONS = frozenset({
+    "-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root",
+    "--python", "-p", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--src",
+    "--cache-dir", "--upgrade-strategy", "--platform", "--python-version", "--python-platform",
+    "--implementation", "--abi", "--log", "--trusted-host", "--proxy", "--timeout", "--retries",
+    "--progress-bar", "-C", "--config-settings", "--global-option", "--report", "--only-binary",
+    "--no-binary", "--exists-action", "--root-user-action",
+})  # fmt: skip
+_RUN_TIME_WORD = re.compile(r"\$|`.")  # an expansion, a substitution (a lone backquote: prose)
+_ARRAY_WORD = re.compile(r"\$(?:[@*]|\{[@*]\}|\{\w+\[[@*]\]\})")
+_COMMAND_END = re.compile(r"\s(?:&&|\|\||\||;)(?:\s|$)|;")
+
+
+def _runtime_install(line: str, pattern: PatchPattern) -> bool:
+    """An install whose package operands include one known only at run time: a word starting
+    with `$` or a backquote (quoted or not), or any when `xargs` runs the install. An array's
+    expansion (`"${ARGS[@]}"`, `"$@"`) is left out: it is where scripts keep pip's options."""
+    found = _compiled(pattern.run_time_operands).search(line)
+    if found is None:
+        return False
+    head = line[: found.start()].split()
+    if "xargs" in (word.rsplit("/", 1)[-1] for word in head):
+        return True
+    words = _COMMAND_END.split(line[found.end() :], maxsplit=1)[0].split()
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in _VALUE_OPTIONS
+        elif _RUN_TIME_WORD.match(word.lstrip("\"'")) and not _ARRAY_WORD.match(word.lstrip("\"'")):
+            return True
+    return False
 
 
 def find_patches(
@@ -158,7 +205,9 @@ def find_in_run(
             hits.append(_hit(path, span.first, pattern, span.text, record.why))
     for command in run.commands:  # also code read from strings (eval, bash -c), words resolved
         words = " ".join(command.argv)[:MAX_LINE]
-        pattern = _scan(words, policy)
+        # the values each run had (the source text keeps a loop's `$p`): these alone say
+        # whether an install's operand is known only at run time
+        pattern = _scan(words, policy, operands=True)
         if pattern is not None:
             hits.append(_hit(path, command.line, pattern, words, command.why))
     for doc in run.heredocs:
@@ -171,27 +220,28 @@ def find_in_run(
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.rule, hit.why)))
 
 
-def _scan(line: str, policy: PatchPolicy) -> PatchPattern | None:
-    """The patch pattern a command line matches (None: none, or harness tooling). A verdict
-    scans the same lines in every reading of a script (hundreds on a mass edit): a short line
-    is matched once per policy object (the audit judges in threads: dict reads and writes
-    only, each policy its own table)."""
+def _scan(line: str, policy: PatchPolicy, *, operands: bool = False) -> PatchPattern | None:
+    """The patch pattern a command line matches (None: none, or harness tooling); `operands`
+    as for `_match`. A verdict scans the same lines in every reading of a script (hundreds on
+    a mass edit): a short line is matched once per policy object (the audit judges in threads:
+    dict reads and writes only, each policy its own table)."""
     entry = _SCANNED.get(id(policy))
     if entry is None or entry[0] is not policy:  # held, so its identity is not reused
         if len(_SCANNED) >= 4:
             _SCANNED.clear()
         entry = _SCANNED[id(policy)] = (policy, {})
     found = entry[1]
-    if line in found:
-        return found[line]
-    pattern = _match(line, policy.patterns, policy)
+    key = (line, operands)
+    if key in found:
+        return found[key]
+    pattern = _match(line, policy.patterns, policy, operands=operands)
     result = None if pattern is None or _harness_tooling(line, pattern, policy) else pattern
     if len(line) <= MAX_LINE and len(found) < 2_500:  # at most 10 MB of lines remembered
-        found[line] = result
+        found[key] = result
     return result
 
 
-_SCANNED: dict[int, tuple[PatchPolicy, dict[str, PatchPattern | None]]] = {}
+_SCANNED: dict[int, tuple[PatchPolicy, dict[tuple[str, bool], PatchPattern | None]]] = {}
 
 
 def find_in_lines(

@@ -561,3 +561,30 @@ def test_site_directories_conda_and_source_builds_are_patching(check, command, n
     add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
     result = check(parts, "engine-patches")
     assert result.status == "FAIL" and named in result.reason, result.reason
+
+
+# What an install installs, when known only at run time, may be an engine's fork.
+@pytest.mark.parametrize(
+    "command",
+    [
+        'PKG=$(curl -s https://example.com/name); pip install "$PKG"',
+        'pip install $(cat "$(dirname "$0")/pkgs.txt")',
+        "echo serving-fork | xargs pip install",
+        "uv pip install --system ${PKG:-}",
+    ],
+)
+def test_an_install_of_packages_known_only_at_run_time_is_patching(check, command):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "installs engine packages" in result.reason
+
+
+# Option values known only at run time name no package: the interpreter, a requirements file
+# (read on its own when the PR changes it), an index; nor does an array of options (where
+# InferenceX's TileRT setup keeps pip's, #2533).
+def test_run_time_option_values_of_an_install_name_no_package(check):
+    parts = passing_parts()
+    command = 'pip install --target "$DEST" -r "$REQS" --index-url "$INDEX" "${OPTS[@]}" datasets'
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    assert check(parts, "engine-patches").status == "PASS"
