@@ -243,6 +243,9 @@ def test_a_file_the_pr_adds_that_python_imports_ahead_of_the_engine_counts_as_a_
         'pip install -r "$(dirname "$0")/req.txt"',
         'uv pip install --system --requirement="$(dirname "$0")/req.txt"',
         'python3 -m pip install -U -c "$(dirname "$0")/req.txt" numpy',
+        'pip3.12 install -r "$(dirname "$0")/req.txt"',
+        'uv pip sync "$(dirname "$0")/req.txt"',
+        'pip-sync "$(dirname "$0")/req.txt"',
     ],
 )
 def test_a_package_list_the_pr_adds_given_to_pip_counts_against_a_pass(check, line):

@@ -71,20 +71,34 @@ def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field |
 _PIP_LIST_OPTIONS = ("-r", "--requirement", "-c", "--constraint")
 
 
+_PIP = re.compile(r"pip[\d.]*")
+
+
 def package_list_files(argv: Sequence[Field]) -> list[Field]:
     """The requirement and constraint files a `pip install` reads (`-r x.txt`, `-rx.txt`,
-    `--requirement=x.txt`; pip, pip3, `uv pip`, `python3 -m pip`, behind wrappers): each may
-    name an engine fork or wheel, and its text is not read. A value joined to its option keeps
-    the word's pieces: what follows its last `/` names the file either way."""
+    `--requirement=x.txt`; pip of any version, `uv pip`, `python3 -m pip`, behind wrappers) and
+    the lists `uv pip sync` and pip-tools' `pip-sync` install exactly: each may name an engine
+    fork or wheel, and its text is not read. A value joined to its option keeps the word's
+    pieces: what follows its last `/` names the file either way."""
     words = argv[_command_index(argv) :]
     texts = [basename(w.text) if w.known else "" for w in words]
-    for lead in (["pip"], ["pip3"], ["uv", "pip"], ["-m", "pip"]):
-        at = next((i for i in range(len(texts)) if texts[i : i + len(lead)] == lead), -1)
-        if at >= 0 and "install" in texts[at + len(lead) :]:
+    syncing = -1  # where the list operands of a sync start
+    for i, text in enumerate(texts):
+        if text == "pip-sync":
+            syncing = i + 1
+            break
+        if not _PIP.fullmatch(text):
+            continue
+        # pip's options (or words known only at run time) may come before its subcommand
+        at = next((j for j in range(i + 1, len(texts)) if texts[j][:1] not in ("-", "")), -1)
+        if at >= 0 and texts[at] in ("install", "sync"):
+            syncing = at + 1 if texts[at] == "sync" else -1
             break
     else:
         return []
     found: list[Field] = []
+    if syncing >= 0:
+        found += [word for word in words[syncing:] if not word.text.startswith("-")]
     for i, word in enumerate(words):
         text = word.text
         if text in _PIP_LIST_OPTIONS and i + 1 < len(words):
