@@ -28,6 +28,9 @@ class PatchPattern(Strict):
     # `$(cat list)`, `${PKGS[@]}`, or the input `xargs` hands it) may be any package, an engine's
     # fork too, and counts (option values, an interpreter or a requirements file, do not)
     run_time_operands: str = ""
+    # also searched in the body of each heredoc given to a command that runs (inline programs:
+    # `python3 - <<EOF`); other patterns read shell command lines only
+    inline: bool = False
 
     @field_validator("run_time_operands")
     @classmethod

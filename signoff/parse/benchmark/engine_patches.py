@@ -214,10 +214,21 @@ def find_in_run(
         if _rewrites_engine(doc.body, policy):
             first = text.splitlines()[doc.line - 1].strip() if doc.line else doc.delimiter
             hits.append(_hit(path, doc.line, _INLINE, first, doc.why))
+        for number, body_line in enumerate(doc.body.splitlines(), start=1):
+            pattern = _inline_hit(body_line[:MAX_LINE], policy)
+            if pattern is not None:
+                hits.append(_hit(path, doc.line + number, pattern, body_line.strip(), doc.why))
         if doc.line in shells:  # `bash <<EOF ... EOF`: the body is a script that runs
             for hit in find_patches(doc.body, path, policy, variables, doc.why):
                 hits.append(hit.model_copy(update={"line": doc.line + hit.line}))
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.rule, hit.why)))
+
+
+def _inline_hit(line: str, policy: PatchPolicy) -> PatchPattern | None:
+    """The `inline` pattern a line of an inline program matches (None: none, or harness)."""
+    inline = tuple(pattern for pattern in policy.patterns if pattern.inline)
+    pattern = _match(line, inline, policy) if inline else None
+    return None if pattern is None or _harness_tooling(line, pattern, policy) else pattern
 
 
 def _scan(line: str, policy: PatchPolicy, *, operands: bool = False) -> PatchPattern | None:

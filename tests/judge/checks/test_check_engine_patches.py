@@ -588,3 +588,28 @@ def test_run_time_option_values_of_an_install_name_no_package(check):
     command = 'pip install --target "$DEST" -r "$REQS" --index-url "$INDEX" "${OPTS[@]}" datasets'
     add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
     assert check(parts, "engine-patches").status == "PASS"
+
+
+# pip run from Python (a list of arguments, pip's own entry point), inline or in a heredoc, installs
+# an engine package as a shell `pip install` does; the harness installed that way stays allowed.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -c \"import subprocess; subprocess.run(['pip', 'install', 'vllm==0.0.1'])\"",
+        "python3 -c \"from pip._internal.cli.main import main; main(['install', 'sglang==0.0.1'])\"",
+        "python3 - <<'PY'\nimport subprocess, sys\n"
+        "subprocess.check_call([sys.executable, '-m', 'pip', 'install', 'vllm==0.0.1'])\nPY",
+    ],
+)
+def test_pip_run_from_python_to_install_an_engine_package_is_patching(check, command):
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL" and "installs engine packages" in result.reason
+
+
+def test_pip_run_from_python_to_install_the_harness_is_allowed(check):
+    parts = passing_parts()
+    command = "python3 -c \"import subprocess; subprocess.run(['pip', 'install', 'aiperf==0.3'])\""
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    assert check(parts, "engine-patches").status == "PASS"
