@@ -249,10 +249,11 @@ def _exported_undecided(scope: Scope, prefix: dict[str, str]) -> tuple[EnvChoice
 
 def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str, Field]]:
     """(flag, the word of its value) for each valued flag of the launch's words, and the
-    positional model as "(model)"."""
+    positional model as "(model)" (known or not: `"$(dirname "$0")/dir"` names a directory the
+    PR may add, as the same word after `--model` does)."""
     for index, field in enumerate(argv):
         text = field.text
-        if field.known and launch.model is not None and text == launch.model:
+        if launch.model is not None and text == launch.model:
             yield "(model)", field
         if not text.startswith("--") or len(text) < 3:
             continue

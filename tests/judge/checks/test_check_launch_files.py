@@ -98,6 +98,21 @@ def test_a_model_file_the_pr_adds_named_by_the_launch_fails_the_override_check(c
     assert file in result.reason and flag in result.reason
 
 
+@pytest.mark.parametrize(
+    "model", ['"$(dirname "$0")/trimmed"', f"{HERE}/trimmed", '"${BASH_SOURCE%/*}/trimmed"']
+)
+def test_a_model_directory_the_pr_adds_served_as_the_positional_model_fails(check, model):
+    """`vllm serve <dir>` loads the directory's config.json as `--model <dir>` does."""
+    parts = _launch_with("--max-num-seqs 128", {f"{HERE}/trimmed/config.json": "{}"})
+    script = next(f for f in parts["files"] if f["path"] == SCRIPT_PATH)["text"]
+    add_changed_file(
+        parts, SCRIPT_PATH, script.replace('vllm serve "$MODEL"', f"vllm serve {model}")
+    )
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"{HERE}/trimmed/config.json" in result.reason and "(model)" in result.reason
+
+
 def test_a_chat_template_the_pr_adds_fails_the_spec_check_only(check):
     files = {f"{HERE}/dsv4.jinja": "{{ messages }}"}
     parts = _launch_with('--chat-template "$(dirname "$0")/dsv4.jinja"', files)
