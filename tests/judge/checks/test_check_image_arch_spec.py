@@ -234,6 +234,31 @@ def test_an_inline_program_editing_the_model_config_fails(check, program, body):
     assert "config" in result.reason or "num_" in result.reason
 
 
+# Replacing the model's config.json wholesale (a copy, a move, a link, tee) is an edit of it; a
+# test that it exists is not.
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cp /tmp/trimmed.json "$HF_HOME/hub/models--org--m/snapshots/main/config.json"',
+        'mv "$(dirname "$0")/c.json" /models/m/config.json',
+        "ln -sf /tmp/trimmed.json /models/m/config.json",
+        "cat /tmp/trimmed.json | tee /models/m/config.json",
+    ],
+)
+def test_replacing_the_model_config_fails(check, command):
+    script = SCRIPT.replace('hf download "$MODEL"', f'hf download "$MODEL"\n{command}')
+    result = check(_with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert "config.json" in result.reason
+
+
+def test_checking_that_the_model_config_exists_passes(check):
+    script = SCRIPT.replace(
+        'hf download "$MODEL"', 'hf download "$MODEL"\n[[ -f /models/m/config.json ]] || exit 1'
+    )
+    assert check(_with_script(script), "no-arch-hacks").status == "PASS"
+
+
 def test_an_inline_program_that_edits_no_model_config_passes(check):
     script = SCRIPT.replace(
         'hf download "$MODEL"',
