@@ -132,6 +132,39 @@ def fail_engine_shadow_module(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+_SOURCE_LINE = 'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+
+
+def fail_engine_harness_named(data: dict[str, Any]) -> str:
+    """10 (E8): an engine wheel installed on the line that installs the harness (`aiperf`): a
+    harness name exempts only the words naming it."""
+    _with_models_md(data)
+    _edit_pr_file(
+        data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + "pip install vllm==0.11.3 aiperf\n"
+    )
+    return pass_conversation(data)
+
+
+def fail_engine_run_time_package(data: dict[str, Any]) -> str:
+    """10 (E8): pip installs a package whose name the run fetches: it may be an engine's fork."""
+    _with_models_md(data)
+    fetched = 'PKG="$(curl -fsSL https://example.com/extra-package)"\npip install "$PKG"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + fetched)
+    return pass_conversation(data)
+
+
+TRIMMED_CONFIG_PATH = "benchmarks/single_node/fixed_seq_len/trimmed/config.json"
+
+
+def fail_arch_model_directory(data: dict[str, Any]) -> str:
+    """8 (E8): the launch serves a model directory the PR adds (its own config.json) as the
+    positional model, spelled with the script's directory."""
+    _with_models_md(data)
+    _edit_pr_file(data, SCRIPT_PATH, 'vllm serve "$MODEL"', 'vllm serve "$(dirname "$0")/trimmed"')
+    _pull(data)["commits"][0]["files"][TRIMMED_CONFIG_PATH] = '{"num_hidden_layers": 30}\n'
+    return pass_conversation(data)
+
+
 # --- today's standard (E9-E11) -------------------------------------------------------------------
 
 DRAFT_EVIDENCE = (
