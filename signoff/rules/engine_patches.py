@@ -24,9 +24,9 @@ class PatchPattern(Strict):
     # a harness cue exempts only the words naming it: the command still counts when the line
     # without them matches (`pip install vllm==X aiperf` installs an engine all the same)
     harness_words: bool = False
-    # the command of an install (a regex): an operand after it known only at run time (`"$PKG"`,
-    # `$(cat list)`, `${PKGS[@]}`, or the input `xargs` hands it) may be any package, an engine's
-    # fork too, and counts (option values, an interpreter or a requirements file, do not)
+    # the command of an install (a regex): an operand after it known only at run time in the
+    # words a command ran with (`"$PKG"`, `$(cat list)`, or the input `xargs` hands it) may be
+    # any package, an engine's fork too, and counts (option values and arrays do not)
     run_time_operands: str = ""
     # also searched in the body of each heredoc given to a command that runs (inline programs:
     # `python3 - <<EOF`); other patterns read shell command lines only

@@ -103,17 +103,20 @@ def _without_harness_words(line: str, policy: PatchPolicy) -> str:
     return "".join(kept)
 
 
-def _harness_tooling(line: str, pattern: PatchPattern, policy: PatchPolicy) -> bool:
+def _harness_tooling(
+    line: str, pattern: PatchPattern, policy: PatchPolicy, *, operands: bool = False
+) -> bool:
     """Whether a hit of `pattern` is harness tooling (client, evals): the line names a
     harness, and read without the words naming one it names no installed-engine location,
-    nor (a `harness_words` pattern: what an install installs) still matches. A harness name
-    put beside an engine edit or an engine package exempts nothing."""
+    nor (a `harness_words` pattern: what an install installs) still matches (`operands` as for
+    `_match`). A harness name put beside an engine edit or an engine package exempts nothing."""
     if not _harness(line, policy):
         return False
     rest = _without_harness_words(line, policy)
     if _engine_located(rest, policy):
         return False
-    return not (pattern.harness_words and _match(rest, (pattern,), policy) is not None)
+    again = _match(rest, (pattern,), policy, operands=operands) if pattern.harness_words else None
+    return again is None
 
 
 def _match(
@@ -246,7 +249,8 @@ def _scan(line: str, policy: PatchPolicy, *, operands: bool = False) -> PatchPat
     if key in found:
         return found[key]
     pattern = _match(line, policy.patterns, policy, operands=operands)
-    result = None if pattern is None or _harness_tooling(line, pattern, policy) else pattern
+    exempt = pattern is not None and _harness_tooling(line, pattern, policy, operands=operands)
+    result = None if exempt else pattern
     if len(line) <= MAX_LINE and len(found) < 2_500:  # at most 10 MB of lines remembered
         found[key] = result
     return result

@@ -570,6 +570,7 @@ def test_site_directories_conda_and_source_builds_are_patching(check, command, n
         'PKG=$(curl -s https://example.com/name); pip install "$PKG"',
         'pip install $(cat "$(dirname "$0")/pkgs.txt")',
         "echo serving-fork | xargs pip install",
+        'PKG=$(curl -s https://example.com/name); pip install "$PKG" aiperf',
         "uv pip install --system ${PKG:-}",
     ],
 )
