@@ -53,6 +53,9 @@ class ArchPolicy(Strict):
     flags: tuple[str, ...]  # server flags that override model architecture
     config_keys: tuple[str, ...] = ()  # YAML/JSON keys with the same effect
     edit_patterns: tuple[str, ...] = ()  # regexes of shell lines that edit model config files
+    # regexes of a command's own source text (its redirects kept) that write a model config
+    # file: `echo ... > config.json` (a redirect is not among the words the command runs)
+    write_patterns: tuple[str, ...] = ()
     allowlist: tuple[ArchOverrideAllow, ...] = ()
     banned_settings: tuple[BannedSetting, ...] = ()
 

@@ -234,8 +234,8 @@ def test_an_inline_program_editing_the_model_config_fails(check, program, body):
     assert "config" in result.reason or "num_" in result.reason
 
 
-# Replacing the model's config.json wholesale (a copy, a move, a link, tee) is an edit of it; a
-# test that it exists is not.
+# Replacing the model's config.json wholesale (a copy, a move, a link, tee, a redirect) is an
+# edit of it; a test that it exists, or a redirect of something else, is not.
 @pytest.mark.parametrize(
     "command",
     [
@@ -243,6 +243,8 @@ def test_an_inline_program_editing_the_model_config_fails(check, program, body):
         'mv "$(dirname "$0")/c.json" /models/m/config.json',
         "ln -sf /tmp/trimmed.json /models/m/config.json",
         "cat /tmp/trimmed.json | tee /models/m/config.json",
+        "echo '{\"num_attention_heads\": 8}' > /models/m/config.json",
+        'jq -c . /tmp/trimmed.json >> "$HF_HOME/m/config.json"',
     ],
 )
 def test_replacing_the_model_config_fails(check, command):
@@ -254,7 +256,8 @@ def test_replacing_the_model_config_fails(check, command):
 
 def test_checking_that_the_model_config_exists_passes(check):
     script = SCRIPT.replace(
-        'hf download "$MODEL"', 'hf download "$MODEL"\n[[ -f /models/m/config.json ]] || exit 1'
+        'hf download "$MODEL"',
+        'hf download "$MODEL"\n[[ -f /models/m/config.json ]] > /tmp/seen.log || exit 1',
     )
     assert check(_with_script(script), "no-arch-hacks").status == "PASS"
 

@@ -42,6 +42,7 @@ from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
+from signoff.parse.benchmark.script_text import command_spans_at
 from signoff.policy import EngineFlags, Policy
 from signoff.rules.no_arch_hacks import ArchOverrideAllow, ArchPolicy
 
@@ -77,6 +78,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
                 f"{run.path} could not be fully read ({why}), so overrides are unverified"
             )
         _scan_run(ctx.policy, run, prefix, hits, allowed)
+        _scan_writes(ctx, run, hits)
     for changed in masters:
         if changed.patch is None:
             return failed(
@@ -173,6 +175,24 @@ def _scan_run(
                 at = heredoc.line + offset
                 shown = body_line.strip()[:120]
                 hits.append(f"{run.path}:{at} {shown}{where}{_undecided(heredoc.why)}")
+
+
+def _scan_writes(ctx: JudgeContext, run: ScriptRun, hits: list[str]) -> None:
+    """Commands of the script's own text that run (or may) and write a model config through
+    a redirect (`arch.write_patterns`); a line another rule already named is not named twice."""
+    patterns = ctx.policy.arch.write_patterns
+    read = ctx.evidence.file(run.path, "head") if patterns and run.ran else None
+    if read is None or read.state != "ok" or read.text is None:
+        return
+    ran = {record.offset: record for record in run.ran}
+    where = f" ({run.label})" if run.label else ""
+    for span in command_spans_at(read.text):
+        record = ran.get(span.offset)
+        if record is None or not any(re.search(p, span.text) for p in patterns):
+            continue
+        at = f"{run.path}:{span.first} "
+        if not any(hit.startswith(at) for hit in hits):
+            hits.append(f"{at}{span.text[:120]}{where}{_undecided(record.why)}")
 
 
 def _dashed(flag: str) -> str:
