@@ -245,6 +245,7 @@ def test_an_inline_program_editing_the_model_config_fails(check, program, body):
         "cat /tmp/trimmed.json | tee /models/m/config.json",
         "echo '{\"num_attention_heads\": 8}' > /models/m/config.json",
         'jq -c . /tmp/trimmed.json >> "$HF_HOME/m/config.json"',
+        "cat /tmp/trimmed.json > \\\n  /models/m/config.json",
     ],
 )
 def test_replacing_the_model_config_fails(check, command):

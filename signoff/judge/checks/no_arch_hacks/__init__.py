@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator
+from functools import lru_cache
 
 from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
@@ -42,7 +43,7 @@ from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
-from signoff.parse.benchmark.script_text import command_spans_at
+from signoff.parse.benchmark.script_text import Span, command_spans_at
 from signoff.policy import EngineFlags, Policy
 from signoff.rules.no_arch_hacks import ArchOverrideAllow, ArchPolicy
 
@@ -184,15 +185,31 @@ def _scan_writes(ctx: JudgeContext, run: ScriptRun, hits: list[str]) -> None:
     read = ctx.evidence.file(run.path, "head") if patterns and run.ran else None
     if read is None or read.state != "ok" or read.text is None:
         return
-    ran = {record.offset: record for record in run.ran}
+    writing = _writing_spans(read.text, patterns)
+    ran = {record.offset: record for record in run.ran} if writing else {}
     where = f" ({run.label})" if run.label else ""
-    for span in command_spans_at(read.text):
+    for span in writing:
         record = ran.get(span.offset)
-        if record is None or not any(re.search(p, span.text) for p in patterns):
+        if record is None:
             continue
         at = f"{run.path}:{span.first} "
         if not any(hit.startswith(at) for hit in hits):
             hits.append(f"{at}{span.text[:120]}{where}{_undecided(record.why)}")
+
+
+@lru_cache(maxsize=256)
+def _writing_spans(text: str, patterns: tuple[str, ...]) -> tuple[Span, ...]:
+    """The commands of `text` whose own text matches a write pattern, found once per script
+    (a mass edit reads one script under many configurations); a text no pattern matches
+    anywhere, its continuations joined, is not split into commands at all."""
+    joined = text.replace("\\\n", " ")
+    if not any(re.search(pattern, joined) for pattern in patterns):
+        return ()
+    return tuple(
+        span
+        for span in command_spans_at(text)
+        if any(re.search(pattern, span.text) for pattern in patterns)
+    )
 
 
 def _dashed(flag: str) -> str:
