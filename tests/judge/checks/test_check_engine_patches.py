@@ -452,6 +452,13 @@ def test_the_same_program_rewriting_a_server_module_still_counts(check):
     assert result.status == "FAIL" and "rewrites installed engine files inline" in result.reason
 
 
+def _engine_check(check, command: str):
+    """Check 10 on the passing bundle whose script runs `command` where it downloaded the model."""
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
+    return check(parts, "engine-patches")
+
+
 # A harness name on a patching command exempts only the words that name it: the command still
 # counts when what it installs or writes, read without those words, is the engine's.
 @pytest.mark.parametrize(
@@ -482,9 +489,7 @@ def test_the_same_program_rewriting_a_server_module_still_counts(check):
 def test_a_harness_name_on_a_patching_command_does_not_exempt_the_engine_part(
     check, command, named
 ):
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    result = check(parts, "engine-patches")
+    result = _engine_check(check, command)
     assert result.status == "FAIL" and named in result.reason
 
 
@@ -502,9 +507,7 @@ def test_a_harness_name_on_a_patching_command_does_not_exempt_the_engine_part(
     ],
 )
 def test_commands_acting_only_on_harness_tooling_stay_allowed(check, command):
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    result = check(parts, "engine-patches")
+    result = _engine_check(check, command)
     assert result.status == "PASS", result.reason
 
 
@@ -521,17 +524,13 @@ def test_commands_acting_only_on_harness_tooling_stay_allowed(check, command):
     ],
 )
 def test_an_engine_fork_from_an_archive_a_vcs_url_or_a_versioned_pip_is_patching(check, command):
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    result = check(parts, "engine-patches")
+    result = _engine_check(check, command)
     assert result.status == "FAIL" and "installs engine packages" in result.reason
 
 
 def test_an_index_url_on_a_harness_install_is_no_engine_package(check):
-    parts = passing_parts()
     command = "pip install --extra-index-url https://pypi.example.com/simple datasets pandas"
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    assert check(parts, "engine-patches").status == "PASS"
+    assert _engine_check(check, command).status == "PASS"
 
 
 # Other routes to code the engine's Python loads: a .pth file or anything written into the
@@ -557,9 +556,7 @@ def test_an_index_url_on_a_harness_install_is_no_engine_package(check):
     ],
 )
 def test_site_directories_conda_and_source_builds_are_patching(check, command, named):
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    result = check(parts, "engine-patches")
+    result = _engine_check(check, command)
     assert result.status == "FAIL" and named in result.reason, result.reason
 
 
@@ -575,9 +572,7 @@ def test_site_directories_conda_and_source_builds_are_patching(check, command, n
     ],
 )
 def test_an_install_of_packages_known_only_at_run_time_is_patching(check, command):
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    result = check(parts, "engine-patches")
+    result = _engine_check(check, command)
     assert result.status == "FAIL" and "installs engine packages" in result.reason
 
 
@@ -585,10 +580,8 @@ def test_an_install_of_packages_known_only_at_run_time_is_patching(check, comman
 # (read on its own when the PR changes it), an index; nor does an array of options (where
 # InferenceX's TileRT setup keeps pip's, #2533).
 def test_run_time_option_values_of_an_install_name_no_package(check):
-    parts = passing_parts()
     command = 'pip install --target "$DEST" -r "$REQS" --index-url "$INDEX" "${OPTS[@]}" datasets'
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    assert check(parts, "engine-patches").status == "PASS"
+    assert _engine_check(check, command).status == "PASS"
 
 
 # pip run from Python (a list of arguments, pip's own entry point), inline or in a heredoc, installs
@@ -603,14 +596,10 @@ def test_run_time_option_values_of_an_install_name_no_package(check):
     ],
 )
 def test_pip_run_from_python_to_install_an_engine_package_is_patching(check, command):
-    parts = passing_parts()
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    result = check(parts, "engine-patches")
+    result = _engine_check(check, command)
     assert result.status == "FAIL" and "installs engine packages" in result.reason
 
 
 def test_pip_run_from_python_to_install_the_harness_is_allowed(check):
-    parts = passing_parts()
     command = "python3 -c \"import subprocess; subprocess.run(['pip', 'install', 'aiperf==0.3'])\""
-    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace('hf download "$MODEL"\n', command + "\n"))
-    assert check(parts, "engine-patches").status == "PASS"
+    assert _engine_check(check, command).status == "PASS"
