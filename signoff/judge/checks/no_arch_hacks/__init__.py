@@ -182,10 +182,8 @@ def _scan_writes(ctx: JudgeContext, run: ScriptRun, hits: list[str]) -> None:
     """Commands of the script's own text that run (or may) and write a model config through
     a redirect (`arch.write_patterns`); a line another rule already named is not named twice."""
     patterns = ctx.policy.arch.write_patterns
-    read = ctx.evidence.file(run.path, "head") if patterns and run.ran else None
-    if read is None or read.state != "ok" or read.text is None:
-        return
-    writing = _writing_spans(read.text, patterns)
+    script = ctx.parsed_script(run.path) if patterns and run.ran else None
+    writing = _writing_spans(script.text, patterns) if script is not None else ()
     ran = {record.offset: record for record in run.ran} if writing else {}
     where = f" ({run.label})" if run.label else ""
     for span in writing:
