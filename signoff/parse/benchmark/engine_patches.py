@@ -213,12 +213,13 @@ def find_in_run(
         pattern = _scan(words, policy, operands=True)
         if pattern is not None:
             hits.append(_hit(path, command.line, pattern, words, command.why))
+    inline = tuple(pattern for pattern in policy.patterns if pattern.inline)
     for doc in run.heredocs:
         if _rewrites_engine(doc.body, policy):
             first = text.splitlines()[doc.line - 1].strip() if doc.line else doc.delimiter
             hits.append(_hit(path, doc.line, _INLINE, first, doc.why))
-        for number, body_line in enumerate(doc.body.splitlines(), start=1):
-            pattern = _inline_hit(body_line[:MAX_LINE], policy)
+        for number, body_line in enumerate(doc.body.splitlines() if inline else (), start=1):
+            pattern = _inline_hit(body_line[:MAX_LINE], inline, policy)
             if pattern is not None:
                 hits.append(_hit(path, doc.line + number, pattern, body_line.strip(), doc.why))
         if doc.line in shells:  # `bash <<EOF ... EOF`: the body is a script that runs
@@ -227,10 +228,11 @@ def find_in_run(
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.rule, hit.why)))
 
 
-def _inline_hit(line: str, policy: PatchPolicy) -> PatchPattern | None:
+def _inline_hit(
+    line: str, inline: Sequence[PatchPattern], policy: PatchPolicy
+) -> PatchPattern | None:
     """The `inline` pattern a line of an inline program matches (None: none, or harness)."""
-    inline = tuple(pattern for pattern in policy.patterns if pattern.inline)
-    pattern = _match(line, inline, policy) if inline else None
+    pattern = _match(line, inline, policy)
     return None if pattern is None or _harness_tooling(line, pattern, policy) else pattern
 
 
