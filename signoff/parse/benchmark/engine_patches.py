@@ -86,6 +86,17 @@ def _harness(line: str, policy: PatchPolicy) -> bool:
 
 
 _SPACE = re.compile(r"(\s+)")
+_NAME_END = re.compile(r"[@#?]")  # a URL's ref, fragment or query: not the name it gives
+
+
+def _names_harness(word: str, policy: PatchPolicy) -> bool:
+    """Whether what the word names is harness tooling: its last path component (of a URL, before
+    its ref, fragment or query) names a harness (`.../lm-evaluation-harness.git@ref`,
+    `"$AIPERF_DIR"`), not merely a ref or a directory on the way (`.../vllm@aiperf`)."""
+    text = word.strip("\"'")
+    if "://" in text:
+        text = _NAME_END.split(text.split("://", 1)[1], maxsplit=1)[0]
+    return _harness(text.rstrip("/").rsplit("/", 1)[-1], policy)
 
 
 def _without_harness_words(line: str, policy: PatchPolicy) -> str:
@@ -93,7 +104,7 @@ def _without_harness_words(line: str, policy: PatchPolicy) -> str:
     value (`-e "$AIPERF_DIR"`, `--python "$AIPERF_PYTHON"`); the spacing between words kept."""
     kept: list[str] = []  # words and the spaces before them, alternately
     for token in _SPACE.split(line):
-        if not token or token.isspace() or not _harness(token, policy):
+        if not token or token.isspace() or not _names_harness(token, policy):
             kept.append(token)
             continue
         while kept and (not kept[-1] or kept[-1].isspace()):

@@ -484,6 +484,11 @@ def _engine_check(check, command: str):
             "git -C /usr/local/lib/python3.12/dist-packages apply /workspace/aiperf_fix.patch",
             "applies a patch with git",
         ),
+        # the harness named only where the word does not name what it is (a ref, a directory
+        # on the way, a query)
+        ("pip install git+https://github.com/x/vllm@aiperf", "installs engine packages"),
+        ("pip install /opt/aiperf/../vllm-fork", "installs engine packages"),
+        ("pip install 'https://example.com/vllm-0.1.whl?from=aiperf'", "installs engine packages"),
     ],
 )
 def test_a_harness_name_on_a_patching_command_does_not_exempt_the_engine_part(
