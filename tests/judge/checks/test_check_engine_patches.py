@@ -608,3 +608,31 @@ def test_pip_run_from_python_to_install_an_engine_package_is_patching(check, com
 def test_pip_run_from_python_to_install_the_harness_is_allowed(check):
     command = "python3 -c \"import subprocess; subprocess.run(['pip', 'install', 'aiperf==0.3'])\""
     assert _engine_check(check, command).status == "PASS"
+
+
+# Any command that writes files can write them into an engine location: an archive unpacked
+# there, a clone made there, a download saved there by any spelling of curl's output option.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl -sL https://example.com/v.tgz | tar -xz -C /usr/local/lib/python3.12/dist-packages",
+        "tar --extract --file /tmp/v.tar --directory /usr/local/lib/python3.12/dist-packages",
+        "unzip -o /tmp/v.zip -d /usr/local/lib/python3.12/dist-packages/vllm",
+        "git clone https://github.com/x/vllm /usr/local/lib/python3.12/dist-packages/vllm_x",
+        "curl -fsSLo /usr/local/lib/python3.12/dist-packages/vllm/config.py https://example.com/c",
+        "curl -fsSL --output /usr/local/lib/python3.12/dist-packages/vllm/config.py https://x.io/c",
+        "curl -fsSL -o/usr/local/lib/python3.12/dist-packages/vllm/config.py https://x.io/c",
+    ],
+    ids=["tar-C", "tar-directory", "unzip-d", "git-clone", "curl-sLo", "curl-output",
+         "curl-o-joined"],
+)  # fmt: skip
+def test_archives_clones_and_downloads_written_into_the_engine_are_patching(check, command):
+    result = _engine_check(check, command)
+    assert result.status == "FAIL" and "rewrites installed engine files" in result.reason, (
+        result.reason
+    )
+
+
+def test_reading_an_engine_location_with_an_archive_tool_is_no_patch(check):
+    command = "tar -tzf /tmp/v.tgz | grep dist-packages > /dev/null || true"
+    assert _engine_check(check, command).status == "PASS"
