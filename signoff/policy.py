@@ -27,7 +27,7 @@ from signoff.rules import SECTIONS, required
 from signoff.rules.agentic_golden_al import AcceptanceKnob as AcceptanceKnob
 from signoff.rules.agentic_golden_al import DraftSetting as DraftSetting
 from signoff.rules.agentic_golden_al import GoldenAlPolicy as GoldenAlPolicy
-from signoff.rules.base import Strict
+from signoff.rules.base import Decision, Strict
 from signoff.rules.engine_patches import PatchPattern as PatchPattern
 from signoff.rules.engine_patches import PatchPolicy as PatchPolicy
 from signoff.rules.recipe import Hardware as Hardware
@@ -279,6 +279,23 @@ class PublishPolicy(Strict):
     status_error: str = "Sign-off could not be verified - see workflow run"
 
 
+class TrustedFetch(Strict):
+    """A program a benchmark script fetches and runs that the maintainers decided to run."""
+
+    url: str = Field(min_length=1)  # compared whole
+    decision: Decision  # the maintainer decision it rests on (URLs)
+
+
+class FetchedCode(Strict):
+    """Programs a script fetches from the network when the sweep runs and then runs (`curl URL |
+    sh`, a file `curl -o` saved, a `git clone`'s script): their text is whatever the URL serves
+    then, which the PR's author chose (judge/fetched_code.py)."""
+
+    # the commands that fetch (first word, or `git clone`), matched against a command's words
+    fetchers: tuple[str, ...] = ("curl", "wget", "git clone")
+    trusted: tuple[TrustedFetch, ...] = ()
+
+
 class AuditPolicy(Strict):
     """How `signoff audit` reads past merges: who published verdicts, what a gated PR touches."""
 
@@ -317,6 +334,7 @@ class Policy(Strict, ConfigShortcuts):
     engines: dict[str, EngineFlags] = Field(default_factory=dict)  # "vllm", "sglang", ...
     sweep_env: SweepEnv = SweepEnv()
     audit: AuditPolicy = AuditPolicy()
+    fetched_code: FetchedCode = FetchedCode()
 
     @field_validator("schema_version")
     @classmethod

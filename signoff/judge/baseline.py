@@ -200,7 +200,7 @@ def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bo
     )
     words: tuple[str, ...] = (call.word,)
     if call.word == STDIN:  # what runs is what the pipeline feeds it: that text, unchanged
-        fed = _stdin_feed(head, call.line)
+        fed = stdin_feed(head, call.line)
         if fed is None or not _stdin_feed_at_base(head, parsed_base, run_base, call, fed):
             return False
         words = (fed,)
@@ -248,11 +248,11 @@ def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileR
     same = any(_texts_at(library_base.tree, there) == texts for _, there in found)
     words: tuple[str, ...] = (call.word,)
     if call.word == STDIN:  # what runs is what the pipeline feeds it: that text, unchanged
-        fed = _stdin_feed(library, line)
+        fed = stdin_feed(library, line)
         inside = _functions_at(library.tree, line)
         body = _bodies(library.tree, inside)
         same = fed is not None and any(
-            _stdin_feed(library_base, there) == fed
+            stdin_feed(library_base, there) == fed
             and _functions_at(library_base.tree, there) == inside
             and _bodies(library_base.tree, inside) == body
             for _, there in found
@@ -412,7 +412,7 @@ def _names_changed_file(ctx: JudgeContext, texts: Iterable[str], data: set[str])
 # --- a shell reading its script from a pipe ------------------------------------------------
 
 
-def _stdin_feed(parsed: ParsedScript, line: int) -> str | None:
+def stdin_feed(parsed: ParsedScript, line: int) -> str | None:
     """The source text of the pipeline whose later command, at `line`, reads its script from
     standard input (`curl -LsSf URL | sh`), from the pipeline's first line to `line`; None
     when no pipe feeds it, or a redirect or heredoc may (`sh < x`, `sh <<EOF`): those lines
@@ -438,7 +438,7 @@ def _stdin_feed_at_base(
     body = _bodies(head.tree, inside)
     return any(
         other.word == STDIN
-        and _stdin_feed(base, other.line) == fed
+        and stdin_feed(base, other.line) == fed
         and _functions_at(base.tree, other.line) == inside
         and _bodies(base.tree, inside) == body
         for other in run_base.script_files

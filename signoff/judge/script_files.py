@@ -17,11 +17,16 @@ from collections.abc import Iterable
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.environment_program import environment_program
+from signoff.judge.fetched_code import fetched_from, saved_by_fetches, trusted
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import basename
 
 UNREAD = "signoff does not read scripts run by file"
+UNFETCHED = (
+    "signoff does not read what a URL serves, and the profile's fetched_code.trusted does not "
+    "list it"
+)
 
 
 def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str]) -> str:
@@ -29,9 +34,20 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
     ("" when there is none). `judged`: the files the check reads itself (a call to one of them
     is read there)."""
     skip = set(judged)
+    saved = saved_by_fetches(ctx, run)
     for call in (*run.script_files, *_by_plain_name(run)):
         if unchanged_call(ctx, run, call):
             continue  # the base ran it the same way, fed the same
+        urls = fetched_from(ctx, run, call, saved)
+        if urls is not None and trusted(ctx, urls):
+            continue  # a program the maintainers decided to run (profile fetched_code.trusted)
+        if urls is not None:
+            where = f" ({run.label})" if run.label else ""
+            source = ", ".join(code(url) for url in urls) or "a URL known only at run time"
+            return (
+                f"{run.path}:{call.line} runs {code(call.command)}, a program fetched from "
+                f"{source} when the sweep runs; {UNFETCHED}{where}"
+            )
         if environment_program(ctx, run, call):
             continue  # the runner's or the image's program, or a literal judged by its name
         written = _written_by_pr(ctx, call, skip, run.path)

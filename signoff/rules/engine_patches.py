@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
-from signoff.rules.base import Strict
+from signoff.rules.base import Decision, Strict
 
 ID = "engine-patches"  # the check whose section this is
 LEGACY = "patches"  # the top-level key profiles wrote it under before `rules.<id>.config`
@@ -51,14 +51,7 @@ class TrustedRecipeRepo(Strict):
     patch patterns read in the PR's own recipe and launcher lines."""
 
     repo: str  # owner/name on GitHub, compared without case
-    decision: str = Field(min_length=1)  # the maintainer decision it rests on (URLs)
-
-    @field_validator("decision")
-    @classmethod
-    def _cites_a_decision(cls, value: str) -> str:
-        if "https://" not in value:
-            raise ValueError("decision must cite the maintainer decision it rests on (a URL)")
-        return value.strip()
+    decision: Decision  # the maintainer decision it rests on (URLs)
 
 
 class PatchPolicy(Strict):

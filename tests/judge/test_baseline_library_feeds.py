@@ -68,19 +68,31 @@ def test_an_unchanged_piped_installer_in_a_library_read_alone_is_baseline(check,
     assert result.status == "PASS", result.reason
 
 
-def test_a_piped_installer_the_pr_adds_to_a_library_still_fails(check):
-    base = INSTALLER.replace("        curl -LsSf https://astral.sh/uv/install.sh |\n", "")
-    base = base.replace('UV_INSTALL_DIR="$UV_DIR" sh', "true")
-    result = check(_library_pr(base, INSTALLER), "no-arch-hacks")
-    assert result.status == "FAIL"
-    assert "standard input" in result.reason
+# The same library fetching its installer from a URL the profile does not trust: the baseline
+# rules below are what keep an unchanged one from counting.
+UNTRUSTED = INSTALLER.replace("https://astral.sh/uv/install.sh", "https://example.com/x.sh")
+FETCHED = "a program fetched from `https://example.com/x.sh`"
+
+
+@pytest.mark.parametrize(("installer", "status"), [(INSTALLER, "PASS"), (UNTRUSTED, "FAIL")])
+def test_a_piped_installer_the_pr_adds_to_a_library_is_judged_by_its_url(check, installer, status):
+    """uv's installer is in the profile's fetched_code.trusted; another URL's program is not."""
+    base = installer.replace("        curl -LsSf ", "        : ").replace(" sh\n", " true\n")
+    result = check(_library_pr(base, installer), "no-arch-hacks")
+    assert result.status == status, result.reason
+    assert status == "PASS" or FETCHED in result.reason
+
+
+@pytest.mark.parametrize("check_id", ["no-arch-hacks", "engine-patches"])
+def test_an_unchanged_untrusted_piped_installer_in_a_library_is_baseline(check, check_id):
+    result = check(_library_pr(UNTRUSTED, _elsewhere(UNTRUSTED)), check_id)
+    assert result.status == "PASS", result.reason
 
 
 def test_a_piped_installer_whose_url_the_pr_changes_still_fails(check):
-    head = INSTALLER.replace("https://astral.sh/uv/install.sh", "https://example.com/x.sh")
-    result = check(_library_pr(INSTALLER, head), "no-arch-hacks")
+    result = check(_library_pr(INSTALLER, UNTRUSTED), "no-arch-hacks")
     assert result.status == "FAIL"
-    assert "standard input" in result.reason
+    assert FETCHED in result.reason
 
 
 def test_a_piped_installer_whose_producer_the_pr_changes_still_fails(check):
@@ -90,10 +102,10 @@ def test_a_piped_installer_whose_producer_the_pr_changes_still_fails(check):
 
 
 def test_a_piped_installer_whose_function_the_pr_changes_still_fails(check):
-    head = INSTALLER.replace('        mkdir -p "$UV_DIR"\n', "        export UV_NO_MODIFY_PATH=0\n")
-    result = check(_library_pr(INSTALLER, head), "no-arch-hacks")
+    head = UNTRUSTED.replace('        mkdir -p "$UV_DIR"\n', "        export UV_NO_MODIFY_PATH=0\n")
+    result = check(_library_pr(UNTRUSTED, head), "no-arch-hacks")
     assert result.status == "FAIL"
-    assert "standard input" in result.reason
+    assert FETCHED in result.reason
 
 
 def test_a_shell_fed_by_a_redirect_in_a_library_is_never_baseline(check):
@@ -194,7 +206,7 @@ def test_a_piped_installer_whose_url_the_pr_changes_at_top_level_still_fails(che
     head = PIPED.replace("https://astral.sh/uv/install.sh", "https://example.com/x.sh")
     result = check(_script_pr(PIPED, head), "no-arch-hacks")
     assert result.status == "FAIL"
-    assert "standard input" in result.reason
+    assert FETCHED in result.reason
 
 
 def test_ifs_given_only_to_one_read_leaves_an_appended_command_line_baseline(check):

@@ -10,7 +10,8 @@ and one they source is read whole. Every command that runs, or may run, is read 
 into site-packages, /sgl-workspace or a `find_spec` location), inline programs that rewrite
 engine files, sitecustomize hooks, engine wheels installed over the image, container setup
 scripts. Any other script they run by file (`bash ./x.sh`) is not read: a call that may run one
-the PR adds or changes FAILs (see judge/script_files). Dead code (`false &&`, `true ||`, a dead
+the PR adds or changes, or fetches from a URL the profile does not trust (`curl URL | sh`),
+FAILs (see judge/script_files, judge/fetched_code). Dead code (`false &&`, `true ||`, a dead
 branch, an uncalled function, a comment) never counts; a command behind a condition the reader
 cannot decide counts, and the reason names that condition; a script that cannot be read in full
 fails. The lines a PR adds to shared launchers, multi-node recipe files and the shared benchmark

@@ -237,16 +237,18 @@ def _operand(argv: Sequence[Field], i: int) -> Field | None:
 
 def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
     """The program file python runs (`python3 -u x.py`); None for `-m` (a module, read as a
-    launch or a command), `-c` (a string, scanned as a word) and `-` (standard input, whose
-    heredoc the checks read); STDIN without any of them (`python3 < x.py`, `cat x.py | python3`:
-    a heredoc there is read by the checks too, see SimpleCommands.dispatch)."""
+    launch or a command) and `-c` (a string, scanned as a word); STDIN for `-` or none of them
+    (`python3 < x.py`, `curl URL | python3 -`; a heredoc there is read by the checks, see
+    `script_file_word` and SimpleCommands.dispatch)."""
     line = argv[i - 1].line
     while i < len(argv):
         word = argv[i]
         if not word.known:
             return word
         text = word.text
-        if text == "-" or text.startswith(("-m", "-c")):
+        if text == "-":
+            return _stdin(line)  # its program from standard input (a heredoc there is read)
+        if text.startswith(("-m", "-c")):
             return None
         if not text.startswith("-"):
             return word

@@ -18,7 +18,8 @@ script writes from a heredoc gives the launch its flags; any other file the PR c
 launch names (a model-config path, a speculative config, a tokenizer) is not read as the engine
 reads it and FAILs. A script run by file (`bash x.sh`, `./x.sh`, `python3 x.py`, a command name
 re-pointed by PATH, `hash -p`, `enable -f`, `BASH_ENV`) is not read: a call that may run one the PR
-adds or changes FAILs (see judge/script_files). Each hit FAILs with the flag, the whole value and
+adds or changes, or fetches from a URL the profile does not trust, FAILs (see judge/script_files).
+Each hit FAILs with the flag, the whole value and
 the line, unless the profile's allowlist names it for that model with the maintainer decision it
 rests on (the allowlist ships empty). From the later prompt (E11) it also bans
 `publish_events_and_metrics: false`: a disabling value on a line the PR adds FAILs, and every

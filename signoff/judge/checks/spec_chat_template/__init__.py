@@ -16,7 +16,8 @@ benchmark program its head body runs (`benchmark_serving.py`) is the call that m
 flag; a chat template
 file the PR changes that a launch serves with (`--chat-template`) is not read and FAILs. A
 script run by file (`bash x.sh`, `./x.sh`) is not read: a call that may run one the PR adds or
-changes FAILs (see judge/script_files). A multi-node spec-decode entry's recipes
+changes, or fetches from a URL the profile does not trust, FAILs (see judge/script_files). A
+multi-node spec-decode entry's recipes
 (`CONFIG_FILE=`) must turn the chat template on (one the repository lacks comes from the
 launcher's external checkout, which is not read: the FAIL names its ref, see recipe_checkout);
 one that names no recipe and whose launcher

@@ -1,0 +1,158 @@
+"""Programs a benchmark script fetches from the network and then runs.
+
+`curl -LsSf URL | sh`, `curl URL | python3 -`, `bash <(curl URL)`, `curl -o /tmp/x.py URL` then
+`python3 /tmp/x.py`, `git clone URL dir` then `bash dir/x.sh`: what runs is whatever the URL
+serves when the sweep runs. The PR's author chose the URL and may serve anything there, and
+signoff never fetches it, so such a run counts against a PASS (judge/script_files.py) unless
+every URL it comes from is one the profile's `fetched_code.trusted` lists with the maintainer
+decision it rests on. A fetch whose URL is known only at run time is never trusted. What the PR
+did not change is baseline: a run through a run-time word the base made the same way is settled
+before this is asked (judge/baseline.py), and a program saved under a known name counts only when
+the PR changes the script or a file it sources.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from signoff.judge.baseline import stdin_feed
+from signoff.judge.context import JudgeContext
+from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.shell.records import ScriptFileRun
+from signoff.parse.shell.script_files import STDIN, WRAPPERS, basename
+
+_URL = re.compile(r"""(?:https?|ftp)://[^\s'"`)|;&<>]+""")
+# What a wrapper takes before the command it runs (`timeout 60`, `env A=1`, `sudo -E`).
+_WRAPPER_WORD = re.compile(r"-.*|[A-Za-z_][A-Za-z0-9_]*=.*|[0-9][0-9.,:-]*[smhd]?")
+# Options naming where curl or wget saves (`-o F`, `-sLoF`, `--output=F`, `-O F`, `-P DIR`).
+_SAVE_OPTION = re.compile(r"^(?:--output(?:-document)?=|--directory-prefix=|-[a-zA-Z]*[oOP])")
+# git clone's options whose value is the next word (`--branch main`, `--depth 1`).
+_CLONE_VALUE_OPTIONS = frozenset(
+    {"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "-j",
+     "--jobs", "-u", "--upload-pack", "--separate-git-dir", "--template", "--shallow-since",
+     "--shallow-exclude", "--reference-if-able", "--server-option", "--bundle-uri"}
+)  # fmt: skip
+_REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
+
+
+class Saved(NamedTuple):
+    """A fetch of the reading that saves files: their base names, or the clone's directory."""
+
+    urls: tuple[str, ...]
+    names: frozenset[str]  # files it saves (curl/wget)
+    clone: str | None  # the directory `git clone` makes (None: a curl or wget)
+
+
+def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
+    """What the reading's fetches save, when the PR changes the script or a file it sources
+    (otherwise a program saved by name and run is baseline); read once per reading."""
+    changed = ctx.changed_readable
+    if run.path not in changed and not any(path in changed for _, path in run.sourced):
+        return ()
+    fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
+    found: list[Saved] = []
+    for command in run.commands:
+        words = command.argv[_command_start(command.argv) :]
+        if not words or not fetch.match(" ".join(words)):
+            continue
+        urls = tuple(url for word in words for url in _URL.findall(word))
+        if basename(words[0]) == "git":
+            found.append(Saved(urls, frozenset(), _clone_directory(words)))
+            continue
+        names = {basename(_SAVE_OPTION.sub("", word)) for word in words[1:]}
+        names |= {basename(url.split("?", 1)[0].rstrip("/")) for url in urls}
+        names |= _redirect_targets(ctx, run.path, command.line)
+        found.append(Saved(urls, frozenset(names - {""}), None))
+    return tuple(found)
+
+
+def fetched_from(
+    ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun, saved: tuple[Saved, ...]
+) -> tuple[str, ...] | None:
+    """The URLs the program `call` runs was fetched from (() when they are known only at run
+    time); None when it was not fetched. `saved`: `saved_by_fetches` of the reading."""
+    fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
+    if call.word == STDIN:
+        feed = _feed(ctx, run, call)
+        return tuple(_URL.findall(feed)) if feed is not None and fetch.search(feed) else None
+    if call.word.startswith(("<(", ">(")):  # `bash <(curl URL)`: the substitution prints it
+        return tuple(_URL.findall(call.word)) if fetch.search(call.word[2:]) else None
+    for fetched in saved if call.name else ():
+        if call.name in fetched.names or _in(fetched.clone, call.word):
+            return fetched.urls
+    return None
+
+
+def trusted(ctx: JudgeContext, urls: tuple[str, ...]) -> bool:
+    """Every URL is one the profile trusts (a fetch from a run-time URL never is)."""
+    listed = {entry.url for entry in ctx.policy.fetched_code.trusted}
+    return bool(urls) and all(url in listed for url in urls)
+
+
+@lru_cache(maxsize=8)
+def _fetch_pattern(fetchers: tuple[str, ...]) -> re.Pattern[str]:
+    """A fetcher at a command's start (`curl`, `git clone`, options between a tool's words)."""
+    spelled = (r"\s+(?:-\S+\s+)*".join(map(re.escape, f.split())) for f in fetchers)
+    return re.compile(r"(?:^|[\s;&|(`])(?:\S*/)?(?:" + "|".join(spelled) + r")(?=\s|$)")
+
+
+def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
+    """The source text of the pipeline feeding the shell at `call`, in the file whose code ran
+    it (a changed file the script sources, for a call made there)."""
+    path, line = run.path, call.line
+    if call.origin:
+        path, _, at = call.origin.rpartition(":")
+        line = int(at) if at.isdigit() else 0
+    parsed = ctx.parsed_script(path)
+    if parsed is None or parsed.tree is None or line <= 0:
+        return None
+    return stdin_feed(parsed, line)
+
+
+def _command_start(argv: tuple[str, ...]) -> int:
+    """Where the command behind leading wrappers starts (`timeout 60 curl ...`)."""
+    i = 0
+    while i < len(argv) and basename(argv[i]) in WRAPPERS:
+        i += 1
+        while i < len(argv) and _WRAPPER_WORD.fullmatch(argv[i]):
+            i += 1
+    return i
+
+
+def _clone_directory(words: tuple[str, ...]) -> str | None:
+    """The directory `git clone` makes: its operand after the repository, else the
+    repository's name (None: no repository is named)."""
+    after = words.index("clone") + 1 if "clone" in words else len(words)
+    positional: list[str] = []
+    i = after
+    while i < len(words):
+        word = words[i]
+        if word.startswith("-"):
+            i += 2 if word in _CLONE_VALUE_OPTIONS else 1
+            continue
+        positional.append(word)
+        i += 1
+    if not positional:
+        return None
+    directory = positional[1] if len(positional) > 1 else positional[0].removesuffix(".git")
+    return basename(directory.rstrip("/"))
+
+
+def _in(directory: str | None, program: str) -> bool:
+    """`program` lies in a clone's directory (named by its last path component, as resolved:
+    `$DEST` when known only at run time, matching a program under `$DEST/`)."""
+    return bool(directory) and f"/{directory}/" in f"/{program}"
+
+
+def _redirect_targets(ctx: JudgeContext, path: str, line: int) -> set[str]:
+    """Base names of the files the command at `path:line` redirects its output into."""
+    parsed = ctx.parsed_script(path)
+    lines = parsed.text.splitlines() if parsed is not None else []
+    text = ""
+    for number in range(line - 1, len(lines)) if line > 0 else ():
+        text += lines[number]
+        if not lines[number].endswith("\\"):  # the command goes on after a continuation
+            break
+    return {basename(target) for target in _REDIRECT.findall(text)}

@@ -1,0 +1,111 @@
+"""A program a changed script fetches from the network and runs is code the PR's author chose
+and signoff cannot read: Checks 7, 8 and engine-patches fail closed on it, naming the URL,
+unless the profile's `fetched_code.trusted` lists every URL it comes from. A fetch the base
+made the same way is baseline."""
+
+from __future__ import annotations
+
+import pytest
+from builders import (
+    SCRIPT,
+    SCRIPT_PATH,
+    add_changed_file,
+    build,
+    passing_parts,
+    replace_file,
+)
+
+from signoff.judge import judge
+from signoff.policy import FetchedCode, TrustedFetch
+from signoff.standards import resolve_standard
+
+CHECKS = ("no-arch-hacks", "spec-chat-template", "engine-patches")
+ANCHOR = 'hf download "$MODEL"\n'
+URL = "https://example.com/setup.sh"
+
+
+def _parts(lines: str) -> dict:
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace(ANCHOR, ANCHOR + lines + "\n"))
+    return parts
+
+
+FETCH_AND_RUN = {
+    "pipe-to-shell": f"curl -fsSL {URL} | bash",
+    "pipe-to-shell-with-env": f"curl -LsSf {URL} |\n  INSTALL_DIR=/tmp/x sh",
+    "pipe-to-python-dash": "curl -sSL https://example.com/p.py | python3 - --flag 1",
+    "pipe-to-python": "wget -qO- https://example.com/p.py | python3",
+    "process-substitution": f"bash <(curl -fsSL {URL})",
+    "saved-then-run": "curl -sSLo /tmp/p.py https://example.com/p.py\npython3 /tmp/p.py",
+    "saved-by-wget": f"wget -q -O /tmp/s.sh {URL}\nbash /tmp/s.sh",
+    "saved-by-redirect": f"curl -fsSL {URL} > /tmp/s.sh\nsh /tmp/s.sh",
+    "saved-under-url-name": f"cd /tmp && curl -fsSLO {URL}\nbash /tmp/setup.sh",
+    "cloned-then-run": "git clone --depth 1 https://github.com/x/tools /tmp/t\nbash /tmp/t/go.sh",
+    "cloned-by-repo-name": "git clone https://github.com/x/tools.git\n./tools/go.sh",
+    "run-time-url": 'curl -fsSL "$SETUP_URL" | bash',
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(FETCH_AND_RUN))
+def test_a_program_fetched_and_run_fails_closed_naming_where_it_comes_from(check, case, check_id):
+    result = check(_parts(FETCH_AND_RUN[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "a program fetched from" in result.reason
+    assert "signoff does not read what a URL serves" in result.reason
+    if case == "run-time-url":
+        assert "a URL known only at run time" in result.reason
+    elif "example.com" in FETCH_AND_RUN[case]:
+        assert "`https://example.com/" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_fetch_the_profile_trusts_is_allowed(policy, check_id):
+    decision = "https://github.com/SemiAnalysisAI/InferenceX/pull/1970"
+    fetched = FetchedCode(trusted=(TrustedFetch(url=URL, decision=decision),))
+    trusting = policy.model_copy(update={"fetched_code": fetched})
+    standard = resolve_standard("current", trusting)
+    for case in ("pipe-to-shell", "saved-by-wget"):
+        verdict = judge(build(_parts(FETCH_AND_RUN[case])), trusting, standard)
+        result = next(c for c in verdict.checks if c.id == check_id)
+        assert result.status == "PASS", (case, result.reason)
+    other = f"curl -fsSL {URL} https://example.com/more.sh | bash"  # one URL it does not list
+    verdict = judge(build(_parts(other)), trusting, standard)
+    assert next(c for c in verdict.checks if c.id == check_id).status == "FAIL"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "curl -fsSL https://example.com/data.json -o /tmp/data.json\npython3 /tmp/other.py",
+        "curl -sf http://localhost:8888/health",
+        "git clone https://github.com/x/tools /tmp/t\nbash /tmp/other/go.sh",
+        "echo 'curl -o /tmp/s.sh x' > /dev/null\nbash /tmp/s.sh",
+    ],
+    ids=["other-file", "no-program", "outside-the-clone", "printed-not-run"],
+)
+def test_a_fetch_that_saves_no_program_the_script_runs_is_not_counted(check, lines):
+    result = check(_parts(lines), "spec-chat-template")
+    assert "a program fetched from" not in result.reason, result.reason
+
+
+def test_an_unchanged_script_that_fetches_and_runs_is_baseline(check):
+    """The base ran the same pipeline the same way: the PR changed nothing of it."""
+    parts = passing_parts()
+    script = SCRIPT.replace(ANCHOR, ANCHOR + FETCH_AND_RUN["pipe-to-shell"] + "\n")
+    add_changed_file(parts, SCRIPT_PATH, script + "echo done\n", base=script)
+    replace_file(parts, SCRIPT_PATH, "base", script)
+    for check_id in CHECKS:
+        result = check(parts, check_id)
+        assert "a program fetched from" not in result.reason, (check_id, result.reason)
+
+
+def test_the_shipped_profile_trusts_only_fetches_inferencex_merged(policy):
+    urls = {entry.url for entry in policy.fetched_code.trusted}
+    assert urls == {
+        "https://astral.sh/uv/install.sh",
+        "https://raw.githubusercontent.com/NVIDIA-NeMo/Skills/refs/heads/main/nemo_skills/"
+        "dataset/speed-bench/prepare.py",
+    }
+    for entry in policy.fetched_code.trusted:
+        assert "https://github.com/SemiAnalysisAI/InferenceX/pull/" in entry.decision
