@@ -21,7 +21,7 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.model import Finding, failed, not_applicable, passed
 from signoff.judge.quote import code
 from signoff.parse.comment.phrases import asserted, has_phrase, sentences, words
-from signoff.parse.inferencex.master_config import MasterEntry
+from signoff.parse.inferencex.master_config import MasterEntry, is_image_reference
 
 ID = "upstream-image"
 NAME = "upstream image / engine-first"
@@ -94,6 +94,12 @@ def _image_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
     orgs = ctx.policy.images.upstream_orgs.get(entry.engine)
     if orgs is None or not _established(ctx, entry):
         return ""
+    if not is_image_reference(entry.image):
+        return (
+            f"{code(entry.key)} ({code(entry.framework)} on {entry.sku}) uses "
+            f"{code(entry.image_raw)}, not a valid image reference (registry/path:tag@digest, "
+            "lower-case path, no blanks), so which image the runner pulls is unknown"
+        )
     if entry.image_org in orgs:
         return ""
     allowed = " or ".join(f"{org}/" for org in orgs)

@@ -340,6 +340,25 @@ def normalise_image(raw: str) -> str:
     return image
 
 
+# A container image reference as Docker reads one (distribution/reference's grammar): an optional
+# registry host, lower-case path components, an optional tag and digest; nothing else (a blank
+# would hand the runner's container tool a second argument).
+_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+_HOST = (
+    r"(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*"
+)
+_REFERENCE = re.compile(
+    rf"(?:{_HOST}(?::[0-9]+)?/)?{_COMPONENT}(?:/{_COMPONENT})*"
+    r"(?::[\w][\w.-]{0,127})?"
+    r"(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?"
+)
+
+
+def is_image_reference(image: str) -> bool:
+    """Whether a normalised image is one valid reference (`vllm/vllm-openai:v1@sha256:...`)."""
+    return _REFERENCE.fullmatch(image) is not None
+
+
 def image_repository(image: str) -> str:
     """The repository part of a normalised image: no `@sha256:` digest, no `:tag`."""
     repo = image.split("@", 1)[0]

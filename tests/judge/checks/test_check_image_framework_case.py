@@ -36,3 +36,50 @@ def test_a_fork_image_under_a_vllm_spelled_otherwise_is_no_upstream_image(check,
 def test_the_spelling_as_written_is_what_the_reason_quotes(check) -> None:
     result = check(_new_entry("VLLM"), "upstream-image")
     assert "(`VLLM` on b200)" in result.reason
+
+
+# The image is handed to the runner's container tool as one string: text after a blank or a
+# quote is another argument there (`--container-image=evil/img`), whatever org it starts with.
+@pytest.mark.parametrize(
+    "image",
+    [
+        '"vllm/vllm-openai:v0.11.1 --container-image=evilorg/img"',
+        '"vllm/vllm-openai:v0.11.1\\tevilorg/img"',
+        "vllm/vllm-openai:v0.11.1;evilorg/img",
+        "vllm/Vllm-Openai:v0.11.1",
+        "vllm//vllm-openai:v0.11.1",
+        "vllm/vllm-openai:v0.11.1@sha256:xyz",
+    ],
+    ids=["blank", "tab", "semicolon", "upper-case", "empty-component", "bad-digest"],
+)
+def test_an_image_that_is_no_valid_reference_fails_whatever_org_it_starts_with(check, image):
+    parts = passing_parts()
+    entry = NEW_ENTRY.replace("image: vllm/vllm-openai:v0.11.1", f"image: {image}")
+    for read in parts["files"]:
+        if read["path"] == MASTER and read["role"] in ("head", "eval"):
+            read["text"] = read["text"].replace(NEW_ENTRY, entry)
+    result = check(parts, "upstream-image")
+    assert result.status == "FAIL", result.reason
+    assert "not a valid image reference" in result.reason
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        "vllm/vllm-openai:v0.11.1",
+        '"docker.io/vllm/vllm-openai:v0.11.1"',
+        "vllm/vllm-openai@sha256:" + "a" * 64,
+        "vllm/vllm-openai:v0.11.1@sha256:" + "0f" * 32,
+        "lmsysorg/sglang:v0.5.12.post1-cu130",
+    ],
+)
+def test_valid_references_of_the_upstream_orgs_stay_upstream(check, image):
+    parts = passing_parts()
+    entry = NEW_ENTRY.replace("image: vllm/vllm-openai:v0.11.1", f"image: {image}")
+    if "lmsysorg" in image:
+        entry = entry.replace("framework: vllm", "framework: sglang")
+    for read in parts["files"]:
+        if read["path"] == MASTER and read["role"] in ("head", "eval"):
+            read["text"] = read["text"].replace(NEW_ENTRY, entry)
+    result = check(parts, "upstream-image")
+    assert result.status == "PASS", result.reason
