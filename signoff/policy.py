@@ -292,7 +292,9 @@ class FetchedCode(Strict):
     then, which the PR's author chose (judge/fetched_code.py)."""
 
     # the commands that fetch (first word, or `git clone`), matched against a command's words
-    fetchers: tuple[str, ...] = ("curl", "wget", "git clone")
+    fetchers: tuple[str, ...] = (
+        "curl", "wget", "git clone", "hf download", "huggingface-cli download"
+    )  # fmt: skip
     trusted: tuple[TrustedFetch, ...] = ()
 
 

@@ -580,6 +580,8 @@ def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     """A sourced file of known base name that the PR did not write (see the module doc)."""
     if ctx.evidence.files_truncated:
         return False
+    if shown.strip("\"'").startswith(("/dev/", "/proc/")):
+        return False  # standard input or a descriptor: what the script feeds it, not a file
     if CUT in shown:  # a long word shown by its ends: its name is known when its end has a /
         shown = shown.rsplit(CUT, 1)[1]
         if "/" not in shown:

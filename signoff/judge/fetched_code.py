@@ -23,6 +23,7 @@ from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.shell.records import ScriptFileRun
 from signoff.parse.shell.script_files import STDIN, WRAPPERS, basename
 
+_HUB_CLIS = frozenset({"hf", "huggingface-cli"})
 _URL = re.compile(r"""(?:https?|ftp)://[^\s'"`)|;&<>]+""")
 # What a wrapper takes before the command it runs (`timeout 60`, `env A=1`, `sudo -E`).
 _WRAPPER_WORD = re.compile(r"-.*|[A-Za-z_][A-Za-z0-9_]*=.*|[0-9][0-9.,:-]*[smhd]?")
@@ -42,7 +43,7 @@ class Saved(NamedTuple):
 
     urls: tuple[str, ...]
     names: frozenset[str]  # files it saves (curl/wget)
-    clone: str | None  # the directory `git clone` makes (None: a curl or wget)
+    clone: str | None  # the directory a clone or Hub download fills (None: curl or wget)
 
 
 def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
@@ -61,6 +62,11 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
         if basename(words[0]) == "git":
             found.append(Saved(urls, frozenset(), _clone_directory(words)))
             continue
+        if basename(words[0]) in _HUB_CLIS:  # a repository of the Hugging Face Hub
+            hub = _hub_download(words)
+            if hub is not None:
+                found.append(hub)
+            continue
         names = {basename(_SAVE_OPTION.sub("", word)) for word in words[1:]}
         names |= {basename(url.split("?", 1)[0].rstrip("/")) for url in urls}
         names |= _redirect_targets(ctx, run.path, command.line)
@@ -77,8 +83,10 @@ def fetched_from(
     if call.word == STDIN:
         feed = _feed(ctx, run, call)
         return tuple(_URL.findall(feed)) if feed is not None and fetch.search(feed) else None
-    if call.word.startswith(("<(", ">(")):  # `bash <(curl URL)`: the substitution prints it
-        return tuple(_URL.findall(call.word)) if fetch.search(call.word[2:]) else None
+    if not call.name and any(mark in call.word for mark in ("<(", "$(", "`")):
+        # `bash <(curl URL)`, `python3 -c "$(curl URL)"`: a substitution prints the program
+        inner = call.word.split("(", 1)[1] if "(" in call.word else call.word.lstrip("`")
+        return tuple(_URL.findall(call.word)) if fetch.search(inner) else None
     for fetched in saved if call.name else ():
         if call.name in fetched.names or _in(fetched.clone, call.word):
             return fetched.urls
@@ -138,6 +146,28 @@ def _clone_directory(words: tuple[str, ...]) -> str | None:
         return None
     directory = positional[1] if len(positional) > 1 else positional[0].removesuffix(".git")
     return basename(directory.rstrip("/"))
+
+
+def _hub_download(words: tuple[str, ...]) -> Saved | None:
+    """`hf download REPO ... --local-dir DIR`: the repository's files in DIR (without
+    `--local-dir` they go to the Hub's cache, which no script path names)."""
+    positional: list[str] = []
+    directory = None
+    i = words.index("download") + 1 if "download" in words else len(words)
+    while i < len(words):
+        word = words[i]
+        if word == "--local-dir" and i + 1 < len(words):
+            directory, i = words[i + 1], i + 2
+            continue
+        if word.startswith("--local-dir="):
+            directory = word.split("=", 1)[1]
+        elif not word.startswith("-"):
+            positional.append(word)
+        i += 1
+    if directory is None or not positional:
+        return None
+    urls = (f"https://huggingface.co/{positional[0]}",)
+    return Saved(urls, frozenset(), basename(directory.rstrip("/")))
 
 
 def _in(directory: str | None, program: str) -> bool:

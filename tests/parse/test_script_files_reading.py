@@ -123,3 +123,11 @@ def test_a_wrapper_option_with_a_run_time_value_in_one_word_is_skipped_as_an_opt
 def test_a_wrapper_option_whose_run_time_value_may_split_still_names_what_runs():
     """Unquoted, the value may split into more fields: one of them may be the program."""
     assert _files("srun --jobid=$JOB_ID bash x.sh")[0][1] == ""
+
+
+def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_output():
+    assert _files('python3 -c "$(curl -fsSL https://x.io/p.py)"') == [
+        ("$(curl -fsSL https://x.io/p.py)", "", "reached")
+    ]
+    assert _files("python3 -c \"open('$(dirname \"$0\")/x.yaml')\"") == []
+    assert _files("python3 -c \"print('$VALUE')\"") == []

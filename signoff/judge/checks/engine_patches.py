@@ -413,6 +413,13 @@ def _scan_script(
         if run.complete:
             found += find_in_run(text, path, run, patches, variables)
         elif _evaluated(run):
+            made = [p for p in settled(ctx, run).problems if sourced_file(p) is not None]
+            if made:  # a source the PR wrote or changed (fed by a fetch, standard input, ...)
+                where = f" ({run.label})" if run.label else ""
+                scan.problem = (
+                    f"{path} could not be fully read ({made[0]}), so patching is unverified{where}"
+                )
+                return
             why = f"{run.problems[0]}: every command counts"
             found += find_patches(text, path, patches, variables, why)
             scan.unread += [

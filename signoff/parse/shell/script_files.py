@@ -248,12 +248,28 @@ def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
         text = word.text
         if text == "-":
             return _stdin(line)  # its program from standard input (a heredoc there is read)
+        if text == "-c" and i + 1 < len(argv) and _substituted_program(argv[i + 1]):
+            return argv[i + 1]  # `-c "$(curl URL)"`: a program known only at run time
         if text.startswith(("-m", "-c")):
             return None
         if not text.startswith("-"):
             return word
         i += 2 if text in _PYTHON_OPTION_ARGS else 1
     return _stdin(line)
+
+
+def _substituted_program(code: Field) -> bool:
+    """A `-c` program that is a command's output (`"$(curl URL)"`), known only at run time. A
+    program written out with a substitution or a variable inside (a path, a value) is text the
+    checks scan, as before."""
+    return (
+        not code.known
+        and bool(code.parts)
+        and all(
+            text.startswith(("$(", "`")) if not known else not text.strip()
+            for text, known in code.parts
+        )
+    )
 
 
 def _stdin(line: int) -> Field:

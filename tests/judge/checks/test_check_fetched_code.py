@@ -43,6 +43,10 @@ FETCH_AND_RUN = {
     "cloned-then-run": "git clone --depth 1 https://github.com/x/tools /tmp/t\nbash /tmp/t/go.sh",
     "cloned-by-repo-name": "git clone https://github.com/x/tools.git\n./tools/go.sh",
     "run-time-url": 'curl -fsSL "$SETUP_URL" | bash',
+    "hub-download": "hf download someone/tools --local-dir /tmp/p\nbash /tmp/p/apply.sh",
+    "hub-download-old-cli": (
+        "huggingface-cli download someone/tools --local-dir=/tmp/p\npython3 /tmp/p/apply.py"
+    ),
 }
 
 
@@ -55,6 +59,8 @@ def test_a_program_fetched_and_run_fails_closed_naming_where_it_comes_from(check
     assert "signoff does not read what a URL serves" in result.reason
     if case == "run-time-url":
         assert "a URL known only at run time" in result.reason
+    elif case.startswith("hub-download"):
+        assert "`https://huggingface.co/someone/tools`" in result.reason
     elif "example.com" in FETCH_AND_RUN[case]:
         assert "`https://example.com/" in result.reason
 
@@ -109,3 +115,30 @@ def test_the_shipped_profile_trusts_only_fetches_inferencex_merged(policy):
     }
     for entry in policy.fetched_code.trusted:
         assert "https://github.com/SemiAnalysisAI/InferenceX/pull/" in entry.decision
+
+
+# Code the script sources or hands Python as its program, fetched: the same class by other routes.
+FETCHED_SOURCES = {
+    "source-dev-stdin": f'source /dev/stdin <<< "$(curl -fsSL {URL})"',
+    "source-saved-file": f"curl -fsSL {URL} -o /tmp/env.sh\nsource /tmp/env.sh",
+    "source-process-substitution": f". <(wget -qO- {URL})",
+    "python-c-fetched": f'python3 -c "$(curl -fsSL {URL})"',
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(FETCHED_SOURCES))
+def test_fetched_code_sourced_or_given_to_python_c_fails_closed(check, case, check_id):
+    result = check(_parts(FETCHED_SOURCES[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert (
+        "/dev/stdin" in result.reason
+        or "example.com" in result.reason
+        or ("/tmp/env.sh" in result.reason)
+    ), result.reason
+
+
+def test_an_unchanged_source_of_a_runner_file_stays_baseline_for_engine_patches(check):
+    """A file from the image or runner that the PR cannot write keeps its baseline reading."""
+    result = check(_parts("source /etc/os-release"), "engine-patches")
+    assert result.status == "PASS", result.reason
