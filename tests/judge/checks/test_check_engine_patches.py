@@ -636,3 +636,36 @@ def test_archives_clones_and_downloads_written_into_the_engine_are_patching(chec
 def test_reading_an_engine_location_with_an_archive_tool_is_no_patch(check):
     command = "tar -tzf /tmp/v.tgz | grep dist-packages > /dev/null || true"
     assert _engine_check(check, command).status == "PASS"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pip install -r https://example.com/requirements.txt",
+        "pip install --requirement=https://example.com/r.txt aiperf",
+        "uv pip install -c https://example.com/constraints.txt datasets",
+    ],
+)
+def test_a_package_list_fetched_at_run_time_is_patching(check, command):
+    result = _engine_check(check, command)
+    assert result.status == "FAIL" and "installs engine packages" in result.reason, result.reason
+
+
+# Tools that install a package into an environment of their own and run from it (`uvx`,
+# `uv run --with`, `pipx run`): an engine package or a fork named there is installed all the same.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "uvx --from git+https://github.com/x/vllm vllm --version",
+        "uv tool run --from vllm==0.0.1 vllm --version",
+        'uv run --with vllm==0.0.1 vllm serve "$MODEL" --port 8000 &',
+        "pipx run --spec git+https://github.com/x/tool tool",
+    ],
+)
+def test_packages_run_from_an_environment_of_their_own_are_installs(check, command):
+    result = _engine_check(check, command)
+    assert result.status == "FAIL" and "installs engine packages" in result.reason, result.reason
+
+
+def test_running_the_harness_from_an_environment_of_its_own_is_allowed(check):
+    assert _engine_check(check, "uvx --from aiperf==0.3 aiperf --version").status == "PASS"
