@@ -8,6 +8,7 @@ from .checks import (
     fail_arch_underscore,
     fail_codeowner,
     fail_evals,
+    fail_image_reference,
     fail_latest_template,
     fail_launch_config_after_cd,
     fail_launch_config_override,
@@ -260,6 +261,12 @@ VARIANTS = [
         "fail_upstream_image",
         "check 6: rocm/vllm-dev image for a vllm entry on b200",
         fail_upstream_image,
+        expect=("REJECTED", (6,)),
+    ),
+    Variant(
+        "fail_image_reference",
+        "check 6: a vllm/ image with a second word (`--container-image=evilorg/...`)",
+        fail_image_reference,
         expect=("REJECTED", (6,)),
     ),
     Variant(

@@ -103,19 +103,36 @@ def fail_latest_template(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+# The PR's new entry from its image to its first search-space point (one place in the file).
+_NEW_ENTRY_TAIL = (
+    "image: $IMAGE\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
+    "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
+    "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
+    "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec"
+)
+
+
 def fail_upstream_image(data: dict[str, Any]) -> str:
     """6: a vllm entry on b200 runs rocm/vllm-dev instead of a vllm/ image."""
     _edit_pr_file(
         data,
         "configs/nvidia-master.yaml",
-        "image: vllm/vllm-openai:v0.11.2\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
-        "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
-        "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
-        "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
-        "image: rocm/vllm-dev:nightly\n  model: deepseek-ai/DeepSeek-V4-Pro\n"
-        "  model-prefix: dsv4\n  precision: fp4\n  framework: vllm\n  runner: b200-dsv4\n"
-        "  multinode: false\n  scenarios:\n    fixed-seq-len:\n      - isl: 8192\n"
-        "        osl: 1024\n        search-space:\n          - {tp: 8, ep: 1, spec",
+        _NEW_ENTRY_TAIL.replace("$IMAGE", "vllm/vllm-openai:v0.11.2"),
+        _NEW_ENTRY_TAIL.replace("$IMAGE", "rocm/vllm-dev:nightly"),
+    )
+    return pass_conversation(data)
+
+
+def fail_image_reference(data: dict[str, Any]) -> str:
+    """6: the vllm entry's image starts with the vllm/ org but carries a second word, which the
+    runner's container tool would read as another argument (`--container-image=...`)."""
+    _edit_pr_file(
+        data,
+        "configs/nvidia-master.yaml",
+        _NEW_ENTRY_TAIL.replace("$IMAGE", "vllm/vllm-openai:v0.11.2"),
+        _NEW_ENTRY_TAIL.replace(
+            "$IMAGE", "vllm/vllm-openai:v0.11.2 --container-image=evilorg/vllm-openai"
+        ),
     )
     return pass_conversation(data)
 
