@@ -129,5 +129,5 @@ def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_
     assert _files('python3 -c "$(curl -fsSL https://x.io/p.py)"') == [
         ("$(curl -fsSL https://x.io/p.py)", "", "reached")
     ]
-    assert _files("python3 -c \"open('$(dirname \"$0\")/x.yaml')\"") == []
+    assert _files('python3 -c "open(\'$(dirname "$0")/x.yaml\')"') == []
     assert _files("python3 -c \"print('$VALUE')\"") == []
