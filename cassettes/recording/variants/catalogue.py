@@ -33,6 +33,7 @@ from .eras import (
     fail_deprecated_models,
     fail_draft_precision,
     fail_engine_harness_named,
+    fail_engine_index,
     fail_engine_patches,
     fail_engine_run_time_package,
     fail_engine_shadow_module,
@@ -469,6 +470,13 @@ VARIANTS = [
         "checks 8-10 (E8): `curl URL | bash`, a program fetched from a URL nobody vetted",
         fail_fetched_program,
         expect=("REJECTED", (8, 9, 10)),
+        standard="E8",
+    ),
+    Variant(
+        "fail_engine_index",
+        "check 10 (E8): `pip install --extra-index-url <untrusted> -U aiperf`",
+        fail_engine_index,
+        expect=("REJECTED", (10,)),
         standard="E8",
     ),
     Variant(

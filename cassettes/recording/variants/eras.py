@@ -170,6 +170,15 @@ def fail_engine_unpacked(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_engine_index(data: dict[str, Any]) -> str:
+    """10 (E8): the harness installed from a package index the PR chooses, which may serve any
+    package under the harness's name (one built there runs its own code as it installs)."""
+    _with_models_md(data)
+    index = "pip install --extra-index-url https://pypi.example.com/simple -U aiperf\n"
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + index)
+    return pass_conversation(data)
+
+
 TRIMMED_CONFIG_PATH = "benchmarks/single_node/fixed_seq_len/trimmed/config.json"
 
 
