@@ -97,8 +97,9 @@ def _image_problem(ctx: JudgeContext, entry: MasterEntry) -> str:
     if not is_image_reference(entry.image):
         return (
             f"{code(entry.key)} ({code(entry.framework)} on {entry.sku}) uses "
-            f"{code(entry.image_raw)}, not a valid image reference (registry/path:tag@digest, "
-            "lower-case path, no blanks), so which image the runner pulls is unknown"
+            f"{code(entry.image_raw)}, not a valid image reference (an optional registry, "
+            "lower-case path components, an optional tag and digest, no blanks), so which "
+            "image the runner pulls is unknown"
         )
     if entry.image_org in orgs:
         return ""
