@@ -88,6 +88,7 @@ def _harness(line: str, policy: PatchPolicy) -> bool:
 _SPACE = re.compile(r"(\s+)")
 _NAME_END = re.compile(r"[@#?]")  # a URL's ref, fragment or query: not the name it gives
 _URL = re.compile(r"""(?:https?|ftp|file)://[^\s'"`)|;&<>]+""")
+_DOT_SEGMENT = re.compile(r"/\.\.?(?:/|$)|%2e", re.I)  # a path that may leave its prefix
 
 
 def _names_harness(word: str, policy: PatchPolicy) -> bool:
@@ -125,13 +126,18 @@ def _allowed(
 
 
 def _trusted_urls(line: str, pattern: PatchPattern, policy: PatchPolicy) -> bool:
-    """A `trusted_urls` hit whose every URL starts with a `trusted_indexes` entry (a value
-    known only at run time, or none, is never trusted)."""
-    if not pattern.trusted_urls:
+    """A `trusted_urls` hit whose every URL starts with a `trusted_indexes` entry. A line with
+    a word known only at run time (another index may hide there), or a URL that climbs out of
+    its prefix (`/../`, percent-encoded dots), is never trusted."""
+    if not pattern.trusted_urls or _RUN_TIME_WORD.search(line):
         return False
     urls = _URL.findall(line)
     prefixes = tuple(entry.url for entry in policy.trusted_indexes)
-    return bool(urls) and bool(prefixes) and all(url.startswith(prefixes) for url in urls)
+    return (
+        bool(urls)
+        and bool(prefixes)
+        and all(url.startswith(prefixes) and not _DOT_SEGMENT.search(url) for url in urls)
+    )
 
 
 def _harness_tooling(

@@ -726,3 +726,21 @@ def test_the_librarys_pip_wrapper_installs_as_pip_does(check, command, named):
 def test_the_librarys_pip_wrapper_installing_other_packages_is_allowed(check):
     command = 'agentic_pip_install --quiet --no-deps "sortedcontainers==2.4.0" aiperf'
     assert _engine_check(check, command).status == "PASS"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pip install --find-links "
+        "https://github.com/LMCache/LMCache/releases/../../x/y/releases lmcache",
+        "pip install --find-links https://github.com/LMCache/LMCache/releases/%2e%2e/x lmcache",
+        'INDEX="$(head -1 index.txt)"\npip install --find-links '
+        'https://github.com/LMCache/LMCache/releases/v1 --extra-index-url="$INDEX" lmcache',
+    ],
+    ids=["dot-segments", "encoded-dots", "run-time-index-beside-a-trusted-one"],
+)
+def test_a_trusted_index_prefix_trusts_nothing_outside_it(check, command):
+    result = _engine_check(check, command)
+    assert result.status == "FAIL" and "installs from a package index" in result.reason, (
+        result.reason
+    )
