@@ -296,6 +296,15 @@ class FetchedCode(Strict):
         "curl", "wget", "git clone", "hf download", "huggingface-cli download"
     )  # fmt: skip
     trusted: tuple[TrustedFetch, ...] = ()
+    # a trusted URL counts only as a plain fetch: options that change nothing of where it goes
+    # or what it accepts (a regex over one word; saving options are read as such)
+    plain_options: str = r"-[LsSfq]+|--(?:location|silent|show-error|fail|quiet|no-verbose)"
+    # settings that reconfigure the fetchers from outside their command line (a config file,
+    # a CA bundle, TLS checks off): a reading whose text names one trusts no fetch
+    reconfigures: str = (
+        r"\.curlrc|\bCURL_HOME\b|\bCURL_CA_BUNDLE\b|\bSSL_CERT_(?:FILE|DIR)\b|\.wgetrc|"
+        r"\bWGETRC\b|\bGIT_SSL_NO_VERIFY\b|\bsslVerify\b|\bGIT_CONFIG\w*\b"
+    )
 
 
 class AuditPolicy(Strict):

@@ -35,13 +35,25 @@ _CLONE_VALUE_OPTIONS = frozenset(
      "--jobs", "-u", "--upload-pack", "--separate-git-dir", "--template", "--shallow-since",
      "--shallow-exclude", "--reference-if-able", "--server-option", "--bundle-uri"}
 )  # fmt: skip
+# Saving options of a plain fetch, bundled only with plain flags (`-sLo F`, `-qO-`, `--output F`).
+_PLAIN_SAVE = re.compile(r"-[LsSfq]*[oOP]|--output(?:-document)?|--directory-prefix")
+_PLAIN_SAVE_JOINED = re.compile(r"(?:-[LsSfq]*[oOP]|--output(?:-document)?=|--directory-prefix=).+")
 _REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
+
+
+class Fetch(NamedTuple):
+    """Where a program came from: the URLs of its fetch (() when known only at run time), and
+    whether the fetch was plain (nothing on its command line changes where it goes or what it
+    accepts: `--resolve`, `-k`, `-K cfg`, an assignment before it)."""
+
+    urls: tuple[str, ...]
+    plain: bool
 
 
 class Saved(NamedTuple):
     """A fetch of the reading that saves files: their base names, or the clone's directory."""
 
-    urls: tuple[str, ...]
+    fetch: Fetch
     names: frozenset[str]  # files it saves (curl/wget)
     clone: str | None  # the directory a clone or Hub download fills (None: curl or wget)
 
@@ -59,44 +71,86 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
         if not words or not fetch.match(" ".join(words)):
             continue
         urls = tuple(url for word in words for url in _URL.findall(word))
+        plain = _plain(ctx, command.argv)
         if basename(words[0]) == "git":
-            found.append(Saved(urls, frozenset(), _clone_directory(words)))
+            found.append(Saved(Fetch(urls, plain), frozenset(), _clone_directory(words)))
             continue
         if basename(words[0]) in _HUB_CLIS:  # a repository of the Hugging Face Hub
             hub = _hub_download(words)
             if hub is not None:
-                found.append(hub)
+                repository, directory = hub
+                found.append(Saved(Fetch((repository,), plain), frozenset(), directory))
             continue
         names = {basename(_SAVE_OPTION.sub("", word)) for word in words[1:]}
         names |= {basename(url.split("?", 1)[0].rstrip("/")) for url in urls}
         names |= _redirect_targets(ctx, run.path, command.line)
-        found.append(Saved(urls, frozenset(names - {""}), None))
+        found.append(Saved(Fetch(urls, plain), frozenset(names - {""}), None))
     return tuple(found)
 
 
 def fetched_from(
     ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun, saved: tuple[Saved, ...]
-) -> tuple[str, ...] | None:
-    """The URLs the program `call` runs was fetched from (() when they are known only at run
-    time); None when it was not fetched. `saved`: `saved_by_fetches` of the reading."""
+) -> Fetch | None:
+    """Where the program `call` runs was fetched from; None when it was not fetched.
+    `saved`: `saved_by_fetches` of the reading."""
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     if call.word == STDIN:
         feed = _feed(ctx, run, call)
-        return tuple(_URL.findall(feed)) if feed is not None and fetch.search(feed) else None
+        if feed is None or not fetch.search(feed):
+            return None
+        return Fetch(tuple(_URL.findall(feed)), _plain_segments(ctx, feed))
     if not call.name and any(mark in call.word for mark in ("<(", "$(", "`")):
         # `bash <(curl URL)`, `python3 -c "$(curl URL)"`: a substitution prints the program
         inner = call.word.split("(", 1)[1] if "(" in call.word else call.word.lstrip("`")
-        return tuple(_URL.findall(call.word)) if fetch.search(inner) else None
+        if not fetch.search(inner):
+            return None
+        return Fetch(tuple(_URL.findall(call.word)), _plain_segments(ctx, inner.rstrip(")`")))
     for fetched in saved if call.name else ():
         if call.name in fetched.names or _in(fetched.clone, call.word):
-            return fetched.urls
+            return fetched.fetch
     return None
 
 
-def trusted(ctx: JudgeContext, urls: tuple[str, ...]) -> bool:
-    """Every URL is one the profile trusts (a fetch from a run-time URL never is)."""
-    listed = {entry.url for entry in ctx.policy.fetched_code.trusted}
-    return bool(urls) and all(url in listed for url in urls)
+def trusted(ctx: JudgeContext, run: ScriptRun, fetch: Fetch) -> bool:
+    """A plain fetch whose every URL the profile trusts, by a reading that sets nothing that
+    reconfigures the fetchers (a fetch from a run-time URL never is trusted)."""
+    policy = ctx.policy.fetched_code
+    listed = {entry.url for entry in policy.trusted}
+    if not fetch.plain or not fetch.urls or not all(url in listed for url in fetch.urls):
+        return False
+    texts = (ctx.parsed_script(path) for path in (run.path, *(p for _, p in run.sourced)))
+    settings = re.compile(policy.reconfigures)
+    return not any(parsed is not None and settings.search(parsed.text) for parsed in texts)
+
+
+def _plain_segments(ctx: JudgeContext, text: str) -> bool:
+    """Every fetching command of a pipeline's text is plain (`_plain`)."""
+    fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
+    segments = re.split(r"\|\|?|&&|;|\n", text.replace("\\\n", " "))
+    return all(_plain(ctx, tuple(s.split())) for s in segments if fetch.search(s))
+
+
+def _plain(ctx: JudgeContext, words: tuple[str, ...]) -> bool:
+    """The fetch's words are its fetcher's, URLs, the profile's plain options and the file it
+    saves to: nothing before the fetcher (an assignment, a wrapper), nothing else after."""
+    policy = ctx.policy.fetched_code
+    spelled = next(
+        (f.split() for f in policy.fetchers if words and basename(words[0]) == f.split()[0]),
+        None,
+    )
+    if spelled is None or list(words[1 : len(spelled)]) != spelled[1:]:
+        return False
+    plain = re.compile(policy.plain_options)
+    i = len(spelled)
+    while i < len(words):
+        word = words[i].strip("\"'")
+        if _PLAIN_SAVE.fullmatch(word):
+            i += 2  # the file it saves to comes next
+        elif _URL.fullmatch(word) or plain.fullmatch(word) or _PLAIN_SAVE_JOINED.fullmatch(word):
+            i += 1
+        else:
+            return False
+    return True
 
 
 @lru_cache(maxsize=8)
@@ -148,9 +202,9 @@ def _clone_directory(words: tuple[str, ...]) -> str | None:
     return basename(directory.rstrip("/"))
 
 
-def _hub_download(words: tuple[str, ...]) -> Saved | None:
-    """`hf download REPO ... --local-dir DIR`: the repository's files in DIR (without
-    `--local-dir` they go to the Hub's cache, which no script path names)."""
+def _hub_download(words: tuple[str, ...]) -> tuple[str, str] | None:
+    """`hf download REPO ... --local-dir DIR`: (the repository's URL, DIR's name), its files
+    being in DIR (without `--local-dir` they go to the Hub's cache, which no path names)."""
     positional: list[str] = []
     directory = None
     i = words.index("download") + 1 if "download" in words else len(words)
@@ -166,8 +220,7 @@ def _hub_download(words: tuple[str, ...]) -> Saved | None:
         i += 1
     if directory is None or not positional:
         return None
-    urls = (f"https://huggingface.co/{positional[0]}",)
-    return Saved(urls, frozenset(), basename(directory.rstrip("/")))
+    return f"https://huggingface.co/{positional[0]}", basename(directory.rstrip("/"))
 
 
 def _in(directory: str | None, program: str) -> bool:

@@ -38,15 +38,16 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
     for call in (*run.script_files, *_by_plain_name(run)):
         if unchanged_call(ctx, run, call):
             continue  # the base ran it the same way, fed the same
-        urls = fetched_from(ctx, run, call, saved)
-        if urls is not None and trusted(ctx, urls):
+        fetch = fetched_from(ctx, run, call, saved)
+        if fetch is not None and trusted(ctx, run, fetch):
             continue  # a program the maintainers decided to run (profile fetched_code.trusted)
-        if urls is not None:
+        if fetch is not None:
             where = f" ({run.label})" if run.label else ""
-            source = ", ".join(code(url) for url in urls) or "a URL known only at run time"
+            source = ", ".join(code(url) for url in fetch.urls) or "a URL known only at run time"
+            plainly = "" if fetch.plain else " (not as a plain fetch)"
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, a program fetched from "
-                f"{source} when the sweep runs; {UNFETCHED}{where}"
+                f"{source}{plainly} when the sweep runs; {UNFETCHED}{where}"
             )
         if environment_program(ctx, run, call):
             continue  # the runner's or the image's program, or a literal judged by its name

@@ -142,3 +142,27 @@ def test_an_unchanged_source_of_a_runner_file_stays_baseline_for_engine_patches(
     """A file from the image or runner that the PR cannot write keeps its baseline reading."""
     result = check(_parts("source /etc/os-release"), "engine-patches")
     assert result.status == "PASS", result.reason
+
+
+# A trusted URL is trusted only as a plain fetch: options or settings that change where the
+# fetch goes or what it accepts (another address, no TLS check, a config file) serve anything.
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "curl -k --resolve astral.sh:443:203.0.113.7 -LsSf https://astral.sh/uv/install.sh | sh",
+        "curl -K ./curl.cfg -LsSf https://astral.sh/uv/install.sh | sh",
+        "curl --connect-to astral.sh:443:203.0.113.7:443 -LsSf https://astral.sh/uv/install.sh | sh",
+        "printf 'insecure\\n' > ~/.curlrc\ncurl -LsSf https://astral.sh/uv/install.sh | sh",
+        "export CURL_CA_BUNDLE=/tmp/ca.pem\ncurl -LsSf https://astral.sh/uv/install.sh | sh",
+    ],
+    ids=["resolve", "config-file", "connect-to", "curlrc", "ca-bundle"],
+)
+def test_a_trusted_url_fetched_other_than_plainly_is_not_trusted(check, lines):
+    result = check(_parts(lines), "engine-patches")
+    assert result.status == "FAIL" and "a program fetched from" in result.reason, result.reason
+
+
+def test_the_trusted_installer_fetched_plainly_passes(check):
+    lines = "curl -LsSf https://astral.sh/uv/install.sh |\n  UV_INSTALL_DIR=/tmp/uv sh"
+    for check_id in CHECKS:
+        assert check(_parts(lines), check_id).status == "PASS"
