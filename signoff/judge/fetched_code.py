@@ -21,12 +21,10 @@ from signoff.judge.baseline import stdin_feed
 from signoff.judge.context import JudgeContext
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.shell.records import ScriptFileRun
-from signoff.parse.shell.script_files import STDIN, WRAPPERS, basename
+from signoff.parse.shell.scan import URL
+from signoff.parse.shell.script_files import STDIN, basename, command_start
 
 _HUB_CLIS = frozenset({"hf", "huggingface-cli"})
-_URL = re.compile(r"""(?:https?|ftp)://[^\s'"`)|;&<>]+""")
-# What a wrapper takes before the command it runs (`timeout 60`, `env A=1`, `sudo -E`).
-_WRAPPER_WORD = re.compile(r"-.*|[A-Za-z_][A-Za-z0-9_]*=.*|[0-9][0-9.,:-]*[smhd]?")
 # Options naming where curl or wget saves (`-o F`, `-sLoF`, `--output=F`, `-O F`, `-P DIR`).
 _SAVE_OPTION = re.compile(r"^(?:--output(?:-document)?=|--directory-prefix=|-[a-zA-Z]*[oOP])")
 # git clone's options whose value is the next word (`--branch main`, `--depth 1`).
@@ -67,10 +65,10 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     found: list[Saved] = []
     for command in run.commands:
-        words = command.argv[_command_start(command.argv) :]
+        words = command.argv[command_start(command.argv) :]
         if not words or not fetch.match(" ".join(words)):
             continue
-        urls = tuple(url for word in words for url in _URL.findall(word))
+        urls = tuple(url for word in words for url in URL.findall(word))
         plain = _plain(ctx, command.argv)
         if basename(words[0]) == "git":
             found.append(Saved(Fetch(urls, plain), frozenset(), _clone_directory(words)))
@@ -98,13 +96,13 @@ def fetched_from(
         feed = _feed(ctx, run, call)
         if feed is None or not fetch.search(feed):
             return None
-        return Fetch(tuple(_URL.findall(feed)), _plain_segments(ctx, feed))
+        return Fetch(tuple(URL.findall(feed)), _plain_segments(ctx, feed))
     if not call.name and any(mark in call.word for mark in ("<(", "$(", "`")):
         # `bash <(curl URL)`, `python3 -c "$(curl URL)"`: a substitution prints the program
         inner = call.word.split("(", 1)[1] if "(" in call.word else call.word.lstrip("`")
         if not fetch.search(inner):
             return None
-        return Fetch(tuple(_URL.findall(call.word)), _plain_segments(ctx, inner.rstrip(")`")))
+        return Fetch(tuple(URL.findall(call.word)), _plain_segments(ctx, inner.rstrip(")`")))
     for fetched in saved if call.name else ():
         if call.name in fetched.names or _in(fetched.clone, call.word):
             return fetched.fetch
@@ -146,7 +144,7 @@ def _plain(ctx: JudgeContext, words: tuple[str, ...]) -> bool:
         word = words[i].strip("\"'")
         if _PLAIN_SAVE.fullmatch(word):
             i += 2  # the file it saves to comes next
-        elif _URL.fullmatch(word) or plain.fullmatch(word) or _PLAIN_SAVE_JOINED.fullmatch(word):
+        elif URL.fullmatch(word) or plain.fullmatch(word) or _PLAIN_SAVE_JOINED.fullmatch(word):
             i += 1
         else:
             return False
@@ -171,16 +169,6 @@ def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
     if parsed is None or parsed.tree is None or line <= 0:
         return None
     return stdin_feed(parsed, line)
-
-
-def _command_start(argv: tuple[str, ...]) -> int:
-    """Where the command behind leading wrappers starts (`timeout 60 curl ...`)."""
-    i = 0
-    while i < len(argv) and basename(argv[i]) in WRAPPERS:
-        i += 1
-        while i < len(argv) and _WRAPPER_WORD.fullmatch(argv[i]):
-            i += 1
-    return i
 
 
 def _clone_directory(words: tuple[str, ...]) -> str | None:

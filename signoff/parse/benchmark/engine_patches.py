@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict
 from signoff.parse.benchmark.harness_program import rewrites_only_harness
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.script_text import MAX_LINE, command_spans, command_spans_at, expand
+from signoff.parse.shell.scan import URL
 from signoff.policy import PatchPattern, PatchPolicy
 
 _HELPER = re.compile(
@@ -87,7 +88,6 @@ def _harness(line: str, policy: PatchPolicy) -> bool:
 
 _SPACE = re.compile(r"(\s+)")
 _NAME_END = re.compile(r"[@#?]")  # a URL's ref, fragment or query: not the name it gives
-_URL = re.compile(r"""(?:https?|ftp|file)://[^\s'"`)|;&<>]+""")
 _DOT_SEGMENT = re.compile(r"/\.\.?(?:/|$)|%2e", re.I)  # a path that may leave its prefix
 
 
@@ -131,7 +131,7 @@ def _trusted_urls(line: str, pattern: PatchPattern, policy: PatchPolicy) -> bool
     its prefix (`/../`, percent-encoded dots), is never trusted."""
     if not pattern.trusted_urls or _RUN_TIME_WORD.search(line):
         return False
-    urls = _URL.findall(line)
+    urls = URL.findall(line)
     prefixes = tuple(entry.url for entry in policy.trusted_indexes)
     return (
         bool(urls)

@@ -20,6 +20,8 @@ from signoff.parse.shell.escapes import ansi_c_end
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?)=")
+# A URL in a command line, up to a blank, quote or shell operator.
+URL = re.compile(r"""(?:https?|ftp|file)://[^\s'"`)|;&<>]+""")
 
 
 def mentions(names: Iterable[str]) -> re.Pattern[str]:

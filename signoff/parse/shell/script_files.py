@@ -169,6 +169,12 @@ def known_name(word: Field) -> str:
     return ""
 
 
+def command_start(words: Sequence[str]) -> int:
+    """Where the command behind leading wrappers starts in words known whole (`timeout 60
+    curl ...` -> 2)."""
+    return _command_index([Field(word, True, word, 0) for word in words])
+
+
 def _command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0
