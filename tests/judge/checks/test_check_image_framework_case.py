@@ -14,9 +14,10 @@ MASTER = "configs/nvidia-master.yaml"
 FORK = "image: evilorg/vllm-openai:v0.11.1"
 
 
-def _new_entry(framework: str) -> dict:
+def _new_entry(framework: str, image: str = FORK) -> dict:
+    """The passing PR whose new entry has `image` (a whole `image:` line) and `framework`."""
     parts = passing_parts()
-    entry = NEW_ENTRY.replace("image: vllm/vllm-openai:v0.11.1", FORK).replace(
+    entry = NEW_ENTRY.replace("image: vllm/vllm-openai:v0.11.1", image).replace(
         "framework: vllm", f"framework: {framework}"
     )
     for read in parts["files"]:
@@ -53,12 +54,7 @@ def test_the_spelling_as_written_is_what_the_reason_quotes(check) -> None:
     ids=["blank", "tab", "semicolon", "upper-case", "empty-component", "bad-digest"],
 )
 def test_an_image_that_is_no_valid_reference_fails_whatever_org_it_starts_with(check, image):
-    parts = passing_parts()
-    entry = NEW_ENTRY.replace("image: vllm/vllm-openai:v0.11.1", f"image: {image}")
-    for read in parts["files"]:
-        if read["path"] == MASTER and read["role"] in ("head", "eval"):
-            read["text"] = read["text"].replace(NEW_ENTRY, entry)
-    result = check(parts, "upstream-image")
+    result = check(_new_entry("vllm", f"image: {image}"), "upstream-image")
     assert result.status == "FAIL", result.reason
     assert "not a valid image reference" in result.reason
 
@@ -74,12 +70,6 @@ def test_an_image_that_is_no_valid_reference_fails_whatever_org_it_starts_with(c
     ],
 )
 def test_valid_references_of_the_upstream_orgs_stay_upstream(check, image):
-    parts = passing_parts()
-    entry = NEW_ENTRY.replace("image: vllm/vllm-openai:v0.11.1", f"image: {image}")
-    if "lmsysorg" in image:
-        entry = entry.replace("framework: vllm", "framework: sglang")
-    for read in parts["files"]:
-        if read["path"] == MASTER and read["role"] in ("head", "eval"):
-            read["text"] = read["text"].replace(NEW_ENTRY, entry)
-    result = check(parts, "upstream-image")
+    framework = "sglang" if "lmsysorg" in image else "vllm"
+    result = check(_new_entry(framework, f"image: {image}"), "upstream-image")
     assert result.status == "PASS", result.reason
