@@ -92,7 +92,7 @@ class Expander:
     def fields(self, raw: str, offset: int, line: int) -> list[Field]:
         """The fields a command word becomes (brace-expanded, split, arrays one item per
         field)."""
-        if raw and _is_literal(raw):
+        if raw and is_literal(raw):
             return [Field(raw, True, "", line)]  # the common case: one field, as written
         if _BARE_VARIABLE.fullmatch(raw) is not None:  # `$NAME` alone: its value's IFS fields
             value = self.hooks.lookup(raw[1:])
@@ -524,7 +524,7 @@ def _names_variable(target: object) -> bool:
     )
 
 
-def _is_literal(raw: str) -> bool:
+def is_literal(raw: str) -> bool:
     """Nothing in the word quotes, expands or brace-expands: it is its own text."""
     return _NOT_LITERAL.search(raw) is None and raw[:2] not in _PROCESS
 

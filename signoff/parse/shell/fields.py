@@ -12,7 +12,7 @@ from signoff.parse.shell.printf import Parts
 from signoff.parse.shell.values import Text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # immutable: values.IMMUTABLE
 class Field:
     text: str
     known: bool

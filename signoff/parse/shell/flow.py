@@ -14,7 +14,7 @@ class BudgetExceeded(Exception):
     """The evaluation used its whole work budget."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # immutable: values.IMMUTABLE
 class Outcome:
     status: bool | None = True  # the exit status: True for 0, None when unknown
     ctl: str = ""  # "", "exit", "fail", "return", "break", "continue"

@@ -24,7 +24,7 @@ from signoff.parse.shell import wildcards
 from signoff.parse.shell.builtins import BUILTINS, _is_set
 from signoff.parse.shell.calls import Calls
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
-from signoff.parse.shell.expand import Expander
+from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.reader import (
@@ -174,7 +174,14 @@ class SimpleCommands(Calls):
         if first.startswith("((") and first.endswith("))"):
             value = exp.arithmetic(first[2:-2], node.words[0].offset + 2)
             return scope, Outcome(None if value is None else value != 0)
-        argv = [f for word in node.words for f in exp.fields(word.raw, word.offset, word.line)]
+        if node.literal is None:
+            node.literal = tuple(bool(word.raw) and is_literal(word.raw) for word in node.words)
+        argv: list[Field] = []
+        for word, literal in zip(node.words, node.literal, strict=True):
+            if literal:  # most words: one field, as written (what `exp.fields` gives them)
+                argv.append(Field(word.raw, True, "", word.line))
+            else:
+                argv += exp.fields(word.raw, word.offset, word.line)
         if not argv:
             for word in node.assigns:  # `A=1 $EMPTY`: a plain assignment after all
                 self.assign_word(word, exp, scope)

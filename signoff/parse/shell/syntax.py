@@ -37,6 +37,8 @@ class Simple:
     # the names its words may read, sorted (found once, when first asked: shell.simple)
     names: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
     assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
+    # per word, whether it is its own text (nothing to expand: shell.simple, found once)
+    literal: tuple[bool, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

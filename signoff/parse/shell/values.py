@@ -39,9 +39,12 @@ def assigned_names(text: str) -> frozenset[str]:
 
 
 MAX_OPTIONS = 32  # distinct values one variable may hold across undecided arms
+# IMMUTABLE: values, options, fields and outcomes are made some hundred thousand times a verdict
+# and never changed once made. They are slotted dataclasses hashed by their fields, not frozen
+# ones: a frozen dataclass sets each field through object.__setattr__, four times the cost.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # immutable: values.IMMUTABLE
 class Text:
     text: str  # the value; unknown parts rendered as written ("$PORT", "$(nproc)")
     known: bool = True
@@ -51,7 +54,7 @@ class Text:
     parts: tuple[tuple[str, bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # immutable: values.IMMUTABLE
 class Array:
     items: tuple[tuple[str, Text], ...] = ()  # (index or key, value), in order
     assoc: bool = False
@@ -68,7 +71,7 @@ FROM_ENVIRONMENT: Final = Text("", known=False)
 Mark = tuple[int, int]  # (fork, arm): the arm of one undecided fork a value came from
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # immutable: values.IMMUTABLE
 class Option:
     value: Value | None  # None: unset
     why: str = ""  # "": on every path; else the undecided condition this value depends on
@@ -336,9 +339,15 @@ def apply_into(base: Scope, scope: Scope) -> Scope:
 
 
 def _tag(options: tuple[Option, ...], why: str, marks: tuple[Mark, ...]) -> tuple[Option, ...]:
+    alone = tuple(dict.fromkeys(marks))  # an option with no marks of its own (most)
     return tuple(
-        Option(o.value, o.why or why, tuple(dict.fromkeys((*o.marks, *marks)))) for o in options
+        Option(o.value, o.why or why, _with_marks(o.marks, marks) if o.marks else alone)
+        for o in options
     )
+
+
+def _with_marks(own: tuple[Mark, ...], marks: tuple[Mark, ...]) -> tuple[Mark, ...]:
+    return tuple(dict.fromkeys((*own, *marks)))
 
 
 def _union(scope: Scope, name: str, per_arm: list[tuple[Option, ...]]) -> tuple[Option, ...]:

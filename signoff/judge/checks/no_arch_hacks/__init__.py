@@ -254,15 +254,18 @@ def _same_flag(word: str, flag: str, policy: Policy) -> bool:
 
 
 def _edits_model_config(policy: Policy, line: str) -> bool:
-    arch = policy.arch
-    return _has_config_key(policy, line) or any(re.search(p, line) for p in arch.edit_patterns)
+    keys, edits = _config_patterns(policy.arch.config_keys, policy.arch.edit_patterns)
+    return any(p.search(line) for p in keys) or any(p.search(line) for p in edits)
 
 
-def _has_config_key(policy: Policy, line: str) -> bool:
-    return any(
-        re.search(rf"[\"']?\b{re.escape(key)}\b[\"']?\s*[:=]", line)
-        for key in policy.arch.config_keys
-    )
+@lru_cache(maxsize=8)
+def _config_patterns(
+    keys: tuple[str, ...], edits: tuple[str, ...]
+) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]:
+    """The profile's config keys (set as `key:` or `key=`) and edit regexes, compiled once:
+    every line of every reading is tested."""
+    written = tuple(re.compile(rf"[\"']?\b{re.escape(key)}\b[\"']?\s*[:=]") for key in keys)
+    return written, tuple(re.compile(pattern) for pattern in edits)
 
 
 def _scan_added_lines(policy: Policy, path: str, patch: str) -> list[str]:
