@@ -1,7 +1,8 @@
 """Programs a benchmark script fetches from the network and then runs.
 
 `curl -LsSf URL | sh`, `curl URL | python3 -`, `bash <(curl URL)`, `curl -o /tmp/x.py URL` then
-`python3 /tmp/x.py`, `git clone URL dir` then `bash dir/x.sh`: what runs is whatever the URL
+`python3 /tmp/x.py` (or after `mv /tmp/x.py /tmp/y.py`), `git clone URL dir` then
+`bash dir/x.sh`: what runs is whatever the URL
 serves when the sweep runs. The PR's author chose the URL and may serve anything there, and
 signoff never fetches it, so such a run counts against a PASS (judge/script_files.py) unless
 every URL it comes from is one the profile's `fetched_code.trusted` lists with the maintainer
@@ -36,6 +37,14 @@ _CLONE_VALUE_OPTIONS = frozenset(
 # Saving options of a plain fetch, bundled only with plain flags (`-sLo F`, `-qO-`, `--output F`).
 _PLAIN_SAVE = re.compile(r"-[LsSfq]*[oOP]|--output(?:-document)?|--directory-prefix")
 _PLAIN_SAVE_JOINED = re.compile(r"(?:-[LsSfq]*[oOP]|--output(?:-document)?=|--directory-prefix=).+")
+# Commands that put a file (or a directory) under another name, and their options that take a
+# value; `-t DIR`/`--target-directory` moves into DIR under the same names.
+_MOVERS = frozenset({"mv", "cp", "ln", "install"})
+_MOVE_VALUE_OPTIONS = frozenset(
+    {"-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"}
+)
+_MOVE_TARGET = frozenset({"-t", "--target-directory"})
+MAX_MOVE_STEPS = 10_000  # names followed through moves, per reading
 _REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
 
 
@@ -83,7 +92,73 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
         names |= {basename(url.split("?", 1)[0].rstrip("/")) for url in urls}
         names |= _redirect_targets(ctx, run.path, command.line)
         found.append(Saved(Fetch(urls, plain), frozenset(names - {""}), None))
-    return tuple(found)
+    return _followed(found, _moves(run)) if found else ()
+
+
+def _moves(run: ScriptRun) -> list[tuple[frozenset[str], str]]:
+    """The reading's `mv`, `cp`, `ln` and `install` to a new name: (the base names they read,
+    the base name they write). One into a directory (`-t DIR`) keeps every name."""
+    moves: list[tuple[frozenset[str], str]] = []
+    for command in run.commands:
+        words = command.argv[command_start(command.argv) :]
+        if not words or basename(words[0]) not in _MOVERS:
+            continue
+        operands = _operands(words[1:])
+        if operands is not None and len(operands) > 1:
+            sources = frozenset(basename(word.rstrip("/")) for word in operands[:-1])
+            moves.append((sources, basename(operands[-1].rstrip("/"))))
+    return moves
+
+
+def _operands(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """A move's operands without its options (None: it names its target directory)."""
+    operands: list[str] = []
+    i, options = 0, True
+    while i < len(words):
+        word = words[i]
+        if options and word == "--":
+            options = False
+        elif options and (word in _MOVE_TARGET or word.startswith(("--target-directory=", "-t"))):
+            return None
+        elif options and word.startswith("-") and word != "-":
+            i += 1 if word in _MOVE_VALUE_OPTIONS else 0
+        else:
+            operands.append(word)
+        i += 1
+    return tuple(operands)
+
+
+def _followed(found: list[Saved], moves: list[tuple[frozenset[str], str]]) -> tuple[Saved, ...]:
+    """What the fetches saved under every name the moves give it, however many moves in a row
+    (a program renamed or copied before it runs is still the fetched one; so is a clone
+    moved). Past `MAX_MOVE_STEPS` names followed, every name a move writes counts as fetched
+    from where the first fetch was."""
+    onward: dict[str, set[str]] = {}
+    for sources, name in moves:
+        for source in sources:
+            onward.setdefault(source, set()).add(name)
+    saved: list[Saved] = []
+    budget = MAX_MOVE_STEPS
+    for one in found:
+        start = one.names if one.clone is None else frozenset({one.clone})
+        reached, todo = set(start), list(start)
+        while todo and budget > 0:
+            budget -= 1
+            for name in sorted(onward.get(todo.pop(), ())):
+                if name not in reached:
+                    reached.add(name)
+                    todo.append(name)
+        if budget <= 0:  # a reading of that many moves is read as moving anything anywhere
+            every = frozenset(name for _, name in moves)
+            return (*found, Saved(found[0].fetch, every, None))
+        if one.clone is None:
+            saved.append(one._replace(names=frozenset(reached)))
+        else:
+            saved += [
+                one,
+                *(Saved(one.fetch, frozenset(), name) for name in sorted(reached - start)),
+            ]
+    return tuple(saved)
 
 
 def fetched_from(
