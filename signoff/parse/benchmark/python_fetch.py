@@ -1,0 +1,126 @@
+"""Whether an inline Python program downloads code and runs it (`exec(urlopen(URL).read())`).
+
+A script's `python3 -c '...'` or a heredoc fed to `python3` is read with Python's own parser
+(`ast`, never run). It counts when it can both reach the network and run code it did not carry:
+
+- the network: it imports a module of `NETWORK` (`urllib`, `requests`, `httpx`, ...), or
+  imports a module whose name is not a literal (`__import__(x)`, `importlib.import_module(x)`);
+- running code: the builtins `exec`, `eval`, `compile` or `__import__`, a module of `RUNNERS`
+  (`runpy`, `subprocess`, `importlib`, ...), or `os.system`, `os.popen`, `os.exec*`, `os.spawn*`.
+
+Both in one program is what a fetch-and-run needs; either alone is ordinary (a health check
+with `requests`, `importlib.metadata.version`). The URLs it names as literals are given back so
+a verdict can name them (none: known only at run time). A program Python cannot parse is not
+counted here: Python would not run it either.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+MAX_PROGRAM = 200_000  # characters; a longer program counts, unread
+NETWORK = frozenset({
+    "urllib", "urllib2", "urllib3", "requests", "httpx", "http", "aiohttp", "socket", "ftplib",
+    "pycurl", "wget", "huggingface_hub", "fsspec", "smart_open", "boto3", "botocore",
+})  # fmt: skip
+RUNNERS = frozenset({"runpy", "subprocess", "importlib", "pty", "code", "codeop", "ctypes"})
+_RUN_BUILTINS = frozenset({"exec", "eval", "compile", "__import__"})
+_OS_RUNS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?")
+_URL = re.compile(r"https?://[^\s'\"]+")
+
+
+def fetches_and_runs(body: str) -> tuple[str, ...] | None:
+    """The URLs `body` names when, read as Python, it may download code and run it; None when
+    it does not (or is no Python)."""
+    if len(body) > MAX_PROGRAM:
+        return tuple(dict.fromkeys(_URL.findall(body[:MAX_PROGRAM])))
+    try:
+        tree = ast.parse(body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    imported: set[str] = set()
+    network = runs = False
+    listed = _listed_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Name) and node.id in _RUN_BUILTINS:
+            runs = True
+        elif isinstance(node, ast.Attribute) and _OS_RUNS.fullmatch(node.attr):
+            runs = runs or _on_os(node)
+        elif isinstance(node, ast.Call) and _dynamic_import(node):
+            runs = True
+            names = _imported_by(node.args[0], listed)
+            network = network or names is None or bool(names & NETWORK)
+    network = network or bool(imported & NETWORK)
+    runs = runs or bool(imported & RUNNERS)
+    if not (network and runs):
+        return None
+    literals = (n.value for n in ast.walk(tree) if isinstance(n, ast.Constant))
+    return tuple(dict.fromkeys(u for v in literals if isinstance(v, str) for u in _URL.findall(v)))
+
+
+def _on_os(node: ast.Attribute) -> bool:
+    """`os.system(...)` and kin (`os` as imported, or `import os as o` read generously: any
+    name before the attribute)."""
+    return isinstance(node.value, ast.Name)
+
+
+def _dynamic_import(call: ast.Call) -> bool:
+    """`__import__(...)` or `import_module(...)` with an argument."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        name = func.id
+    elif isinstance(func, ast.Attribute):
+        name = func.attr
+    else:
+        return False
+    return name in ("__import__", "import_module") and bool(call.args)
+
+
+def _imported_by(argument: ast.expr, listed: dict[str, set[str]]) -> set[str] | None:
+    """The top-level modules a dynamic import may name: a literal, or a loop variable over
+    literals (`for m in ("a.b", "c"): import_module(m)`); None: known only at run time."""
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return {argument.value.split(".")[0]}
+    if isinstance(argument, ast.Name) and argument.id in listed:
+        return {value.split(".")[0] for value in listed[argument.id]}
+    return None
+
+
+def _listed_names(tree: ast.AST) -> dict[str, set[str]]:
+    """Loop variables that only ever take literal strings (`for m in ["a", "b"]`), and names
+    assigned a list or tuple of them (`mods = [...]`, then `for m in mods`)."""
+    lists: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, strings = node.targets[0], _strings(node.value)
+            if isinstance(target, ast.Name) and strings is not None:
+                lists.setdefault(target.id, set()).update(strings)
+    loops: dict[str, set[str]] = {}
+    spoiled: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            source = node.iter
+            strings = lists.get(source.id) if isinstance(source, ast.Name) else _strings(source)
+            if strings is None:
+                spoiled.add(node.target.id)
+            else:
+                loops.setdefault(node.target.id, set()).update(strings)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            spoiled.update(t.id for t in targets if isinstance(t, ast.Name))
+    return {name: values for name, values in loops.items() if name not in spoiled}
+
+
+def _strings(node: ast.expr) -> set[str] | None:
+    """The strings of a literal list or tuple of strings (None: anything else)."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    values = [item.value for item in node.elts if isinstance(item, ast.Constant)]
+    if len(values) != len(node.elts) or not all(isinstance(v, str) for v in values):
+        return None
+    return {v for v in values if isinstance(v, str)}
