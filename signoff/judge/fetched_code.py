@@ -21,7 +21,7 @@ from typing import NamedTuple
 from signoff.judge.baseline import stdin_feed
 from signoff.judge.context import JudgeContext
 from signoff.parse.benchmark.launch import ScriptRun
-from signoff.parse.benchmark.python_fetch import fetches_and_runs
+from signoff.parse.benchmark.python_fetch import downloads_to, fetches_and_runs
 from signoff.parse.shell.records import ScriptFileRun
 from signoff.parse.shell.scan import URL
 from signoff.parse.shell.script_files import STDIN, basename, command_start
@@ -71,11 +71,14 @@ class Saved(NamedTuple):
 def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
     """What the reading's fetches save, when the PR changes the script or a file it sources
     (otherwise a program saved by name and run is baseline); read once per reading."""
-    changed = ctx.changed_readable
-    if run.path not in changed and not any(path in changed for _, path in run.sourced):
+    if not _changed_reading(ctx, run):
         return ()
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     found: list[Saved] = []
+    for _, _, body in _python_programs(run):  # Python that downloads files (urlretrieve, ...)
+        written = downloads_to(body)
+        if written is not None:
+            found.append(Saved(Fetch(written[0], False), written[1], None))
     for command in run.commands:
         words = command.argv[command_start(command.argv) :]
         if not words or not fetch.match(" ".join(words)):
@@ -177,9 +180,17 @@ def python_fetches(ctx: JudgeContext, run: ScriptRun) -> PythonFetch | None:
     reading that may download code and run it (parse/benchmark/python_fetch), when the PR
     changes the script or a file it sources; its URLs are its literals (a fetch is never plain
     when Python makes it: nothing here tells what else the program does with it)."""
-    changed = ctx.changed_readable
-    if run.path not in changed and not any(path in changed for _, path in run.sourced):
+    if not _changed_reading(ctx, run):
         return None
+    for line, shown, body in _python_programs(run):
+        urls = fetches_and_runs(body)
+        if urls is not None:
+            return PythonFetch(line, shown, Fetch(urls, False))
+    return None
+
+
+def _python_programs(run: ScriptRun) -> list[tuple[int, str, str]]:
+    """The reading's inline Python programs: (line, the command as shown, the program text)."""
     programs: list[tuple[int, str, str]] = []
     python_lines: dict[int, str] = {}
     for command in run.commands:
@@ -194,11 +205,13 @@ def python_fetches(ctx: JudgeContext, run: ScriptRun) -> PythonFetch | None:
     for doc in run.heredocs:
         if doc.line in python_lines:
             programs.append((doc.line, python_lines[doc.line], doc.body))
-    for line, shown, body in sorted(programs):
-        urls = fetches_and_runs(body)
-        if urls is not None:
-            return PythonFetch(line, shown, Fetch(urls, False))
-    return None
+    return sorted(programs)
+
+
+def _changed_reading(ctx: JudgeContext, run: ScriptRun) -> bool:
+    """The PR changes the script read or a file it sources."""
+    changed = ctx.changed_readable
+    return run.path in changed or any(path in changed for _, path in run.sourced)
 
 
 def fetched_from(

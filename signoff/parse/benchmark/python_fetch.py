@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 MAX_PROGRAM = 200_000  # characters; a longer program counts, unread
 NETWORK = frozenset({
@@ -28,20 +29,38 @@ RUNNERS = frozenset({"runpy", "subprocess", "importlib", "pty", "code", "codeop"
 _RUN_BUILTINS = frozenset({"exec", "eval", "compile", "__import__"})
 _OS_RUNS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?")
 _URL = re.compile(r"https?://[^\s'\"]+")
+# a literal that names a file: a path, or a name with an extension (`/tmp/p.sh`, `run.py`)
+_PATH = re.compile(r"[^\s]{0,4000}/[^\s/]{1,255}|[\w.-]{0,250}\w\.[A-Za-z0-9]{1,8}")
+_WRITERS = frozenset({"urlretrieve", "write_bytes", "write_text", "copyfileobj", "hf_hub_download",
+                      "snapshot_download", "download_file", "download"})  # fmt: skip
 
 
+@lru_cache(maxsize=512)  # each reading of each check asks again: parse a program once
+def downloads_to(body: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    """(the URLs it names, the base names of the files it names) when `body`, read as Python,
+    may reach the network and write files (`urlretrieve`, `open(..., "w")`, `write_bytes`):
+    a program of those names that runs later may be what it fetched. None otherwise."""
+    tree = _parsed(body)
+    if tree is None or not _reaches_network(tree) or not _writes(tree):
+        return None
+    literals = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+    strings = [v for v in literals if isinstance(v, str)]
+    urls = tuple(dict.fromkeys(u for v in strings for u in _URL.findall(v)))
+    paths = [v for v in strings if _PATH.fullmatch(v) and not _URL.fullmatch(v)]
+    return urls, frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in paths)
+
+
+@lru_cache(maxsize=512)
 def fetches_and_runs(body: str) -> tuple[str, ...] | None:
     """The URLs `body` names when, read as Python, it may download code and run it; None when
     it does not (or is no Python)."""
     if len(body) > MAX_PROGRAM:
         return tuple(dict.fromkeys(_URL.findall(body[:MAX_PROGRAM])))
-    try:
-        tree = ast.parse(body)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(body)
+    if tree is None:
         return None
     imported: set[str] = set()
     network = runs = False
-    listed = _listed_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported.update(alias.name.split(".")[0] for alias in node.names)
@@ -53,7 +72,7 @@ def fetches_and_runs(body: str) -> tuple[str, ...] | None:
             runs = runs or _on_os(node)
         elif isinstance(node, ast.Call) and _dynamic_import(node):
             runs = True
-            names = _imported_by(node.args[0], listed)
+            names = _imported_by(node.args[0], tree)
             network = network or names is None or bool(names & NETWORK)
     network = network or bool(imported & NETWORK)
     runs = runs or bool(imported & RUNNERS)
@@ -61,6 +80,51 @@ def fetches_and_runs(body: str) -> tuple[str, ...] | None:
         return None
     literals = (n.value for n in ast.walk(tree) if isinstance(n, ast.Constant))
     return tuple(dict.fromkeys(u for v in literals if isinstance(v, str) for u in _URL.findall(v)))
+
+
+def _parsed(body: str) -> ast.Module | None:
+    if len(body) > MAX_PROGRAM:
+        return None
+    try:
+        return ast.parse(body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _reaches_network(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(alias.name.split(".")[0] in NETWORK for alias in node.names):
+                return True
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module.split(".")[0] in NETWORK:
+                return True
+        elif isinstance(node, ast.Call) and _dynamic_import(node):
+            names = _imported_by(node.args[0], tree)
+            if names is None or names & NETWORK:
+                return True
+    return False
+
+
+def _writes(tree: ast.Module) -> bool:
+    """It may write a file: `urlretrieve`, `write_bytes`/`write_text`, `copyfileobj`, or
+    `open` with a mode that is not a literal read-only one."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name in _WRITERS:
+            return True
+        if name == "open":
+            mode = node.args[1] if len(node.args) > 1 else None
+            mode = next((k.value for k in node.keywords if k.arg == "mode"), mode)
+            if mode is not None and not (
+                isinstance(mode, ast.Constant) and isinstance(mode.value, str)
+                and not set(mode.value) & set("wax+")
+            ):  # fmt: skip
+                return True
+    return False
 
 
 def _on_os(node: ast.Attribute) -> bool:
@@ -81,17 +145,19 @@ def _dynamic_import(call: ast.Call) -> bool:
     return name in ("__import__", "import_module") and bool(call.args)
 
 
-def _imported_by(argument: ast.expr, listed: dict[str, set[str]]) -> set[str] | None:
+def _imported_by(argument: ast.expr, tree: ast.Module) -> set[str] | None:
     """The top-level modules a dynamic import may name: a literal, or a loop variable over
     literals (`for m in ("a.b", "c"): import_module(m)`); None: known only at run time."""
     if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
         return {argument.value.split(".")[0]}
+    listed = _listed_names(tree) if isinstance(argument, ast.Name) else {}
     if isinstance(argument, ast.Name) and argument.id in listed:
         return {value.split(".")[0] for value in listed[argument.id]}
     return None
 
 
-def _listed_names(tree: ast.AST) -> dict[str, set[str]]:
+@lru_cache(maxsize=2)  # a tree is asked once per dynamic import it makes
+def _listed_names(tree: ast.Module) -> dict[str, set[str]]:
     """Loop variables that only ever take literal strings (`for m in ["a", "b"]`), and names
     assigned a list or tuple of them (`mods = [...]`, then `for m in mods`)."""
     lists: dict[str, set[str]] = {}

