@@ -322,6 +322,9 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "scripts-40-expanding-4mb-per-command": lambda: expansion_scripts(40, 250),
     "scripts-40-of-thousand-word-commands": lambda: many_words_scripts(40),
     "scripts-40-busy-to-the-verdict-bound": lambda: busy_scripts(40),
+    "scripts-40-with-a-100kb-python-program": lambda: changed_scripts(
+        40, 'python3 -c "import urllib.request\n' + "x = [1, 2, 3]\n" * 7_000 + '"\n'
+    ),
     "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
     "launch-config-64kb-of-keys": lambda: launch_config(
         "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]

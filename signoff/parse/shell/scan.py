@@ -41,6 +41,9 @@ _REDIRECT = re.compile(r"&>>?|<<<|<<-?|<>|>>|>\||>&|<&|>|<")
 _DUPLICATE = re.compile(r"\d+-?|-")
 _TEST_OPERATORS = ("&&", "||", "(", ")", "<", ">")
 
+# what ends a run of plain text inside double quotes
+_DOUBLE_QUOTED_SPECIAL = re.compile(r'[\\"$`]')
+
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -298,16 +301,20 @@ class Scanner:
         return j + 1
 
     def _double_quoted(self, i: int, end: int) -> int:
-        begin = i
+        begin, text = i, self.text
         while i < end:
-            char = self.text[i]
+            special = _DOUBLE_QUOTED_SPECIAL.search(text, i, end)  # skip plain text at once
+            if special is None:
+                break
+            i = special.start()
+            char = text[i]
             if char == "\\":
                 i += 2
             elif char == '"':
                 return i + 1
-            elif self.text.startswith("$(", i):
+            elif text.startswith("$(", i):
                 i = self._balanced(i + 1, end, "(", ")", record=True)
-            elif self.text.startswith("${", i):
+            elif text.startswith("${", i):
                 i = self._balanced(i + 1, end, "{", "}")
             elif char == "`":
                 i = self._backtick(i + 1, end)

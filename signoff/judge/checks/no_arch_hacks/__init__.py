@@ -254,8 +254,13 @@ def _same_flag(word: str, flag: str, policy: Policy) -> bool:
 
 
 def _edits_model_config(policy: Policy, line: str) -> bool:
-    keys, edits = _config_patterns(policy.arch.config_keys, policy.arch.edit_patterns)
-    return any(p.search(line) for p in keys) or any(p.search(line) for p in edits)
+    return _edits(policy.arch.config_keys, policy.arch.edit_patterns, line)
+
+
+@lru_cache(maxsize=4096)  # each reading of a script shows the same command texts again
+def _edits(keys: tuple[str, ...], edits: tuple[str, ...], line: str) -> bool:
+    written, edit = _config_patterns(keys, edits)
+    return any(p.search(line) for p in written) or any(p.search(line) for p in edit)
 
 
 @lru_cache(maxsize=8)
