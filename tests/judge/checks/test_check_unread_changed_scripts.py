@@ -1,5 +1,5 @@
 """A changed script that no changed entry runs is in a check's scope by what its reading shows
-(speculative flags, a synthetic-acceptance knob). When that reading is incomplete (the
+(speculative flags, a synthetic-acceptance knob, a vLLM/SGLang launch for Check 3). When that reading is incomplete (the
 verdict's work bound already spent by the checks before, or text the reader cannot follow),
 what it shows is unknown: the check fails closed naming the script, never N/A."""
 
@@ -79,3 +79,29 @@ def test_a_script_left_unread_fails_closed_for_the_draft_precision_check_too(che
     result = check(_script_only(FIXED_PATH, SCRIPT), "draft-precision", "current")
     assert result.status == "FAIL"
     assert f"{FIXED_PATH} could not be fully read" in result.reason
+
+
+@pytest.mark.usefixtures("bound_spent")
+def test_a_vllm_script_left_unread_fails_closed_for_the_recipe_check_too(check: Any) -> None:
+    """Check 3 takes a changed script into scope when its reading shows a vLLM/SGLang launch;
+    a reading stopped before any launch shows none, and must not make the check N/A."""
+    result = check(_script_only(FIXED_PATH, SCRIPT), "recipe")
+    assert result.status == "FAIL", result.reason
+    assert FIXED_PATH in result.reason and "work bound" in result.reason
+
+
+def test_a_vllm_script_read_in_full_is_compared_by_the_recipe_check(check: Any) -> None:
+    result = check(_script_only(FIXED_PATH, SCRIPT), "recipe")
+    assert "no single-node vLLM/SGLang recipe" not in result.reason, result.reason
+
+
+def test_a_vllm_script_the_reader_fails_on_fails_closed_for_the_recipe_check(
+    check: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*_: object) -> None:
+        raise RuntimeError("a reader bug")
+
+    monkeypatch.setattr("signoff.parse.benchmark.script.Evaluator.run", crash)
+    result = check(_script_only(FIXED_PATH, SCRIPT), "recipe")
+    assert result.status == "FAIL", result.reason
+    assert FIXED_PATH in result.reason and "could not be evaluated" in result.reason

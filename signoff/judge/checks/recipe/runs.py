@@ -10,6 +10,8 @@ flag behind one only loses its documentation here, since the job never passes it
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict
 
 from signoff.evidence import FileRead
@@ -27,6 +29,12 @@ class Target(BaseModel):
     path: str
     read: FileRead | None  # None: the script could not be read at the head
     entry: MasterEntry | None = None
+
+
+# a reading that ended before the script's end: the work bound, or a reader failure
+_STOPPED = re.compile(
+    r"\(work bound\)|work bound for reading scripts|script could not be evaluated"
+)
 
 
 def targets(ctx: JudgeContext) -> tuple[tuple[Target, ...], bool]:
@@ -63,8 +71,14 @@ def targets(ctx: JudgeContext) -> tuple[tuple[Target, ...], bool]:
 
 
 def _launches_engine(ctx: JudgeContext, path: str, engines: set[str]) -> bool:
+    """The script's reading shows a vLLM/SGLang launch, or stopped before it could show one
+    (the work bound, a reader failure): then it is compared, and fails closed naming it."""
     facts = ctx.script_facts(path)
-    return facts is not None and any(launch.engine in engines for launch in facts.launches)
+    if facts is None:
+        return False
+    if any(_STOPPED.search(problem) for problem in facts.problems):
+        return True
+    return any(launch.engine in engines for launch in facts.launches)
 
 
 def script_runs(ctx: JudgeContext, target: Target) -> tuple[ScriptRun, ...]:
