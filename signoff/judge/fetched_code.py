@@ -24,7 +24,7 @@ from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.python_fetch import downloads_to, fetches_and_runs
 from signoff.parse.shell.records import ScriptFileRun
 from signoff.parse.shell.scan import URL
-from signoff.parse.shell.script_files import STDIN, basename, command_start
+from signoff.parse.shell.script_files import PYTHON, STDIN, basename, command_start
 
 _HUB_CLIS = frozenset({"hf", "huggingface-cli"})
 # Options naming where curl or wget saves (`-o F`, `-sLoF`, `--output=F`, `-O F`, `-P DIR`).
@@ -46,7 +46,6 @@ _MOVE_VALUE_OPTIONS = frozenset(
 )
 _MOVE_TARGET = frozenset({"-t", "--target-directory"})
 MAX_MOVE_STEPS = 10_000  # names followed through moves, per reading
-_PYTHON = re.compile(r"python(?:[0-9](?:\.[0-9]+)?)?")
 _C_OPTION = re.compile(r"-[A-Za-z]*c")  # `-c`, or short flags bundled before it (`-uc`)
 _REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
 
@@ -195,7 +194,7 @@ def _python_programs(run: ScriptRun) -> list[tuple[int, str, str]]:
     python_lines: dict[int, str] = {}
     for command in run.commands:
         words = command.argv[command_start(command.argv) :]
-        if not words or not _PYTHON.fullmatch(basename(words[0])):
+        if not words or not PYTHON.fullmatch(basename(words[0])):
             continue
         code_at = next((i for i, w in enumerate(words[1:], 1) if _C_OPTION.fullmatch(w)), None)
         if code_at is not None and code_at + 1 < len(words):

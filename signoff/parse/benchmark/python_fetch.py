@@ -20,7 +20,9 @@ import ast
 import re
 from functools import lru_cache
 
-MAX_PROGRAM = 200_000  # characters; a longer program counts, unread
+from signoff.parse.benchmark.harness_program import MAX_PROGRAM
+from signoff.parse.shell.scan import URL
+
 NETWORK = frozenset({
     "urllib", "urllib2", "urllib3", "requests", "httpx", "http", "aiohttp", "socket", "ftplib",
     "pycurl", "wget", "huggingface_hub", "fsspec", "smart_open", "boto3", "botocore",
@@ -28,7 +30,6 @@ NETWORK = frozenset({
 RUNNERS = frozenset({"runpy", "subprocess", "importlib", "pty", "code", "codeop", "ctypes"})
 _RUN_BUILTINS = frozenset({"exec", "eval", "compile", "__import__"})
 _OS_RUNS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?")
-_URL = re.compile(r"https?://[^\s'\"]+")
 # a literal that names a file: a path, or a name with an extension (`/tmp/p.sh`, `run.py`)
 _PATH = re.compile(r"[^\s]{0,4000}/[^\s/]{1,255}|[\w.-]{0,250}\w\.[A-Za-z0-9]{1,8}")
 _WRITERS = frozenset({"urlretrieve", "write_bytes", "write_text", "copyfileobj", "hf_hub_download",
@@ -43,43 +44,20 @@ def downloads_to(body: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
     tree = _parsed(body)
     if tree is None or not _reaches_network(tree) or not _writes(tree):
         return None
-    literals = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
-    strings = [v for v in literals if isinstance(v, str)]
-    urls = tuple(dict.fromkeys(u for v in strings for u in _URL.findall(v)))
-    paths = [v for v in strings if _PATH.fullmatch(v) and not _URL.fullmatch(v)]
-    return urls, frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in paths)
+    paths = [v for v in _strings_in(tree) if _PATH.fullmatch(v) and not URL.fullmatch(v)]
+    return _literal_urls(tree), frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in paths)
 
 
 @lru_cache(maxsize=512)
 def fetches_and_runs(body: str) -> tuple[str, ...] | None:
     """The URLs `body` names when, read as Python, it may download code and run it; None when
-    it does not (or is no Python)."""
+    it does not (or is no Python). A program too long to read counts."""
     if len(body) > MAX_PROGRAM:
-        return tuple(dict.fromkeys(_URL.findall(body[:MAX_PROGRAM])))
+        return tuple(dict.fromkeys(URL.findall(body[:MAX_PROGRAM])))
     tree = _parsed(body)
-    if tree is None:
+    if tree is None or not _reaches_network(tree) or not _runs_code(tree):
         return None
-    imported: set[str] = set()
-    network = runs = False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            imported.add(node.module.split(".")[0])
-        elif isinstance(node, ast.Name) and node.id in _RUN_BUILTINS:
-            runs = True
-        elif isinstance(node, ast.Attribute) and _OS_RUNS.fullmatch(node.attr):
-            runs = runs or _on_os(node)
-        elif isinstance(node, ast.Call) and _dynamic_import(node):
-            runs = True
-            names = _imported_by(node.args[0], tree)
-            network = network or names is None or bool(names & NETWORK)
-    network = network or bool(imported & NETWORK)
-    runs = runs or bool(imported & RUNNERS)
-    if not (network and runs):
-        return None
-    literals = (n.value for n in ast.walk(tree) if isinstance(n, ast.Constant))
-    return tuple(dict.fromkeys(u for v in literals if isinstance(v, str) for u in _URL.findall(v)))
+    return _literal_urls(tree)
 
 
 def _parsed(body: str) -> ast.Module | None:
@@ -104,6 +82,36 @@ def _reaches_network(tree: ast.Module) -> bool:
             if names is None or names & NETWORK:
                 return True
     return False
+
+
+def _runs_code(tree: ast.Module) -> bool:
+    """It may run code it does not carry: `exec`/`eval`/`compile`/`__import__`, a module of
+    `RUNNERS`, `os.system` and kin, or a dynamic import."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(alias.name.split(".")[0] in RUNNERS for alias in node.names):
+                return True
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module.split(".")[0] in RUNNERS:
+                return True
+        elif isinstance(node, ast.Name) and node.id in _RUN_BUILTINS:
+            return True
+        elif isinstance(node, ast.Attribute) and _OS_RUNS.fullmatch(node.attr):
+            if _on_os(node):
+                return True
+        elif isinstance(node, ast.Call) and _dynamic_import(node):
+            return True
+    return False
+
+
+def _strings_in(tree: ast.Module) -> list[str]:
+    return [
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
+
+
+def _literal_urls(tree: ast.Module) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(url for value in _strings_in(tree) for url in URL.findall(value)))
 
 
 def _writes(tree: ast.Module) -> bool:

@@ -24,7 +24,7 @@ WRAPPERS = frozenset(
      "singularity", "apptainer", "enroot", "torchrun", "xargs"}
 )  # fmt: skip
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
-_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
+PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
 # Interpreter options whose argument is the next word (`bash -o pipefail x.sh`).
@@ -60,7 +60,7 @@ def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field |
     found = _script_file_word(argv)
     start = _command_index(argv)
     stdin = found is not None and found.text == STDIN and not found.known
-    if heredoc and stdin and start < len(argv) and _PYTHON.fullmatch(basename(argv[start].text)):
+    if heredoc and stdin and start < len(argv) and PYTHON.fullmatch(basename(argv[start].text)):
         return None
     wrappers = argv[:start]
     if found is None or not any(basename(w.text) == "xargs" for w in wrappers):
@@ -210,7 +210,7 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
         word = Field(looked_up[1], True, looked_up[1], word.line)
     if word.known and basename(word.text) in INTERPRETERS:
         return _operand(argv, i + 1)
-    if word.known and _PYTHON.fullmatch(basename(word.text)):
+    if word.known and PYTHON.fullmatch(basename(word.text)):
         return _python_operand(argv, i + 1)
     if not command:
         return word if word.known and word.text.endswith(".sh") else None
