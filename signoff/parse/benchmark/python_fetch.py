@@ -30,6 +30,8 @@ NETWORK = frozenset({
 RUNNERS = frozenset({"runpy", "subprocess", "importlib", "pty", "code", "codeop", "ctypes"})
 _RUN_BUILTINS = frozenset({"exec", "eval", "compile", "__import__"})
 _OS_RUNS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?")
+# a shell word known only at run time, as the reader writes it (`$X`, `${X:-}`, `$(cmd)`)
+_RUN_TIME_WORD = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*")
 # a literal that names a file: a path, or a name with an extension (`/tmp/p.sh`, `run.py`)
 _PATH = re.compile(r"[^\s]{0,4000}/[^\s/]{1,255}|[\w.-]{0,250}\w\.[A-Za-z0-9]{1,8}")
 _WRITERS = frozenset({"urlretrieve", "write_bytes", "write_text", "copyfileobj", "hf_hub_download",
@@ -61,12 +63,17 @@ def fetches_and_runs(body: str) -> tuple[str, ...] | None:
 
 
 def _parsed(body: str) -> ast.Module | None:
+    """The program's tree. A program the shell builds with words known only at run time keeps
+    them as written (`$X`, `${X}`, `$(cmd)`); when that text is no Python, it is read again
+    without them (they may be empty when the job runs: `"$UNSET import ..."`)."""
     if len(body) > MAX_PROGRAM:
         return None
-    try:
-        return ast.parse(body)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    for text in (body, _RUN_TIME_WORD.sub("", body).strip()):
+        try:
+            return ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return None
 
 
 def _reaches_network(tree: ast.Module) -> bool:
