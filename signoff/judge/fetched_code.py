@@ -97,15 +97,21 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
         names |= {basename(url.split("?", 1)[0].rstrip("/")) for url in urls}
         names |= _redirect_targets(ctx, run.path, command.line)
         found.append(Saved(Fetch(urls, plain), frozenset(names - {""}), None))
-    return _followed(found, _moves(run)) if found else ()
+    return _followed(found, _moves(ctx, run)) if found else ()
 
 
-def _moves(run: ScriptRun) -> list[tuple[frozenset[str], str]]:
-    """The reading's `mv`, `cp`, `ln` and `install` to a new name: (the base names they read,
-    the base name they write). One into a directory (`-t DIR`) keeps every name."""
+def _moves(ctx: JudgeContext, run: ScriptRun) -> list[tuple[frozenset[str], str]]:
+    """The reading's `mv`, `cp`, `ln` and `install` to a new name, and `cat` into a redirect:
+    (the base names they read, the base name they write). One into a directory (`-t DIR`)
+    keeps every name."""
     moves: list[tuple[frozenset[str], str]] = []
     for command in run.commands:
         words = command.argv[command_start(command.argv) :]
+        if words and basename(words[0]) == "cat":
+            read = frozenset(basename(w) for w in words[1:] if not w.startswith("-"))
+            targets = _redirect_targets(ctx, run.path, command.line) if read else set()
+            moves += [(read, target) for target in sorted(targets)]
+            continue
         if not words or basename(words[0]) not in _MOVERS:
             continue
         operands = _operands(words[1:])
