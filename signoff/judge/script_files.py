@@ -20,7 +20,7 @@ from signoff.judge.environment_program import environment_program
 from signoff.judge.fetched_code import fetched_from, python_fetches, saved_by_fetches, trusted
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
-from signoff.parse.shell.script_files import basename
+from signoff.parse.shell.script_files import PACKAGE_FILES, basename
 
 UNREAD = "signoff does not read scripts run by file"
 UNFETCHED = (
@@ -92,13 +92,27 @@ def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:
     return found
 
 
+def _same_name(path: str, call: ScriptFileRun) -> bool:
+    """Whether `path` has the base name of the file `call` runs; a package's `__init__.py` or
+    `__main__.py` (`python3 -m pkg.mod`) is that of the package's directory only."""
+    if basename(path) != call.name:
+        return False
+    if call.name not in PACKAGE_FILES or "/" not in call.word:
+        return True
+    return _parent(path) == _parent(call.word)
+
+
+def _parent(path: str) -> str:
+    return basename(path.rsplit("/", 1)[0]) if "/" in path else ""
+
+
 def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], script: str) -> str:
     """How the PR may have written the file `call` runs ("" when it cannot have)."""
     if ctx.evidence.files_truncated:
         return "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
     if call.name:
-        same = [f for f in changed if basename(f.path) == call.name and f.path not in skip]
+        same = [f for f in changed if _same_name(f.path, call) and f.path not in skip]
         if same:
             verb = "adds" if same[0].status == "added" else "changes"
             return f"which this PR {verb} ({code(same[0].path)})"

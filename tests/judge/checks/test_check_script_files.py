@@ -219,3 +219,71 @@ def test_a_plain_command_name_that_is_a_file_the_pr_adds_counts(check):
 def test_a_plain_command_that_names_no_changed_file_is_unaffected(check):
     result = check(_parts("nvidia-smi -L"), "spec-chat-template")
     assert result.status == "PASS", result.reason
+
+
+# `python3 -m MOD` runs MOD's file (`a/b/c.py`, or a package's `__main__.py`) and imports each
+# package's `__init__.py` on the way: code the PR may have written, as `python3 FILE` is.
+MODULE_RUNS = {
+    "module": ("python3 -m helpermod --port 8888", "benchmarks/single_node/helpermod.py"),
+    "dotted-module": ("python3 -u -m tools.helpermod", "benchmarks/tools/helpermod.py"),
+    "joined-option": ("python3 -mhelpermod", "benchmarks/single_node/helpermod.py"),
+    "package-main": ("python -m helperpkg", "benchmarks/single_node/helperpkg/__main__.py"),
+    "package-init": ("python3 -m helperpkg.run", "benchmarks/single_node/helperpkg/__init__.py"),
+    "behind-wrapper": ("timeout 60 python3.12 -m helpermod", "benchmarks/helpermod.py"),
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(MODULE_RUNS))
+def test_a_python_module_the_pr_adds_counts_as_a_script_run_by_file(check, case, check_id):
+    line, added = MODULE_RUNS[case]
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, added, "import os\n")
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"which this PR adds (`{added}`)" in result.reason
+    assert f"runs `{line.split(' --')[0]}" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line, added",
+    [
+        ("python3 -m pip install -U x", "benchmarks/single_node/helpermod.py"),
+        ("python3 -m helperpkg.run", "experimental/other/__init__.py"),  # another package's
+        ("python3 -m helperpkg", "experimental/other/__main__.py"),
+        ("python3 -c 'import helpermod'", "benchmarks/single_node/other.py"),
+    ],
+    ids=["other-module", "other-package-init", "other-package-main", "inline-program"],
+)
+def test_a_python_module_the_pr_does_not_touch_counts_for_nothing(check, line, added):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, added, "import os\n")
+    for check_id in CHECKS:
+        assert check(parts, check_id).status == "PASS", (check_id, check(parts, check_id).reason)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_python_module_named_at_run_time_is_a_run_time_word(check, check_id):
+    parts = _parts('python3 -m "$TOOL"', helper=None, other=OTHER)
+    result = check(parts, check_id)
+    assert result.status == "FAIL" and "known only at run time" in result.reason, result.reason
+    assert check(_parts('python3 -m "$TOOL"', helper=None), check_id).status == "PASS"
+
+
+# `python3 -c "$CODE"`: a program that is all run-time text is a program known only at run time,
+# as `python3 "$FILE"` is; one written out with a value inside is scanned as text.
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize(
+    "line", ['python3 -c "$CODE"', 'python3 -c "${CODE:-}" x', "python -c $CODE"]
+)
+def test_a_python_program_known_only_at_run_time_is_a_run_time_word(check, check_id, line):
+    result = check(_parts(line, helper=None, other=OTHER), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "known only at run time" in result.reason and OTHER in result.reason
+    assert check(_parts(line, helper=None), check_id).status == "PASS"
+
+
+def test_a_python_program_written_out_with_a_value_inside_is_not_a_run_time_word(check):
+    line = "python3 -c \"import json; print(json.load(open('$CONFIG')))\""
+    result = check(_parts(line, helper=None, other=OTHER), "spec-chat-template")
+    assert result.status == "PASS", result.reason
