@@ -46,6 +46,11 @@ _MOVE_VALUE_OPTIONS = frozenset(
 )
 _MOVE_TARGET = frozenset({"-t", "--target-directory"})
 MAX_MOVE_STEPS = 10_000  # names followed through moves, per reading
+# Unpacking an archive: tar's `-C DIR`/`--directory=DIR` and archive `-f F`; unzip's `-d DIR`.
+_UNPACKERS = frozenset({"tar", "unzip", "bsdtar"})
+_TAR_VALUE_OPTIONS = frozenset({"-C", "--directory", "-f", "--file", "-T", "--files-from", "-X",
+                                "--exclude-from", "-b", "--blocking-factor", "-I",
+                                "--use-compress-program"})  # fmt: skip
 _C_OPTION = re.compile(r"-[A-Za-z]*c")  # `-c`, or short flags bundled before it (`-uc`)
 _REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
 
@@ -97,7 +102,81 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
         names |= {basename(url.split("?", 1)[0].rstrip("/")) for url in urls}
         names |= _redirect_targets(ctx, run.path, command.line)
         found.append(Saved(Fetch(urls, plain), frozenset(names - {""}), None))
+    found += _unpacked(ctx, run, found)
     return _followed(found, _moves(ctx, run)) if found else ()
+
+
+def _unpacked(ctx: JudgeContext, run: ScriptRun, found: list[Saved]) -> list[Saved]:
+    """Directories filled by unpacking a fetched archive (`tar -xf t.tgz -C DIR`, `curl URL |
+    tar -x -C DIR`, `unzip t.zip -d DIR`): like a clone's, each holds what the URL served. One
+    unpacked into the current directory names no directory and is not followed."""
+    filled: list[Saved] = []
+    fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
+    for command in run.commands:
+        words = command.argv[command_start(command.argv) :]
+        if not words or basename(words[0]) not in _UNPACKERS:
+            continue
+        archive, directory = _unpacking(words)
+        if not directory:
+            continue
+        name = basename(directory.rstrip("/"))
+        if archive is None:  # standard input: what the pipeline feeding it fetched
+            parsed = ctx.parsed_script(run.path)
+            feed = (
+                stdin_feed(parsed, command.line)
+                if parsed is not None and parsed.tree is not None
+                else None
+            )
+            if feed is not None and fetch.search(feed):
+                urls = tuple(URL.findall(feed))
+                filled.append(Saved(Fetch(urls, _plain_segments(ctx, feed)), frozenset(), name))
+            continue
+        filled += [
+            Saved(one.fetch, frozenset(), name)
+            for one in found
+            if one.clone is None and basename(archive) in one.names
+        ]
+    return filled
+
+
+def _unpacking(words: tuple[str, ...]) -> tuple[str | None, str]:
+    """(the archive an unpacking reads, None for standard input; the directory it unpacks
+    into, "" when not named). tar's first word may bundle its mode and `f` (`xzf t.tgz`)."""
+    if basename(words[0]) == "unzip":
+        operands, directory, i = [], "", 1
+        while i < len(words):
+            if words[i] == "-d" and i + 1 < len(words):
+                directory, i = words[i + 1], i + 2
+                continue
+            if not words[i].startswith("-"):
+                operands.append(words[i])
+            i += 1
+        return (operands[0] if operands else ""), directory
+    archive: str | None = None
+    directory, i = "", 1
+    while i < len(words):
+        word = words[i]
+        if word.startswith("--directory="):
+            directory = word.split("=", 1)[1]
+        elif word.startswith("--file="):
+            archive = word.split("=", 1)[1]
+        elif word in ("-C", "--directory") and i + 1 < len(words):
+            directory, i = words[i + 1], i + 1
+        elif word in ("-f", "--file") and i + 1 < len(words):
+            archive, i = words[i + 1], i + 1
+        elif word in _TAR_VALUE_OPTIONS:
+            i += 1
+        elif _bundles_file(word, i) and i + 1 < len(words):  # `-xzf t.tgz`, or a first `xzf`
+            archive, i = words[i + 1], i + 1
+        i += 1
+    return (None if archive in (None, "-") else archive), directory
+
+
+def _bundles_file(word: str, at: int) -> bool:
+    """tar's short options bundled with `f` (`-xzf`), or its first word in the old style (`xzf`)."""
+    return (
+        not word.startswith("--") and "f" in word.lstrip("-") and (word.startswith("-") or at == 1)
+    )
 
 
 def _moves(ctx: JudgeContext, run: ScriptRun) -> list[tuple[frozenset[str], str]]:
@@ -236,10 +315,19 @@ def fetched_from(
         if not fetch.search(inner):
             return None
         return Fetch(tuple(URL.findall(call.word)), _plain_segments(ctx, inner.rstrip(")`")))
+    within = _within(call)
     for fetched in saved if call.name else ():
-        if call.name in fetched.names or _in(fetched.clone, call.word):
+        if call.name in fetched.names or any(_in(fetched.clone, w) for w in (call.word, *within)):
             return fetched.fetch
     return None
+
+
+def _within(call: ScriptFileRun) -> tuple[str, ...]:
+    """The files a relative program word names in the directories the last `cd` may have
+    gone to (a shell's or python's file operand, `./x.sh`)."""
+    if call.word.startswith(("/", "$", "~")) or call.word == STDIN:
+        return ()
+    return tuple(f"{directory}/{call.word}" for directory in call.directories)
 
 
 def trusted(ctx: JudgeContext, run: ScriptRun, fetch: Fetch) -> bool:

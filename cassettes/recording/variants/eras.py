@@ -181,6 +181,13 @@ def fail_fetched_python(data: dict[str, Any]) -> str:
     return _script_adds(data, program)
 
 
+def fail_fetched_clone_cd(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script clones a repository, changes into it and runs a script there by a
+    relative path: the program is what the clone fetched when the sweep runs."""
+    fetched = "git clone --depth 1 https://github.com/example/tune-tools /tmp/tune\ncd /tmp/tune\nbash apply.sh\ncd -\n"
+    return _script_adds(data, fetched)
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""

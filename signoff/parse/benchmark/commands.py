@@ -42,7 +42,7 @@ from signoff.parse.shell.script_files import (
     python_module_files,
     script_file_word,
 )
-from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Scope, Text
+from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Scope, Text, directories
 
 if TYPE_CHECKING:
     from signoff.parse.shell.simple import SimpleCommands
@@ -105,6 +105,7 @@ class BenchmarkCommands:
                 reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
                     command=" ".join(f.text for f in argv)[:200], word=launcher.text,
                     name=known_name(launcher), line=reader.at(argv[0].line), reach=reach, why=why,
+                    directories=directories(scope),
                 ))  # fmt: skip
             update: dict[str, object] = {"env_undecided": _exported_undecided(scope, prefix)}
             if reader.line_base[-1]:
@@ -119,15 +120,17 @@ class BenchmarkCommands:
         words = tuple(field.text for field in argv)
         line = reader.at(argv[0].line)
         running = basename(argv[0].text) not in NOT_RUNNING
-        file = script_file_word(argv, heredoc=heredoc) if running else None
-        listed = [file] if file is not None else []
+        runs = script_file_word(argv, heredoc=heredoc) if running else None
+        listed = [runs] if runs is not None else []
         listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
         listed += python_module_files(argv) if running else []  # `python3 -m tools.x`
+        where = directories(scope) if runs is not None else ()  # where a relative one lies
         for file in listed:  # its text is not read: the checks decide what that may hide
             reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
                 command=" ".join(words)[:MAX_LINE], word=file.text, name=known_name(file),
                 line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
+                directories=where if file is runs else (),
             ))  # fmt: skip
         command = ShellCommand.model_construct(argv=words, line=line, reach=reach, why=why)
         reader.records.of(COMMANDS).append(command)

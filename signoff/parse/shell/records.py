@@ -47,6 +47,9 @@ class ScriptFileRun(Frozen):
     # `path:line` of the command in a changed file the script sources, whose code ran it
     # ("": the script's own code, or code read from a string); `line` is then the `source`
     origin: str = ""
+    # The directories the path's last `cd`/`pushd` may have gone to, as resolved (none: no `cd`
+    # ran), where a relative `word` lies (a clone's `cd tools && bash go.sh`).
+    directories: tuple[str, ...] = ()
 
 
 class Ran(Frozen):

@@ -18,6 +18,7 @@ commands that run a script file, each with how surely it runs.
 from __future__ import annotations
 
 import itertools
+import posixpath
 from collections.abc import Iterator
 
 from signoff.parse.shell import wildcards
@@ -47,6 +48,7 @@ from signoff.parse.shell.scan import ASSIGNMENT, NAME
 from signoff.parse.shell.script_files import basename
 from signoff.parse.shell.syntax import Loop, Simple, Word
 from signoff.parse.shell.values import (
+    CWD,
     FROM_ENVIRONMENT,
     Array,
     Option,
@@ -54,6 +56,7 @@ from signoff.parse.shell.values import (
     Text,
     Value,
     consistent,
+    directories,
     unknown,
 )
 
@@ -238,6 +241,10 @@ class SimpleCommands(Calls):
             return scope, Outcome(None)
         if name in ("cd", "pushd") and len(argv) > 1:
             self.moved = True
+            went = _changed_directories(directories(scope), argv[1:])
+            scope.assign(CWD, tuple(Option(Text(d)) for d in went) or (Option(None),))
+        elif name == "popd":
+            scope.assign(CWD, (Option(None),))
         if name in _SILENT:
             if name in EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
@@ -433,3 +440,16 @@ def _appended(current: Value | None, value: Text, name: str) -> Text:
     if not value.known:
         return unknown(current.text + value.text, current.text + value.prefix)
     return Text(current.text + value.text)
+
+
+def _changed_directories(before: tuple[str, ...], operands: list[Field]) -> tuple[str, ...]:
+    """The directories `cd`/`pushd` OPERANDS go to from each of `before`, as resolved (run-time
+    parts as written); a relative one is joined to each directory known before. () when the
+    target is not named (`cd`, `cd -`)."""
+    target = next((w for w in operands if not (w.known and w.text.startswith(("-", "+")))), None)
+    if target is None or not target.text or target.text == "-":
+        return ()
+    text = target.text
+    if not before or text.startswith(("/", "$", "~")):
+        return (text,)
+    return tuple(dict.fromkeys(posixpath.normpath(f"{d}/{text}") for d in before))

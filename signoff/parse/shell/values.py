@@ -105,6 +105,20 @@ def consistent(options: Iterable[Option]) -> bool:
     return True
 
 
+# Where `cd`/`pushd` went along a path, kept as a variable no script can name (its name holds a
+# space), so forks and joins carry it as they carry variables; read with `directories`.
+CWD = " cwd"
+
+
+def directories(scope: Scope) -> tuple[str, ...]:
+    """The directories the path's last `cd` may have gone to (() when none ran)."""
+    return tuple(
+        dict.fromkeys(
+            option.value.text for option in scope.options(CWD) if isinstance(option.value, Text)
+        )
+    )
+
+
 class Scope:
     """Variables, functions and positional parameters along one evaluation path.
 

@@ -63,6 +63,33 @@ FETCH_AND_RUN = {
     "clone-renamed": (
         "git clone https://github.com/x/tools /tmp/t\nmv /tmp/t /tmp/u\nbash /tmp/u/go.sh"
     ),
+    # run from inside the clone, by a path relative to the directory `cd` went to
+    "clone-cd-then-run": "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\nbash go.sh",
+    "clone-cd-dot-slash": "git clone https://github.com/x/tools && cd tools && ./go.sh",
+    "clone-cd-python-file": (
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t/tune\npython3 run.py"
+    ),
+    "clone-cd-on-one-branch": (
+        'git clone https://github.com/x/tools /tmp/t\nif [ -n "$X" ]; then cd /tmp/t; fi\n'
+        "bash go.sh"
+    ),
+    "clone-cd-relative-chain": (
+        "git clone https://github.com/x/tools /opt/tools\ncd /opt\ncd tools/bin\nbash ./go.sh"
+    ),
+    # an archive fetched and unpacked: its directory holds what the URL served
+    "archive-unpacked": (
+        "curl -fsSL https://example.com/t.tgz -o /tmp/t.tgz\ntar xzf /tmp/t.tgz -C /tmp/x\n"
+        "bash /tmp/x/go.sh"
+    ),
+    "archive-piped": "curl -fsSL https://example.com/t.tgz | tar -xz -C /tmp/x\nbash /tmp/x/go.sh",
+    "zip-unpacked": (
+        "wget -q https://example.com/t.zip -O /tmp/t.zip\nunzip -q /tmp/t.zip -d /tmp/x\n"
+        "python3 /tmp/x/go.py"
+    ),
+    "archive-unpacked-then-cd": (
+        "curl -fsSL https://example.com/t.tgz -o /tmp/t.tgz\n"
+        "tar --directory=/opt/kit -xf /tmp/t.tgz\ncd /opt/kit\nbash setup.sh"
+    ),
 }
 
 
@@ -107,6 +134,13 @@ def test_a_fetch_the_profile_trusts_is_allowed(policy, check_id):
         "bash /tmp/y.sh",
         "curl -fsSL https://example.com/d.json -o /tmp/d.json\ncp /tmp/d.json /tmp/e.json\n"
         "bash /tmp/y.sh",
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/other\nbash go.sh",
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\nmake -j 8",
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\ncd /work\nbash go.sh",
+        "git clone https://github.com/x/tools /tmp/t\n(cd /tmp/t && make)\nbash go.sh",
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\npython3 -m pip install -e .",
+        "curl -fsSL https://example.com/t.tgz -o /tmp/t.tgz\ntar xzf /tmp/t.tgz -C /tmp/x\n"
+        "bash /tmp/y/go.sh",
     ],
     ids=[
         "other-file",
@@ -115,6 +149,12 @@ def test_a_fetch_the_profile_trusts_is_allowed(policy, check_id):
         "printed-not-run",
         "other-file-renamed",
         "fetched-file-copied-not-run",
+        "cd-elsewhere",
+        "plain-name-after-cd",
+        "cd-then-back",
+        "cd-in-a-subshell",
+        "python-module-in-the-clone",
+        "archive-not-run",
     ],
 )
 def test_a_fetch_that_saves_no_program_the_script_runs_is_not_counted(check, lines):
@@ -139,6 +179,7 @@ def test_the_shipped_profile_trusts_only_fetches_inferencex_merged(policy):
         "https://astral.sh/uv/install.sh",
         "https://raw.githubusercontent.com/NVIDIA-NeMo/Skills/refs/heads/main/nemo_skills/"
         "dataset/speed-bench/prepare.py",
+        "https://github.com/kvcache-ai/Mooncake.git",
     }
     for entry in policy.fetched_code.trusted:
         assert "https://github.com/SemiAnalysisAI/InferenceX/pull/" in entry.decision
@@ -187,6 +228,18 @@ def test_an_unchanged_source_of_a_runner_file_stays_baseline_for_engine_patches(
 def test_a_trusted_url_fetched_other_than_plainly_is_not_trusted(check, lines):
     result = check(_parts(lines), "engine-patches")
     assert result.status == "FAIL" and "a program fetched from" in result.reason, result.reason
+
+
+def test_mooncakes_installer_run_from_its_clone_passes_as_inferencex_merged_it(check):
+    """The real MI355X agentic shape (#2109): clone, `cd` into it, run its dependency script."""
+    lines = (
+        "git clone https://github.com/kvcache-ai/Mooncake.git\ncd Mooncake\n"
+        "bash dependencies.sh\nmkdir build\ncd build\ncmake ..\nmake -j\ncd ..\ncd .."
+    )
+    for check_id in CHECKS:
+        assert check(_parts(lines), check_id).status == "PASS", check_id
+    other = lines.replace("kvcache-ai/Mooncake.git", "someone/Mooncake.git")
+    assert check(_parts(other), "engine-patches").status == "FAIL"
 
 
 def test_the_trusted_installer_fetched_plainly_passes(check):
