@@ -12,8 +12,10 @@ the PR's file list is incomplete, every such call counts. Dead paths were never 
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable
 
+from signoff.evidence import ChangedFile
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.environment_program import environment_program
@@ -23,6 +25,15 @@ from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import PACKAGE_FILES, basename
 
 UNREAD = "signoff does not read scripts run by file"
+UNBUILT = "signoff does not read what a package's build runs or installs"
+# The checkout's root and the script's own directory as scripts spell them.
+_WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
+_SCRIPT_DIR = tuple(
+    f"$(dirname {q}{v}{q})"
+    for v in ("$0", "${0}", "${BASH_SOURCE[0]}", "$BASH_SOURCE")
+    for q in ('"', "")
+)
+_ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
 UNFETCHED = (
     "signoff does not read what a URL serves, and the profile's fetched_code.trusted does not "
     "list it"
@@ -69,7 +80,70 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
             )
+    for install in run.installs:
+        found = _installed_from_pr(ctx, run, install)
+        if found is not None:
+            directory, changed = found
+            where = f" ({run.label})" if run.label else ""
+            may = f" [may run: {install.why}]" if install.why else ""
+            verb = "adds" if changed.status == "added" else "changes"
+            return (
+                f"{run.path}:{install.line} runs {code(install.command)}, which installs "
+                f"{code(directory)}, a directory holding {code(changed.path)}, which this PR "
+                f"{verb}; {UNBUILT}{where}{may}"
+            )
     return ""
+
+
+def _installed_from_pr(
+    ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
+) -> tuple[str, ChangedFile] | None:
+    """The checkout directory a local install builds, with a file in it the PR adds or changes
+    (None: none). `.` at the checkout's root holds only its own build files there."""
+    changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
+    for directory in _install_directories(run, install):
+        for file in changed:
+            if directory == ".":
+                hit = file.path in _ROOT_BUILD_FILES
+            else:
+                hit = file.path == directory or file.path.startswith(f"{directory}/")
+            if hit:
+                return directory, file
+    return None
+
+
+def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[str]:
+    """Where in the checkout the installed directory may be: the word joined to each
+    directory the last `cd` may have gone to (or to the checkout's root, where the sweep
+    starts the script), `$GITHUB_WORKSPACE/` and the script's own directory resolved. A path
+    outside the checkout, or one known only at run time, is none."""
+    script_dir = posixpath.dirname(install.origin.rpartition(":")[0] or run.path)
+    word = _in_checkout(install.word, script_dir)
+    if word is None:
+        return []
+    if word.startswith("/"):
+        return []
+    found: list[str] = []
+    for base in install.directories or ("",):
+        start = _in_checkout(base, script_dir) if base else ""
+        if start is None or start.startswith("/"):
+            continue
+        path = posixpath.normpath(posixpath.join(start, word))
+        if not path.startswith(".."):
+            found.append(path)
+    return found
+
+
+def _in_checkout(path: str, script_dir: str) -> str | None:
+    """`path` with the checkout's root and the script's directory spelled out; None when a
+    part of it is known only at run time."""
+    for prefix in _WORKSPACE:
+        if path.startswith(prefix):
+            path = path[len(prefix) :].lstrip("/") or "."
+    for spelling in _SCRIPT_DIR:
+        if path.startswith(spelling):
+            path = script_dir + path[len(spelling) :]
+    return None if any(mark in path for mark in ("$", "`", "~")) else path
 
 
 def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:

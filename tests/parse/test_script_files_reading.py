@@ -153,3 +153,28 @@ def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_
     ]
     assert _files('python3 -c "open(\'$(dirname "$0")/x.yaml\')"') == []
     assert _files("python3 -c \"print('$VALUE')\"") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("pip install ./a b/c aiperf==1.0", ["./a", "b/c"]),
+        ("uv pip install -e '.[dev]'", ["."]),
+        ("python3 -m pip install --editable=../pkg", ["../pkg"]),
+        ("pip install --target /opt/x --no-deps aiperf", []),
+        ("pip install git+https://github.com/x/y.git https://x.io/p/a.whl", []),
+        ("pip install -r req/a.txt -c c/b.txt --find-links w/h ./p", ["./p"]),
+        ("pip download ./p", []),
+    ],
+)
+def test_local_installs_are_recorded_with_the_directory_as_written(text, words):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    assert [install.word for install in run.installs] == words
+
+
+def test_a_local_install_records_where_each_path_s_cd_went():
+    text = 'cd /opt\nif [ -n "$X" ]; then cd a; else cd b/c; fi\n(cd /tmp)\npip install .\n'
+    run = evaluate(read_script(text, "s.sh"), None)
+    assert [sorted(install.directories) for install in run.installs] == [["/opt/a", "/opt/b/c"]]
+    popped = evaluate(read_script("pushd x\npopd\npip install .\n", "s.sh"), None)
+    assert [install.directories for install in popped.installs] == [()]

@@ -197,6 +197,17 @@ def fail_fetched_mktemp(data: dict[str, Any]) -> str:
     return _script_adds(data, fetched)
 
 
+def fail_local_install(data: dict[str, Any]) -> str:
+    """8-10 (E8): the PR adds a Python package beside the script, which changes into it and
+    installs it: its build runs and its code is imported, and signoff reads neither."""
+    files = _pull(data)["commits"][0]["files"]
+    files["benchmarks/single_node/tuning/setup.py"] = (
+        "from setuptools import setup\nsetup(name='tuning', py_modules=['tuning'])\n"
+    )
+    files["benchmarks/single_node/tuning/tuning.py"] = "import os\n"
+    return _script_adds(data, "cd benchmarks/single_node/tuning && pip install . && cd -\n")
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""

@@ -34,10 +34,11 @@ from signoff.parse.benchmark.launch_read import (
 from signoff.parse.benchmark.script_text import MAX_LINE
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
-from signoff.parse.shell.records import SCRIPT_FILES, Kind, ScriptFileRun, reach_of
+from signoff.parse.shell.records import LOCAL_INSTALLS, SCRIPT_FILES, Kind, ScriptFileRun, reach_of
 from signoff.parse.shell.script_files import (
     basename,
     known_name,
+    local_projects,
     package_list_files,
     python_module_files,
     script_file_word,
@@ -131,6 +132,12 @@ class BenchmarkCommands:
                 line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
                 directories=where if file is runs else (),
+            ))  # fmt: skip
+        for project in local_projects(argv) if running else ():  # `pip install ./pkg`
+            reader.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
+                command=" ".join(words)[:MAX_LINE], word=project.text, name="", line=line,
+                reach=reach, why=why, origin=reader.origin(argv[0].line),
+                directories=directories(scope),
             ))  # fmt: skip
         command = ShellCommand.model_construct(argv=words, line=line, reach=reach, why=why)
         reader.records.of(COMMANDS).append(command)

@@ -76,6 +76,9 @@ class Kind(Generic[R]):
 
 HEREDOCS: Kind[HeredocUse] = Kind("heredocs")
 SCRIPT_FILES: Kind[ScriptFileRun] = Kind("script_files")
+# Local projects a package installer builds and installs (`pip install ./pkg`, `cd pkg && pip
+# install -e .`): `word` is the directory as written, `directories` where a relative one lies.
+LOCAL_INSTALLS: Kind[ScriptFileRun] = Kind("local_installs")
 
 
 class Records:

@@ -161,6 +161,59 @@ def _module_files(module: Field) -> list[Field]:
     return [Field(name, True, name, module.line) for name in names]
 
 
+# pip's install options whose value is the next word (never a project to install).
+_PIP_VALUE_OPTIONS = frozenset(
+    {"-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url", "-f",
+     "--find-links", "-t", "--target", "--prefix", "--root", "--src", "--python", "--platform",
+     "--python-version", "--implementation", "--abi", "--upgrade-strategy", "--progress-bar",
+     "--log", "--cache-dir", "-C", "--config-settings", "--global-option", "--trusted-host",
+     "--cert", "--client-cert", "--proxy", "--timeout", "--retries", "--exists-action",
+     "--report", "--only-binary", "--no-binary", "--group", "--extra", "-p"}
+)  # fmt: skip
+_EXTRAS = re.compile(r"\[[^\]]*\]$")  # `.[dev]`
+
+
+def local_projects(argv: Sequence[Field]) -> list[Field]:
+    """The local project directories a `pip install` (any pip, `uv pip`, `python3 -m pip`,
+    behind wrappers) builds and installs: operands and `-e` values spelled as paths (`.`,
+    `./pkg`, `benchmarks/pkg`, `"$DIR/pkg"`), extras cut (`.[dev]`); URLs, VCS and direct
+    references are not local."""
+    words = argv[_command_index(argv) :]
+    texts = [basename(w.text) if w.known else "" for w in words]
+    start = -1
+    for i, text in enumerate(texts):
+        if _PIP.fullmatch(text):
+            at = next((j for j in range(i + 1, len(texts)) if texts[j][:1] not in ("-", "")), -1)
+            if at >= 0 and texts[at] == "install":
+                start = at + 1
+            break
+    if start < 0:
+        return []
+    found: list[Field] = []
+    i = start
+    while i < len(words):
+        word = words[i]
+        text = word.text
+        if word.known and text in ("-e", "--editable") and i + 1 < len(words):
+            word, text, i = words[i + 1], words[i + 1].text, i + 1
+        elif word.known and text.startswith("--editable="):
+            text = text.removeprefix("--editable=")
+        elif word.known and text.startswith("-e") and not text.startswith("--"):
+            text = text[2:]  # `-e./pkg`
+        elif word.known and text in _PIP_VALUE_OPTIONS:
+            i += 2
+            continue
+        elif word.known and text.startswith("-"):
+            i += 1
+            continue
+        path = _EXTRAS.sub("", text)
+        local = path in (".", "..") or ("/" in path and "://" not in path and "@" not in path)
+        if local and not path.startswith(("git+", "hg+", "svn+", "bzr+")):
+            found.append(Field(path, word.known, word.prefix, word.line, word.parts))
+        i += 1
+    return found
+
+
 def _xargs_replace(words: Sequence[Field]) -> set[str]:
     """The replace-strings given to xargs (`-I X`, `-IX`, `-i`, `--replace=X`)."""
     out: set[str] = set()

@@ -114,7 +114,9 @@ def directories(scope: Scope) -> tuple[str, ...]:
     """The directories the path's last `cd` may have gone to (() when none ran)."""
     return tuple(
         dict.fromkeys(
-            option.value.text for option in scope.options(CWD) if isinstance(option.value, Text)
+            option.value.text
+            for option in scope.options(CWD)
+            if isinstance(option.value, Text) and option.value is not FROM_ENVIRONMENT
         )
     )
 

@@ -287,3 +287,53 @@ def test_a_python_program_written_out_with_a_value_inside_is_not_a_run_time_word
     line = "python3 -c \"import json; print(json.load(open('$CONFIG')))\""
     result = check(_parts(line, helper=None, other=OTHER), "spec-chat-template")
     assert result.status == "PASS", result.reason
+
+
+# Installing a local project runs its build (`setup.py`, the build backend) and puts its code on
+# the path: a directory holding a file the PR adds or changes is code the sweep runs.
+PACKAGE = {
+    "benchmarks/single_node/pkg/setup.py": "from setuptools import setup\nsetup(name='pkg')\n",
+    "benchmarks/single_node/pkg/pkg/__init__.py": "import os\n",
+}
+LOCAL_INSTALLS = [
+    "pip install benchmarks/single_node/pkg",
+    "uv pip install --no-deps benchmarks/single_node/pkg/",
+    "cd benchmarks/single_node/pkg && pip install .",
+    "cd benchmarks/single_node/pkg && pip install -e '.[dev]'",
+    "cd benchmarks/single_node && python3 -m pip install --no-build-isolation ./pkg",
+    'pip install "$(dirname "$0")/../pkg"',
+    'pip install --editable "$GITHUB_WORKSPACE/benchmarks/single_node/pkg"',
+]
+
+
+def _installing(line: str) -> dict:
+    parts = _parts(line, helper=None)
+    for path, text in PACKAGE.items():
+        add_changed_file(parts, path, text)
+    return parts
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", LOCAL_INSTALLS)
+def test_installing_a_directory_holding_a_file_the_pr_adds_fails(check, line, check_id):
+    result = check(_installing(line), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "installs `benchmarks/single_node/pkg`" in result.reason
+    assert "benchmarks/single_node/pkg/" in result.reason and "which this PR adds" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cd /tmp/clone && pip install -e .",
+        'cd "$SRC_DIR" && uv pip install -e .',
+        "pip install benchmarks/single_node/other",
+        "pip install aiperf==1.0 ./benchmarks/single_node/notes",
+        "pip install -r benchmarks/single_node/requirements.txt",
+    ],
+)
+def test_installing_a_directory_the_pr_does_not_touch_counts_for_nothing(check, line):
+    parts = _installing(line)
+    for check_id in ("no-arch-hacks", "spec-chat-template"):
+        result = check(parts, check_id)
+        assert result.status == "PASS", (check_id, result.reason)
