@@ -208,6 +208,19 @@ def fail_local_install(data: dict[str, Any]) -> str:
     return _script_adds(data, "cd benchmarks/single_node/tuning && pip install . && cd -\n")
 
 
+def fail_engine_module_flag(data: dict[str, Any]) -> str:
+    """8-10 (E8): the PR adds a module beside the script and the server imports it through
+    `--worker-extension-cls` (code run inside every engine worker)."""
+    files = _pull(data)["commits"][0]["files"]
+    files["benchmarks/single_node/fixed_seq_len/tune_ext.py"] = (
+        "class Tune:\n    def setup(self):\n        pass\n"
+    )
+    _with_models_md(data)
+    serve = "--kv-cache-dtype fp8"
+    _edit_pr_file(data, SCRIPT_PATH, serve, f"{serve} --worker-extension-cls tune_ext.Tune")
+    return pass_conversation(data)
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""

@@ -11,6 +11,7 @@ functions, whose bodies run outside the script.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell.records import LOCAL_INSTALLS, SCRIPT_FILES, Kind, ScriptFileRun, reach_of
 from signoff.parse.shell.script_files import (
     basename,
+    dotted_files,
     known_name,
     local_projects,
     package_list_files,
@@ -55,6 +57,16 @@ COMMANDS: Kind[ShellCommand] = Kind("commands")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 # vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
 _CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
+# vLLM's flags whose value is a dotted name of Python code the engine imports (a module, or a
+# class or function in one); the last two take several.
+_MODULE_FLAGS = frozenset(
+    {"--worker-cls", "--worker-extension-cls", "--scheduler-cls", "--distributed-executor-backend",
+     "--logits-processors", "--middleware"}
+)  # fmt: skip
+_MODULE_LIST_FLAGS = frozenset({"--logits-processors", "--middleware"})
+# JSON-valued flags with a key naming a module to import (a KV connector of its own).
+_MODULE_JSON_FLAGS = frozenset({"--kv-transfer-config"})
+_MODULE_KEY = re.compile(r'"kv_connector_module_path"\s*:\s*"([A-Za-z_][\w.]*)"')
 _FILE_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,7}$")  # `t.jinja`, `s.yaml`
 _CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
 
@@ -107,6 +119,11 @@ class BenchmarkCommands:
                     command=" ".join(f.text for f in argv)[:200], word=launcher.text,
                     name=known_name(launcher), line=reader.at(argv[0].line), reach=reach, why=why,
                     directories=directories(scope),
+                ))  # fmt: skip
+            for file in _imported_code(argv):  # `--worker-cls mymod.W`: the engine imports it
+                reader.records.of(SCRIPT_FILES).append(ScriptFileRun(
+                    command=" ".join(f.text for f in argv)[:200], word=file.text,
+                    name=known_name(file), line=reader.at(argv[0].line), reach=reach, why=why,
                 ))  # fmt: skip
             update: dict[str, object] = {"env_undecided": _exported_undecided(scope, prefix)}
             if reader.line_base[-1]:
@@ -199,6 +216,35 @@ class BenchmarkCommands:
         if from_file:
             update["args"] = merged(launch.args, tuple(from_file))
         return update
+
+
+def _imported_code(argv: list[Field]) -> list[Field]:
+    """The files of the Python code a launch's flags make the engine import by dotted name
+    (`--worker-cls mymod.W`, `--logits-processors a.LP b.LP`, a `--kv-transfer-config` whose
+    `kv_connector_module_path` names a module); a flag's `_` spelling is its `-` one."""
+    found: list[Field] = []
+    for index, field in enumerate(argv):
+        if not field.known or not field.text.startswith("--"):
+            continue
+        flag, eq, value = field.text.partition("=")
+        flag = flag.replace("_", "-")
+        if flag in _MODULE_FLAGS:
+            if eq:
+                values = [Field(value, True, value, field.line)]
+            else:
+                values = list(itertools.takewhile(_not_an_option, argv[index + 1 :]))
+                values = values if flag in _MODULE_LIST_FLAGS else values[:1]
+            for one in values:
+                found += dotted_files(one)
+        elif flag in _MODULE_JSON_FLAGS:
+            text = value if eq else (argv[index + 1].text if index + 1 < len(argv) else "")
+            for module in _MODULE_KEY.findall(text):
+                found += dotted_files(Field(module, True, module, field.line))
+    return found
+
+
+def _not_an_option(word: Field) -> bool:
+    return not word.text.startswith("-")
 
 
 def _from_unknown_directory(reader: SimpleCommands, text: str) -> tuple[str, ...]:

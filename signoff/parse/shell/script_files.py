@@ -147,6 +147,20 @@ def python_module_files(argv: Sequence[Field]) -> list[Field]:
     return []
 
 
+def dotted_files(name: Field) -> list[Field]:
+    """The files a dotted Python name (`pkg.mod.Class`, `mod`) may be defined in: each prefix
+    as a module (`pkg.py`, `pkg/mod.py`, `pkg/mod/Class.py`) and as a package's `__init__.py`.
+    A name known only at run time is that run-time word; anything else names no file."""
+    if not name.known:
+        return [name]
+    if not _MODULE.fullmatch(name.text):
+        return []
+    parts = name.text.split(".")
+    stems = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+    names = [f"{stem}{tail}" for stem in stems for tail in (".py", "/__init__.py")]
+    return [Field(text, True, text, name.line) for text in names]
+
+
 def _is_python(word: Field) -> bool:
     looked_up = _LOOKED_UP.fullmatch(word.text) if not word.known else None
     name = looked_up[1] if looked_up is not None else (word.text if word.known else "")

@@ -337,3 +337,53 @@ def test_installing_a_directory_the_pr_does_not_touch_counts_for_nothing(check, 
     for check_id in ("no-arch-hacks", "spec-chat-template"):
         result = check(parts, check_id)
         assert result.status == "PASS", (check_id, result.reason)
+
+
+# Engine flags whose value names Python code the engine imports (`--worker-cls mymod.W`, a KV
+# connector's `kv_connector_module_path`): the module's file is code the launch runs.
+SERVE = "  --kv-cache-dtype fp8 \\\n"
+MODULE_FLAGS = {
+    "worker-extension": "--worker-extension-cls mymod.Patch",
+    "worker": "--worker-cls mymod.Worker",
+    "scheduler-joined": "--scheduler-cls=mymod.Scheduler",
+    "logits-processors-second": "--logits-processors builtin.LP mymod.LP",
+    "middleware": "--middleware mymod.app",
+    "underscore-spelling": "--worker_cls mymod.Worker",
+    "dotted-package": "--worker-cls tools.mymod.Worker",
+    "kv-connector-module": (
+        '--kv-transfer-config \'{"kv_connector": "X", "kv_connector_module_path": "mymod"}\''
+    ),
+}
+
+
+def _serving_with(flag: str, added: str) -> dict:
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace(SERVE, SERVE.replace(" \\", f" {flag} \\")))
+    add_changed_file(parts, added, "import vllm\n")
+    return parts
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(MODULE_FLAGS))
+def test_an_engine_flag_importing_a_module_the_pr_adds_fails(check, case, check_id):
+    added = "benchmarks/single_node/fixed_seq_len/" + (
+        "tools/mymod.py" if "tools." in MODULE_FLAGS[case] else "mymod.py"
+    )
+    result = check(_serving_with(MODULE_FLAGS[case], added), check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"which this PR adds (`{added}`)" in result.reason
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "--distributed-executor-backend mp",
+        "--worker-cls vllm.v1.worker.gpu_worker.Worker",
+        '--kv-transfer-config \'{"kv_connector": "LMCacheConnectorV1", "kv_role": "kv_both"}\'',
+    ],
+)
+def test_an_engine_flag_naming_code_the_pr_does_not_touch_counts_for_nothing(check, flag):
+    parts = _serving_with(flag, "benchmarks/single_node/fixed_seq_len/mymod.py")
+    for check_id in ("no-arch-hacks", "spec-chat-template"):
+        result = check(parts, check_id)
+        assert result.status == "PASS", (check_id, result.reason)
