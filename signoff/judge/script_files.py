@@ -56,6 +56,9 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             f"that downloads code from {source} and runs it when the sweep runs; signoff does "
             f"not read what a URL serves{where}"
         )
+    contained = _other_image(ctx, run)
+    if contained:
+        return contained
     saved = saved_by_fetches(ctx, run)
     for call in (*run.script_files, *_by_plain_name(run)):
         if unchanged_call(ctx, run, call):
@@ -144,6 +147,28 @@ def _in_checkout(path: str, script_dir: str) -> str | None:
         if path.startswith(spelling):
             path = script_dir + path[len(spelling) :]
     return None if any(mark in path for mark in ("$", "`", "~")) else path
+
+
+def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
+    """A server the reading runs inside a container of another image than the sweep's (the
+    entry's image, bound as IMAGE), when the PR changes the script or a file it sources: the
+    engine that image holds is not the one the sweep's image was judged for ("" if none)."""
+    changed = ctx.changed_readable
+    if run.path not in changed and not any(path in changed for _, path in run.sourced):
+        return ""
+    image = dict(run.environment).get("IMAGE")
+    sweeps = {image} if image is not None else {"$IMAGE", "${IMAGE}"}  # unbound: as written
+    for launch in run.launches:
+        if launch.container and launch.container not in sweeps:
+            where = f" ({run.label})" if run.label else ""
+            sweep = code(image) if image else "(no image bound)"
+            may = f" [may run: {launch.why}]" if launch.why else ""
+            return (
+                f"{run.path}:{launch.line} runs {code(launch.command)} in container image "
+                f"{code(launch.container)}, not the sweep's image {sweep}; signoff does not "
+                f"read the engine another image holds{where}{may}"
+            )
+    return ""
 
 
 def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:

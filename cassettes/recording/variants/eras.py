@@ -221,6 +221,17 @@ def fail_engine_module_flag(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_engine_container(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script serves the engine from a container of an image the PR chose, not
+    the entry's image the sweep judged (`docker run IMAGE vllm serve ...`)."""
+    _with_models_md(data)
+    serve = 'vllm serve "$MODEL"'
+    _edit_pr_file(
+        data, SCRIPT_PATH, serve, f"docker run --rm --gpus all example/vllm:tuned {serve}"
+    )
+    return pass_conversation(data)
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""

@@ -57,6 +57,9 @@ class ServerLaunch(Frozen):
     # engine does (a model-config path, a chat template, a speculative config): (flag, path);
     # flag "(model)" for the positional model. A `--config` YAML it reads is in `args`.
     reads: tuple[tuple[str, str], ...] = ()
+    # The image a container runtime wrapping the launch runs it in (`docker run IMAGE vllm
+    # serve`), as resolved; a running container's name for `docker exec`; "" when none does.
+    container: str = ""
 
 
 class ClientCall(Frozen):

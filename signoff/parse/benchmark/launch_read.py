@@ -25,6 +25,7 @@ NOT_RUNNING = frozenset(
      "command", "type", "test", "[", "[[", "tee", "logger", "true", "false", ":"}
 )  # fmt: skip
 _PYTHON = re.compile(r"^python(?:3(?:\.\d+)?)?$")
+_CONTAINER_RUNTIMES = frozenset({"docker", "podman", "nerdctl"})
 _PY_OPTS_WITH_ARG = frozenset({"-X", "-W", "-Q"})
 _MODEL_FLAGS = ("--model", "--model-path", "--model_path")
 _NEGATIVE_NUMBER = re.compile(r"-\d[\d.eE+-]*")
@@ -143,6 +144,7 @@ def read_launch(
             engine=engine, command=command, model=model, args=tuple(args), line=argv[i].line,
             env={**env(), **_wrapper_env(argv[:i])}, reach=reach, why=why,
             opaque=opaque_words(tail[skip:]) + _added_by(argv[:i]),
+            container=_container(argv[:i]),
         )  # fmt: skip
     return None
 
@@ -188,6 +190,19 @@ def _python_module(
     if re.search(r"(?:launch_server|api_server|serve|server)$", module):
         return "other", command, j + 2, False
     return None
+
+
+def _container(before: Sequence[Field]) -> str:
+    """The image (`run`, `create`) or container (`exec`) a docker-style runtime before the
+    launcher runs it in: the word right before the launcher, as resolved; "" when no such
+    runtime wraps it."""
+    for index, word in enumerate(before[:-1]):
+        if word.known and basename(word.text) in _CONTAINER_RUNTIMES:
+            verb = before[index + 1].text
+            if verb in ("run", "exec", "create") and index + 2 < len(before):
+                image = before[-1]
+                return image.text if not image.text.startswith("-") else "(not read)"
+    return ""
 
 
 def _added_by(before: Sequence[Field]) -> tuple[str, ...]:

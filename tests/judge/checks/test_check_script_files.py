@@ -387,3 +387,41 @@ def test_an_engine_flag_naming_code_the_pr_does_not_touch_counts_for_nothing(che
     for check_id in ("no-arch-hacks", "spec-chat-template"):
         result = check(parts, check_id)
         assert result.status == "PASS", (check_id, result.reason)
+
+
+# A server run inside a container runs the engine that image holds: another image than the
+# sweep's (the entry's `image:`, bound as $IMAGE) is engine code signoff never sees.
+SERVE_LINE = 'vllm serve "$MODEL"'
+CONTAINERS = {
+    "docker-literal": 'docker run --rm --gpus all -p "$PORT:$PORT" evil/vllm:patched vllm serve "$MODEL"',
+    "podman-literal": 'podman run --rm --network host ghcr.io/x/vllm:dev vllm serve "$MODEL"',
+    "docker-run-time": 'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
+    "docker-exec": 'docker exec my-server vllm serve "$MODEL"',
+}
+
+
+def _served_in(line: str) -> dict:
+    parts = passing_parts()
+    add_changed_file(parts, SCRIPT_PATH, SCRIPT.replace(SERVE_LINE, line))
+    return parts
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(CONTAINERS))
+def test_a_server_run_in_another_container_image_fails(check, case, check_id):
+    result = check(_served_in(CONTAINERS[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'docker run --rm --gpus all "$IMAGE" vllm serve "$MODEL"',
+        'docker run --rm --ipc=host -e HF_TOKEN "${IMAGE}" vllm serve "$MODEL"',
+    ],
+)
+def test_a_server_run_in_the_sweep_s_own_image_passes(check, line):
+    for check_id in CHECKS:
+        result = check(_served_in(line), check_id)
+        assert "container image" not in result.reason, (check_id, result.reason)
