@@ -178,3 +178,42 @@ def test_a_local_install_records_where_each_path_s_cd_went():
     assert [sorted(install.directories) for install in run.installs] == [["/opt/a", "/opt/b/c"]]
     popped = evaluate(read_script("pushd x\npopd\npip install .\n", "s.sh"), None)
     assert [install.directories for install in popped.installs] == [()]
+
+
+@pytest.mark.parametrize(
+    ("launch", "words"),
+    [
+        (
+            "vllm serve m --worker-cls tools.ext.W",
+            [
+                "tools.py",
+                "tools/__init__.py",
+                "tools/ext.py",
+                "tools/ext/__init__.py",
+                "tools/ext/W.py",
+                "tools/ext/W/__init__.py",
+            ],
+        ),
+        (
+            "vllm serve m --logits-processors a.X b.Y --port 1",
+            [
+                "a.py",
+                "a/__init__.py",
+                "a/X.py",
+                "a/X/__init__.py",
+                "b.py",
+                "b/__init__.py",
+                "b/Y.py",
+                "b/Y/__init__.py",
+            ],
+        ),
+        (
+            'vllm serve m --kv-transfer-config \'{"kv_connector_module_path": "k"}\'',
+            ["k.py", "k/__init__.py"],
+        ),
+        ('vllm serve m --worker-cls "$CLS"', ["$CLS"]),
+        ("vllm serve m --distributed-executor-backend 'not a name'", []),
+    ],
+)
+def test_engine_flags_naming_python_code_record_its_files(launch, words):
+    assert sorted(word for word, _, _ in _files(launch)) == sorted(words)
