@@ -150,25 +150,36 @@ def _in_checkout(path: str, script_dir: str) -> str | None:
 
 
 def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
-    """A server the reading runs inside a container of another image than the sweep's (the
-    entry's image, bound as IMAGE), when the PR changes the script or a file it sources: the
-    engine that image holds is not the one the sweep's image was judged for ("" if none)."""
+    """A server, shell or Python the reading runs inside a container of another image than the
+    sweep's (the entry's image, bound as IMAGE), when the PR changes the script or a file it
+    sources: the engine that image holds is not the one the sweep's image was judged for ("" if
+    none). An image named only at run time is the environment's (a benchmark client's own
+    image, `${CLIENT_IMAGE}`), not the PR's."""
     changed = ctx.changed_readable
     if run.path not in changed and not any(path in changed for _, path in run.sourced):
         return ""
     image = dict(run.environment).get("IMAGE")
     sweeps = {image} if image is not None else {"$IMAGE", "${IMAGE}"}  # unbound: as written
-    for launch in run.launches:
-        if launch.container and launch.container not in sweeps:
+    contained = [(launch.line, launch.command, launch.container, launch.why)
+                 for launch in run.launches if launch.container]  # fmt: skip
+    contained += [(one.line, one.command, one.word, one.why) for one in run.containers]
+    for line, command, container, why in sorted(contained):
+        if container not in sweeps and not _run_time(container):
             where = f" ({run.label})" if run.label else ""
             sweep = code(image) if image else "(no image bound)"
-            may = f" [may run: {launch.why}]" if launch.why else ""
+            may = f" [may run: {why}]" if why else ""
             return (
-                f"{run.path}:{launch.line} runs {code(launch.command)} in container image "
-                f"{code(launch.container)}, not the sweep's image {sweep}; signoff does not "
-                f"read the engine another image holds{where}{may}"
+                f"{run.path}:{line} runs {code(command)} in container image {code(container)}, "
+                f"not the sweep's image {sweep}; signoff does not read the engine another "
+                f"image holds{where}{may}"
             )
     return ""
+
+
+def _run_time(word: str) -> bool:
+    """An image named only at run time (`"${CLIENT_IMAGE}"`): the runner's or the sweep's
+    environment names it, which the PR does not; a value the reading sets is resolved."""
+    return "$" in word or "`" in word
 
 
 def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:

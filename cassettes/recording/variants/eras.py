@@ -232,6 +232,16 @@ def fail_engine_container(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_engine_container_shell(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script hands a shell in a container of an image the PR chose the server's
+    command line, a string no check reads as that container's."""
+    _with_models_md(data)
+    serve = 'vllm serve "$MODEL"'
+    shelled = f"docker run --rm --gpus all example/vllm:tuned bash -c '{serve}' &\n{serve}"
+    _edit_pr_file(data, SCRIPT_PATH, serve, shelled)
+    return pass_conversation(data)
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""

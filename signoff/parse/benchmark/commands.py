@@ -35,9 +35,17 @@ from signoff.parse.benchmark.launch_read import (
 from signoff.parse.benchmark.script_text import MAX_LINE
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
-from signoff.parse.shell.records import LOCAL_INSTALLS, SCRIPT_FILES, Kind, ScriptFileRun, reach_of
+from signoff.parse.shell.records import (
+    CONTAINERS,
+    LOCAL_INSTALLS,
+    SCRIPT_FILES,
+    Kind,
+    ScriptFileRun,
+    reach_of,
+)
 from signoff.parse.shell.script_files import (
     basename,
+    container_image,
     dotted_files,
     known_name,
     local_projects,
@@ -155,6 +163,12 @@ class BenchmarkCommands:
                 command=" ".join(words)[:MAX_LINE], word=project.text, name="", line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
                 directories=directories(scope),
+            ))  # fmt: skip
+        image = container_image(argv) if running else None  # `docker run IMAGE bash -c ...`
+        if image is not None:
+            reader.records.of(CONTAINERS).append(ScriptFileRun(
+                command=" ".join(words)[:MAX_LINE], word=image.text, name="", line=line,
+                reach=reach, why=why, origin=reader.origin(argv[0].line),
             ))  # fmt: skip
         command = ShellCommand.model_construct(argv=words, line=line, reach=reach, why=why)
         reader.records.of(COMMANDS).append(command)

@@ -93,6 +93,7 @@ class ScriptRun(Frozen):
     heredocs: tuple[HeredocUse, ...] = ()
     script_files: tuple[ScriptFileRun, ...] = ()  # scripts it runs by file (not read)
     installs: tuple[ScriptFileRun, ...] = ()  # local projects it builds and installs (not read)
+    containers: tuple[ScriptFileRun, ...] = ()  # shells and Python it runs in a container
     ran: tuple[Ran, ...] = ()  # every simple command of the script's text that runs, in order
     notes: tuple[str, ...] = ()  # undecidable conditions and other reading notes, with lines
     problems: tuple[str, ...] = ()  # why the reading is incomplete

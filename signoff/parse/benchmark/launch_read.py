@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.scan import ASSIGNMENT
-from signoff.parse.shell.script_files import WRAPPERS, basename
+from signoff.parse.shell.script_files import CONTAINER_RUNTIMES, WRAPPERS, basename
 
 # Wrappers that add arguments of their own choosing to the command they run (read from stdin).
 _ADDS_ARGUMENTS = {"xargs": "[the arguments xargs reads from standard input]"}
@@ -25,7 +25,6 @@ NOT_RUNNING = frozenset(
      "command", "type", "test", "[", "[[", "tee", "logger", "true", "false", ":"}
 )  # fmt: skip
 _PYTHON = re.compile(r"^python(?:3(?:\.\d+)?)?$")
-_CONTAINER_RUNTIMES = frozenset({"docker", "podman", "nerdctl"})
 _PY_OPTS_WITH_ARG = frozenset({"-X", "-W", "-Q"})
 _MODEL_FLAGS = ("--model", "--model-path", "--model_path")
 _NEGATIVE_NUMBER = re.compile(r"-\d[\d.eE+-]*")
@@ -197,7 +196,7 @@ def _container(before: Sequence[Field]) -> str:
     launcher runs it in: the word right before the launcher, as resolved; "" when no such
     runtime wraps it."""
     for index, word in enumerate(before[:-1]):
-        if word.known and basename(word.text) in _CONTAINER_RUNTIMES:
+        if word.known and basename(word.text) in CONTAINER_RUNTIMES:
             verb = before[index + 1].text
             if verb in ("run", "exec", "create") and index + 2 < len(before):
                 image = before[-1]

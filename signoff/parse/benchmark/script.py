@@ -40,7 +40,13 @@ from signoff.parse.benchmark.launch import (
     ShellCommand,
 )
 from signoff.parse.shell.evaluator import Evaluator
-from signoff.parse.shell.records import HEREDOCS, LOCAL_INSTALLS, SCRIPT_FILES, Records
+from signoff.parse.shell.records import (
+    CONTAINERS,
+    HEREDOCS,
+    LOCAL_INSTALLS,
+    SCRIPT_FILES,
+    Records,
+)
 from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import Parsed, parse
 from signoff.parse.shell.values import Option, Scope, Text
@@ -237,6 +243,7 @@ def _run_of(
         heredocs=tuple(records.of(HEREDOCS)),
         script_files=tuple(records.of(SCRIPT_FILES)),
         installs=tuple(records.of(LOCAL_INSTALLS)),
+        containers=tuple(records.of(CONTAINERS)),
         ran=tuple(records.ran()),
         notes=tuple(evaluator.notes),
         problems=problems,
@@ -270,6 +277,7 @@ def _unique(records: Records) -> Records:
     unique.extend(records, ran_only=True)  # each command that ran once already
     unique.of(SCRIPT_FILES).extend(_in_order(records.of(SCRIPT_FILES)))
     unique.of(LOCAL_INSTALLS).extend(_in_order(records.of(LOCAL_INSTALLS)))
+    unique.of(CONTAINERS).extend(_in_order(records.of(CONTAINERS)))
     return unique
 
 

@@ -79,6 +79,9 @@ SCRIPT_FILES: Kind[ScriptFileRun] = Kind("script_files")
 # Local projects a package installer builds and installs (`pip install ./pkg`, `cd pkg && pip
 # install -e .`): `word` is the directory as written, `directories` where a relative one lies.
 LOCAL_INSTALLS: Kind[ScriptFileRun] = Kind("local_installs")
+# Containers a docker-style runtime runs a shell or Python in (`docker run IMAGE bash -c ...`):
+# `word` is the image (or, for `exec`, the container) as resolved.
+CONTAINERS: Kind[ScriptFileRun] = Kind("containers")
 
 
 class Records:

@@ -147,6 +147,32 @@ def python_module_files(argv: Sequence[Field]) -> list[Field]:
     return []
 
 
+CONTAINER_RUNTIMES = frozenset({"docker", "podman", "nerdctl"})
+
+
+def container_image(argv: Sequence[Field]) -> Field | None:
+    """The image (`run`) or container (`exec`) a docker-style runtime runs a shell or Python
+    in (`docker run --rm IMAGE bash -c '...'`): the word right before that program; None when
+    the command is no such run (`docker create`, an image run by its own entry point)."""
+    for index, word in enumerate(argv[:-1]):
+        if not (word.known and basename(word.text) in CONTAINER_RUNTIMES):
+            continue
+        if argv[index + 1].text not in ("run", "exec"):
+            return None
+        for at in range(index + 3, len(argv)):
+            word = argv[at]
+            name = basename(word.text) if word.known and not word.text.startswith("-") else ""
+            if name in INTERPRETERS or PYTHON.fullmatch(name):
+                before = argv[at - 1]
+                return (
+                    before
+                    if not before.text.startswith("-")
+                    else Field("(not read)", False, "", before.line)
+                )
+        return None
+    return None
+
+
 def dotted_files(name: Field) -> list[Field]:
     """The files a dotted Python name (`pkg.mod.Class`, `mod`) may be defined in: each prefix
     as a module (`pkg.py`, `pkg/mod.py`, `pkg/mod/Class.py`) and as a package's `__init__.py`.

@@ -395,7 +395,7 @@ SERVE_LINE = 'vllm serve "$MODEL"'
 CONTAINERS = {
     "docker-literal": 'docker run --rm --gpus all -p "$PORT:$PORT" evil/vllm:patched vllm serve "$MODEL"',
     "podman-literal": 'podman run --rm --network host ghcr.io/x/vllm:dev vllm serve "$MODEL"',
-    "docker-run-time": 'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
+    "docker-image-set-here": 'SERVER_IMAGE=x/vllm:dev; docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
     "docker-exec": 'docker exec my-server vllm serve "$MODEL"',
 }
 
@@ -419,9 +419,46 @@ def test_a_server_run_in_another_container_image_fails(check, case, check_id):
     [
         'docker run --rm --gpus all "$IMAGE" vllm serve "$MODEL"',
         'docker run --rm --ipc=host -e HF_TOKEN "${IMAGE}" vllm serve "$MODEL"',
+        # named by the runner's environment, which the PR does not set
+        'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
     ],
 )
 def test_a_server_run_in_the_sweep_s_own_image_passes(check, line):
     for check_id in CHECKS:
         result = check(_served_in(line), check_id)
+        assert "container image" not in result.reason, (check_id, result.reason)
+
+
+# The same when the container runs a shell or Python given the server's command line (a string
+# signoff does not read as the container's), not the launcher itself.
+SHELLED = {
+    "bash-c": "docker run --rm --gpus all evil/vllm:patched bash -c 'vllm serve \"$MODEL\"'",
+    "sh-script": "podman run --rm -v /w:/w ghcr.io/x/vllm:dev sh /w/serve.sh",
+    "python": "docker run --rm evil/vllm:patched python3 -m vllm.entrypoints.openai.api_server",
+    "exec-bash": "docker exec -it my-server bash -lc 'vllm serve m'",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(SHELLED))
+def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
+    parts = _served_in(SHELLED[case] + ' &\nvllm serve "$MODEL"')
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'docker run --rm --gpus all "$IMAGE" bash -c "echo hi"',
+        "docker create --platform linux/amd64 envoyproxy/envoy:v1.31 && docker cp x:/a /b",
+        "docker run --rm nginx:1.27",  # its own entry point, no shell or launcher given
+        'docker run --rm "${CLIENT_IMAGE}" bash -c "aiperf profile"',  # the runner's image
+    ],
+)
+def test_a_container_of_the_sweep_s_image_or_running_no_shell_passes(check, line):
+    parts = _served_in(line + ' &\nvllm serve "$MODEL"')
+    for check_id in CHECKS:
+        result = check(parts, check_id)
         assert "container image" not in result.reason, (check_id, result.reason)
