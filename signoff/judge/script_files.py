@@ -159,12 +159,13 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
     if run.path not in changed and not any(path in changed for _, path in run.sourced):
         return ""
     image = dict(run.environment).get("IMAGE")
-    sweeps = {image} if image is not None else {"$IMAGE", "${IMAGE}"}  # unbound: as written
+    # unbound: as written; `#` is enroot's registry separator, which the launchers turn into `/`
+    sweeps = {_docker_name(image)} if image is not None else {"$IMAGE", "${IMAGE}"}
     contained = [(launch.line, launch.command, launch.container, launch.why)
                  for launch in run.launches if launch.container]  # fmt: skip
     contained += [(one.line, one.command, one.word, one.why) for one in run.containers]
     for line, command, container, why in sorted(contained):
-        if container not in sweeps and not _run_time(container):
+        if _docker_name(container) not in sweeps and not _run_time(container):
             where = f" ({run.label})" if run.label else ""
             sweep = code(image) if image else "(no image bound)"
             may = f" [may run: {why}]" if why else ""
@@ -174,6 +175,11 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
                 f"image holds{where}{may}"
             )
     return ""
+
+
+def _docker_name(image: str) -> str:
+    """An image as docker names it (`nvcr.io#nvidia/x` is `nvcr.io/nvidia/x`)."""
+    return image.replace("#", "/")
 
 
 def _run_time(word: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.scan import ASSIGNMENT
-from signoff.parse.shell.script_files import CONTAINER_RUNTIMES, WRAPPERS, basename
+from signoff.parse.shell.script_files import WRAPPERS, basename, container_image
 
 # Wrappers that add arguments of their own choosing to the command they run (read from stdin).
 _ADDS_ARGUMENTS = {"xargs": "[the arguments xargs reads from standard input]"}
@@ -143,7 +143,7 @@ def read_launch(
             engine=engine, command=command, model=model, args=tuple(args), line=argv[i].line,
             env={**env(), **_wrapper_env(argv[:i])}, reach=reach, why=why,
             opaque=opaque_words(tail[skip:]) + _added_by(argv[:i]),
-            container=_container(argv[:i]),
+            container=_container(argv),
         )  # fmt: skip
     return None
 
@@ -191,17 +191,11 @@ def _python_module(
     return None
 
 
-def _container(before: Sequence[Field]) -> str:
-    """The image (`run`, `create`) or container (`exec`) a docker-style runtime before the
-    launcher runs it in: the word right before the launcher, as resolved; "" when no such
-    runtime wraps it."""
-    for index, word in enumerate(before[:-1]):
-        if word.known and basename(word.text) in CONTAINER_RUNTIMES:
-            verb = before[index + 1].text
-            if verb in ("run", "exec", "create") and index + 2 < len(before):
-                image = before[-1]
-                return image.text if not image.text.startswith("-") else "(not read)"
-    return ""
+def _container(argv: Sequence[Field]) -> str:
+    """The image (or, for `exec`, the container) a docker-style runtime runs the launch in, as
+    resolved; "" when no such runtime wraps it."""
+    image = container_image(argv)
+    return image.text if image is not None else ""
 
 
 def _added_by(before: Sequence[Field]) -> tuple[str, ...]:

@@ -148,27 +148,39 @@ def python_module_files(argv: Sequence[Field]) -> list[Field]:
 
 
 CONTAINER_RUNTIMES = frozenset({"docker", "podman", "nerdctl"})
+# Their `run`/`exec` options whose value is the next word (`-e A=1`, `--entrypoint vllm`).
+_CONTAINER_VALUE_OPTIONS = frozenset(
+    {"-a", "--attach", "--add-host", "--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns",
+     "--cidfile", "-c", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--device",
+     "--dns", "--dns-option", "--dns-search", "--entrypoint", "-e", "--env", "--env-file",
+     "--expose", "--gpus", "--group-add", "-h", "--hostname", "--ip", "--ipc", "-l", "--label",
+     "--label-file", "--link", "--log-driver", "--log-opt", "-m", "--memory", "--memory-swap",
+     "--mount", "--name", "--network", "--net", "--network-alias", "--pid", "--pids-limit",
+     "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt",
+     "--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs",
+     "--ulimit", "-u", "--user", "--userns", "--uts", "-v", "--volume", "--volumes-from", "-w",
+     "--workdir", "--device-cgroup-rule", "--health-cmd", "--oom-score-adj", "--mac-address"}
+)  # fmt: skip
 
 
 def container_image(argv: Sequence[Field]) -> Field | None:
-    """The image (`run`) or container (`exec`) a docker-style runtime runs a shell or Python
-    in (`docker run --rm IMAGE bash -c '...'`): the word right before that program; None when
-    the command is no such run (`docker create`, an image run by its own entry point)."""
+    """The image (`run`) or container (`exec`) a docker-style runtime runs (`docker run --rm
+    -e A IMAGE bash -c '...'`, `docker run -d IMAGE`): its first operand after its options and
+    their values, as resolved; None when the command is no such run (`docker create`)."""
     for index, word in enumerate(argv[:-1]):
         if not (word.known and basename(word.text) in CONTAINER_RUNTIMES):
             continue
         if argv[index + 1].text not in ("run", "exec"):
             return None
-        for at in range(index + 3, len(argv)):
-            word = argv[at]
-            name = basename(word.text) if word.known and not word.text.startswith("-") else ""
-            if name in INTERPRETERS or PYTHON.fullmatch(name):
-                before = argv[at - 1]
-                return (
-                    before
-                    if not before.text.startswith("-")
-                    else Field("(not read)", False, "", before.line)
-                )
+        at = index + 2
+        while at < len(argv):
+            text = argv[at].text
+            if argv[at].known and text.startswith("-") and text != "-":
+                at += 2 if text in _CONTAINER_VALUE_OPTIONS else 1
+            elif not argv[at].known and argv[at].single and argv[at].prefix.startswith("-"):
+                at += 1  # `--name="$NAME"`: an option whose value is known only at run time
+            else:
+                return argv[at]
         return None
     return None
 

@@ -421,6 +421,8 @@ def test_a_server_run_in_another_container_image_fails(check, case, check_id):
         'docker run --rm --ipc=host -e HF_TOKEN "${IMAGE}" vllm serve "$MODEL"',
         # named by the runner's environment, which the PR does not set
         'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
+        # the launchers' spelling of an enroot-style image (`#` for the registry's `/`)
+        'docker run --rm "${IMAGE//#//}" vllm serve "$MODEL"',
     ],
 )
 def test_a_server_run_in_the_sweep_s_own_image_passes(check, line):
@@ -436,6 +438,10 @@ SHELLED = {
     "sh-script": "podman run --rm -v /w:/w ghcr.io/x/vllm:dev sh /w/serve.sh",
     "python": "docker run --rm evil/vllm:patched python3 -m vllm.entrypoints.openai.api_server",
     "exec-bash": "docker exec -it my-server bash -lc 'vllm serve m'",
+    # the image's own entry point serves, or one given with --entrypoint
+    "entry-point": "docker run -d --rm -p 8888:8000 --shm-size 16g -e HF_TOKEN evil/vllm-server",
+    "entrypoint-flag": 'docker run --rm --entrypoint vllm evil/vllm serve "$MODEL"',
+    "sidecar": "docker run -d --rm --network host nginx:1.27",
 }
 
 
@@ -453,8 +459,10 @@ def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
     [
         'docker run --rm --gpus all "$IMAGE" bash -c "echo hi"',
         "docker create --platform linux/amd64 envoyproxy/envoy:v1.31 && docker cp x:/a /b",
-        "docker run --rm nginx:1.27",  # its own entry point, no shell or launcher given
         'docker run --rm "${CLIENT_IMAGE}" bash -c "aiperf profile"',  # the runner's image
+        # the launchers' shape: options with values, the entry point as an option, $IMAGE
+        "docker run --rm --init --network host --name bmk --runtime nvidia --gpus all "
+        '-v "$HF_HUB_CACHE:/hf" -e HF_TOKEN -e TP --entrypoint=/bin/bash "$IMAGE" run.sh',
     ],
 )
 def test_a_container_of_the_sweep_s_image_or_running_no_shell_passes(check, line):
