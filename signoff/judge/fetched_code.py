@@ -75,7 +75,7 @@ class Saved(NamedTuple):
 def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
     """What the reading's fetches save, when the PR changes the script or a file it sources
     (otherwise a program saved by name and run is baseline); read once per reading."""
-    if not _changed_reading(ctx, run):
+    if not changed_reading(ctx, run):
         return ()
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     found: list[Saved] = []
@@ -265,7 +265,7 @@ def python_fetches(ctx: JudgeContext, run: ScriptRun) -> PythonFetch | None:
     reading that may download code and run it (parse/benchmark/python_fetch), when the PR
     changes the script or a file it sources; its URLs are its literals (a fetch is never plain
     when Python makes it: nothing here tells what else the program does with it)."""
-    if not _changed_reading(ctx, run):
+    if not changed_reading(ctx, run):
         return None
     for line, shown, body in _python_programs(run):
         urls = fetches_and_runs(body)
@@ -293,7 +293,7 @@ def _python_programs(run: ScriptRun) -> list[tuple[int, str, str]]:
     return sorted(programs)
 
 
-def _changed_reading(ctx: JudgeContext, run: ScriptRun) -> bool:
+def changed_reading(ctx: JudgeContext, run: ScriptRun) -> bool:
     """The PR changes the script read or a file it sources."""
     changed = ctx.changed_readable
     return run.path in changed or any(path in changed for _, path in run.sourced)
@@ -319,7 +319,7 @@ def fetched_from(
         # `T=$(mktemp); curl URL -o "$T"; bash "$T"`: saved (or moved) under a name known only
         # at run time, and run by a word that ends the same way
         tail = basename(call.word)
-        return next((f.fetch for f in saved if _run_time(tail) and tail in f.names), None)
+        return next((f.fetch for f in saved if run_time(tail) and tail in f.names), None)
     within = _within(call)
     for fetched in saved:
         if call.name in fetched.names or any(_in(fetched.clone, w) for w in (call.word, *within)):
@@ -327,8 +327,8 @@ def fetched_from(
     return None
 
 
-def _run_time(name: str) -> bool:
-    """A file name known only at run time (`$DEST`, `$(mktemp)`)."""
+def run_time(name: str) -> bool:
+    """A name known only at run time (`$DEST`, `$(mktemp)`, `"${CLIENT_IMAGE}"`)."""
     return "$" in name or "`" in name
 
 

@@ -19,7 +19,14 @@ from signoff.evidence import ChangedFile
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.environment_program import environment_program
-from signoff.judge.fetched_code import fetched_from, python_fetches, saved_by_fetches, trusted
+from signoff.judge.fetched_code import (
+    changed_reading,
+    fetched_from,
+    python_fetches,
+    run_time,
+    saved_by_fetches,
+    trusted,
+)
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import PACKAGE_FILES, basename
@@ -155,8 +162,7 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
     sources: the engine that image holds is not the one the sweep's image was judged for ("" if
     none). An image named only at run time is the environment's (a benchmark client's own
     image, `${CLIENT_IMAGE}`), not the PR's."""
-    changed = ctx.changed_readable
-    if run.path not in changed and not any(path in changed for _, path in run.sourced):
+    if not changed_reading(ctx, run):
         return ""
     image = dict(run.environment).get("IMAGE")
     # unbound: as written; `#` is enroot's registry separator, which the launchers turn into `/`
@@ -165,7 +171,7 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
                  for launch in run.launches if launch.container]  # fmt: skip
     contained += [(one.line, one.command, one.word, one.why) for one in run.containers]
     for line, command, container, why in sorted(contained):
-        if _docker_name(container) not in sweeps and not _run_time(container):
+        if _docker_name(container) not in sweeps and not run_time(container):
             where = f" ({run.label})" if run.label else ""
             sweep = code(image) if image else "(no image bound)"
             may = f" [may run: {why}]" if why else ""
@@ -180,12 +186,6 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
 def _docker_name(image: str) -> str:
     """An image as docker names it (`nvcr.io#nvidia/x` is `nvcr.io/nvidia/x`)."""
     return image.replace("#", "/")
-
-
-def _run_time(word: str) -> bool:
-    """An image named only at run time (`"${CLIENT_IMAGE}"`): the runner's or the sweep's
-    environment names it, which the PR does not; a value the reading sets is resolved."""
-    return "$" in word or "`" in word
 
 
 def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:

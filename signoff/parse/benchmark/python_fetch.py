@@ -76,15 +76,23 @@ def _parsed(body: str) -> ast.Module | None:
     return None
 
 
-def _reaches_network(tree: ast.Module) -> bool:
+def _imported(tree: ast.Module) -> set[str]:
+    """The top-level modules the program imports by name (`import a.b`, `from a import b`;
+    relative imports are its own package's)."""
+    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            if any(alias.name.split(".")[0] in NETWORK for alias in node.names):
-                return True
+            found.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            if node.module.split(".")[0] in NETWORK:
-                return True
-        elif isinstance(node, ast.Call) and _dynamic_import(node):
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _reaches_network(tree: ast.Module) -> bool:
+    if _imported(tree) & NETWORK:
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _dynamic_import(node):
             names = _imported_by(node.args[0], tree)
             if names is None or names & NETWORK:
                 return True
@@ -94,14 +102,10 @@ def _reaches_network(tree: ast.Module) -> bool:
 def _runs_code(tree: ast.Module) -> bool:
     """It may run code it does not carry: `exec`/`eval`/`compile`/`__import__`, a module of
     `RUNNERS`, `os.system` and kin, or a dynamic import."""
+    if _imported(tree) & RUNNERS:
+        return True
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            if any(alias.name.split(".")[0] in RUNNERS for alias in node.names):
-                return True
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            if node.module.split(".")[0] in RUNNERS:
-                return True
-        elif isinstance(node, ast.Name) and node.id in _RUN_BUILTINS:
+        if isinstance(node, ast.Name) and node.id in _RUN_BUILTINS:
             return True
         elif isinstance(node, ast.Attribute) and _OS_RUNS.fullmatch(node.attr):
             if _on_os(node):
