@@ -30,16 +30,12 @@ from signoff.judge.fetched_code import (
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import PACKAGE_FILES, basename
+from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
 UNBUILT = "signoff does not read what a package's build runs or installs"
-# The checkout's root and the script's own directory as scripts spell them.
+# The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
-_SCRIPT_DIR = tuple(
-    f"$(dirname {q}{v}{q})"
-    for v in ("$0", "${0}", "${BASH_SOURCE[0]}", "$BASH_SOURCE")
-    for q in ('"', "")
-)
 _ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
 UNFETCHED = (
     "signoff does not read what a URL serves, and the profile's fetched_code.trusted does not "
@@ -109,51 +105,51 @@ def _installed_from_pr(
     ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
 ) -> tuple[str, ChangedFile] | None:
     """The checkout directory a local install builds, with a file in it the PR adds or changes
-    (None: none). `.` at the checkout's root holds only its own build files there."""
+    (None: none). `.` at the checkout's root holds only its own build files there; a path whose
+    start is known only at run time names any directory its known tail ends with."""
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
-    for directory in _install_directories(run, install):
+    for directory, anchored in _install_directories(run, install):
         for file in changed:
             if directory == ".":
                 hit = file.path in _ROOT_BUILD_FILES
-            else:
+            elif anchored:
                 hit = file.path == directory or file.path.startswith(f"{directory}/")
+            else:
+                hit = f"/{directory}/" in f"/{file.path}"
             if hit:
                 return directory, file
     return None
 
 
-def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[str]:
-    """Where in the checkout the installed directory may be: the word joined to each
-    directory the last `cd` may have gone to (or to the checkout's root, where the sweep
-    starts the script), `$GITHUB_WORKSPACE/` and the script's own directory resolved. A path
-    outside the checkout, or one known only at run time, is none."""
-    script_dir = posixpath.dirname(install.origin.rpartition(":")[0] or run.path)
-    word = _in_checkout(install.word, script_dir)
-    if word is None:
-        return []
-    if word.startswith("/"):
-        return []
-    found: list[str] = []
+def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[tuple[str, bool]]:
+    """Where in the checkout the installed directory may be, and whether from its root: the
+    word joined to each directory the last `cd` may have gone to (or to the checkout's root,
+    where the sweep starts the script), with `$GITHUB_WORKSPACE` and the script's own
+    directory (`$(dirname "$0")`, `${BASH_SOURCE%/*}`, ... as `source` reads them) spelled
+    out. An absolute path is outside the checkout; a run-time start leaves the known tail."""
+    script = install.origin.rpartition(":")[0] or run.path
+    found: list[tuple[str, bool]] = []
     for base in install.directories or ("",):
-        start = _in_checkout(base, script_dir) if base else ""
-        if start is None or start.startswith("/"):
+        path = _in_checkout(posixpath.join(base, install.word), script)
+        if path is None or path.startswith("/"):
             continue
-        path = posixpath.normpath(posixpath.join(start, word))
-        if not path.startswith(".."):
-            found.append(path)
+        anchored = not run_time(path)
+        if not anchored:  # `$ROOT/benchmarks/pkg`: the tail after its last run-time part
+            tail = path[path.rfind("$") :]
+            path = tail[tail.index("/") + 1 :] if "/" in tail else ""
+        path = posixpath.normpath(path) if path else ""
+        if path and not path.startswith(".."):
+            found.append((path, anchored))
     return found
 
 
-def _in_checkout(path: str, script_dir: str) -> str | None:
-    """`path` with the checkout's root and the script's directory spelled out; None when a
-    part of it is known only at run time."""
+def _in_checkout(path: str, script: str) -> str | None:
+    """`path` with the checkout's root and the script's directory spelled out (None: `~`)."""
     for prefix in _WORKSPACE:
         if path.startswith(prefix):
             path = path[len(prefix) :].lstrip("/") or "."
-    for spelling in _SCRIPT_DIR:
-        if path.startswith(spelling):
-            path = script_dir + path[len(spelling) :]
-    return None if any(mark in path for mark in ("$", "`", "~")) else path
+    path = DIR_OF.sub(lambda _: posixpath.dirname(script) or ".", path)
+    return None if path.startswith("~") else path
 
 
 def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:

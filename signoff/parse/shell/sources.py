@@ -27,7 +27,7 @@ _NAME_TOKEN = re.compile(r"[\w.+-]+")
 MAX_CANDIDATES = 16  # changed files one word may name
 # `$(dirname "$0")`, `$(dirname "${BASH_SOURCE[0]}")`, `$(cd "$(dirname "$0")" && pwd)`,
 # `${0%/*}`, `${BASH_SOURCE%/*}`: the directory of the script ($0) or of the file being read.
-_DIR_OF = re.compile(
+DIR_OF = re.compile(
     r"""\$\(\s*(?:cd\s+["']?\$\(\s*)?dirname\s+(?:--\s+)?["']?\$\{?(?P<a>0|BASH_SOURCE(?:\[0\])?)\}?["']?\s*\)"""
     r"""(?:["']?\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\))?"""
     r"""|\$\{(?P<b>0|BASH_SOURCE(?:\[0\])?)%/\*\}"""
@@ -163,7 +163,7 @@ def _spelled(word: Field, current: str, script: str) -> tuple[str, str]:
     tail = ""
     for piece, piece_known in pieces:
         if not piece_known:
-            piece = _DIR_OF.sub(
+            piece = DIR_OF.sub(
                 lambda m: dirname(script if (m["a"] or m["b"]) == "0" else current) or ".",
                 piece,
             )

@@ -303,6 +303,10 @@ LOCAL_INSTALLS = [
     "cd benchmarks/single_node && python3 -m pip install --no-build-isolation ./pkg",
     'pip install "$(dirname "$0")/../pkg"',
     'pip install --editable "$GITHUB_WORKSPACE/benchmarks/single_node/pkg"',
+    # a checkout root known only at run time: the path's known tail names the directory
+    'pip install "$ROOT/benchmarks/single_node/pkg"',
+    'cd "$ROOT/benchmarks/single_node/pkg" && pip install .',
+    'pip install "${BASH_SOURCE%/*}/../pkg"',
 ]
 
 
