@@ -137,8 +137,13 @@ _SOURCE_LINE = 'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
 
 def _script_adds(data: dict[str, Any], lines: str) -> str:
     """The E8 scenario whose script runs `lines` right after it sources the library."""
+    return _script_edits(data, _SOURCE_LINE, _SOURCE_LINE + lines)
+
+
+def _script_edits(data: dict[str, Any], old: str, new: str) -> str:
+    """The E8 scenario whose script has `old` replaced by `new`."""
     _with_models_md(data)
-    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + lines)
+    _edit_pr_file(data, SCRIPT_PATH, old, new)
     return pass_conversation(data)
 
 
@@ -215,31 +220,23 @@ def fail_engine_module_flag(data: dict[str, Any]) -> str:
     files["benchmarks/single_node/fixed_seq_len/tune_ext.py"] = (
         "class Tune:\n    def setup(self):\n        pass\n"
     )
-    _with_models_md(data)
     serve = "--kv-cache-dtype fp8"
-    _edit_pr_file(data, SCRIPT_PATH, serve, f"{serve} --worker-extension-cls tune_ext.Tune")
-    return pass_conversation(data)
+    return _script_edits(data, serve, f"{serve} --worker-extension-cls tune_ext.Tune")
 
 
 def fail_engine_container(data: dict[str, Any]) -> str:
     """8-10 (E8): the script serves the engine from a container of an image the PR chose, not
     the entry's image the sweep judged (`docker run IMAGE vllm serve ...`)."""
-    _with_models_md(data)
     serve = 'vllm serve "$MODEL"'
-    _edit_pr_file(
-        data, SCRIPT_PATH, serve, f"docker run --rm --gpus all example/vllm:tuned {serve}"
-    )
-    return pass_conversation(data)
+    return _script_edits(data, serve, f"docker run --rm --gpus all example/vllm:tuned {serve}")
 
 
 def fail_engine_container_shell(data: dict[str, Any]) -> str:
     """8-10 (E8): the script hands a shell in a container of an image the PR chose the server's
     command line, a string no check reads as that container's."""
-    _with_models_md(data)
     serve = 'vllm serve "$MODEL"'
     shelled = f"docker run --rm --gpus all example/vllm:tuned bash -c '{serve}' &\n{serve}"
-    _edit_pr_file(data, SCRIPT_PATH, serve, shelled)
-    return pass_conversation(data)
+    return _script_edits(data, serve, shelled)
 
 
 def fail_python_module(data: dict[str, Any]) -> str:

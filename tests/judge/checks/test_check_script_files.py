@@ -25,6 +25,18 @@ def _script_running(line: str) -> str:
     return SCRIPT.replace(ANCHOR, ANCHOR + line + "\n")
 
 
+def _assert_passes(check, parts: dict, check_ids: tuple[str, ...]) -> None:
+    for check_id in check_ids:
+        result = check(parts, check_id)
+        assert result.status == "PASS", (check_id, result.reason)
+
+
+def _assert_no_container_finding(check, parts: dict) -> None:
+    for check_id in CHECKS:
+        result = check(parts, check_id)
+        assert "container image" not in result.reason, (check_id, result.reason)
+
+
 def _parts(line: str, *, helper: str | None = "added", other: str | None = None) -> dict:
     """The passing PR whose script also runs `line`; the PR adds (or changes) the helper, and
     `other` names another shell file it adds."""
@@ -258,8 +270,7 @@ def test_a_python_module_the_pr_adds_counts_as_a_script_run_by_file(check, case,
 def test_a_python_module_the_pr_does_not_touch_counts_for_nothing(check, line, added):
     parts = _parts(line, helper=None)
     add_changed_file(parts, added, "import os\n")
-    for check_id in CHECKS:
-        assert check(parts, check_id).status == "PASS", (check_id, check(parts, check_id).reason)
+    _assert_passes(check, parts, CHECKS)
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
@@ -338,9 +349,7 @@ def test_installing_a_directory_holding_a_file_the_pr_adds_fails(check, line, ch
 )
 def test_installing_a_directory_the_pr_does_not_touch_counts_for_nothing(check, line):
     parts = _installing(line)
-    for check_id in ("no-arch-hacks", "spec-chat-template"):
-        result = check(parts, check_id)
-        assert result.status == "PASS", (check_id, result.reason)
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
 
 
 # Engine flags whose value names Python code the engine imports (`--worker-cls mymod.W`, a KV
@@ -388,9 +397,7 @@ def test_an_engine_flag_importing_a_module_the_pr_adds_fails(check, case, check_
 )
 def test_an_engine_flag_naming_code_the_pr_does_not_touch_counts_for_nothing(check, flag):
     parts = _serving_with(flag, "benchmarks/single_node/fixed_seq_len/mymod.py")
-    for check_id in ("no-arch-hacks", "spec-chat-template"):
-        result = check(parts, check_id)
-        assert result.status == "PASS", (check_id, result.reason)
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
 
 
 # A server run inside a container runs the engine that image holds: another image than the
@@ -430,9 +437,7 @@ def test_a_server_run_in_another_container_image_fails(check, case, check_id):
     ],
 )
 def test_a_server_run_in_the_sweep_s_own_image_passes(check, line):
-    for check_id in CHECKS:
-        result = check(_served_in(line), check_id)
-        assert "container image" not in result.reason, (check_id, result.reason)
+    _assert_no_container_finding(check, _served_in(line))
 
 
 # The same when the container runs a shell or Python given the server's command line (a string
@@ -471,6 +476,4 @@ def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
 )
 def test_a_container_of_the_sweep_s_image_or_running_no_shell_passes(check, line):
     parts = _served_in(line + ' &\nvllm serve "$MODEL"')
-    for check_id in CHECKS:
-        result = check(parts, check_id)
-        assert "container image" not in result.reason, (check_id, result.reason)
+    _assert_no_container_finding(check, parts)
