@@ -51,6 +51,11 @@ _UNPACKERS = frozenset({"tar", "unzip", "bsdtar"})
 _TAR_VALUE_OPTIONS = frozenset({"-C", "--directory", "-f", "--file", "-T", "--files-from", "-X",
                                 "--exclude-from", "-b", "--blocking-factor", "-I",
                                 "--use-compress-program"})  # fmt: skip
+# git commands that put a checkout on other code than its clone fetched.
+_CHECKOUT_MOVERS = frozenset(
+    {"fetch", "pull", "checkout", "switch", "reset", "restore", "apply", "am", "merge", "rebase",
+     "cherry-pick", "remote", "submodule", "worktree", "stash"}
+)  # fmt: skip
 _C_OPTION = re.compile(r"-[A-Za-z]*c")  # `-c`, or short flags bundled before it (`-uc`)
 _REDIRECT = re.compile(r"""(?<![0-9&<])>>?\s*["']?([^\s;|&"'<>]+)""")
 
@@ -347,9 +352,33 @@ def trusted(ctx: JudgeContext, run: ScriptRun, fetch: Fetch) -> bool:
     listed = {entry.url for entry in policy.trusted}
     if not fetch.plain or not fetch.urls or not all(url in listed for url in fetch.urls):
         return False
+    if _cloned(run, fetch) and _moves_a_checkout(run):
+        return False  # a clone trusted at its URL may be put on any commit the remote serves
     texts = (ctx.parsed_script(path) for path in (run.path, *(p for _, p in run.sourced)))
     settings = re.compile(policy.reconfigures)
     return not any(parsed is not None and settings.search(parsed.text) for parsed in texts)
+
+
+def _cloned(run: ScriptRun, fetch: Fetch) -> bool:
+    """The fetch is a `git clone` of the reading (not a download)."""
+    return any(
+        "git" in map(basename, c.argv) and "clone" in c.argv and set(fetch.urls) & set(c.argv)
+        for c in run.commands
+    )
+
+
+def _moves_a_checkout(run: ScriptRun) -> bool:
+    """The reading runs a git command that puts a checkout on other code (`fetch`, `checkout`,
+    `reset`, `apply`, ...): what a trusted URL's clone then holds is not what it serves."""
+    for command in run.commands:
+        words = command.argv[command_start(command.argv) :]
+        if words and basename(words[0]) == "git":
+            rest = list(words[1:])
+            while rest and rest[0].startswith("-"):  # git's own options (`-C DIR`, `-c k=v`)
+                rest = rest[2:] if rest[0] in ("-C", "-c") else rest[1:]
+            if rest and rest[0] in _CHECKOUT_MOVERS:
+                return True
+    return False
 
 
 def _plain_segments(ctx: JudgeContext, text: str) -> bool:

@@ -258,6 +258,32 @@ def test_mooncakes_installer_run_from_its_clone_passes_as_inferencex_merged_it(c
     assert check(_parts(other), "engine-patches").status == "FAIL"
 
 
+@pytest.mark.parametrize(
+    "move",
+    ["git fetch origin 0123abcd && git checkout FETCH_HEAD", "git reset --hard 0123abcd",
+     "git -C /tmp apply /tmp/x.diff", "git pull https://github.com/someone/Mooncake main"],
+)  # fmt: skip
+def test_a_trusted_clone_put_on_other_code_is_not_trusted(check, move):
+    """GitHub serves a fork's commits through the parent repository, so a trusted clone
+    moved to another commit (or patched) runs code no maintainer decided on."""
+    lines = (
+        f"git clone https://github.com/kvcache-ai/Mooncake.git\ncd Mooncake\n{move}\n"
+        "bash dependencies.sh"
+    )
+    for check_id in CHECKS:
+        result = check(_parts(lines), check_id)
+        assert result.status == "FAIL" and "a program fetched from" in result.reason, check_id
+
+
+def test_a_trusted_download_stays_trusted_beside_a_checkout_of_something_else(check):
+    lines = (
+        "git clone https://github.com/x/tools /tmp/t && git -C /tmp/t checkout v1\n"
+        "curl -LsSf https://astral.sh/uv/install.sh | sh"
+    )
+    for check_id in CHECKS:
+        assert check(_parts(lines), check_id).status == "PASS", check_id
+
+
 def test_the_trusted_installer_fetched_plainly_passes(check):
     lines = "curl -LsSf https://astral.sh/uv/install.sh |\n  UV_INSTALL_DIR=/tmp/uv sh"
     for check_id in CHECKS:
