@@ -15,7 +15,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from signoff.evidence import ChangedFile
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.context import JudgeContext
 from signoff.judge.environment_program import environment_program
@@ -34,6 +33,7 @@ from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
 UNBUILT = "signoff does not read what a package's build runs or installs"
+INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
 _ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
@@ -87,28 +87,27 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
             )
     for install in run.installs:
-        found = _installed_from_pr(ctx, run, install)
-        if found is not None:
-            directory, changed = found
+        held = _installed_from_pr(ctx, run, install)
+        if held:
             where = f" ({run.label})" if run.label else ""
             may = f" [may run: {install.why}]" if install.why else ""
-            verb = "adds" if changed.status == "added" else "changes"
             return (
                 f"{run.path}:{install.line} runs {code(install.command)}, which installs "
-                f"{code(directory)}, a directory holding {code(changed.path)}, which this PR "
-                f"{verb}; {UNBUILT}{where}{may}"
+                f"{held}; {UNBUILT}{where}{may}"
             )
     return ""
 
 
-def _installed_from_pr(
-    ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
-) -> tuple[str, ChangedFile] | None:
-    """The checkout directory a local install builds, with a file in it the PR adds or changes
-    (None: none). `.` at the checkout's root holds only its own build files there; a path whose
-    start is known only at run time names any directory its known tail ends with."""
+def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun) -> str:
+    """The checkout directory a local install builds and how the PR may have written it: a
+    file in it the PR adds or changes, or a file list GitHub cut short ("": neither). `.` at
+    the checkout's root holds only its own build files there; a path whose start is known only
+    at run time names any directory its known tail ends with."""
+    directories = _install_directories(run, install)
+    if directories and ctx.evidence.files_truncated:
+        return f"{code(directories[0][0])}, {INCOMPLETE}"
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
-    for directory, anchored in _install_directories(run, install):
+    for directory, anchored in directories:
         for file in changed:
             if directory == ".":
                 hit = file.path in _ROOT_BUILD_FILES
@@ -117,8 +116,10 @@ def _installed_from_pr(
             else:
                 hit = f"/{directory}/" in f"/{file.path}"
             if hit:
-                return directory, file
-    return None
+                verb = "adds" if file.status == "added" else "changes"
+                holding = f"a directory holding {code(file.path)}, which this PR {verb}"
+                return f"{code(directory)}, {holding}"
+    return ""
 
 
 def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[tuple[str, bool]]:
@@ -221,7 +222,7 @@ def _parent(path: str) -> str:
 def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], script: str) -> str:
     """How the PR may have written the file `call` runs ("" when it cannot have)."""
     if ctx.evidence.files_truncated:
-        return "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
+        return INCOMPLETE
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
     if call.name:
         same = [f for f in changed if _same_name(f.path, call) and f.path not in skip]

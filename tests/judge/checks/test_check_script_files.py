@@ -477,3 +477,13 @@ def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
 def test_a_container_of_the_sweep_s_image_or_running_no_shell_passes(check, line):
     parts = _served_in(line + ' &\nvllm serve "$MODEL"')
     _assert_no_container_finding(check, parts)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_incomplete_file_list_fails_closed_on_a_checkout_directory_installed(check, check_id):
+    """The files the PR put in the directory may be the ones GitHub did not list."""
+    parts = _parts("pip install benchmarks/single_node/pkg", helper=None)
+    parts["files_truncated"] = True
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert "incomplete" in result.reason
