@@ -312,7 +312,11 @@ def fetched_from(
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     if call.word == STDIN:
         feed = _feed(ctx, run, call)
-        if feed is None or not fetch.search(feed):
+        if feed is None:  # a string the line runs (`timeout 60 bash -c 'curl URL | sh'`)
+            line = re.sub(r"[\x22\x27]", " ", _line_text(ctx, run, call))  # the string's start
+            found = fetch.search(line)
+            return Fetch(tuple(URL.findall(line)), False) if found else None
+        if not fetch.search(feed):
             return None
         return Fetch(tuple(URL.findall(feed)), _plain_segments(ctx, feed))
     if not call.name and any(mark in call.word for mark in ("<(", "$(", "`")):
@@ -430,6 +434,17 @@ def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
     if parsed is None or parsed.tree is None or line <= 0:
         return None
     return stdin_feed(parsed, line)
+
+
+def _line_text(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str:
+    """The source line of `call` in the file whose code ran it ("" when unread)."""
+    path, line = run.path, call.line
+    if call.origin:
+        path, _, at = call.origin.rpartition(":")
+        line = int(at) if at.isdigit() else 0
+    parsed = ctx.parsed_script(path)
+    lines = parsed.text.splitlines() if parsed is not None else []
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _github_repository(words: tuple[str, ...]) -> tuple[str, ...]:

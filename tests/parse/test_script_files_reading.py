@@ -217,3 +217,31 @@ def test_a_local_install_records_where_each_path_s_cd_went():
 )
 def test_engine_flags_naming_python_code_record_its_files(launch, words):
     assert sorted(word for word, _, _ in _files(launch)) == sorted(words)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'timeout 600 bash -c "vllm serve m --port 1"',
+        'srun --jobid=$JOB --ntasks=1 bash -c "vllm serve m --port 1"',
+        'env A=1 sudo -E bash -c "vllm serve m --port 1"',
+        'numactl --interleave=all sh -c "vllm serve m --port 1"',
+    ],
+)
+def test_a_shell_string_behind_wrappers_is_read_as_the_host_runs_it(line):
+    run = evaluate(read_script(line + "\n", "s.sh"), None)
+    assert [launch.command for launch in run.launches] == ["vllm serve"]
+    assert run.complete
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'docker run --rm "$IMAGE" bash -c "vllm serve m"',  # runs in the image: read as such
+        'exec bash -c "vllm serve m"',
+        'xargs -I{} bash -c "vllm serve {}"',
+    ],
+)
+def test_a_shell_string_a_container_or_exec_runs_is_not_read_as_this_host_s(line):
+    run = evaluate(read_script(line + "\n", "s.sh"), None)
+    assert run.launches == ()

@@ -12,7 +12,7 @@ from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome
 from signoff.parse.shell.reader import _DECLARERS, shown_word
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
-from signoff.parse.shell.script_files import STDIN, basename, script_file_word
+from signoff.parse.shell.script_files import STDIN, basename, command_string_at, script_file_word
 from signoff.parse.shell.syntax import Simple, Word
 from signoff.parse.shell.values import (
     FROM_ENVIRONMENT,
@@ -173,17 +173,18 @@ def _shell(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
     texts = [field.text for field in argv]
-    if "-c" not in texts[1:]:
+    at = command_string_at(argv)
+    if not at:
         heredoc = _heredoc_script(runner, argv, node)
         if heredoc is not None:  # `bash <<'EOF'`: the heredoc is the script it runs
             first, script = heredoc
             return runner.run_text(script, scope, node.line, subshell=True, first_line=first)
         runner.hook.external(runner, argv, {}, scope)
         return scope, Outcome(None)
-    code = argv[texts.index("-c", 1) + 1] if texts.index("-c", 1) + 1 < len(argv) else None
-    if code is None or not code.known:
+    code = argv[at]
+    if not code.known:
         runner.problem(node.line, f"{texts[0]} -c of text known only at run time")
-        if code is not None and runner.partial_strings and code.parts:
+        if runner.partial_strings and code.parts:
             return runner.run_partial_text(code, scope, node.line)
         return scope, Outcome(None)
     return runner.run_text(code.text, scope, node.line, subshell=True)

@@ -24,6 +24,10 @@ WRAPPERS = frozenset(
      "singularity", "apptainer", "enroot", "torchrun", "xargs"}
 )  # fmt: skip
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
+# Wrappers whose command does not simply run on this host next (see shell_string_behind_wrappers).
+_NOT_ON_THIS_HOST = frozenset(
+    {"docker", "podman", "singularity", "apptainer", "enroot", "exec", "xargs", "torchrun"}
+)
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
@@ -330,6 +334,24 @@ def command_start(words: Sequence[str]) -> int:
     return _command_index([Field(word, True, word, 0) for word in words])
 
 
+def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
+    """Where a shell given a command string starts behind leading wrappers that run it on
+    this host (`timeout 60 bash -c '...'`, `srun -N 1 sudo -E sh -c '...'`); 0 when the
+    command is no such thing (a container runtime's string runs in its image, `exec` ends the
+    script: both are read elsewhere)."""
+    start = _command_index(argv)
+    while 0 < start < len(argv) and _option_word(argv[start]):
+        start += 1  # `srun --jobid=$ID bash -c`: an option even if its value could split
+    if not 0 < start < len(argv) or any(
+        basename(word.text) in _NOT_ON_THIS_HOST for word in argv[:start]
+    ):
+        return 0
+    shell = argv[start]
+    if not (shell.known and basename(shell.text) in INTERPRETERS):
+        return 0
+    return start if command_string_at(argv[start:]) else 0
+
+
 def _command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0
@@ -342,6 +364,10 @@ def _command_index(argv: Sequence[Field]) -> int:
         if wrapper in _OPERAND_FIRST and i < len(argv) and not argv[i].known and argv[i].single:
             i += 1  # `timeout "$LIMIT" cmd`: one word, known only at run time, is the limit
     return min(i, len(argv))
+
+
+def _option_word(word: Field) -> bool:
+    return (word.text if word.known else word.prefix).startswith("-")
 
 
 def _wrapper_option(word: Field) -> bool:
@@ -372,6 +398,26 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
     if not word.known or "/" in word.text or word.text.endswith(".sh"):
         return word
     return None
+
+
+def command_string_at(argv: Sequence[Field]) -> int:
+    """Where the command string of a shell given `-c` is (`bash -c X`, `bash -lc X`, `sh -e
+    -c X`: the first operand after the options, as the shell takes it); 0 when the shell
+    runs no string (or its options are known only at run time)."""
+    i = 1
+    given = False
+    while i < len(argv):
+        word = argv[i]
+        if not word.known:
+            return i if given else 0
+        text = word.text
+        if text == "--" or text[:1] not in ("-", "+") or text in ("-", "+"):
+            at = i + 1 if text == "--" else i
+            return at if given and at < len(argv) else 0
+        if not text.startswith("--") and "c" in text[1:]:
+            given = True
+        i += 2 if text in _OPTION_ARGS else 1
+    return 0
 
 
 def _operand(argv: Sequence[Field], i: int) -> Field | None:

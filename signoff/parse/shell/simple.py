@@ -45,7 +45,7 @@ from signoff.parse.shell.records import (
     reach_of,
 )
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
-from signoff.parse.shell.script_files import basename
+from signoff.parse.shell.script_files import basename, shell_string_behind_wrappers
 from signoff.parse.shell.syntax import Loop, Simple, Word
 from signoff.parse.shell.values import (
     CWD,
@@ -234,6 +234,10 @@ class SimpleCommands(Calls):
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
             return scope, Outcome()
+        wrapped = shell_string_behind_wrappers(argv)
+        if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
+            self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
+            return self.dispatch(argv[wrapped:], prefix, node, scope, exp, functions=False)
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)

