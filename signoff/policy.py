@@ -133,6 +133,13 @@ class EngineFlags(Strict):
     aliases: tuple[tuple[str, ...], ...] = ()  # spellings of one flag; the first is canonical
 
 
+class SidecarImage(Strict):
+    """A container image that runs beside the engine, which the maintainers decided to run."""
+
+    repository: str = Field(min_length=1)  # `nginx`: any tag or digest of it, on Docker Hub
+    decision: Decision  # the maintainer decision it rests on (URLs)
+
+
 class ImagePolicy(Strict):
     established_skus: tuple[str, ...]
     upstream_orgs: dict[str, tuple[str, ...]]  # framework -> allowed Docker Hub orgs
@@ -145,6 +152,9 @@ class ImagePolicy(Strict):
     open_source_frameworks: tuple[str, ...] = ("vllm", "sglang")
     exception_cues: tuple[str, ...] = ()  # detail-section phrases documenting an exception
     sku_pattern: str = r"^(?:cluster:)?([a-z0-9]+?)(?:-|$)"
+    # Images a script may run beside the sweep's own (judge/script_files); any other image it
+    # names in full fails closed.
+    sidecars: tuple[SidecarImage, ...] = ()
 
 
 class SpecDecodePolicy(Strict):

@@ -158,31 +158,49 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
     sweep's (the entry's image, bound as IMAGE), when the PR changes the script or a file it
     sources: the engine that image holds is not the one the sweep's image was judged for ("" if
     none). An image named only at run time is the environment's (a benchmark client's own
-    image, `${CLIENT_IMAGE}`), not the PR's."""
+    image, `${CLIENT_IMAGE}`), not the PR's; one the profile lists as a sidecar is allowed."""
     if not changed_reading(ctx, run):
         return ""
     image = dict(run.environment).get("IMAGE")
     # unbound: as written; `#` is enroot's registry separator, which the launchers turn into `/`
-    sweeps = {_docker_name(image)} if image is not None else {"$IMAGE", "${IMAGE}"}
+    sweeps = {docker_name(image)} if image is not None else {"$IMAGE", "${IMAGE}"}
     contained = [(launch.line, launch.command, launch.container, launch.why)
                  for launch in run.launches if launch.container]  # fmt: skip
     contained += [(one.line, one.command, one.word, one.why) for one in run.containers]
     for line, command, container, why in sorted(contained):
-        if _docker_name(container) not in sweeps and not run_time(container):
-            where = f" ({run.label})" if run.label else ""
-            sweep = code(image) if image else "(no image bound)"
-            may = f" [may run: {why}]" if why else ""
-            return (
-                f"{run.path}:{line} runs {code(command)} in container image {code(container)}, "
-                f"not the sweep's image {sweep}; signoff does not read the engine another "
-                f"image holds{where}{may}"
-            )
+        if docker_name(container) in sweeps or run_time(container) or sidecar(ctx, container):
+            continue
+        where = f" ({run.label})" if run.label else ""
+        sweep = code(image) if image else "(no image bound)"
+        may = f" [may run: {why}]" if why else ""
+        return (
+            f"{run.path}:{line} runs {code(command)} in container image {code(container)}, "
+            f"not the sweep's image {sweep} nor a sidecar the profile lists; signoff does not "
+            f"read the engine another image holds{where}{may}"
+        )
     return ""
 
 
-def _docker_name(image: str) -> str:
-    """An image as docker names it (`nvcr.io#nvidia/x` is `nvcr.io/nvidia/x`)."""
-    return image.replace("#", "/")
+def sidecar(ctx: JudgeContext, image: str) -> bool:
+    """An image the profile lets run beside the engine (`images.sidecars`), by repository."""
+    wanted = _repository(image)
+    return any(_repository(one.repository) == wanted for one in ctx.policy.images.sidecars)
+
+
+def _repository(image: str) -> str:
+    """`docker://docker.io/library/nginx:1.27@sha256:...` -> `nginx`."""
+    name = docker_name(image).split("@", 1)[0]
+    head, _, tail = name.rpartition("/")
+    name = f"{head}/{tail.split(':', 1)[0]}" if head else tail.split(":", 1)[0]
+    for registry in ("docker.io/", "index.docker.io/", "registry-1.docker.io/"):
+        name = name.removeprefix(registry)
+    return name.removeprefix("library/").lower()
+
+
+def docker_name(image: str) -> str:
+    """An image as docker names it (`nvcr.io#nvidia/x` is `nvcr.io/nvidia/x`; enroot's and
+    Apptainer's `docker://` source is the registry's image)."""
+    return image.removeprefix("docker://").replace("#", "/")
 
 
 def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:

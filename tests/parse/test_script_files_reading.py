@@ -220,6 +220,32 @@ def test_engine_flags_naming_python_code_record_its_files(launch, words):
 
 
 @pytest.mark.parametrize(
+    ("text", "images"),
+    [
+        ("docker run --rm -e A=1 --gpus all x/vllm:1 bash -c 'true'", ["x/vllm:1"]),
+        ("srun -N 1 --container-image=x/vllm:1 --container-mounts=/a:/a hostname", ["x/vllm:1"]),
+        ("srun --container-image x/vllm:1 hostname", ["x/vllm:1"]),
+        ('srun --container-image="$SQ" hostname', ["$SQ"]),
+        ("srun --container-image=/data/x.sqsh hostname", []),
+        ("srun --jobid=3 enroot import -o /tmp/a.sqsh docker://x/vllm:1", ["docker://x/vllm:1"]),
+        (
+            "enroot import --output /tmp/a.sqsh -a arm64 'docker://nvcr.io#x/y:2'",
+            ["docker://nvcr.io#x/y:2"],
+        ),
+        ("enroot create -n c /tmp/a.sqsh", []),
+        ("apptainer exec --nv -B /a:/a docker://x/vllm:1 true", ["docker://x/vllm:1"]),
+        ("singularity exec /opt/v.sif true", []),
+        ("apptainer build /tmp/v.sif docker://x/vllm:1", ["docker://x/vllm:1"]),
+        ("apptainer instance start --nv docker://x/vllm:1 srv", ["docker://x/vllm:1"]),
+        ("srun --jobid=3 hostname", []),
+    ],
+)
+def test_container_runs_record_the_image_they_run(text, images):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    assert [one.word for one in run.containers] == images
+
+
+@pytest.mark.parametrize(
     "line",
     [
         'timeout 600 bash -c "vllm serve m --port 1"',

@@ -167,26 +167,110 @@ _CONTAINER_VALUE_OPTIONS = frozenset(
 )  # fmt: skip
 
 
+# Slurm with the pyxis plugin runs a job step in `--container-image`; Apptainer/Singularity
+# run an image operand; enroot imports one into a squash file a later step runs.
+_SLURM = frozenset({"srun", "sbatch", "salloc"})
+_SIF_RUNTIMES = frozenset({"apptainer", "singularity"})
+_SIF_VALUE_OPTIONS = frozenset(
+    {"-B", "--bind", "--mount", "--env", "--env-file", "-H", "--home", "-W", "--workdir",
+     "-o", "--overlay", "--pwd", "--security", "--network", "--network-args", "--hostname",
+     "--app", "-S", "--scratch", "--dns", "--add-caps", "--drop-caps", "--apply-cgroups",
+     "--cpus", "--memory", "--pid-file", "--sharens", "-c", "--config"}
+)  # fmt: skip
+_ENROOT_VALUE_OPTIONS = frozenset({"-o", "--output", "-a", "--arch"})
+_IMAGE_FILE_SUFFIXES = (".sqsh", ".squashfs", ".sif", ".simg", ".img", ".tar")
+
+
 def container_image(argv: Sequence[Field]) -> Field | None:
-    """The image (`run`) or container (`exec`) a docker-style runtime runs (`docker run --rm
-    -e A IMAGE bash -c '...'`, `docker run -d IMAGE`): its first operand after its options and
-    their values, as resolved; None when the command is no such run (`docker create`)."""
+    """The image (or container) a container runtime runs the rest of the command in, as
+    resolved: a docker-style `run`/`exec` (`docker run --rm -e A IMAGE bash -c '...'`, `docker
+    run -d IMAGE`: its first operand after its options and their values), Slurm's pyxis
+    `--container-image` (`srun --container-image=IMAGE vllm serve`), an Apptainer/Singularity
+    image operand and an image enroot imports (`enroot import -o F.sqsh docker://IMAGE`, which
+    a later step runs from the file). None when the command runs no image, or one only from a
+    file on the runner (`--container-image=/cache/x.sqsh`, `apptainer exec x.sif`: what the
+    file holds was imported where its `docker://` image is named)."""
     for index, word in enumerate(argv[:-1]):
-        if not (word.known and basename(word.text) in CONTAINER_RUNTIMES):
-            continue
-        if argv[index + 1].text not in ("run", "exec"):
-            return None
-        at = index + 2
-        while at < len(argv):
-            text = argv[at].text
-            if argv[at].known and text.startswith("-") and text != "-":
-                at += 2 if text in _CONTAINER_VALUE_OPTIONS else 1
-            elif not argv[at].known and argv[at].single and argv[at].prefix.startswith("-"):
-                at += 1  # `--name="$NAME"`: an option whose value is known only at run time
-            else:
-                return argv[at]
-        return None
+        name = basename(word.text) if word.known else ""
+        if name in CONTAINER_RUNTIMES:
+            return _docker_style(argv, index)
+        if name in _SLURM and (image := _pyxis_image(argv[index + 1 :])) is not None:
+            return _not_a_file(image)  # else the step may run a runtime itself: read on
+        if name in _SIF_RUNTIMES:
+            return _not_a_file(_sif_image(argv[index + 1 :]))
+        if name == "enroot":
+            return _not_a_file(_enroot_import(argv[index + 1 :]))
     return None
+
+
+def _docker_style(argv: Sequence[Field], index: int) -> Field | None:
+    if argv[index + 1].text not in ("run", "exec"):
+        return None
+    return _first_operand(argv[index + 2 :], _CONTAINER_VALUE_OPTIONS)
+
+
+def _first_operand(words: Sequence[Field], valued: frozenset[str]) -> Field | None:
+    """The first word after options and their values (`--name="$NAME"`: an option whose value
+    is known only at run time)."""
+    at = 0
+    while at < len(words):
+        text = words[at].text
+        if words[at].known and text.startswith("-") and text != "-":
+            at += 2 if text in valued else 1
+        elif not words[at].known and words[at].single and words[at].prefix.startswith("-"):
+            at += 1
+        else:
+            return words[at]
+    return None
+
+
+def _pyxis_image(words: Sequence[Field]) -> Field | None:
+    for at, word in enumerate(words):
+        if (word.text if word.known else word.prefix).startswith("--container-image="):
+            return _after(word, len("--container-image="))
+        if word.known and word.text == "--container-image" and at + 1 < len(words):
+            return words[at + 1]
+    return None
+
+
+def _sif_image(words: Sequence[Field]) -> Field | None:
+    """`apptainer exec|run|shell|test [options] IMAGE ...`, `instance start [options] IMAGE`,
+    and the source of `pull`/`build` (`apptainer pull x.sif docker://IMAGE`)."""
+    if not words or not words[0].known:
+        return None
+    verb, rest = words[0].text, words[1:]
+    if verb == "instance" and rest and rest[0].text == "start":
+        verb, rest = "exec", rest[1:]
+    if verb in ("exec", "run", "shell", "test"):
+        return _first_operand(rest, _SIF_VALUE_OPTIONS)
+    if verb in ("pull", "build"):
+        return next((w for w in rest if "://" in w.text), None)
+    return None
+
+
+def _enroot_import(words: Sequence[Field]) -> Field | None:
+    if not words or words[0].text != "import":
+        return None
+    return _first_operand(words[1:], _ENROOT_VALUE_OPTIONS)
+
+
+def _after(word: Field, cut: int) -> Field:
+    """`word` less its first `cut` characters, which are known."""
+    if word.known:
+        return Field(word.text[cut:], True, "", word.line)
+    parts = ((word.parts[0][0][cut:], True), *word.parts[1:]) if word.parts else ()
+    return Field(word.text[cut:], False, word.prefix[cut:], word.line, parts, word.single)
+
+
+def _not_a_file(image: Field | None) -> Field | None:
+    """None for an image the runtime reads from a file on the runner (a path, or a squash or
+    SIF file's name)."""
+    if image is None or not image.known:
+        return image
+    text = image.text
+    if text.startswith(("/", "./", "../", "~")) or text.endswith(_IMAGE_FILE_SUFFIXES):
+        return None
+    return image
 
 
 def dotted_files(name: Field) -> list[Field]:

@@ -450,7 +450,8 @@ SHELLED = {
     # the image's own entry point serves, or one given with --entrypoint
     "entry-point": "docker run -d --rm -p 8888:8000 --shm-size 16g -e HF_TOKEN evil/vllm-server",
     "entrypoint-flag": 'docker run --rm --entrypoint vllm evil/vllm serve "$MODEL"',
-    "sidecar": "docker run -d --rm --network host nginx:1.27",
+    "sidecar": "docker run -d --rm --network host envoyproxy/envoy:v1.31",
+    "sidecar-named-like-a-listed-one": "docker run -d --rm --network host evil/nginx:1.27",
 }
 
 
@@ -468,6 +469,10 @@ def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
     [
         'docker run --rm --gpus all "$IMAGE" bash -c "echo hi"',
         "docker create --platform linux/amd64 envoyproxy/envoy:v1.31 && docker cp x:/a /b",
+        # a sidecar the profile lists (images.sidecars), by any tag or registry spelling
+        "docker run -d --rm --network host nginx:1.27",
+        "docker run -d --rm docker.io/library/nginx@sha256:0123abcd",
+        "enroot import -o /tmp/nginx.sqsh docker://nginx:1.27.4",
         'docker run --rm "${CLIENT_IMAGE}" bash -c "aiperf profile"',  # the runner's image
         # the launchers' shape: options with values, the entry point as an option, $IMAGE
         "docker run --rm --init --network host --name bmk --runtime nvidia --gpus all "
@@ -475,6 +480,55 @@ def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
     ],
 )
 def test_a_container_of_the_sweep_s_image_or_running_no_shell_passes(check, line):
+    parts = _served_in(line + ' &\nvllm serve "$MODEL"')
+    _assert_no_container_finding(check, parts)
+
+
+# Slurm's pyxis, enroot and Apptainer/Singularity run an image the same way (the multi-node
+# launchers import `docker://$IMAGE` into a squash file and run `srun --container-image=FILE`).
+CLUSTER_RUNTIMES = {
+    "srun-image": 'srun --container-image=evil/vllm:patched vllm serve "$MODEL"',
+    "srun-image-separate": 'srun -N 1 --container-image evil/vllm:patched vllm serve "$MODEL"',
+    "srun-image-bash": "srun --container-image=evil/vllm:patched bash -c 'vllm serve \"$MODEL\"'",
+    "sbatch-image": "sbatch --container-image=nvcr.io#evil/vllm:1 job.slurm",
+    "srun-then-enroot": "srun --jobid=7 enroot import -o /tmp/e.sqsh docker://evil/vllm:patched",
+    "enroot-import": "enroot import -o /tmp/e.sqsh 'docker://nvcr.io#evil/vllm:1'\n"
+    'srun --container-image=/tmp/e.sqsh vllm serve "$MODEL"',
+    "apptainer-exec": 'apptainer exec --nv -B /w:/w docker://evil/vllm:patched vllm serve "$MODEL"',
+    "singularity-run": "singularity run --nv docker://evil/vllm:patched",
+    "apptainer-pull": "apptainer pull /tmp/v.sif docker://evil/vllm:patched\n"
+    'apptainer exec /tmp/v.sif vllm serve "$MODEL"',
+    "apptainer-instance": "apptainer instance start --nv docker://evil/vllm:patched srv",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(CLUSTER_RUNTIMES))
+def test_a_cluster_container_of_another_image_fails(check, case, check_id):
+    parts = _served_in(CLUSTER_RUNTIMES[case] + ' &\nvllm serve "$MODEL"')
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+    assert "evil/vllm" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'srun --container-image="$IMAGE" --container-mounts=/w:/w vllm serve "$MODEL"',
+        # the launchers' squash file, imported from the sweep's image
+        'SQUASH_FILE="/data/squash/$(echo "$IMAGE" | sed \'s/[\\/:@#]/_/g\').sqsh"\n'
+        'enroot import -o "$SQUASH_FILE" "docker://$IMAGE"\n'
+        'srun --container-image="$SQUASH_FILE" vllm serve "$MODEL"',
+        "enroot import -o /tmp/i.sqsh docker://${IMAGE%%/*}#${IMAGE#*/}",
+        # a squash or SIF file on the runner: what it holds was imported elsewhere
+        'srun --container-image=/home/shared/containers/vllm.sqsh vllm serve "$MODEL"',
+        'apptainer exec --nv /opt/images/vllm.sif vllm serve "$MODEL"',
+        "srun --jobid=7 --ntasks=1 bash -c 'nvidia-smi'",
+        "enroot list -f",
+    ],
+)
+def test_a_cluster_container_of_the_sweep_s_image_or_a_runner_file_passes(check, line):
     parts = _served_in(line + ' &\nvllm serve "$MODEL"')
     _assert_no_container_finding(check, parts)
 
