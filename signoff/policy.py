@@ -152,8 +152,8 @@ class ImagePolicy(Strict):
     open_source_frameworks: tuple[str, ...] = ("vllm", "sglang")
     exception_cues: tuple[str, ...] = ()  # detail-section phrases documenting an exception
     sku_pattern: str = r"^(?:cluster:)?([a-z0-9]+?)(?:-|$)"
-    # Images a script may run beside the sweep's own (judge/script_files); any other image it
-    # names in full fails closed.
+    # Images a script or launcher may run beside the sweep's own (judge/script_files,
+    # judge/checks/engine_patches/launcher_images); any other image it names in full fails closed.
     sidecars: tuple[SidecarImage, ...] = ()
 
 

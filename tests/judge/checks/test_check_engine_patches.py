@@ -201,7 +201,7 @@ def test_a_launcher_that_pins_external_recipe_code_fails_as_in_pr_2360(check):
 def test_pre_existing_launcher_lines_are_not_held_against_a_pr(check):
     parts = passing_parts()
     base = "git apply srtctl-fix.patch\necho one\n"
-    add_changed_file(parts, "runners/launch_b300-nv.sh", base + "echo two\n", base=base, read=False)
+    add_changed_file(parts, "runners/launch_b300-nv.sh", base + "echo two\n", base=base)
     assert check(parts, "engine-patches").status == "PASS"
 
 

@@ -18,7 +18,7 @@ def _launcher(block: str) -> dict:
     """The passing PR, and a launcher change adding `block` in its multi-node branch."""
     parts = passing_parts()
     head = BASE.replace("    echo multi-node\n", "    echo multi-node\n" + block)
-    add_changed_file(parts, LAUNCHER, head, base=BASE, read=False)
+    add_changed_file(parts, LAUNCHER, head, base=BASE)
     return parts
 
 
@@ -42,7 +42,7 @@ def test_a_pin_whose_clone_the_patch_shows_as_context_is_tied_to_it(check):
     )
     head = _pin()
     head = BASE.replace("    echo multi-node\n", head)
-    add_changed_file(parts, LAUNCHER, head, base=base, read=False)
+    add_changed_file(parts, LAUNCHER, head, base=base)
     result = check(parts, "engine-patches")
     assert result.status == "PASS", result.reason
 
@@ -216,7 +216,7 @@ def test_a_pin_whose_tree_a_later_git_command_may_move_is_no_pin_at_all(check, m
             head = BASE.replace(
                 "    echo multi-node\n", "    echo multi-node\n" + _pin(FORK) + f"    {move}\n"
             )
-            add_changed_file(based, LAUNCHER, head, base=BASE, read=False)
+            add_changed_file(based, LAUNCHER, head, base=BASE)
     assert check(based, "engine-patches").status == "FAIL"
 
 

@@ -16,7 +16,8 @@ branch, an uncalled function, a comment) never counts; a command behind a condit
 cannot decide counts, and the reason names that condition; a script that cannot be read in full
 fails. The lines a PR adds to shared launchers, multi-node recipe files and the shared benchmark
 library are read line by line, for patching and for recipe code fetched from another repository
-at a pinned commit or pull-request ref (what runs then is outside the PR). Harness and eval
+at a pinned commit or pull-request ref (what runs then is outside the PR); a changed launcher
+is also read whole for the container images it names (launcher_images). Harness and eval
 tooling is allowed. Patching the PR adds needs `docs/waiver/<this PR>.md` added in this PR;
 patching that was already there needs the original PR's waiver on the default branch. Either way
 the waiver must name the patched file, have the sections (what is patched, why, upstream links,
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from signoff.evidence import ChangedFile
 from signoff.judge import script_entries
 from signoff.judge.baseline import base_wants, settled
+from signoff.judge.checks.engine_patches import launcher_images
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.judge.script_files import unread_script_file
@@ -70,6 +72,7 @@ class _Scan:
     scanned: list[str] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)  # files sourced from run-time paths
     problem: str = ""
+    image: str = ""  # a changed launcher's new container image: no waiver covers it
 
 
 def wants(ctx: JudgeContext) -> Iterator[Want]:
@@ -79,6 +82,7 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
     yield from script_entries.wants(ctx)
     yield from base_wants(ctx)
     yield from _base_launcher_wants(ctx)
+    yield from launcher_images.wants(ctx)
     unread = _reach(ctx).unread
     for path in dict.fromkeys(unread):
         yield want_file(path, "head")
@@ -107,8 +111,6 @@ def evaluate(ctx: JudgeContext) -> Finding:
     if scan.problem:
         return failed(scan.problem)
     unread = f"; not read: {', '.join(dict.fromkeys(scan.unread))}" if scan.unread else ""
-    if not scan.introduced and not scan.existing:
-        return passed(f"no engine patching in {_scanned(scan)}{unread}")
     notes: list[str] = []
     for hits, own in ((scan.introduced, True), (scan.existing, False)):
         if hits:
@@ -116,6 +118,10 @@ def evaluate(ctx: JudgeContext) -> Finding:
             if verdict.status == "FAIL":
                 return verdict
             notes.append(verdict.reason)
+    if scan.image:
+        return failed(scan.image)
+    if not notes:
+        return passed(f"no engine patching in {_scanned(scan)}{unread}")
     return passed("; ".join(notes) + unread)
 
 
@@ -267,6 +273,7 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             if not _trusted_pin(h, changed.patch, patches) and not _base_pin(ctx, h, changed.patch)
         ]
         scan.scanned.append(changed.path)
+    scan.image = launcher_images.new_image(ctx)
     scan.introduced += _shadowing(ctx)
     return scan
 
