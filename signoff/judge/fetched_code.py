@@ -336,6 +336,31 @@ def fetched_from(
     return None
 
 
+# A shell or Python reading its program from a pipe (`| sh`, `| sudo bash -s`, `| python3 -`).
+_PIPED_INTO_PROGRAM = re.compile(
+    r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:\S*/)?"
+    r"(?:(?:ba|da|z)?sh|python[\d.]*)(?=\s|$|[;&|)\x22\x27])"
+)
+
+
+def piped_in_a_word(ctx: JudgeContext, run: ScriptRun) -> tuple[int, str, Fetch] | None:
+    """A command handed code, as one of its words, that pipes a fetched program into a shell
+    or Python (`xargs -I{} sh -c 'curl URL | sh'`, `find -exec sh -c ...`, `ssh h '...'`,
+    `python3 -c "os.system('curl URL | sh')"`): whatever runs that word runs the program,
+    whether or not the reader follows how (line, command, fetch); never a plain fetch."""
+    if not changed_reading(ctx, run):
+        return None
+    fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
+    for command in run.commands:
+        for word in command.argv[1:]:
+            if "|" not in word:
+                continue  # nearly every word: no pipe, so no program fed by one
+            code = re.sub(r"[\x22\x27]", " ", word)
+            if _PIPED_INTO_PROGRAM.search(code) and fetch.search(code):
+                return command.line, " ".join(command.argv), Fetch(tuple(URL.findall(word)), False)
+    return None
+
+
 def run_time(name: str) -> bool:
     """A name known only at run time (`$DEST`, `$(mktemp)`, `"${CLIENT_IMAGE}"`)."""
     return "$" in name or "`" in name

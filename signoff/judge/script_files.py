@@ -21,6 +21,7 @@ from signoff.judge.environment_program import environment_program
 from signoff.judge.fetched_code import (
     changed_reading,
     fetched_from,
+    piped_in_a_word,
     python_fetches,
     run_time,
     saved_by_fetches,
@@ -86,6 +87,15 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
             )
+    handed = piped_in_a_word(ctx, run)
+    if handed is not None and not trusted(ctx, run, handed[2]):
+        line, command, fetch = handed
+        where = f" ({run.label})" if run.label else ""
+        source = ", ".join(code(url) for url in fetch.urls) or "a URL known only at run time"
+        return (
+            f"{run.path}:{line} runs {code(command)}, handing it code that pipes a program "
+            f"fetched from {source} into a shell; {UNFETCHED}{where}"
+        )
     for install in run.installs:
         held = _installed_from_pr(ctx, run, install)
         if held:

@@ -271,3 +271,18 @@ def test_a_shell_string_behind_wrappers_is_read_as_the_host_runs_it(line):
 def test_a_shell_string_a_container_or_exec_runs_is_not_read_as_this_host_s(line):
     run = evaluate(read_script(line + "\n", "s.sh"), None)
     assert run.launches == ()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'su svc -c "vllm serve m --port 1"',
+        'runuser -u svc -- bash -c "vllm serve m --port 1"',
+        'flock /tmp/l -c "vllm serve m --port 1"',
+        'script -qc "vllm serve m --port 1" /dev/null',
+        'srun -p gpu -N 1 --gres gpu:8 bash -c "vllm serve m --port 1"',
+    ],
+)
+def test_a_string_a_command_hands_to_sh_c_is_read_as_code(line):
+    run = evaluate(read_script(line + "\n", "s.sh"), None)
+    assert [launch.command for launch in run.launches] == ["vllm serve"]

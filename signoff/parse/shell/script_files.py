@@ -40,6 +40,47 @@ _OPERAND_FIRST = frozenset({"timeout"})
 # Wrapper options whose value is the next word, known or not (`flock -w "$WAIT" 9`).
 _WRAPPER_VALUE_OPTIONS = {
     "flock": frozenset({"-w", "--wait", "--timeout", "-E", "--conflict-exit-code"}),
+    # Slurm's options that take a value as the next word (`srun -p gpu -N 1 bash -c '...'`)
+    "srun": frozenset(
+        {
+            "-p",
+            "--partition",
+            "-A",
+            "--account",
+            "-N",
+            "--nodes",
+            "-n",
+            "--ntasks",
+            "-c",
+            "--cpus-per-task",
+            "-t",
+            "--time",
+            "-w",
+            "--nodelist",
+            "-J",
+            "--job-name",
+            "-G",
+            "--gpus",
+            "--gres",
+            "-C",
+            "--constraint",
+            "-q",
+            "--qos",
+            "-D",
+            "--chdir",
+            "-x",
+            "--exclude",
+            "-o",
+            "--output",
+            "-e",
+            "--error",
+            "-m",
+            "--distribution",
+            "--jobid",
+            "--mpi",
+            "--export",
+        }
+    ),
     "timeout": frozenset({"-k", "--kill-after", "-s", "--signal"}),
     "nice": frozenset({"-n", "--adjustment"}),
     "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
@@ -482,6 +523,42 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
     if not word.known or "/" in word.text or word.text.endswith(".sh"):
         return word
     return None
+
+
+# Commands that hand a string to a shell by an option (`su USER -c STR`, `flock FILE -c STR`,
+# `script -qc STR FILE`, `runuser -u U -c STR`): the string is code, as `sh -c STR` reads it.
+_STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script"})
+
+
+def shell_string_of(argv: Sequence[Field]) -> Field | None:
+    """The command string a command other than a shell hands to `sh -c`: the value of the
+    string runners' `-c` (in a cluster too: `script -qc STR`) or `--command=`, or `watch`'s
+    words joined (None: it runs none)."""
+    name = basename(argv[0].text) if argv and argv[0].known else ""
+    if name == "watch":
+        words = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
+        return _joined(words) if words else None
+    if name not in _STRING_OPTION_RUNNERS:
+        return None
+    for i, word in enumerate(argv[1:-1], start=1):
+        if not word.known:
+            continue
+        text = word.text
+        if text == "--command" or (
+            text.startswith("-") and not text.startswith("--") and text.endswith("c")
+        ):
+            return argv[i + 1]
+    for word in argv[1:]:
+        if word.known and word.text.startswith("--command="):
+            return Field(word.text[len("--command=") :], True, "", word.line)
+    return None
+
+
+def _joined(words: Sequence[Field]) -> Field:
+    if all(w.known for w in words):
+        text = " ".join(w.text for w in words)
+        return Field(text, True, "", words[0].line)
+    return Field(" ".join(w.text for w in words), False, "", words[0].line, single=False)
 
 
 def command_string_at(argv: Sequence[Field]) -> int:

@@ -45,7 +45,11 @@ from signoff.parse.shell.records import (
     reach_of,
 )
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
-from signoff.parse.shell.script_files import basename, shell_string_behind_wrappers
+from signoff.parse.shell.script_files import (
+    basename,
+    shell_string_behind_wrappers,
+    shell_string_of,
+)
 from signoff.parse.shell.syntax import Loop, Simple, Word
 from signoff.parse.shell.values import (
     CWD,
@@ -238,6 +242,12 @@ class SimpleCommands(Calls):
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
             return self.dispatch(argv[wrapped:], prefix, node, scope, exp, functions=False)
+        string = shell_string_of(argv)
+        if string is not None:  # `su u -c '...'`, `flock F -c '...'`: read as `sh -c` reads it
+            self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
+            shell = [Field("sh", True, "", argv[0].line), Field("-c", True, "", argv[0].line)]
+            self.dispatch([*shell, string], prefix, node, scope, exp, functions=False)
+            return scope, Outcome(None)
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)

