@@ -105,7 +105,11 @@ def test_many_workers_gather_byte_identical_evidence_to_one(
     sequential = gathered(name, policy, workers=1)
     assert jitter == {"MainThread"}
     parallel = gathered(name, policy, workers=pool.WORKERS)
-    assert len(jitter) > 2  # the reads really were spread over workers
+    assert jitter - {"MainThread"}  # the reads went out from the pool's workers
+    if info(name)["verdict"] != "ERROR":
+        # spread over several workers (an error case may stop after one or two reads, which
+        # a busy machine can leave to one worker)
+        assert len(jitter) > 2
     assert parallel[0] == sequential[0]
     assert parallel[1] == sequential[1]
     assert sequential[0] or info(name)["verdict"] == "ERROR"
