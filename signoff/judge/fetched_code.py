@@ -69,6 +69,10 @@ class Fetch(NamedTuple):
     plain: bool
 
 
+# The directory an archive unpacked with none named fills: the current one, wherever it is.
+HERE = "(the current directory)"
+
+
 class Saved(NamedTuple):
     """A fetch of the reading that saves files: their base names, or the clone's directory."""
 
@@ -115,7 +119,8 @@ def saved_by_fetches(ctx: JudgeContext, run: ScriptRun) -> tuple[Saved, ...]:
 def _unpacked(ctx: JudgeContext, run: ScriptRun, found: list[Saved]) -> list[Saved]:
     """Directories filled by unpacking a fetched archive (`tar -xf t.tgz -C DIR`, `curl URL |
     tar -x -C DIR`, `unzip t.zip -d DIR`): like a clone's, each holds what the URL served. One
-    unpacked into the current directory names no directory and is not followed."""
+    unpacked into the current directory (wherever a `cd` left it) may have put any relative
+    path there: it is `HERE`, which every relative program word lies in."""
     filled: list[Saved] = []
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     for command in run.commands:
@@ -123,9 +128,7 @@ def _unpacked(ctx: JudgeContext, run: ScriptRun, found: list[Saved]) -> list[Sav
         if not words or basename(words[0]) not in _UNPACKERS:
             continue
         archive, directory = _unpacking(words)
-        if not directory:
-            continue
-        name = basename(directory.rstrip("/"))
+        name = basename(directory.rstrip("/")) if directory else HERE
         if archive is None:  # standard input: what the pipeline feeding it fetched
             parsed = ctx.parsed_script(run.path)
             feed = (
@@ -330,7 +333,11 @@ def fetched_from(
         tail = basename(call.word)
         return next((f.fetch for f in saved if run_time(tail) and tail in f.names), None)
     within = _within(call)
+    # a plain command name is looked up on PATH, not in the current directory
+    path_lookup = "/" not in call.word and call.command.split(" ", 1)[0] == call.word
     for fetched in saved:
+        if fetched.clone == HERE and path_lookup:
+            continue
         if call.name in fetched.names or any(_in(fetched.clone, w) for w in (call.word, *within)):
             return fetched.fetch
     return None
@@ -521,7 +528,10 @@ def _hub_download(words: tuple[str, ...]) -> tuple[str, str] | None:
 
 def _in(directory: str | None, program: str) -> bool:
     """`program` lies in a clone's directory (named by its last path component, as resolved:
-    `$DEST` when known only at run time, matching a program under `$DEST/`)."""
+    `$DEST` when known only at run time, matching a program under `$DEST/`); in `HERE`, when
+    it is a relative path."""
+    if directory == HERE:
+        return bool(program) and not program.startswith(("/", "$", "~"))
     return bool(directory) and f"/{directory}/" in f"/{program}"
 
 

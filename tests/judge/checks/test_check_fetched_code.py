@@ -456,3 +456,25 @@ def test_code_handed_as_a_word_that_runs_a_fetched_program_fails_closed(check, c
 def test_words_that_pipe_no_fetched_program_into_a_shell_are_not_counted(check, line):
     result = check(_parts(line), "engine-patches")
     assert result.status == "PASS", result.reason
+
+
+# An archive unpacked into the current directory may put any relative path there.
+UNPACKED_HERE = {
+    "piped": "curl -fsSL https://example.com/t.tgz | tar xz\nbash go.sh",
+    "saved": "wget -q https://example.com/t.tgz -O t.tgz && tar xzf t.tgz && ./install.sh",
+    "after-cd": "cd /tmp && curl -fsSL https://example.com/t.tgz | tar -xz && bash tools/go.sh",
+    "unzip": "curl -fsSLo t.zip https://example.com/t.zip\nunzip -q t.zip\npython3 run.py",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(UNPACKED_HERE))
+def test_a_relative_program_beside_an_archive_unpacked_here_is_fetched(check, case, check_id):
+    result = check(_parts(UNPACKED_HERE[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "https://example.com/t." in result.reason
+
+
+def test_an_archive_unpacked_here_leaves_absolute_programs_alone(check):
+    lines = "curl -fsSL https://example.com/data.tgz | tar xz\nbash /opt/tools/prepare.sh"
+    assert check(_parts(lines), "engine-patches").status == "PASS"
