@@ -464,6 +464,8 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     this host (`timeout 60 bash -c '...'`, `srun -N 1 sudo -E sh -c '...'`); 0 when the
     command is no such thing (a container runtime's string runs in its image, `exec` ends the
     script: both are read elsewhere)."""
+    if not (argv and argv[0].known and basename(argv[0].text) in WRAPPERS):
+        return 0  # nearly every command: no wrapper in front
     start = _command_index(argv)
     while 0 < start < len(argv) and _option_word(argv[start]):
         start += 1  # `srun --jobid=$ID bash -c`: an option even if its value could split
@@ -535,6 +537,8 @@ def shell_string_of(argv: Sequence[Field]) -> Field | None:
     string runners' `-c` (in a cluster too: `script -qc STR`) or `--command=`, or `watch`'s
     words joined (None: it runs none)."""
     name = basename(argv[0].text) if argv and argv[0].known else ""
+    if name != "watch" and name not in _STRING_OPTION_RUNNERS:
+        return None
     if name == "watch":
         words = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
         return _joined(words) if words else None
