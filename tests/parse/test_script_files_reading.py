@@ -264,11 +264,10 @@ def test_a_shell_string_behind_wrappers_is_read_as_the_host_runs_it(line):
     "line",
     [
         'docker run --rm "$IMAGE" bash -c "vllm serve m"',  # runs in the image: read as such
-        'exec bash -c "vllm serve m"',
         'xargs -I{} bash -c "vllm serve {}"',
     ],
 )
-def test_a_shell_string_a_container_or_exec_runs_is_not_read_as_this_host_s(line):
+def test_a_shell_string_a_container_or_xargs_runs_is_not_read_as_this_host_s(line):
     run = evaluate(read_script(line + "\n", "s.sh"), None)
     assert run.launches == ()
 
@@ -286,3 +285,10 @@ def test_a_shell_string_a_container_or_exec_runs_is_not_read_as_this_host_s(line
 def test_a_string_a_command_hands_to_sh_c_is_read_as_code(line):
     run = evaluate(read_script(line + "\n", "s.sh"), None)
     assert [launch.command for launch in run.launches] == ["vllm serve"]
+
+
+def test_exec_of_a_shell_string_reads_the_string_and_ends_the_script():
+    run = evaluate(
+        read_script('exec bash -c "vllm serve m --port 1"\nvllm serve n\n', "s.sh"), None
+    )
+    assert [(launch.command, launch.line) for launch in run.launches] == [("vllm serve", 1)]

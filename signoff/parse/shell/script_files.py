@@ -26,7 +26,7 @@ WRAPPERS = frozenset(
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
 # Wrappers whose command does not simply run on this host next (see shell_string_behind_wrappers).
 _NOT_ON_THIS_HOST = frozenset(
-    {"docker", "podman", "singularity", "apptainer", "enroot", "exec", "xargs", "torchrun"}
+    {"docker", "podman", "singularity", "apptainer", "enroot", "xargs", "torchrun"}
 )
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
@@ -461,9 +461,10 @@ def command_start(words: Sequence[str]) -> int:
 
 def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     """Where a shell given a command string starts behind leading wrappers that run it on
-    this host (`timeout 60 bash -c '...'`, `srun -N 1 sudo -E sh -c '...'`); 0 when the
-    command is no such thing (a container runtime's string runs in its image, `exec` ends the
-    script: both are read elsewhere)."""
+    this host (`timeout 60 bash -c '...'`, `srun -N 1 sudo -E sh -c '...'`, `exec bash -c
+    '...'`, after which the script ends); 0 when the command is no such thing (a container
+    runtime's string runs in its image and is judged by its image; `xargs` and `torchrun`
+    run it later or otherwise)."""
     if not (argv and argv[0].known and basename(argv[0].text) in WRAPPERS):
         return 0  # nearly every command: no wrapper in front
     start = _command_index(argv)

