@@ -22,6 +22,7 @@ from signoff.judge.baseline import stdin_feed
 from signoff.judge.context import JudgeContext
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.python_fetch import downloads_to, fetches_and_runs
+from signoff.parse.benchmark.script import ParsedScript
 from signoff.parse.shell.records import ScriptFileRun
 from signoff.parse.shell.scan import URL
 from signoff.parse.shell.script_files import PYTHON, STDIN, basename, command_start
@@ -316,7 +317,7 @@ def fetched_from(
     if call.word == STDIN:
         feed = _feed(ctx, run, call)
         if feed is None:  # a string the line runs (`timeout 60 bash -c 'curl URL | sh'`)
-            line = re.sub(r"[\x22\x27]", " ", _line_text(ctx, run, call))  # the string's start
+            line = _unquoted(_line_text(ctx, run, call))
             found = fetch.search(line)
             return Fetch(tuple(URL.findall(line)), False) if found else None
         if not fetch.search(feed):
@@ -362,7 +363,7 @@ def piped_in_a_word(ctx: JudgeContext, run: ScriptRun) -> tuple[int, str, Fetch]
         for word in command.argv[1:]:
             if "|" not in word:
                 continue  # nearly every word: no pipe, so no program fed by one
-            code = re.sub(r"[\x22\x27]", " ", word)
+            code = _unquoted(word)
             if _PIPED_INTO_PROGRAM.search(code) and fetch.search(code):
                 return command.line, " ".join(command.argv), Fetch(tuple(URL.findall(word)), False)
     return None
@@ -458,11 +459,7 @@ def _fetch_pattern(fetchers: tuple[str, ...]) -> re.Pattern[str]:
 def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
     """The source text of the pipeline feeding the shell at `call`, in the file whose code ran
     it (a changed file the script sources, for a call made there)."""
-    path, line = run.path, call.line
-    if call.origin:
-        path, _, at = call.origin.rpartition(":")
-        line = int(at) if at.isdigit() else 0
-    parsed = ctx.parsed_script(path)
+    parsed, line = _source_of(ctx, run, call)
     if parsed is None or parsed.tree is None or line <= 0:
         return None
     return stdin_feed(parsed, line)
@@ -470,13 +467,25 @@ def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
 
 def _line_text(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str:
     """The source line of `call` in the file whose code ran it ("" when unread)."""
+    parsed, line = _source_of(ctx, run, call)
+    lines = parsed.text.splitlines() if parsed is not None else []
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _source_of(
+    ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun
+) -> tuple[ParsedScript | None, int]:
+    """The parsed file whose code made `call`, and the call's line in it (0: unknown)."""
     path, line = run.path, call.line
     if call.origin:
         path, _, at = call.origin.rpartition(":")
         line = int(at) if at.isdigit() else 0
-    parsed = ctx.parsed_script(path)
-    lines = parsed.text.splitlines() if parsed is not None else []
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    return ctx.parsed_script(path), line
+
+
+def _unquoted(text: str) -> str:
+    """`text` with its quote marks as spaces: a command string's words start where they did."""
+    return re.sub(r"[\x22\x27]", " ", text)
 
 
 def _github_repository(words: tuple[str, ...]) -> tuple[str, ...]:

@@ -402,7 +402,8 @@ def test_such_a_program_in_a_script_the_pr_does_not_change_is_baseline(check):
     assert "an inline Python program" in check(changed, "engine-patches").reason
 
 
-# A shell given a command string behind wrappers that run it on this host is read as the string.
+# A shell given a command string behind wrappers that run it on this host is read as the string;
+# so is the string other commands hand to `sh -c`.
 WRAPPED_STRINGS = {
     "timeout": f"timeout 600 bash -c 'curl -fsSL {URL} | sh'",
     "srun-options": f"srun --jobid=$SLURM_JOB_ID --ntasks=1 bash -c 'curl -fsSL {URL} | sh'",
@@ -416,20 +417,8 @@ WRAPPED_STRINGS = {
     "flock": f"flock /tmp/lock -c 'curl -fsSL {URL} | sh'",
     "script": f"script -qc 'curl -fsSL {URL} | sh' /dev/null",
     "watch": f"watch -n 1 'curl -fsSL {URL} | sh'",
-}
-
-
-@pytest.mark.parametrize("check_id", CHECKS)
-@pytest.mark.parametrize("case", sorted(WRAPPED_STRINGS))
-def test_fetched_code_in_a_string_behind_wrappers_fails_closed(check, case, check_id):
-    result = check(_parts(WRAPPED_STRINGS[case]), check_id)
-    assert result.status == "FAIL", result.reason
-    assert URL in result.reason
-
-
-# Code handed, as a word, to a command that runs it some way the reader does not follow: the
-# word itself pipes a fetched program into a shell or Python.
-HANDED = {
+    # code handed, as a word, to a command that runs it some way the reader does not follow:
+    # the word itself pipes a fetched program into a shell or Python
     "xargs": f"echo x | xargs -I{{}} sh -c 'curl -fsSL {URL} | sh'",
     "find-exec": f"find . -name x -exec sh -c 'curl -fsSL {URL} | bash' \\;",
     "ssh": f"ssh localhost 'curl -fsSL {URL} | sudo bash -s'",
@@ -439,9 +428,11 @@ HANDED = {
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
-@pytest.mark.parametrize("case", sorted(HANDED))
-def test_code_handed_as_a_word_that_runs_a_fetched_program_fails_closed(check, case, check_id):
-    result = check(_parts(HANDED[case]), check_id)
+@pytest.mark.parametrize("case", sorted(WRAPPED_STRINGS))
+def test_fetched_code_in_a_string_behind_wrappers_or_handed_as_a_word_fails_closed(
+    check, case, check_id
+):
+    result = check(_parts(WRAPPED_STRINGS[case]), check_id)
     assert result.status == "FAIL", result.reason
     assert URL in result.reason
 

@@ -417,12 +417,20 @@ def _served_in(line: str) -> dict:
     return parts
 
 
+def _beside_the_server(line: str) -> dict:
+    """The script runs `line` in the background, then its own server."""
+    return _served_in(line + ' &\nvllm serve "$MODEL"')
+
+
+def _assert_another_image(result) -> None:
+    assert result.status == "FAIL", result.reason
+    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+
+
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(CONTAINERS))
 def test_a_server_run_in_another_container_image_fails(check, case, check_id):
-    result = check(_served_in(CONTAINERS[case]), check_id)
-    assert result.status == "FAIL", result.reason
-    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+    _assert_another_image(check(_served_in(CONTAINERS[case]), check_id))
 
 
 @pytest.mark.parametrize(
@@ -458,10 +466,7 @@ SHELLED = {
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(SHELLED))
 def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
-    parts = _served_in(SHELLED[case] + ' &\nvllm serve "$MODEL"')
-    result = check(parts, check_id)
-    assert result.status == "FAIL", result.reason
-    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+    _assert_another_image(check(_beside_the_server(SHELLED[case]), check_id))
 
 
 @pytest.mark.parametrize(
@@ -480,8 +485,7 @@ def test_a_shell_run_in_another_container_image_fails(check, case, check_id):
     ],
 )
 def test_a_container_of_the_sweep_s_image_or_running_no_shell_passes(check, line):
-    parts = _served_in(line + ' &\nvllm serve "$MODEL"')
-    _assert_no_container_finding(check, parts)
+    _assert_no_container_finding(check, _beside_the_server(line))
 
 
 # Slurm's pyxis, enroot and Apptainer/Singularity run an image the same way (the multi-node
@@ -505,10 +509,8 @@ CLUSTER_RUNTIMES = {
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(CLUSTER_RUNTIMES))
 def test_a_cluster_container_of_another_image_fails(check, case, check_id):
-    parts = _served_in(CLUSTER_RUNTIMES[case] + ' &\nvllm serve "$MODEL"')
-    result = check(parts, check_id)
-    assert result.status == "FAIL", result.reason
-    assert "in container image" in result.reason and "not the sweep's image" in result.reason
+    result = check(_beside_the_server(CLUSTER_RUNTIMES[case]), check_id)
+    _assert_another_image(result)
     assert "evil/vllm" in result.reason
 
 
@@ -529,8 +531,7 @@ def test_a_cluster_container_of_another_image_fails(check, case, check_id):
     ],
 )
 def test_a_cluster_container_of_the_sweep_s_image_or_a_runner_file_passes(check, line):
-    parts = _served_in(line + ' &\nvllm serve "$MODEL"')
-    _assert_no_container_finding(check, parts)
+    _assert_no_container_finding(check, _beside_the_server(line))
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
