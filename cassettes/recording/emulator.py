@@ -25,11 +25,13 @@ def require_ghemu(tools: Path = TOOLS) -> None:
     if str(tools) not in sys.path:
         sys.path.insert(0, str(tools))
     try:
-        import ghemu  # noqa: F401
+        # ghemu imports its GraphQL module lazily: without graphql-core every GraphQL read is a 500.
+        import ghemu.gql  # noqa: F401
     except ImportError as exc:
-        missing = exc.name or "a module"
+        missing = (exc.name or "a module").partition(".")[0]
+        package = "graphql-core" if missing == "graphql" else missing
         _stop(
-            f"{program}: ghemu at {tools} cannot start: {missing} is missing (pip install graphql-core)"
+            f"{program}: ghemu at {tools} cannot start: {missing} is missing (pip install {package})"
         )
 
 

@@ -26,19 +26,36 @@ def test_a_missing_emulator_is_one_line_naming_where_it_is_expected(
     assert "docs/development.md" in err and "Traceback" not in err
 
 
-def test_an_emulator_without_graphql_core_says_how_to_install_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("gql_imports", "expected"),
+    [
+        ("graphql.language", "graphql is missing (pip install graphql-core)"),
+        ("not_installed_here", "not_installed_here is missing (pip install not_installed_here)"),
+    ],
+)
+def test_an_emulator_whose_graphql_module_cannot_import_says_how_to_install_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    gql_imports: str,
+    expected: str,
 ) -> None:
+    # ghemu imports its GraphQL module lazily, so `import ghemu` alone succeeds without
+    # graphql-core and every GraphQL read would then be a 500.
     fake = tmp_path / "tools" / "ghemu"
     fake.mkdir(parents=True)
-    (fake / "__init__.py").write_text("import graphql_core_is_not_here_either\n")
+    (fake / "__init__.py").write_text("")
+    (fake / "gql.py").write_text(f"import {gql_imports}\n")
     monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.delitem(sys.modules, "ghemu", raising=False)
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    for name in ("ghemu", "ghemu.gql", "graphql", "graphql.language"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "graphql", None)  # as if graphql-core were not installed
     with pytest.raises(SystemExit) as stop:
         require_ghemu(tmp_path / "tools")
     assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert "graphql_core_is_not_here_either is missing (pip install graphql-core)" in err
+    assert expected in err and err.count("\n") == 1
 
 
 def test_the_bench_run_from_a_checkout_without_the_workspace_stops_with_that_line(
