@@ -23,9 +23,19 @@ from signoff.judge.context import JudgeContext
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.python_fetch import downloads_to, fetches_and_runs
 from signoff.parse.benchmark.script import ParsedScript
+from signoff.parse.shell.fields import Field
 from signoff.parse.shell.records import ScriptFileRun
 from signoff.parse.shell.scan import URL
-from signoff.parse.shell.script_files import PYTHON, STDIN, basename, command_start
+from signoff.parse.shell.script_files import (
+    INTERPRETERS,
+    PYTHON,
+    STDIN,
+    basename,
+    command_start,
+    command_string_at,
+    shell_string_behind_wrappers,
+    shell_string_of,
+)
 
 _HUB_CLIS = frozenset({"hf", "huggingface-cli"})
 # Options naming where curl or wget saves (`-o F`, `-sLoF`, `--output=F`, `-O F`, `-P DIR`).
@@ -349,24 +359,71 @@ _PIPED_INTO_PROGRAM = re.compile(
     r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:\S*/)?"
     r"(?:(?:ba|da|z)?sh|python[\d.]*)(?=\s|$|[;&|)\x22\x27])"
 )
+# A later command of handed code that runs a program file: an interpreter given an operand
+# (`bash /tmp/s.sh`, `python3 x.py`, `. f`), or a program named by a path (`/tmp/t/go.sh`,
+# `./x`), behind the wrappers a one-liner puts first (`sudo -E`, `env A=1`, `exec`).
+_RUNS_A_PROGRAM = re.compile(
+    r"(?:;|&&|\|\||\n|\(|\bthen\b|\bdo\b)\s*"
+    r"(?:(?:sudo|env|exec|nohup|time|timeout\s+\S+)\s+(?:-\S+\s+|[A-Za-z_]\w*=\S*\s+)*)*"
+    r"(?:(?:\S*/)?(?:(?:ba|da|z)?sh|python[\d.]*|perl|node|source|\.)\s+(?:-\S+\s+)*[^\s-]"
+    r"|[^\s;&|()]*/[^\s;&|()]*)"
+)
+# A fetch's output handed straight to something that runs it (`bash -c "$(curl URL)"`,
+# `eval "$(wget -qO- URL)"`, `bash <<< "$(curl URL)"`, `source <(curl URL)`).
+_RUNS_A_SUBSTITUTION = re.compile(
+    r"(?:-c|\beval|<<<|\bsource|(?:^|\s)\.|\b(?:ba|da|z)?sh|\bpython[\d.]*)\s*(?:\$\(|<\(|`)\s*$"
+)
 
 
 def piped_in_a_word(ctx: JudgeContext, run: ScriptRun) -> tuple[int, str, Fetch] | None:
-    """A command handed code, as one of its words, that pipes a fetched program into a shell
-    or Python (`xargs -I{} sh -c 'curl URL | sh'`, `find -exec sh -c ...`, `ssh h '...'`,
-    `python3 -c "os.system('curl URL | sh')"`): whatever runs that word runs the program,
+    """A command handed code, as one of its words, that runs a fetched program: piped into a
+    shell or Python (`xargs -I{} sh -c 'curl URL | sh'`, `ssh h '...'`, `python3 -c
+    "os.system('curl URL | sh')"`), saved and then run by a later command of the same code
+    (`find -exec sh -c 'curl URL -o /tmp/s.sh && bash /tmp/s.sh' \\;`), or printed into a
+    runner (`parallel ::: 'bash -c "$(curl URL)"'`). Whatever runs that word runs the program,
     whether or not the reader follows how (line, command, fetch); never a plain fetch."""
     if not changed_reading(ctx, run):
         return None
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     for command in run.commands:
-        for word in command.argv[1:]:
-            if "|" not in word:
-                continue  # nearly every word: no pipe, so no program fed by one
+        read = _read_as_code(command.argv)
+        for i, word in enumerate(command.argv[1:], start=1):
+            if not any(mark in word for mark in ("|", ";", "&", "\n", "$(", "<(", "`")):
+                continue  # nearly every word: one command, so nothing runs what it fetches
+            if i in read:
+                continue  # the reader read it as the code it is (`srun bash -c '...'`)
             code = _unquoted(word)
-            if _PIPED_INTO_PROGRAM.search(code) and fetch.search(code):
+            if _runs_what_it_fetches(code, fetch):
                 return command.line, " ".join(command.argv), Fetch(tuple(URL.findall(word)), False)
     return None
+
+
+def _read_as_code(argv: tuple[str, ...]) -> frozenset[int]:
+    """The words of a command the shell reader reads as code: a shell's `-c` string, alone or
+    behind wrappers that run it on this host, or what a string runner hands to `sh -c`."""
+    words = [Field(word, True, word, 0) for word in argv]
+    start = shell_string_behind_wrappers(words)
+    if start or (words and basename(argv[0]) in INTERPRETERS):
+        at = command_string_at(words[start:])
+        return frozenset({start + at}) if at else frozenset()
+    string = shell_string_of(words)
+    if string is None:
+        return frozenset()
+    if string.text in argv:  # `su u -c STR`, `flock F -c STR`
+        return frozenset({argv.index(string.text)})
+    return frozenset(i for i, word in enumerate(argv) if word and word in string.text)
+
+
+def _runs_what_it_fetches(code: str, fetch: re.Pattern[str]) -> bool:
+    """Code that fetches and then runs a program: piped in, run by a later command, or the
+    fetch's output given to a runner. The later command is not matched to the saved file:
+    handed code is not read, so anything it runs after fetching may be what it fetched."""
+    found = fetch.search(code)
+    if found is None:
+        return False
+    if _PIPED_INTO_PROGRAM.search(code) or _RUNS_A_PROGRAM.search(code, found.end()):
+        return True
+    return any(_RUNS_A_SUBSTITUTION.search(code, 0, m.start() + 1) for m in fetch.finditer(code))
 
 
 def run_time(name: str) -> bool:

