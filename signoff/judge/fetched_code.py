@@ -326,12 +326,13 @@ def fetched_from(
     fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
     if call.word == STDIN:
         feed = _feed(ctx, run, call)
-        if feed is None:  # a string the line runs (`timeout 60 bash -c 'curl URL | sh'`)
+        if feed is None or not fetch.search(feed):
+            # a string the line runs (`timeout 60 bash -c 'curl URL | sh'`), whose pipeline is
+            # not the line's own (`echo x | xargs sh -c 'curl URL | sh'`): read from the line
             line = _unquoted(_line_text(ctx, run, call))
-            found = fetch.search(line)
+            piped = feed is None or _PIPED_INTO_PROGRAM.search(line)
+            found = fetch.search(line) if piped else None
             return Fetch(tuple(URL.findall(line)), False) if found else None
-        if not fetch.search(feed):
-            return None
         return Fetch(tuple(URL.findall(feed)), _plain_segments(ctx, feed))
     if not call.name and any(mark in call.word for mark in ("<(", "$(", "`")):
         # `bash <(curl URL)`, `python3 -c "$(curl URL)"`: a substitution prints the program

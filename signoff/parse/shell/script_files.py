@@ -26,7 +26,7 @@ WRAPPERS = frozenset(
 INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
 # Wrappers whose command does not simply run on this host next (see shell_string_behind_wrappers).
 _NOT_ON_THIS_HOST = frozenset(
-    {"docker", "podman", "singularity", "apptainer", "enroot", "xargs", "torchrun"}
+    {"docker", "podman", "singularity", "apptainer", "enroot", "torchrun"}
 )
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
@@ -86,6 +86,25 @@ _WRAPPER_VALUE_OPTIONS = {
     "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
     "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-U"}),
     "exec": frozenset({"-a"}),
+    "xargs": frozenset(
+        {
+            "-I",
+            "-d",
+            "-E",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "-a",
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--max-lines",
+            "--max-chars",
+            "--process-slot-var",
+        }
+    ),
     "taskset": frozenset({"-c", "--cpu-list"}),
     "ionice": frozenset({"-c", "-n", "--class", "--classdata"}),
 }
@@ -463,8 +482,9 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     """Where a shell given a command string starts behind leading wrappers that run it on
     this host (`timeout 60 bash -c '...'`, `srun -N 1 sudo -E sh -c '...'`, `exec bash -c
     '...'`, after which the script ends); 0 when the command is no such thing (a container
-    runtime's string runs in its image and is judged by its image; `xargs` and `torchrun`
-    run it later or otherwise)."""
+    runtime's string runs in its image and is judged by its image; `torchrun` runs it
+    otherwise). `xargs` runs it once per batch of its input, here read once, as a loop's
+    body is; a replace-string in it (`-I{}`) makes it known only at run time."""
     if not (argv and argv[0].known and basename(argv[0].text) in WRAPPERS):
         return 0  # nearly every command: no wrapper in front
     start = _command_index(argv)
@@ -478,6 +498,16 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     if not (shell.known and basename(shell.text) in INTERPRETERS):
         return 0
     return start if command_string_at(argv[start:]) else 0
+
+
+def behind_wrappers(argv: Sequence[Field], start: int) -> list[Field]:
+    """The command at `start` behind wrappers, with the replace-strings an `xargs -I{}` among
+    them substitutes in its words made known only at run time."""
+    words = list(argv[start:])
+    if not any(w.known and basename(w.text) == "xargs" for w in argv[:start]):
+        return words
+    marks = _xargs_replace(argv[:start])
+    return [_substituted(word, marks) for word in words] if marks else words
 
 
 def _command_index(argv: Sequence[Field]) -> int:
@@ -531,18 +561,28 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
 # Commands that hand a string to a shell by an option (`su USER -c STR`, `flock FILE -c STR`,
 # `script -qc STR FILE`, `runuser -u U -c STR`): the string is code, as `sh -c STR` reads it.
 _STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script"})
+# Commands that run their other words as a command line: `watch CMD`, `ssh HOST CMD...` (on the
+# remote host's shell), `parallel CMD ::: ARGS` (or each of ARGS, with no CMD), and a shell's
+# string under `find -exec`.
+_WORD_RUNNERS = frozenset({"watch", "ssh", "parallel", "find"})
+# ssh's options that take the next word as their value (`ssh -p 2222 -i key HOST CMD`).
+_SSH_VALUE_OPTIONS = frozenset("BbcDEeFIiJLlmOopQRSWw")
+# GNU parallel's options that take the next word (`parallel -j 4 CMD ::: ...`).
+_PARALLEL_VALUE_OPTIONS = frozenset(
+    {"-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--delay", "--timeout",
+     "--tmpdir", "--results", "--colsep", "-C", "-d", "--delimiter", "-I", "-E", "--env", "-n",
+     "-N", "-L", "--retries", "--halt", "--memfree", "--load", "--tag-string", "--workdir"}
+)  # fmt: skip
 
 
 def shell_string_of(argv: Sequence[Field]) -> Field | None:
     """The command string a command other than a shell hands to `sh -c`: the value of the
-    string runners' `-c` (in a cluster too: `script -qc STR`) or `--command=`, or `watch`'s
-    words joined (None: it runs none)."""
+    string runners' `-c` (in a cluster too: `script -qc STR`) or `--command=`, the words
+    `watch`, `ssh` and `parallel` run joined, or the string of a shell `find -exec` runs
+    (None: it runs none)."""
     name = basename(argv[0].text) if argv and argv[0].known else ""
-    if name != "watch" and name not in _STRING_OPTION_RUNNERS:
-        return None
-    if name == "watch":
-        words = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
-        return _joined(words) if words else None
+    if name in _WORD_RUNNERS:
+        return _run_words(name, argv)
     if name not in _STRING_OPTION_RUNNERS:
         return None
     for i, word in enumerate(argv[1:-1], start=1):
@@ -559,11 +599,63 @@ def shell_string_of(argv: Sequence[Field]) -> Field | None:
     return None
 
 
-def _joined(words: Sequence[Field]) -> Field:
+def _run_words(name: str, argv: Sequence[Field]) -> Field | None:
+    if name == "watch":
+        words = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
+        return _joined(words) if words else None
+    if name == "ssh":
+        return _ssh_command(argv)
+    if name == "parallel":
+        return _parallel_commands(argv)
+    return _find_shell_string(argv)
+
+
+def _ssh_command(argv: Sequence[Field]) -> Field | None:
+    """The command line ssh runs on the host: its words after the destination, joined."""
+    i = 1
+    while i < len(argv) and _option_word(argv[i]):
+        text = argv[i].text if argv[i].known else ""
+        if text == "--":
+            i += 1
+            break
+        valued = len(text) == 2 and text[1] in _SSH_VALUE_OPTIONS
+        i += 2 if valued else 1
+    words = argv[i + 1 :]  # after the destination
+    return _joined(words) if words else None
+
+
+def _parallel_commands(argv: Sequence[Field]) -> Field | None:
+    """The command parallel runs for each argument (`parallel CMD ::: ARGS`), or, with none
+    given, the arguments, each a command (`parallel ::: 'cmd1' 'cmd2'`): one per line."""
+    i = 1
+    while i < len(argv) and _option_word(argv[i]) and not argv[i].text.startswith(":::"):
+        i += 2 if argv[i].known and argv[i].text in _PARALLEL_VALUE_OPTIONS else 1
+    separators = (":::", "::::", ":::+", "::::+")
+    end = next((j for j in range(i, len(argv)) if argv[j].text in separators), len(argv))
+    if end > i:
+        return _substituted(_joined(argv[i:end]), {"{}"})
+    commands = [w for w in argv[end + 1 :] if w.text not in separators]
+    return _joined(commands, "\n") if commands else None
+
+
+def _find_shell_string(argv: Sequence[Field]) -> Field | None:
+    """The string of a shell `find -exec` (or `-execdir`, `-ok`, `-okdir`) runs, for each file
+    found; a `{}` in it is the file's name, known only at run time."""
+    for i, word in enumerate(argv):
+        if word.text in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(argv):
+            shell = argv[i + 1]
+            if shell.known and basename(shell.text) in INTERPRETERS:
+                at = command_string_at(argv[i + 1 :])
+                if at:
+                    return _substituted(argv[i + 1 + at], {"{}"})
+    return None
+
+
+def _joined(words: Sequence[Field], between: str = " ") -> Field:
     if all(w.known for w in words):
-        text = " ".join(w.text for w in words)
+        text = between.join(w.text for w in words)
         return Field(text, True, "", words[0].line)
-    return Field(" ".join(w.text for w in words), False, "", words[0].line, single=False)
+    return Field(between.join(w.text for w in words), False, "", words[0].line, single=False)
 
 
 def command_string_at(argv: Sequence[Field]) -> int:

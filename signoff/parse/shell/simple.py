@@ -47,6 +47,7 @@ from signoff.parse.shell.records import (
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
 from signoff.parse.shell.script_files import (
     basename,
+    behind_wrappers,
     shell_string_behind_wrappers,
     shell_string_of,
 )
@@ -241,8 +242,8 @@ class SimpleCommands(Calls):
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
-            scope, outcome = self.dispatch(argv[wrapped:], prefix, node, scope, exp,
-                                           functions=False)  # fmt: skip
+            scope, outcome = self.dispatch(behind_wrappers(argv, wrapped), prefix, node, scope,
+                                           exp, functions=False)  # fmt: skip
             if name == "exec":  # the shell replaces the script: nothing after it runs
                 return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
             return scope, outcome

@@ -514,6 +514,56 @@ def test_a_cluster_container_of_another_image_fails(check, case, check_id):
     assert "evil/vllm" in result.reason
 
 
+# Code handed to a command that runs it as a command line (on another host too): ssh's remote
+# command, the shell string xargs or `find -exec` runs, parallel's command or commands.
+HANDED = {
+    "ssh": "ssh -p 2222 node1 'docker run --rm evil/vllm:patched vllm serve m'",
+    "ssh-words": "ssh node1 docker run --rm evil/vllm:patched vllm serve m",
+    "xargs-sh-c": "echo 1 | xargs -n 1 sh -c 'docker run --rm evil/vllm:patched vllm serve m'",
+    "find-exec-sh-c": "find . -maxdepth 0 -exec bash -c 'docker run evil/vllm:patched' \\;",
+    "parallel-command": "parallel -j 2 'docker run --rm evil/vllm:patched vllm serve' ::: m",
+    "parallel-commands": "parallel ::: 'echo hi' 'docker run --rm evil/vllm:patched vllm serve m'",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(HANDED))
+def test_another_image_run_by_code_handed_to_ssh_xargs_find_or_parallel_fails(
+    check, case, check_id
+):
+    result = check(_beside_the_server(HANDED[case]), check_id)
+    _assert_another_image(result)
+    assert "evil/vllm" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh node1 'nvidia-smi -L'",
+        "ssh -o StrictHostKeyChecking=no node1",  # no command: a login shell, reading stdin
+        "docker ps -aq | xargs -r docker rm -f",
+        "find /w -maxdepth 1 -name 'results*.json' -exec cp -f {} /out/ \\;",
+        "parallel -j 2 echo ::: a b",
+    ],
+)
+def test_handed_code_running_no_other_image_passes(check, line):
+    _assert_no_container_finding(check, _beside_the_server(line))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "parallel 'docker run --rm {} vllm serve m' ::: evil/vllm:patched",
+        "echo evil/vllm | xargs -I{} sh -c 'docker run --rm {} vllm serve m'",
+        "find . -exec sh -c 'docker run --rm $(cat {}) vllm serve m' \\;",
+    ],
+)
+def test_handed_code_whose_text_is_filled_in_at_run_time_fails_closed(check, line):
+    # `{}` is each argument or file name: what runs is known only when it does
+    result = check(_beside_the_server(line), "engine-patches")
+    assert result.status == "FAIL" and "known only at run time" in result.reason, result.reason
+
+
 @pytest.mark.parametrize(
     "line",
     [
