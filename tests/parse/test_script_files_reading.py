@@ -260,16 +260,63 @@ def test_a_shell_string_behind_wrappers_is_read_as_the_host_runs_it(line):
     assert run.complete
 
 
+def test_a_shell_string_a_container_runs_is_not_read_as_this_host_s():
+    run = evaluate(read_script('docker run --rm "$IMAGE" bash -c "vllm serve m"\n', "s.sh"), None)
+    assert run.launches == ()  # it runs in the image, and is judged as such
+
+
 @pytest.mark.parametrize(
     "line",
     [
-        'docker run --rm "$IMAGE" bash -c "vllm serve m"',  # runs in the image: read as such
-        'xargs -I{} bash -c "vllm serve {}"',
+        "echo m | xargs -I{} bash -c 'vllm serve {}'",
+        "find . -name m -exec sh -c 'vllm serve {}' \\;",
+        "parallel 'vllm serve {}' ::: m",
     ],
 )
-def test_a_shell_string_a_container_or_xargs_runs_is_not_read_as_this_host_s(line):
+def test_a_handed_string_with_a_replace_string_is_known_only_at_run_time(line):
     run = evaluate(read_script(line + "\n", "s.sh"), None)
-    assert run.launches == ()
+    assert run.launches == () and not run.complete
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -p 2222 -i key node1 'vllm serve m --port 1'",
+        "ssh node1 vllm serve m --port 1",
+        "echo x | xargs -n 1 -P 2 bash -c 'vllm serve m --port 1'",
+        "find . -maxdepth 0 -execdir bash -lc 'vllm serve m --port 1' \\;",
+        "parallel -j 2 'vllm serve m --port' ::: 1",
+        "parallel ::: 'echo hi' 'vllm serve m --port 1'",
+        "python3 -c \"import os; os.system('vllm serve m --port 1')\"",
+        "timeout 60 python3 -uc \"import subprocess as sp; sp.run(['vllm', 'serve', 'm'])\"",
+        "python3 -c \"from subprocess import Popen as P; P('vllm serve m', shell=True)\"",
+    ],
+)
+def test_code_handed_to_ssh_xargs_find_parallel_or_python_is_read_as_a_command_line(line):
+    run = evaluate(read_script(line + "\n", "s.sh"), None)
+    assert [launch.command for launch in run.launches] == ["vllm serve"]
+    assert run.complete
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -o BatchMode=yes node1",  # a login shell: no command given
+        "python3 -c 'import asyncio; asyncio.run(main())'",  # not subprocess's run
+        "python3 -c 'print(1)'",
+        "python3 -c 'def f(:'",  # not Python: runs nothing
+    ],
+)
+def test_handed_code_giving_no_command_reads_none(line):
+    run = evaluate(read_script(line + "\n", "s.sh"), None)
+    assert run.launches == () and run.complete
+
+
+def test_a_command_python_builds_at_run_time_makes_the_reading_incomplete():
+    run = evaluate(
+        read_script("""python3 -c "import os; os.system(f'vllm serve {m}')"\n""", "s.sh"), None
+    )
+    assert not run.complete
 
 
 @pytest.mark.parametrize(

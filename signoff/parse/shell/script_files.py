@@ -510,6 +510,26 @@ def behind_wrappers(argv: Sequence[Field], start: int) -> list[Field]:
     return [_substituted(word, marks) for word in words] if marks else words
 
 
+def python_program(argv: Sequence[Field]) -> Field | None:
+    """The `-c` program of python, alone or behind wrappers that run it on this host
+    (`timeout 60 python3 -u -c '...'`, `python3 -uc '...'`); None when it runs none."""
+    start = _command_index(argv)
+    if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
+        return None
+    program = argv[start]
+    if not (program.known and PYTHON.fullmatch(basename(program.text))):
+        return None
+    i = start + 1
+    while i < len(argv) - 1 and argv[i].known and argv[i].text.startswith("-"):
+        text = argv[i].text
+        if text == "-c" or (not text.startswith("--") and text.endswith("c")):
+            return argv[i + 1]
+        if text.startswith(("-m", "--")) or text == "-":
+            return None
+        i += 2 if text in _PYTHON_OPTION_ARGS else 1
+    return None
+
+
 def _command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0

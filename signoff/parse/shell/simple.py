@@ -28,6 +28,7 @@ from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
 from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
+from signoff.parse.shell.python_commands import python_commands
 from signoff.parse.shell.reader import (
     _ENV_FUNCTION,
     _IDENT,
@@ -48,6 +49,7 @@ from signoff.parse.shell.scan import ASSIGNMENT, NAME
 from signoff.parse.shell.script_files import (
     basename,
     behind_wrappers,
+    python_program,
     shell_string_behind_wrappers,
     shell_string_of,
 )
@@ -253,6 +255,9 @@ class SimpleCommands(Calls):
             shell = [Field("sh", True, "", argv[0].line), Field("-c", True, "", argv[0].line)]
             self.dispatch([*shell, string], prefix, node, scope, exp, functions=False)
             return scope, Outcome(None)
+        program = python_program(argv)
+        if program is not None and program.known:  # `python3 -c "os.system('...')"`
+            self._python_commands(program.text, prefix, node, scope, exp)
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
@@ -274,6 +279,18 @@ class SimpleCommands(Calls):
         return scope, Outcome(None)
 
     # --- records ----------------------------------------------------------------------------------
+
+    def _python_commands(
+        self, program: str, prefix: dict[str, str], node: Simple, scope: Scope, exp: Expander
+    ) -> None:
+        """Read the command lines an inline Python program hands to the system, each as `sh -c`
+        reads it, in a scope of their own (a child process changes none of the script's)."""
+        found = python_commands(program)
+        if found.unknown:
+            self.problem(node.line, "python -c runs a command known only at run time")
+        for text in found.lines:
+            shell = [Field(w, True, "", node.line) for w in ("sh", "-c", text)]
+            self.dispatch(shell, prefix, node, scope.copy(), exp, functions=False)
 
     def _record_ran(self, node: Simple, scope: Scope) -> None:
         """A simple command of the script's own text that runs, by where it starts (commands

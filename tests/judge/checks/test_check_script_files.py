@@ -515,7 +515,8 @@ def test_a_cluster_container_of_another_image_fails(check, case, check_id):
 
 
 # Code handed to a command that runs it as a command line (on another host too): ssh's remote
-# command, the shell string xargs or `find -exec` runs, parallel's command or commands.
+# command, the shell string xargs or `find -exec` runs, parallel's command or commands, and what
+# an inline Python program hands to `os.system` or `subprocess`.
 HANDED = {
     "ssh": "ssh -p 2222 node1 'docker run --rm evil/vllm:patched vllm serve m'",
     "ssh-words": "ssh node1 docker run --rm evil/vllm:patched vllm serve m",
@@ -523,12 +524,18 @@ HANDED = {
     "find-exec-sh-c": "find . -maxdepth 0 -exec bash -c 'docker run evil/vllm:patched' \\;",
     "parallel-command": "parallel -j 2 'docker run --rm evil/vllm:patched vllm serve' ::: m",
     "parallel-commands": "parallel ::: 'echo hi' 'docker run --rm evil/vllm:patched vllm serve m'",
+    "python-os-system": (
+        "python3 -c \"import os; os.system('docker run --rm evil/vllm:patched vllm serve m')\""
+    ),
+    "python-subprocess": (
+        "python3 -c \"import subprocess; subprocess.run(['docker', 'run', 'evil/vllm:patched'])\""
+    ),
 }
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(HANDED))
-def test_another_image_run_by_code_handed_to_ssh_xargs_find_or_parallel_fails(
+def test_another_image_run_by_code_handed_to_ssh_xargs_find_parallel_or_python_fails(
     check, case, check_id
 ):
     result = check(_beside_the_server(HANDED[case]), check_id)

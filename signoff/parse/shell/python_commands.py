@@ -1,0 +1,119 @@
+"""The command lines an inline Python program hands to the system (`python3 -c
+"import os; os.system('docker run IMAGE ...')"`), read with Python's own parser (`ast`, never run).
+
+A shell reads them as `sh -c` would: `os.system(S)`, `os.popen(S)`, `subprocess.getoutput(S)` and
+`getstatusoutput(S)` run S through a shell; `subprocess.run`, `call`, `check_call`,
+`check_output` and `Popen` run a list of words (here quoted back into one line) or, with
+`shell=True`, a string (a string without it names the program alone, read the same way). Only
+literals are known: a command built at run time (a variable, an f-string, a join) is reported,
+so a reading that holds one is incomplete. The names are matched on any object, and on names
+imported from `os` or `subprocess` (`from subprocess import run as r`), so an alias is not a
+way out; `run` and `call`, common method names elsewhere (`asyncio.run(main())`), only on the
+`subprocess` module by any name it is imported as. A program Python cannot parse runs nothing:
+it is not read here.
+"""
+
+from __future__ import annotations
+
+import ast
+import shlex
+from typing import NamedTuple
+
+# Longer inline programs are not parsed (a shell word this long is no hand-written command).
+MAX_PROGRAM = 200_000
+_SHELL_RUNNERS = frozenset({"system", "popen", "getoutput", "getstatusoutput"})
+_ARGV_RUNNERS = frozenset({"run", "call", "check_call", "check_output", "Popen"})
+_MODULES = frozenset({"os", "subprocess"})
+_COMMON_NAMES = frozenset({"run", "call"})  # counted on the subprocess module only
+
+
+class PythonCommands(NamedTuple):
+    """The command lines a program runs, as shell text, and whether it runs any other command
+    (one known only at run time)."""
+
+    lines: tuple[str, ...]
+    unknown: bool
+
+
+def python_commands(program: str) -> PythonCommands:
+    """The command lines `program` hands to the system (none: nothing, or not Python)."""
+    if len(program) > MAX_PROGRAM or not any(n in program for n in _SHELL_RUNNERS | _ARGV_RUNNERS):
+        return PythonCommands((), False)
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return PythonCommands((), False)
+    imported = _imported_names(tree)
+    modules = _subprocess_names(tree)
+    lines: list[str] = []
+    unknown = False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _called_name(node.func, imported, modules)
+        if name in _SHELL_RUNNERS or name in _ARGV_RUNNERS:
+            line = _command_line(node)
+            if line is None:
+                unknown = True
+            elif line:
+                lines.append(line)
+    return PythonCommands(tuple(lines), unknown)
+
+
+def _imported_names(tree: ast.Module) -> dict[str, str]:
+    """Names bound by `from os import system`, `from subprocess import run as r`: -> runner."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in _MODULES:
+            for alias in node.names:
+                if alias.name in _SHELL_RUNNERS | _ARGV_RUNNERS:
+                    names[alias.asname or alias.name] = alias.name
+    return names
+
+
+def _subprocess_names(tree: ast.Module) -> set[str]:
+    """The names the subprocess module is bound to (`import subprocess as sp`)."""
+    names = {"subprocess"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name for a in node.names if a.name == "subprocess"}
+    return names
+
+
+def _called_name(func: ast.expr, imported: dict[str, str], modules: set[str]) -> str:
+    """The runner a call names: `x.system(...)` on any object (`subprocess.run` on the module),
+    or a name imported as one."""
+    if isinstance(func, ast.Attribute):
+        if func.attr in _COMMON_NAMES:
+            on_module = isinstance(func.value, ast.Name) and func.value.id in modules
+            return func.attr if on_module or _imports_subprocess(func.value) else ""
+        return func.attr
+    if isinstance(func, ast.Name):
+        return imported.get(func.id, "")
+    return ""
+
+
+def _imports_subprocess(value: ast.expr) -> bool:
+    """`__import__("subprocess")` or `importlib.import_module("subprocess")` in place."""
+    return isinstance(value, ast.Call) and any(
+        isinstance(a, ast.Constant) and a.value == "subprocess" for a in value.args
+    )
+
+
+def _command_line(call: ast.Call) -> str | None:
+    """The call's command as shell text; "" when it gives none; None when known only at run
+    time."""
+    given = (
+        call.args[0]
+        if call.args
+        else next((k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
+    )
+    if given is None:
+        return ""
+    if isinstance(given, ast.Constant) and isinstance(given.value, str):
+        return given.value
+    if isinstance(given, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in given.elts
+    ):
+        return shlex.join(str(e.value) for e in given.elts if isinstance(e, ast.Constant))
+    return None
