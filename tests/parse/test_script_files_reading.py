@@ -312,6 +312,23 @@ def test_handed_code_giving_no_command_reads_none(line):
     assert run.launches == () and run.complete
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "python3 - <<'EOF'\nimport os\nos.system('vllm serve m --port 1')\nEOF\n",
+        "timeout 9 python3 <<EOF\nimport subprocess\nsubprocess.run(['vllm', 'serve', 'm'])\nEOF\n",
+    ],
+)
+def test_a_python_heredoc_program_s_commands_are_read(text):
+    run = evaluate(read_script(text, "s.sh"), None)
+    assert [launch.command for launch in run.launches] == ["vllm serve"]
+
+
+def test_a_heredoc_python_does_not_run_is_no_program():
+    text = "python3 x.py <<'EOF'\nos.system('vllm serve m')\nEOF\n"  # x.py's standard input
+    assert evaluate(read_script(text, "s.sh"), None).launches == ()
+
+
 def test_a_command_python_builds_at_run_time_makes_the_reading_incomplete():
     run = evaluate(
         read_script("""python3 -c "import os; os.system(f'vllm serve {m}')"\n""", "s.sh"), None

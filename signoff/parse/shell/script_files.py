@@ -530,6 +530,18 @@ def python_program(argv: Sequence[Field]) -> Field | None:
     return None
 
 
+def python_reads_stdin(argv: Sequence[Field]) -> bool:
+    """Python, alone or behind wrappers that run it on this host, reads its program from
+    standard input (`python3 - <<'EOF'`, `python3 <<EOF`)."""
+    start = _command_index(argv)
+    if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
+        return False
+    if not (argv[start].known and PYTHON.fullmatch(basename(argv[start].text))):
+        return False
+    found = _python_operand(argv, start + 1)
+    return found is not None and found.text == STDIN and not found.known
+
+
 def _command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0

@@ -50,6 +50,7 @@ from signoff.parse.shell.script_files import (
     basename,
     behind_wrappers,
     python_program,
+    python_reads_stdin,
     shell_string_behind_wrappers,
     shell_string_of,
 )
@@ -258,6 +259,9 @@ class SimpleCommands(Calls):
         program = python_program(argv)
         if program is not None and program.known:  # `python3 -c "os.system('...')"`
             self._python_commands(program.text, prefix, node, scope, exp)
+        elif node.heredocs and python_reads_stdin(argv):  # `python3 - <<'EOF'` (as written)
+            body = self.sources[-1].heredocs[node.heredocs[-1]].body
+            self._python_commands(body, prefix, node, scope, exp)
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)

@@ -543,6 +543,13 @@ def test_another_image_run_by_code_handed_to_ssh_xargs_find_parallel_or_python_f
     assert "evil/vllm" in result.reason
 
 
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_another_image_run_by_a_python_heredoc_program_fails(check, check_id):
+    program = "python3 - <<'EOF'\nimport os\nos.system('docker run --rm evil/vllm:patched')\nEOF\n"
+    result = check(_served_in(program + SERVE_LINE), check_id)
+    _assert_another_image(result)
+
+
 @pytest.mark.parametrize(
     "line",
     [
