@@ -427,6 +427,25 @@ def _runs_what_it_fetches(code: str, fetch: re.Pattern[str]) -> bool:
     return any(_RUNS_A_SUBSTITUTION.search(code, 0, m.start() + 1) for m in fetch.finditer(code))
 
 
+# Variables naming where the dynamic linker looks for the native libraries a program loads.
+_LIBRARY_PATHS = ("LD_LIBRARY_PATH",)
+
+
+def library_from_fetch(
+    ctx: JudgeContext, run: ScriptRun, saved: tuple[Saved, ...]
+) -> tuple[int, str, Fetch] | None:
+    """A server launched with the dynamic linker looking in a directory a fetch of the reading
+    filled (`git clone URL /tmp/l; export LD_LIBRARY_PATH=/tmp/l/lib`; an archive unpacked
+    there): the engine then loads native code the URL serves (line, the entry, fetch)."""
+    for launch in run.launches:
+        for name in _LIBRARY_PATHS:
+            for entry in launch.env.get(name, "").split(":"):
+                for fetched in saved:
+                    if fetched.clone and entry and _in(fetched.clone, entry.rstrip("/") + "/"):
+                        return launch.line, f"{name}={entry}", fetched.fetch
+    return None
+
+
 def run_time(name: str) -> bool:
     """A name known only at run time (`$DEST`, `$(mktemp)`, `"${CLIENT_IMAGE}"`)."""
     return "$" in name or "`" in name

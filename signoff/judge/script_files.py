@@ -21,6 +21,7 @@ from signoff.judge.environment_program import environment_program
 from signoff.judge.fetched_code import (
     changed_reading,
     fetched_from,
+    library_from_fetch,
     piped_in_a_word,
     python_fetches,
     run_time,
@@ -87,6 +88,16 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
             )
+    library = library_from_fetch(ctx, run, saved)
+    if library is not None and not trusted(ctx, run, library[2]):
+        line, entry, fetch = library
+        where = f" ({run.label})" if run.label else ""
+        source = ", ".join(code(url) for url in fetch.urls) or "a URL known only at run time"
+        return (
+            f"{run.path}:{line} launches the engine with {code(entry)}, a directory filled "
+            f"from {source} when the sweep runs: the engine loads native code from there; "
+            f"{UNFETCHED}{where}"
+        )
     handed = piped_in_a_word(ctx, run)
     if handed is not None and not trusted(ctx, run, handed[2]):
         line, command, fetch = handed

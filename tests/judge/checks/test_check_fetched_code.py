@@ -491,3 +491,46 @@ def test_a_relative_program_beside_an_archive_unpacked_here_is_fetched(check, ca
 def test_an_archive_unpacked_here_leaves_absolute_programs_alone(check):
     lines = "curl -fsSL https://example.com/data.tgz | tar xz\nbash /opt/tools/prepare.sh"
     assert check(_parts(lines), "engine-patches").status == "PASS"
+
+
+# The dynamic linker loads a server's native libraries from LD_LIBRARY_PATH: a directory a fetch
+# filled is native code the URL serves, loaded into the engine.
+FETCHED_LIBRARIES = {
+    "clone": "git clone https://example.com/libs /tmp/libs\n"
+    "export LD_LIBRARY_PATH=/tmp/libs/lib:$LD_LIBRARY_PATH",
+    "unpacked-into": "mkdir -p /tmp/l && curl -fsSL https://example.com/l.tgz | tar xz -C /tmp/l\n"
+    "export LD_LIBRARY_PATH=/tmp/l:${LD_LIBRARY_PATH:-}",
+    "unpacked-here": "cd /tmp && curl -fsSL https://example.com/l.tgz | tar xz\n"
+    "export LD_LIBRARY_PATH=lib:$LD_LIBRARY_PATH",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(FETCHED_LIBRARIES))
+def test_a_server_loading_libraries_from_a_fetched_directory_fails(check, case, check_id):
+    result = check(_parts(FETCHED_LIBRARIES[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "LD_LIBRARY_PATH=" in result.reason and "https://example.com/l" in result.reason
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "export LD_LIBRARY_PATH=/opt/rocm/lib:${LD_LIBRARY_PATH:-}",  # the image's own
+        # fetched, but not where the linker looks
+        "git clone https://example.com/libs /tmp/libs\nexport LD_LIBRARY_PATH=/opt/rocm/lib",
+    ],
+)
+def test_library_paths_holding_nothing_fetched_pass(check, lines):
+    assert check(_parts(lines), "engine-patches").status == "PASS"
+
+
+def test_a_library_directory_from_a_trusted_clone_is_allowed(policy):
+    url = "https://example.com/libs.git"
+    fetched = FetchedCode(trusted=(TrustedFetch(url=url, decision="https://example.com/d"),))
+    trusting = policy.model_copy(update={"fetched_code": fetched})
+    lines = f"git clone {url}\nexport LD_LIBRARY_PATH=$PWD/libs/lib:$LD_LIBRARY_PATH"
+    verdict = judge(build(_parts(lines)), trusting, resolve_standard("current", trusting))
+    assert next(c for c in verdict.checks if c.id == "engine-patches").status == "PASS"
+    verdict = judge(build(_parts(lines)), policy, resolve_standard("current", policy))
+    assert next(c for c in verdict.checks if c.id == "engine-patches").status == "FAIL"
