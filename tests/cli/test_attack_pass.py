@@ -224,12 +224,15 @@ def test_python_given_its_program_in_a_heredoc_still_passes_when_the_pr_changes_
         f"{HERE}/py/sitecustomize.py",
         f"{HERE}/py/usercustomize.py",
         f"{HERE}/site/zz_hook.pth",
+        f"{HERE}/lib/libnccl.so.2",  # a native library, loaded from LD_LIBRARY_PATH
+        f"{HERE}/fork/vllm/_C.abi3.so",
     ],
 )
 def test_a_file_the_pr_adds_that_python_imports_ahead_of_the_engine_counts_as_a_patch(check, path):
     """`cd fork && python3 -m vllm...` imports the working directory's `vllm` first; a
-    sitecustomize module or a `.pth` file runs at every start. Where it is put on the path is
-    the script's business; the file itself shadows the engine."""
+    sitecustomize module or a `.pth` file runs at every start; the dynamic linker loads a native
+    library from wherever LD_LIBRARY_PATH points. Where it is put on the path is the script's
+    business; the file itself shadows the engine."""
     parts = _script(SCRIPT)
     add_changed_file(parts, path, "import os\n")
     result = check(parts, "engine-patches", "current")
