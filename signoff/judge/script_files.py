@@ -179,7 +179,9 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
     sweep's (the entry's image, bound as IMAGE), when the PR changes the script or a file it
     sources: the engine that image holds is not the one the sweep's image was judged for ("" if
     none). An image named only at run time is the environment's (a benchmark client's own
-    image, `${CLIENT_IMAGE}`), not the PR's; one the profile lists as a sidecar is allowed."""
+    image, `${CLIENT_IMAGE}`), not the PR's, unless the script computes it (a command's output
+    that does not start from $IMAGE: `$(echo ... | base64 -d)/vllm`); one the profile lists as
+    a sidecar is allowed."""
     if not changed_reading(ctx, run):
         return ""
     image = dict(run.environment).get("IMAGE")
@@ -189,17 +191,27 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
                  for launch in run.launches if launch.container]  # fmt: skip
     contained += [(one.line, one.command, one.word, one.why) for one in run.containers]
     for line, command, container, why in sorted(contained):
-        if docker_name(container) in sweeps or run_time(container) or sidecar(ctx, container):
+        computed = _computed_image(container)
+        if docker_name(container) in sweeps or sidecar(ctx, container):
+            continue
+        if run_time(container) and not computed:
             continue
         where = f" ({run.label})" if run.label else ""
         sweep = code(image) if image else "(no image bound)"
         may = f" [may run: {why}]" if why else ""
+        how = ", which the script computes when it runs" if computed else ""
         return (
-            f"{run.path}:{line} runs {code(command)} in container image {code(container)}, "
+            f"{run.path}:{line} runs {code(command)} in container image {code(container)}{how}, "
             f"not the sweep's image {sweep} nor a sidecar the profile lists; signoff does not "
             f"read the engine another image holds{where}{may}"
         )
     return ""
+
+
+def _computed_image(image: str) -> bool:
+    """An image word holding a command's output that is not made from the sweep's $IMAGE."""
+    substituted = "$(" in image or "`" in image
+    return substituted and "$IMAGE" not in image and "${IMAGE" not in image
 
 
 def sidecar(ctx: JudgeContext, image: str) -> bool:

@@ -408,6 +408,9 @@ CONTAINERS = {
     "podman-literal": 'podman run --rm --network host ghcr.io/x/vllm:dev vllm serve "$MODEL"',
     "docker-image-set-here": 'SERVER_IMAGE=x/vllm:dev; docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
     "docker-exec": 'docker exec my-server vllm serve "$MODEL"',
+    # computed by the script when it runs, not from the sweep's $IMAGE
+    "docker-computed": 'docker run --rm "$(echo ZXZpbA== | base64 -d)/vllm" vllm serve "$MODEL"',
+    "docker-read-from-a-file": 'IMG=$(cat /tmp/img.txt)\ndocker run --rm $IMG vllm serve "$MODEL"',
 }
 
 
@@ -442,6 +445,8 @@ def test_a_server_run_in_another_container_image_fails(check, case, check_id):
         'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
         # the launchers' spelling of an enroot-style image (`#` for the registry's `/`)
         'docker run --rm "${IMAGE//#//}" vllm serve "$MODEL"',
+        # made from the sweep's image at run time
+        'docker run --rm "$(echo "$IMAGE" | sed s/#/\\//)" vllm serve "$MODEL"',
     ],
 )
 def test_a_server_run_in_the_sweep_s_own_image_passes(check, line):
