@@ -290,11 +290,13 @@ def test_a_handed_string_with_a_replace_string_is_known_only_at_run_time(line):
         "python3 -c \"import os; os.system('vllm serve m --port 1')\"",
         "timeout 60 python3 -uc \"import subprocess as sp; sp.run(['vllm', 'serve', 'm'])\"",
         "python3 -c \"from subprocess import Popen as P; P('vllm serve m', shell=True)\"",
+        # the Python running the program, by name
+        "python3 -c \"import subprocess, sys; subprocess.call([sys.executable, '-m', 'vllm.entrypoints.openai.api_server'])\"",
     ],
 )
 def test_code_handed_to_ssh_xargs_find_parallel_or_python_is_read_as_a_command_line(line):
     run = evaluate(read_script(line + "\n", "s.sh"), None)
-    assert [launch.command for launch in run.launches] == ["vllm serve"]
+    assert [launch.engine for launch in run.launches] == ["vllm"]
     assert run.complete
 
 

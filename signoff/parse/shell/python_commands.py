@@ -112,8 +112,21 @@ def _command_line(call: ast.Call) -> str | None:
         return ""
     if isinstance(given, ast.Constant) and isinstance(given.value, str):
         return given.value
-    if isinstance(given, (ast.List, ast.Tuple)) and all(
-        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in given.elts
+    if isinstance(given, (ast.List, ast.Tuple)):
+        words = [_word(e) for e in given.elts]
+        return shlex.join(w for w in words if w is not None) if None not in words else None
+    return None
+
+
+def _word(element: ast.expr) -> str | None:
+    """A literal word of an argument list; `sys.executable` is the Python running the program."""
+    if isinstance(element, ast.Constant) and isinstance(element.value, str):
+        return element.value
+    if (
+        isinstance(element, ast.Attribute)
+        and element.attr == "executable"
+        and isinstance(element.value, ast.Name)
+        and element.value.id == "sys"
     ):
-        return shlex.join(str(e.value) for e in given.elts if isinstance(e, ast.Constant))
+        return "python3"
     return None
