@@ -42,6 +42,7 @@ _SPECIAL = "@*#?$!-0123456789"
 _SPECIAL_CHAR = re.compile(r"[\\'\"$`]")  # a character that quotes or starts an expansion
 _NOT_LITERAL = re.compile(r"[\\'\"$`{]")  # ... or may start a brace expansion
 _PLAIN = re.compile(r"[^\\'\"$`]+")  # characters no expansion or quoting starts at
+_PLAIN_QUOTED = re.compile(r"[^\\\"$`]+")  # the same inside double quotes, where `'` is plain
 _PROCESS = ("<(", ">(")  # a process substitution opening an unquoted word
 _BARE_VARIABLE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*")  # `$NAME`, unquoted, nothing else
 _INDIRECT_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?::?[-=+?]).*)?", re.S)
@@ -185,7 +186,7 @@ class Expander:
                 out.extend(substituted(raw[i : stop + 1], printed, quoted))
                 i = stop + 1
             else:  # a run of plain characters is one literal (merge_literals would join them)
-                plain = _PLAIN.match(raw, i)
+                plain = (_PLAIN_QUOTED if quoted else _PLAIN).match(raw, i)
                 stop = plain.end() if plain is not None else i + 1
                 out.append(Segment(raw[i:stop], quoted))
                 i = stop

@@ -52,6 +52,7 @@ def substituted(written: str, printed: str | Parts | None, quoted: bool) -> list
 
 def merge_literals(segs: list[Segment]) -> list[Segment]:
     out: list[Segment] = []
+    joined: list[str] = []  # texts merged into out[-1], joined once (`+=` on an attribute copies)
     for seg in segs:
         last = out[-1] if out else None
         if (
@@ -66,9 +67,14 @@ def merge_literals(segs: list[Segment]) -> list[Segment]:
             and seg.text
             and last.text
         ):
-            last.text += seg.text
+            joined.append(seg.text)
         else:
+            if joined and last is not None:
+                last.text += "".join(joined)
+                joined = []
             out.append(seg)
+    if joined:
+        out[-1].text += "".join(joined)
     return out
 
 
