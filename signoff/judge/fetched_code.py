@@ -370,9 +370,10 @@ _RUNS_A_PROGRAM = re.compile(
     r"|[^\s;&|()]*/[^\s;&|()]*)"
 )
 # A fetch's output handed straight to something that runs it (`bash -c "$(curl URL)"`,
-# `eval "$(wget -qO- URL)"`, `bash <<< "$(curl URL)"`, `source <(curl URL)`).
-_RUNS_A_SUBSTITUTION = re.compile(
-    r"(?:-c|\beval|<<<|\bsource|(?:^|\s)\.|\b(?:ba|da|z)?sh|\bpython[\d.]*)\s*(?:\$\(|<\(|`)\s*$"
+# `eval "$(wget -qO- URL)"`, `bash <<< "$(curl URL)"`, `source <(curl URL)`): what runs it, then
+# the substitution's opening, then the fetch (`_substitution_pattern`).
+_RUNS_A_SUBSTITUTION = (
+    r"(?:-c|\beval|<<<|\bsource|(?:^|\s)\.|\b(?:ba|da|z)?sh|\bpython[\d.]*)\s*(?:\$\(|<\(|`)\s*"
 )
 
 
@@ -385,12 +386,17 @@ def piped_in_a_word(ctx: JudgeContext, run: ScriptRun) -> tuple[int, str, Fetch]
     whether or not the reader follows how (line, command, fetch); never a plain fetch."""
     if not changed_reading(ctx, run):
         return None
-    fetch = _fetch_pattern(ctx.policy.fetched_code.fetchers)
+    fetchers = ctx.policy.fetched_code.fetchers
+    fetch = _fetch_pattern(fetchers)
+    names = {fetcher.split()[0] for fetcher in fetchers if fetcher.split()}
     for command in run.commands:
-        read = _read_as_code(command.argv)
+        read: frozenset[int] | None = None
         for i, word in enumerate(command.argv[1:], start=1):
             if not any(mark in word for mark in ("|", ";", "&", "\n", "$(", "<(", "`")):
                 continue  # nearly every word: one command, so nothing runs what it fetches
+            if not any(name in word for name in names):
+                continue  # no fetcher named in it at all
+            read = _read_as_code(command.argv) if read is None else read
             if i in read:
                 continue  # the reader read it as the code it is (`srun bash -c '...'`)
             code = _unquoted(word)
@@ -424,7 +430,7 @@ def _runs_what_it_fetches(code: str, fetch: re.Pattern[str]) -> bool:
         return False
     if _PIPED_INTO_PROGRAM.search(code) or _RUNS_A_PROGRAM.search(code, found.end()):
         return True
-    return any(_RUNS_A_SUBSTITUTION.search(code, 0, m.start() + 1) for m in fetch.finditer(code))
+    return bool(_substitution_pattern(fetch.pattern).search(code))
 
 
 # Variables naming where the dynamic linker looks for the native libraries a program loads.
@@ -523,6 +529,12 @@ def _plain(ctx: JudgeContext, words: tuple[str, ...]) -> bool:
         else:
             return False
     return True
+
+
+@lru_cache(maxsize=8)
+def _substitution_pattern(fetch: str) -> re.Pattern[str]:
+    """A runner given a substitution that starts with a fetch, in one pass over the code."""
+    return re.compile(_RUNS_A_SUBSTITUTION + fetch.removeprefix(r"(?:^|[\s;&|(`])"))
 
 
 @lru_cache(maxsize=8)

@@ -20,6 +20,8 @@ RSS is that case's own):
   whose loops run commands of a thousand one-letter words and double an array of empty items, a chain of 12 changed files sourcing each other in a circle, a `--config` YAML anchor
   bomb (9^12 nodes in ~3.6 KB) and one of 4,000 keys, and 400 `source`s plus 200 launch flags
   naming files under run-time roots among 2,990 changed files sharing one base name;
+- handed code: a ~100 KB word a container runs made of fetches' substitutions, and an inline
+  Python program handing 5,000 commands to `os.system`, in forty changed scripts each;
 - the check right before publishing (which sign-off is the newest) on a PR holding 1,000
   drive-by comments of 65,536 characters of Markdown that is slow to parse, posted after ours.
 
@@ -324,6 +326,14 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "scripts-40-busy-to-the-verdict-bound": lambda: busy_scripts(40),
     "scripts-40-with-a-100kb-python-program": lambda: changed_scripts(
         40, 'python3 -c "import urllib.request\n' + "x = [1, 2, 3]\n" * 7_000 + '"\n'
+    ),
+    # handed code: a word a container runs, of twenty thousand fetches' substitutions (read by
+    # patterns, never by the reader), and Python handing five thousand commands to the shell
+    "scripts-40-with-a-handed-word-of-fetches": lambda: changed_scripts(
+        40, "docker exec c sh -c '" + "eval $(curl x) " * 7_000 + "'\n"
+    ),
+    "scripts-40-with-python-running-5000-commands": lambda: changed_scripts(
+        40, 'python3 -c "import os\n' + "os.system('vllm serve m --port 1')\n" * 5_000 + '"\n'
     ),
     "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
     "launch-config-64kb-of-keys": lambda: launch_config(

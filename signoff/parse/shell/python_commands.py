@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import ast
 import shlex
+from functools import lru_cache
 from typing import NamedTuple
 
 # Longer inline programs are not parsed (a shell word this long is no hand-written command).
 MAX_PROGRAM = 200_000
+# Command lines read per program: more make the reading incomplete (real programs hand one or
+# two; each is read as a script of its own).
+MAX_COMMANDS = 64
 _SHELL_RUNNERS = frozenset({"system", "popen", "getoutput", "getstatusoutput"})
 _ARGV_RUNNERS = frozenset({"run", "call", "check_call", "check_output", "Popen"})
 _MODULES = frozenset({"os", "subprocess"})
@@ -29,12 +33,13 @@ _COMMON_NAMES = frozenset({"run", "call"})  # counted on the subprocess module o
 
 class PythonCommands(NamedTuple):
     """The command lines a program runs, as shell text, and whether it runs any other command
-    (one known only at run time)."""
+    (one known only at run time, or one past MAX_COMMANDS)."""
 
     lines: tuple[str, ...]
     unknown: bool
 
 
+@lru_cache(maxsize=256)  # a script's programs are read once per configuration point
 def python_commands(program: str) -> PythonCommands:
     """The command lines `program` hands to the system (none: nothing, or not Python)."""
     if len(program) > MAX_PROGRAM or not any(n in program for n in _SHELL_RUNNERS | _ARGV_RUNNERS):
@@ -53,7 +58,7 @@ def python_commands(program: str) -> PythonCommands:
         name = _called_name(node.func, imported, modules)
         if name in _SHELL_RUNNERS or name in _ARGV_RUNNERS:
             line = _command_line(node)
-            if line is None:
+            if line is None or len(lines) == MAX_COMMANDS:
                 unknown = True
             elif line:
                 lines.append(line)
