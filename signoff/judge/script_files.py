@@ -53,9 +53,7 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
     program = python_fetches(ctx, run)
     if program is not None:  # never trusted: what the program does with what it fetches is unread
         where = f" ({run.label})" if run.label else ""
-        source = (
-            ", ".join(code(url) for url in program.fetch.urls) or "a URL known only at run time"
-        )
+        source = _source(program.fetch.urls)
         return (
             f"{run.path}:{program.line} runs {code(program.command)}, an inline Python program "
             f"that downloads code from {source} and runs it when the sweep runs; signoff does "
@@ -73,7 +71,7 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             continue  # a program the maintainers decided to run (profile fetched_code.trusted)
         if fetch is not None:
             where = f" ({run.label})" if run.label else ""
-            source = ", ".join(code(url) for url in fetch.urls) or "a URL known only at run time"
+            source = _source(fetch.urls)
             plainly = "" if fetch.plain else " (not as a plain fetch)"
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, a program fetched from "
@@ -88,24 +86,21 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
             )
+    where = f" ({run.label})" if run.label else ""
     library = library_from_fetch(ctx, run, saved)
     if library is not None and not trusted(ctx, run, library[2]):
         line, entry, fetch = library
-        where = f" ({run.label})" if run.label else ""
-        source = ", ".join(code(url) for url in fetch.urls) or "a URL known only at run time"
         return (
             f"{run.path}:{line} launches the engine with {code(entry)}, a directory filled "
-            f"from {source} when the sweep runs: the engine loads native code from there; "
-            f"{UNFETCHED}{where}"
+            f"from {_source(fetch.urls)} when the sweep runs: the engine loads native code from "
+            f"there; {UNFETCHED}{where}"
         )
     handed = piped_in_a_word(ctx, run)
     if handed is not None and not trusted(ctx, run, handed[2]):
         line, command, fetch = handed
-        where = f" ({run.label})" if run.label else ""
-        source = ", ".join(code(url) for url in fetch.urls) or "a URL known only at run time"
         return (
-            f"{run.path}:{line} runs {code(command)}, handing it code that pipes a program "
-            f"fetched from {source} into a shell; {UNFETCHED}{where}"
+            f"{run.path}:{line} runs {code(command)}, handing it code that runs a program "
+            f"fetched from {_source(fetch.urls)}; {UNFETCHED}{where}"
         )
     for install in run.installs:
         held = _installed_from_pr(ctx, run, install)
@@ -117,6 +112,11 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
                 f"{held}; {UNBUILT}{where}{may}"
             )
     return ""
+
+
+def _source(urls: tuple[str, ...]) -> str:
+    """Where a fetched program comes from, as a reason names it."""
+    return ", ".join(code(url) for url in urls) or "a URL known only at run time"
 
 
 def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun) -> str:
