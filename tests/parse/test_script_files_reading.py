@@ -290,6 +290,8 @@ def test_a_handed_string_with_a_replace_string_is_known_only_at_run_time(line):
         "python3 -c \"import os; os.system('vllm serve m --port 1')\"",
         "timeout 60 python3 -uc \"import subprocess as sp; sp.run(['vllm', 'serve', 'm'])\"",
         "python3 -c \"from subprocess import Popen as P; P('vllm serve m', shell=True)\"",
+        # a literal program the program runs
+        'python3 -c "exec(\\"import os; os.system(\'vllm serve m --port 1\')\\")"',
         # the Python running the program, by name
         "python3 -c \"import subprocess, sys; subprocess.call([sys.executable, '-m', 'vllm.entrypoints.openai.api_server'])\"",
     ],
@@ -314,6 +316,15 @@ def test_handed_code_giving_no_command_reads_none(line):
     assert run.launches == () and run.complete
 
 
+def test_a_heredoc_ssh_hands_the_remote_shell_is_read_as_its_script():
+    run = evaluate(
+        read_script("ssh node1 <<'EOF'\ncd /w\nvllm serve m --port 1\nEOF\n", "s.sh"), None
+    )
+    assert [(launch.command, launch.line) for launch in run.launches] == [("vllm serve", 3)]
+    expanding = evaluate(read_script("ssh node1 <<EOF\nvllm serve $M\nEOF\n", "s.sh"), None)
+    assert not expanding.complete  # expanded here, then read again there
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -331,10 +342,22 @@ def test_a_heredoc_python_does_not_run_is_no_program():
     assert evaluate(read_script(text, "s.sh"), None).launches == ()
 
 
-def test_a_command_python_builds_at_run_time_makes_the_reading_incomplete():
-    run = evaluate(
-        read_script("""python3 -c "import os; os.system(f'vllm serve {m}')"\n""", "s.sh"), None
-    )
+def test_python_evaluating_data_at_run_time_runs_no_command():
+    # InferenceX's AMD server script evaluates formulas from its models file
+    text = "python3 -c \"print(int(eval(s, {'__builtins__': {}}, ns)))\"\n"
+    run = evaluate(read_script(text, "s.sh"), None)
+    assert run.launches == () and run.complete
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import os; os.system(f'vllm serve {m}')",
+        "import os; os.execvp('vllm', ['vllm', 'serve', 'm'])",
+    ],
+)
+def test_a_command_python_builds_at_run_time_makes_the_reading_incomplete(program):
+    run = evaluate(read_script(f'python3 -c "{program}"\n', "s.sh"), None)
     assert not run.complete
 
 

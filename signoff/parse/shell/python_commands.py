@@ -9,13 +9,17 @@ literals are known: a command built at run time (a variable, an f-string, a join
 so a reading that holds one is incomplete. The names are matched on any object, and on names
 imported from `os` or `subprocess` (`from subprocess import run as r`), so an alias is not a
 way out; `run` and `call`, common method names elsewhere (`asyncio.run(main())`), only on the
-`subprocess` module by any name it is imported as. A program Python cannot parse runs nothing:
-it is not read here.
+`subprocess` module by any name it is imported as. A literal program given to `exec`, `eval`
+or `compile` is read the same way (four levels deep); one known only at run time is not
+(InferenceX's AMD server script evaluates formulas from its models file), and `os.exec*`/
+`os.spawn*` make the reading incomplete. A program Python cannot parse runs nothing: it is not
+read here.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import shlex
 from functools import lru_cache
 from typing import NamedTuple
@@ -28,6 +32,13 @@ MAX_COMMANDS = 64
 _SHELL_RUNNERS = frozenset({"system", "popen", "getoutput", "getstatusoutput"})
 _ARGV_RUNNERS = frozenset({"run", "call", "check_call", "check_output", "Popen"})
 _MODULES = frozenset({"os", "subprocess"})
+# Builtins that run Python code given as text: a literal is read for commands too.
+_CODE_RUNNERS = frozenset({"exec", "eval", "compile"})
+# os functions that replace or fork the process with a program: read as run-time commands.
+_OS_PROGRAMS = re.compile(r"exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?")
+_NESTING = 4  # literal programs inside literal programs read
+# Words a program must hold to hand anything to the system (cheaper than parsing it).
+_MARKS = (*_SHELL_RUNNERS, *_ARGV_RUNNERS, *_CODE_RUNNERS, "exec", "spawn")
 _COMMON_NAMES = frozenset({"run", "call"})  # counted on the subprocess module only
 
 
@@ -42,7 +53,11 @@ class PythonCommands(NamedTuple):
 @lru_cache(maxsize=256)  # a script's programs are read once per configuration point
 def python_commands(program: str) -> PythonCommands:
     """The command lines `program` hands to the system (none: nothing, or not Python)."""
-    if len(program) > MAX_PROGRAM or not any(n in program for n in _SHELL_RUNNERS | _ARGV_RUNNERS):
+    return _commands(program, _NESTING)
+
+
+def _commands(program: str, nesting: int) -> PythonCommands:
+    if len(program) > MAX_PROGRAM or not any(n in program for n in _MARKS):
         return PythonCommands((), False)
     try:
         tree = ast.parse(program)
@@ -62,6 +77,19 @@ def python_commands(program: str) -> PythonCommands:
                 unknown = True
             elif line:
                 lines.append(line)
+        elif isinstance(node.func, ast.Attribute) and _OS_PROGRAMS.fullmatch(node.func.attr):
+            unknown = True  # `os.execvp(...)`, `os.spawnl(...)`: not followed
+        elif isinstance(node.func, ast.Name) and node.func.id in _CODE_RUNNERS:
+            code = node.args[0] if node.args else None
+            if not (isinstance(code, ast.Constant) and isinstance(code.value, str)):
+                continue  # evaluating data (`eval(formula, {...})`), as python_fetch reads it
+            if not nesting:
+                unknown = True
+                continue
+            inner = _commands(code.value, nesting - 1)
+            room = MAX_COMMANDS - len(lines)
+            lines.extend(inner.lines[:room])
+            unknown |= inner.unknown or len(inner.lines) > room
     return PythonCommands(tuple(lines), unknown)
 
 

@@ -256,6 +256,10 @@ class SimpleCommands(Calls):
             shell = [Field("sh", True, "", argv[0].line), Field("-c", True, "", argv[0].line)]
             self.dispatch([*shell, string], prefix, node, scope, exp, functions=False)
             return scope, Outcome(None)
+        if name == "ssh" and node.heredocs:  # `ssh HOST <<'EOF'`: the remote shell's script
+            self.hook.external(self, argv, prefix, scope, heredoc=True)
+            self._remote_script(node, scope)
+            return scope, Outcome(None)
         program = python_program(argv)
         if program is not None and program.known:  # `python3 -c "os.system('...')"`
             self._python_commands(program.text, prefix, node, scope, exp)
@@ -283,6 +287,15 @@ class SimpleCommands(Calls):
         return scope, Outcome(None)
 
     # --- records ----------------------------------------------------------------------------------
+
+    def _remote_script(self, node: Simple, scope: Scope) -> None:
+        """Read the heredoc a login shell on another host runs as its script, as written when
+        nothing in it expands here; an expanding one makes the reading incomplete."""
+        doc = self.sources[-1].heredocs[node.heredocs[-1]]
+        if doc.quoted or not any(mark in doc.body for mark in ("$", "`", "\\")):
+            self.run_text(doc.body, scope.copy(), node.line, subshell=True, first_line=doc.line + 1)
+        else:
+            self.problem(node.line, "ssh runs an expanding heredoc as its script")
 
     def _python_commands(
         self, program: str, prefix: dict[str, str], node: Simple, scope: Scope, exp: Expander
