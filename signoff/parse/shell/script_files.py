@@ -513,6 +513,9 @@ def behind_wrappers(argv: Sequence[Field], start: int) -> list[Field]:
 def python_program(argv: Sequence[Field]) -> Field | None:
     """The `-c` program of python, alone or behind wrappers that run it on this host
     (`timeout 60 python3 -u -c '...'`, `python3 -uc '...'`); None when it runs none."""
+    first = basename(argv[0].text) if argv and argv[0].known else ""
+    if first not in WRAPPERS and not PYTHON.fullmatch(first):
+        return None  # nearly every command
     start = _command_index(argv)
     if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
         return None
