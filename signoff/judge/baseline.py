@@ -264,12 +264,10 @@ def _unchanged_sourced_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileR
         return False
     bound = tuple(sorted(name for name, _ in run.environment))  # all the feeds ask of it
     key = f"baseline.sourced:{run.path}:{path}:{line}:{call.line}:{words!r}:{bound!r}"
-    if key not in ctx.memo:
-        ctx.memo[key] = _sourced_feeds_unchanged(
-            ctx, run, (head, parsed_base), (library, library_base), line, call.line, words,
-            (data, pieces),
-        )  # fmt: skip
-    return bool(ctx.memo[key])
+    return ctx.memoized(key, lambda: _sourced_feeds_unchanged(
+        ctx, run, (head, parsed_base), (library, library_base), line, call.line, words,
+        (data, pieces),
+    ))  # fmt: skip
 
 
 def _arguments_memo(
@@ -751,9 +749,7 @@ def _fed_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
     """Whether the PR may have changed what the job's environment holds for `name` (each
     name's patches scanned once per verdict: many readings ask)."""
     key = f"baseline.outside:{script}:{name}"
-    if key not in ctx.memo:
-        ctx.memo[key] = _scanned_from_outside(ctx, script, name)
-    return bool(ctx.memo[key])
+    return ctx.memoized(key, lambda: _scanned_from_outside(ctx, script, name))
 
 
 def _scanned_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:

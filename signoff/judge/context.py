@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
+from typing import TypeVar, cast
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
 from signoff.judge import script_entries
@@ -63,6 +65,7 @@ LIBRARY_BUDGET = 12_000
 SCRIPT_ENTRY_READINGS = 16
 # The operand of `source`/`.` (a file whose change changes what an unchanged script does).
 _SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
+_T = TypeVar("_T")
 
 
 class JudgeContext:
@@ -86,6 +89,13 @@ class JudgeContext:
         # entries a changed script no changed entry runs is read under, per verdict: past it
         # such a script is read with nothing bound (as strict; the work stays bounded)
         self._entry_readings_left = SCRIPT_ENTRY_READINGS
+
+    def memoized(self, key: str, build: Callable[[], _T]) -> _T:
+        """What `build` gives, computed once per verdict under `key` (one check's result
+        another reads, or a view several readings ask for)."""
+        if key not in self.memo:
+            self.memo[key] = build()
+        return cast(_T, self.memo[key])
 
     def release(self) -> None:
         """Drop what the verdict cached. Its script readers hold bound methods of this context

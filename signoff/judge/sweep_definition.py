@@ -107,9 +107,7 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
 
 def executed_files(ctx: JudgeContext) -> Executed:
     """The files the sweep executes at the pinned head (memoised)."""
-    if MEMO_KEY not in ctx.memo:
-        ctx.memo[MEMO_KEY] = _Walk(ctx).run()
-    return ctx.memo[MEMO_KEY]  # type: ignore[return-value]
+    return ctx.memoized(MEMO_KEY, lambda: _Walk(ctx).run())
 
 
 class _Walk:

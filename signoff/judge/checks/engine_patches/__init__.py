@@ -143,12 +143,10 @@ def _matches_any(path: str, patterns: tuple[str, ...]) -> bool:
 
 
 def _changed(ctx: JudgeContext, path: str) -> ChangedFile | None:
-    if "engine-patches.changed" not in ctx.memo:
-        ctx.memo["engine-patches.changed"] = {f.path: f for f in ctx.evidence.changed_files}
-    index = ctx.memo["engine-patches.changed"]
-    assert isinstance(index, dict)
-    found = index.get(path)
-    return found if isinstance(found, ChangedFile) else None
+    index = ctx.memoized(
+        "engine-patches.changed", lambda: {f.path: f for f in ctx.evidence.changed_files}
+    )
+    return index.get(path)
 
 
 @dataclass
@@ -161,11 +159,7 @@ class _Reach:
 
 
 def _reach(ctx: JudgeContext) -> _Reach:
-    if "engine-patches.reach" not in ctx.memo:
-        ctx.memo["engine-patches.reach"] = _reach_all(ctx)
-    reach = ctx.memo["engine-patches.reach"]
-    assert isinstance(reach, _Reach)
-    return reach
+    return ctx.memoized("engine-patches.reach", lambda: _reach_all(ctx))
 
 
 def _reach_all(ctx: JudgeContext) -> _Reach:
@@ -225,11 +219,7 @@ def _evaluated(run: ScriptRun) -> bool:
 
 
 def _scan(ctx: JudgeContext) -> _Scan:
-    if "engine-patches.scan" not in ctx.memo:
-        ctx.memo["engine-patches.scan"] = _scan_all(ctx)
-    scan = ctx.memo["engine-patches.scan"]
-    assert isinstance(scan, _Scan)
-    return scan
+    return ctx.memoized("engine-patches.scan", lambda: _scan_all(ctx))
 
 
 def _scan_all(ctx: JudgeContext) -> _Scan:

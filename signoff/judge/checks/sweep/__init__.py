@@ -62,9 +62,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
 
 def sweep_outcome(ctx: JudgeContext) -> SweepOutcome:
     """Check 1 in full, memoised: Check 2 judges eval results of `swept.run_id` only."""
-    if OUTCOME_KEY not in ctx.memo:
-        ctx.memo[OUTCOME_KEY] = _judge_sweep(ctx)
-    return ctx.memo[OUTCOME_KEY]  # type: ignore[return-value]
+    return ctx.memoized(OUTCOME_KEY, lambda: _judge_sweep(ctx))
 
 
 def _judge_sweep(ctx: JudgeContext) -> SweepOutcome:
