@@ -514,7 +514,10 @@ CLUSTER_RUNTIMES = {
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(CLUSTER_RUNTIMES))
 def test_a_cluster_container_of_another_image_fails(check, case, check_id):
-    result = check(_beside_the_server(CLUSTER_RUNTIMES[case]), check_id)
+    _assert_another_image_named(check(_beside_the_server(CLUSTER_RUNTIMES[case]), check_id))
+
+
+def _assert_another_image_named(result) -> None:
     _assert_another_image(result)
     assert "evil/vllm" in result.reason
 
@@ -543,9 +546,7 @@ HANDED = {
 def test_another_image_run_by_code_handed_to_ssh_xargs_find_parallel_or_python_fails(
     check, case, check_id
 ):
-    result = check(_beside_the_server(HANDED[case]), check_id)
-    _assert_another_image(result)
-    assert "evil/vllm" in result.reason
+    _assert_another_image_named(check(_beside_the_server(HANDED[case]), check_id))
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
