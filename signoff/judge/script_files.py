@@ -13,6 +13,7 @@ the PR's file list is incomplete, every such call counts. Dead paths were never 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable
 
 from signoff.judge.baseline import unchanged_call
@@ -208,8 +209,15 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
     return ""
 
 
+# `${NAME:-fallback}` (or `-`, `:=`, `=`): a literal the script chose, used when NAME is unset.
+_FALLBACK = re.compile(r"\$\{[A-Za-z_]\w*:?[-=]([^}$`]+)\}")
+
+
 def _computed_image(image: str) -> bool:
-    """An image word holding a command's output that is not made from the sweep's $IMAGE."""
+    """An image word holding a command's output that is not made from the sweep's $IMAGE, or
+    a fallback the script wrote (`${CLIENT_IMAGE:-evil/vllm}` runs that when nothing sets it)."""
+    if _FALLBACK.search(image):
+        return True
     substituted = "$(" in image or "`" in image
     return substituted and "$IMAGE" not in image and "${IMAGE" not in image
 

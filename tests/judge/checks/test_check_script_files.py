@@ -411,6 +411,8 @@ CONTAINERS = {
     # computed by the script when it runs, not from the sweep's $IMAGE
     "docker-computed": 'docker run --rm "$(echo ZXZpbA== | base64 -d)/vllm" vllm serve "$MODEL"',
     "docker-read-from-a-file": 'IMG=$(cat /tmp/img.txt)\ndocker run --rm $IMG vllm serve "$MODEL"',
+    # a fallback the script wrote, run when the runner sets no such variable
+    "docker-fallback": 'docker run --rm "${CLIENT_IMAGE:-evil/vllm:1}" vllm serve "$MODEL"',
 }
 
 
@@ -443,6 +445,8 @@ def test_a_server_run_in_another_container_image_fails(check, case, check_id):
         'docker run --rm --ipc=host -e HF_TOKEN "${IMAGE}" vllm serve "$MODEL"',
         # named by the runner's environment, which the PR does not set
         'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
+        'docker run --rm "${SERVER_IMAGE:-}" vllm serve "$MODEL"',
+        'docker run --rm "${DECODE_IMAGE:-$IMAGE}" vllm serve "$MODEL"',
         # the launchers' spelling of an enroot-style image (`#` for the registry's `/`)
         'docker run --rm "${IMAGE//#//}" vllm serve "$MODEL"',
         # made from the sweep's image at run time
