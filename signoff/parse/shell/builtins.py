@@ -90,9 +90,30 @@ def _declare(
                     if local:
                         scope.declare_local(name)
                         scope.put(name, None)
+                elif "=" in field.text:  # `declare "$x=v"`: the word, once expanded, assigns
+                    name = _expanded_assignment(runner, field, scope, local, node.line)
         if exporting and name:
             scope.exported.add(name)
     return scope, Outcome()
+
+
+def _expanded_assignment(
+    runner: SimpleCommands, field: Field, scope: Scope, local: bool, line: int
+) -> str:
+    """`declare "$x=v"` assigns the name `$x` holds; one known only at run time may be any
+    variable (the reading is incomplete)."""
+    known = field.text if field.known else field.prefix
+    name, equals, _ = known.partition("=")
+    if not equals or not NAME.fullmatch(name):
+        runner.problem(line, f"{field.text.split('=', 1)[0]}: a variable named only at run time "
+                       "is assigned")  # fmt: skip
+        return ""
+    rest = field.text[len(name) + 1 :]
+    value = Text(rest) if field.known else unknown(rest, prefix=known[len(name) + 1 :])
+    if local:
+        scope.declare_local(name)
+    scope.put(name, value)
+    return name
 
 
 def _declare_assoc(words: list[Word], scope: Scope) -> None:
@@ -179,6 +200,7 @@ def _shell(
         if heredoc is not None:  # `bash <<'EOF'`: the heredoc is the script it runs
             first, script = heredoc
             return runner.run_text(script, scope, node.line, subshell=True, first_line=first)
+        runner.written_program(argv, node, scope, exp, {})  # `bash /tmp/r.sh` it wrote
         runner.hook.external(runner, argv, {}, scope)
         return scope, Outcome(None)
     code = argv[at]

@@ -174,8 +174,12 @@ class Evaluator(SimpleCommands):
             scope, outcome = self.command(pipe.commands[0], scope)
         else:  # every part of a pipeline runs in a subshell
             outcome = Outcome()
+            feed: str | None = None  # `cat f | bash`: a written file as the next one's input
             for command in pipe.commands:
+                self.feeding, self.stdin_from = None, feed
                 _, outcome = self.command(command, scope.copy())
+                feed = self.feeding
+            self.feeding = self.stdin_from = None
             outcome = Outcome(outcome.status)
         if pipe.negated and not outcome.ctl:
             outcome = Outcome(None if outcome.status is None else not outcome.status)

@@ -162,6 +162,17 @@ class ReaderState:
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
         self.sourced_trees: list[tuple[Parsed, str]] = []  # each changed file read, its path
         self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
+        # every file the reading may write (a redirection, `tee`, `cp`...), as its word reads,
+        # and the heredocs written to one: (body, first line, whether it expands), by that word
+        self.writes: dict[str, int] = {}
+        self.written_docs: dict[str, tuple[str, int, bool]] = {}
+        self.copies: dict[str, Field] = {}  # files copied from one the script did not write
+        self.startup_files: dict[str, int] = {}  # what BASH_ENV or ENV names, and where
+        self.written_names: set[str] = set()  # the base names of the files in `writes`
+        # a written file the last simple command printed (`cat f`), and the one a pipeline
+        # feeds the command it is evaluating on its standard input
+        self.feeding: str | None = None
+        self.stdin_from: str | None = None
         # a `cd`/`pushd` has run: relative paths are read from a directory not known here
         self.moved = False
         self.line_base: list[int] = [0]

@@ -39,6 +39,12 @@ _PLAIN = re.compile(r"[^\s;&|<>()'\"`$\\#]+")  # a word with nothing to interpre
 _WORD_END = frozenset(" \t\r\n;&|<>)")
 _REDIRECT = re.compile(r"&>>?|<<<|<<-?|<>|>>|>\||>&|<&|>|<")
 _DUPLICATE = re.compile(r"\d+-?|-")
+# What a redirection does with the word after it: write that file, read it, or read the word.
+Target = Literal["out", "in", "string"]
+_TARGETS: dict[str, Target] = {
+    ">": "out", ">>": "out", ">|": "out", "&>": "out", "&>>": "out", ">&": "out", "<>": "out",
+    "<": "in", "<<<": "string",
+}  # fmt: skip
 _TEST_OPERATORS = ("&&", "||", "(", ")", "<", ">")
 
 # what ends a run of plain text inside double quotes
@@ -48,8 +54,10 @@ _DOUBLE_QUOTED_SPECIAL = re.compile(r'[\\"$`]')
 @dataclass(frozen=True, slots=True)
 class Token:
     # heredoc: `text` is the index into `heredocs`; redirect: a redirection's target that runs
-    # commands when bash expands it (`> "$(cmd)"`, `< <(cmd)`), kept so they are read
-    kind: Literal["word", "op", "heredoc", "redirect"]
+    # commands when bash expands it (`> "$(cmd)"`, `< <(cmd)`), kept so they are read; out, in,
+    # string: the file a redirection writes or reads, or a here-string (what a shell reading
+    # its standard input runs, and the files a script writes before it runs them)
+    kind: Literal["word", "op", "heredoc", "redirect", "out", "in", "string"]
     text: str
     offset: int
 
@@ -86,6 +94,7 @@ class Scanner:
     _pending: list[int] = field(default_factory=list)  # heredocs waiting for their body
     _in_test: bool = False
     _regex_next: bool = False  # the next word of a `[[ ]]` is the regex after `=~`
+    _target: Target | None = None  # what the redirection whose target comes next does with it
 
     def __post_init__(self) -> None:
         self.lines = LineIndex(self.text)
@@ -135,6 +144,8 @@ class Scanner:
         if char in "<>" and text.startswith(("<(", ">("), i):
             stop = self._balanced(i + 1, end, "(", ")", record=True)
             out.append(Token("redirect" if drop_next else "word", text[i:stop], i))
+            if drop_next and self._target is not None:  # `bash < <(cat f)`: what it reads
+                out.append(Token(self._target, text[i:stop], i))
             return stop, False
         if char in _REDIRECT_START and not self._in_test and self._is_redirect(i, end):
             return self._redirect(i, end, out)
@@ -150,6 +161,8 @@ class Scanner:
             stop = max(self._word_end(i, end), i + 1)  # quotes, expansions, arrays: the long way
         if drop_next and _runs_code(self.text[i:stop]):
             out.append(Token("redirect", self.text[i:stop], i))
+        if drop_next and self._target is not None:
+            out.append(Token(self._target, self.text[i:stop], i))
         if not drop_next:
             word = self.text[i:stop]
             out.append(Token("word", word, i))
@@ -216,6 +229,7 @@ class Scanner:
             return dup.end(), False
         if op in ("<<", "<<-"):
             return self._heredoc_open(i, end, op == "<<-", out), False
+        self._target = _TARGETS.get(op)
         return i, True  # the next word is the redirect's target: not an argument
 
     def _heredoc_open(self, i: int, end: int, strip_tabs: bool, out: list[Token]) -> int:

@@ -12,6 +12,7 @@ wrappers (`exec`, `timeout 10`, `env A=1`, `nohup`, `sudo -E`...). Nothing is ex
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 
 from signoff.parse.shell.fields import Field
@@ -109,7 +110,7 @@ _WRAPPER_VALUE_OPTIONS = {
     "ionice": frozenset({"-c", "-n", "--class", "--classdata"}),
 }
 # `$(command -v python3)`: the program found on PATH under that name, as the plain name runs.
-_LOOKED_UP = re.compile(r"\$\((?:command -v|which) ([A-Za-z0-9_.+-]+)\)")
+LOOKED_UP = re.compile(r"\$\((?:command -v|which) ([A-Za-z0-9_.+-]+)\)")
 
 
 def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field | None:
@@ -122,7 +123,7 @@ def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field |
     if basename(argv[0].text) == "find":
         return _found_by_find(argv)
     found = _script_file_word(argv)
-    start = _command_index(argv)
+    start = command_index(argv)
     stdin = found is not None and found.text == STDIN and not found.known
     if heredoc and stdin and start < len(argv) and PYTHON.fullmatch(basename(argv[start].text)):
         return None
@@ -144,7 +145,7 @@ def package_list_files(argv: Sequence[Field]) -> list[Field]:
     the lists `uv pip sync` and pip-tools' `pip-sync` install exactly: each may name an engine
     fork or wheel, and its text is not read. A value joined to its option keeps the word's
     pieces: what follows its last `/` names the file either way."""
-    words = argv[_command_index(argv) :]
+    words = argv[command_index(argv) :]
     texts = [basename(w.text) if w.known else "" for w in words]
     syncing = -1  # where the list operands of a sync start
     for i, text in enumerate(texts):
@@ -186,7 +187,7 @@ def python_module_files(argv: Sequence[Field]) -> list[Field]:
     runs of MOD: `a/b/c.py` or `a/b/c/__main__.py`, after `a/__init__.py`, `a/b/__init__.py`
     (and `a/b/c/__init__.py` for a package); each is code a repository file may hold. A module
     named at run time is that run-time word. A server launch never gets here (it is a launch)."""
-    start = _command_index(argv)
+    start = command_index(argv)
     if start >= len(argv) or not _is_python(argv[start]):
         return []
     i = start + 1
@@ -348,7 +349,7 @@ def dotted_files(name: Field) -> list[Field]:
 
 
 def _is_python(word: Field) -> bool:
-    looked_up = _LOOKED_UP.fullmatch(word.text) if not word.known else None
+    looked_up = LOOKED_UP.fullmatch(word.text) if not word.known else None
     name = looked_up[1] if looked_up is not None else (word.text if word.known else "")
     return bool(name) and bool(PYTHON.fullmatch(basename(name)))
 
@@ -378,7 +379,7 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
     behind wrappers) builds and installs: operands and `-e` values spelled as paths (`.`,
     `./pkg`, `benchmarks/pkg`, `"$DIR/pkg"`), extras cut (`.[dev]`); URLs, VCS and direct
     references are not local."""
-    words = argv[_command_index(argv) :]
+    words = argv[command_index(argv) :]
     texts = [basename(w.text) if w.known else "" for w in words]
     start = -1
     for i, text in enumerate(texts):
@@ -445,7 +446,7 @@ def _substituted(word: Field, marks: set[str]) -> Field:
 def _script_file_word(argv: Sequence[Field]) -> Field | None:
     if not argv:
         return None
-    start = _command_index(argv)
+    start = command_index(argv)
     found = _file_at(argv, start, command=True) if start < len(argv) else None
     if found is not None or start == 0:
         return found
@@ -475,7 +476,7 @@ def known_name(word: Field) -> str:
 def command_start(words: Sequence[str]) -> int:
     """Where the command behind leading wrappers starts in words known whole (`timeout 60
     curl ...` -> 2)."""
-    return _command_index([Field(word, True, word, 0) for word in words])
+    return command_index([Field(word, True, word, 0) for word in words])
 
 
 def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
@@ -487,7 +488,7 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     body is; a replace-string in it (`-I{}`) makes it known only at run time."""
     if not (argv and argv[0].known and basename(argv[0].text) in WRAPPERS):
         return 0  # nearly every command: no wrapper in front
-    start = _command_index(argv)
+    start = command_index(argv)
     while 0 < start < len(argv) and _option_word(argv[start]):
         start += 1  # `srun --jobid=$ID bash -c`: an option even if its value could split
     if not 0 < start < len(argv) or any(
@@ -516,7 +517,7 @@ def python_program(argv: Sequence[Field]) -> Field | None:
     first = basename(argv[0].text) if argv and argv[0].known else ""
     if first not in WRAPPERS and not PYTHON.fullmatch(first):
         return None  # nearly every command
-    start = _command_index(argv)
+    start = command_index(argv)
     if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
         return None
     program = argv[start]
@@ -536,7 +537,7 @@ def python_program(argv: Sequence[Field]) -> Field | None:
 def python_reads_stdin(argv: Sequence[Field]) -> bool:
     """Python, alone or behind wrappers that run it on this host, reads its program from
     standard input (`python3 - <<'EOF'`, `python3 <<EOF`)."""
-    start = _command_index(argv)
+    start = command_index(argv)
     if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
         return False
     if not (argv[start].known and PYTHON.fullmatch(basename(argv[start].text))):
@@ -545,7 +546,7 @@ def python_reads_stdin(argv: Sequence[Field]) -> bool:
     return found is not None and found.text == STDIN and not found.known
 
 
-def _command_index(argv: Sequence[Field]) -> int:
+def command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0
     while i < len(argv) and argv[i].known and basename(argv[i].text) in WRAPPERS:
@@ -579,7 +580,7 @@ def _wrapper_word(text: str) -> bool:
 
 def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
     word = argv[i]
-    looked_up = _LOOKED_UP.fullmatch(word.text) if not word.known else None
+    looked_up = LOOKED_UP.fullmatch(word.text) if not word.known else None
     if looked_up is not None:  # the named program, as if written plainly
         word = Field(looked_up[1], True, looked_up[1], word.line)
     if word.known and basename(word.text) in INTERPRETERS:
@@ -599,7 +600,7 @@ _STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script"})
 # Commands that run their other words as a command line: `watch CMD`, `ssh HOST CMD...` (on the
 # remote host's shell), `parallel CMD ::: ARGS` (or each of ARGS, with no CMD), and a shell's
 # string under `find -exec`.
-_WORD_RUNNERS = frozenset({"watch", "ssh", "parallel", "find"})
+_WORD_RUNNERS = frozenset({"watch", "ssh", "parallel", "find", "tmux", "screen"})
 # ssh's options that take the next word as their value (`ssh -p 2222 -i key HOST CMD`).
 _SSH_VALUE_OPTIONS = frozenset("BbcDEeFIiJLlmOopQRSWw")
 # GNU parallel's options that take the next word (`parallel -j 4 CMD ::: ...`).
@@ -610,6 +611,19 @@ _PARALLEL_VALUE_OPTIONS = frozenset(
 )  # fmt: skip
 
 
+# tmux: the global options taking a value, the commands whose operands are a shell command
+# (`new-session -d 'cmd'`; `send-keys` types its operands into a shell), and their options
+# taking one; screen: the options taking a value (`screen -dmS name cmd`).
+_TMUX_GLOBAL_VALUED = frozenset({"-L", "-S", "-f", "-T"})
+_TMUX_RUNNING = frozenset(
+    {"new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+     "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep",
+     "if-shell", "if", "send-keys", "send"}
+)  # fmt: skip
+_TMUX_VALUED = frozenset("cefFlnstTxyw")
+_SCREEN_VALUED = frozenset("cehpSTt")
+
+
 def shell_string_of(argv: Sequence[Field]) -> Field | None:
     """The command string a command other than a shell hands to `sh -c`: the value of the
     string runners' `-c` (in a cluster too: `script -qc STR`) or `--command=`, the words
@@ -618,6 +632,8 @@ def shell_string_of(argv: Sequence[Field]) -> Field | None:
     name = basename(argv[0].text) if argv and argv[0].known else ""
     if name in _WORD_RUNNERS:
         return _run_words(name, argv)
+    if name == "env":
+        return _split_string(argv)
     if name not in _STRING_OPTION_RUNNERS:
         return None
     for i, word in enumerate(argv[1:-1], start=1):
@@ -642,7 +658,70 @@ def _run_words(name: str, argv: Sequence[Field]) -> Field | None:
         return _ssh_command(argv)
     if name == "parallel":
         return _parallel_commands(argv)
+    if name == "tmux":
+        return _tmux_command(argv)
+    if name == "screen":
+        return _screen_command(argv)
     return _find_shell_string(argv)
+
+
+def _split_string(argv: Sequence[Field]) -> Field | None:
+    """`env -S 'CMD ARGS'` (`--split-string`): the string, split into the command line."""
+    for i, word in enumerate(argv[1:], start=1):
+        if not word.known or not word.text.startswith("-"):
+            return None
+        if word.text in ("-S", "--split-string") and i + 1 < len(argv):
+            return _joined([argv[i + 1], *argv[i + 2 :]])
+        if word.text.startswith("--split-string="):
+            return Field(word.text.split("=", 1)[1], True, "", word.line)
+        if word.text.startswith("-S") and not word.text.startswith("--"):
+            return _joined([Field(word.text[2:], True, "", word.line), *argv[i + 1 :]])
+    return None
+
+
+def _tmux_command(argv: Sequence[Field]) -> Field | None:
+    """The shell command a tmux command runs (or the keys `send-keys` types), joined; tmux's
+    own `-c CMD` too."""
+    i = 1
+    while i < len(argv) and _option_word(argv[i]):
+        text = argv[i].text if argv[i].known else ""
+        if text == "-c" and i + 1 < len(argv):
+            return argv[i + 1]
+        i += 2 if text in _TMUX_GLOBAL_VALUED else 1
+    if i >= len(argv) or not argv[i].known or argv[i].text not in _TMUX_RUNNING:
+        return None
+    typed = argv[i].text in ("send-keys", "send")
+    i += 1
+    while i < len(argv) and _option_word(argv[i]):
+        text = argv[i].text if argv[i].known else ""
+        i += 2 if len(text) > 1 and text[-1] in _TMUX_VALUED else 1
+    words = argv[i:]
+    if not words:
+        return None
+    return _joined(words) if typed or len(words) == 1 else _quoted(words)
+
+
+def _screen_command(argv: Sequence[Field]) -> Field | None:
+    """The command line screen starts (`screen -dmS s CMD ARGS`), or the text `-X stuff`
+    types into its shell."""
+    i = 1
+    while i < len(argv) and _option_word(argv[i]):
+        text = argv[i].text if argv[i].known else ""
+        if text == "-X":
+            rest = argv[i + 1 :]
+            typed = len(rest) > 1 and rest[0].known and rest[0].text == "stuff"
+            return rest[1] if typed else None
+        i += 2 if len(text) > 1 and text[-1] in _SCREEN_VALUED else 1
+    words = argv[i:]
+    return _quoted(words) if words else None
+
+
+def _quoted(words: Sequence[Field]) -> Field:
+    """Words a program runs as they are (no shell between), as a command line that reads back
+    into the same words."""
+    if all(w.known for w in words):
+        return Field(" ".join(shlex.quote(w.text) for w in words), True, "", words[0].line)
+    return _joined(words)
 
 
 def _ssh_command(argv: Sequence[Field]) -> Field | None:

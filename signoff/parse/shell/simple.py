@@ -28,6 +28,7 @@ from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
 from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
+from signoff.parse.shell.other_languages import inline_program, program_file
 from signoff.parse.shell.python_commands import python_commands
 from signoff.parse.shell.reader import (
     _ENV_FUNCTION,
@@ -47,10 +48,15 @@ from signoff.parse.shell.records import (
 )
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
 from signoff.parse.shell.script_files import (
+    INTERPRETERS,
+    PYTHON,
+    STDIN,
+    WRAPPERS,
     basename,
     behind_wrappers,
     python_program,
     python_reads_stdin,
+    script_file_word,
     shell_string_behind_wrappers,
     shell_string_of,
 )
@@ -67,7 +73,16 @@ from signoff.parse.shell.values import (
     directories,
     unknown,
 )
+from signoff.parse.shell.written_files import (
+    argument_writes,
+    program_kind,
+    redirected_copies,
+    same_file,
+    writable,
+)
 
+# Commands that may run a file named in their other words (`bash F`, `timeout 9 bash F`).
+_FILE_RUNNERS = INTERPRETERS | WRAPPERS | {"ssh"}
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
 _SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
 
@@ -172,10 +187,12 @@ class SimpleCommands(Calls):
         self, node: Simple, scope: Scope, chosen: dict[str, Option]
     ) -> tuple[Scope, Outcome]:
         exp = self.expander(scope, chosen)
+        self.feeding = None
         self._record_heredocs(node, scope)
         for target in node.redirects:  # bash expands them as the command starts: what they run
             exp.fields(target.raw, target.offset, target.line)
         if not node.words:
+            self._record_writes(node, exp, [])
             for word in node.assigns:
                 self.assign_word(word, exp, scope)
             return scope, Outcome()
@@ -193,6 +210,7 @@ class SimpleCommands(Calls):
                 argv.append(Field(word.raw, True, "", word.line))
             else:
                 argv += exp.fields(word.raw, word.offset, word.line)
+        self._record_writes(node, exp, argv)
         if not argv:
             for word in node.assigns:  # `A=1 $EMPTY`: a plain assignment after all
                 self.assign_word(word, exp, scope)
@@ -205,7 +223,7 @@ class SimpleCommands(Calls):
             prefix[match.group(1)] = given.text
             if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
                 field = Field(given.text, given.known, given.prefix, word.line, given.parts)
-                self.runs_file(field, word.line, scope, word.raw[:120])
+                self._startup_file(field, word.line, scope, word.raw[:120])
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
     def dispatch(
@@ -250,6 +268,9 @@ class SimpleCommands(Calls):
             if name == "exec":  # the shell replaces the script: nothing after it runs
                 return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
             return scope, outcome
+        if name == "ssh" and not node.heredocs and self._remote_stdin(argv, node, scope, exp):
+            self.hook.external(self, argv, prefix, scope)
+            return scope, Outcome(None)
         string = shell_string_of(argv)
         if string is not None:  # `su u -c '...'`, `flock F -c '...'`: read as `sh -c` reads it
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
@@ -281,10 +302,219 @@ class SimpleCommands(Calls):
             if name in EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
+        fed = node if name == "tee" and node.heredocs else None  # `tee F <<EOF`: the heredoc
+        for field, source in argument_writes(argv):  # `tee F`, `cp SRC F`: files it writes
+            self.wrote(field, fed, source)
+        if name == "cat" and self.writes:  # what it prints may feed a shell (`cat f | bash`)
+            printed = [f.text for f in argv[1:] if any(same_file(f.text, t) for t in self.writes)]
+            self.feeding = printed[-1] if printed else None
+        self.written_program(argv, node, scope, exp, prefix)
+        self._other_language(argv, node, scope)
         self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
+
+    # --- programs the script writes, then runs ----------------------------------------------------
+
+    def _record_writes(self, node: Simple, exp: Expander, argv: list[Field]) -> None:
+        """The files the command's redirections write: what `cat` prints of files is a copy of
+        them (a heredoc it prints is that heredoc), and a fetcher's output is left to the
+        rules on fetched code (judge/fetched_code follows it)."""
+        if not node.streams:
+            return
+        copies = redirected_copies(argv, bool(node.heredocs))
+        if copies is None:
+            return  # `curl URL > f`
+        heredoc = (
+            node if node.heredocs and copies == [] and argv[:1] and argv[0].text == "cat" else None
+        )
+        for kind, target in node.streams:
+            if kind != "out":
+                continue
+            for field in exp.fields(target.raw, target.offset, target.line):
+                if len(copies) == 1:
+                    self.wrote(field, None, copies[0])
+                else:
+                    self.wrote(field, heredoc)
+
+    def _name_written(self, path: str) -> None:
+        """A file written into a directory may later run by its bare name (the script puts
+        that directory on PATH: `cat > /tmp/bin/vllm <<EOF`, then `vllm serve`)."""
+        if "/" in path:
+            self.written_names.add(basename(path))
+
+    def _startup_file(self, field: Field, line: int, scope: Scope, command: str) -> None:
+        """`BASH_ENV=F`: every shell started later runs F first (a file run by name; one the
+        script writes, before or after, makes the reading incomplete)."""
+        self.runs_file(field, line, scope, command)
+        self.startup_files[field.text] = line
+        if any(same_file(field.text, text) for text in self.writes):
+            self._writes_startup_file(field.text, line)
+
+    def _writes_startup_file(self, path: str, line: int) -> None:
+        self.problem(
+            line, f"a shell started later runs {path}, which the script writes when it runs"
+        )
+
+    def wrote(self, field: Field, heredoc_of: Simple | None, source: Field | None = None) -> None:
+        """The reading may write the file `field` names (counted: a file written twice is not
+        the one heredoc), with the last heredoc of `heredoc_of` when that is what it writes,
+        or a copy of `source` (`cp`, `mv`): of a file the script wrote, that file's writes;
+        of any other, a file that runs as `source` would (see `written_program`)."""
+        if not writable(field):
+            return
+        started = [line for text, line in self.startup_files.items() if same_file(field.text, text)]
+        if started:
+            self._writes_startup_file(field.text, started[0])
+        if source is not None:
+            wrote = [text for text in self.writes if same_file(source.text, text)]
+            if not wrote:  # a copy of a copy is one of the first file
+                earlier = [f for text, f in self.copies.items() if same_file(source.text, text)]
+                self.copies[field.text] = earlier[-1] if earlier else source
+                return
+            self.writes[field.text] = self.writes.get(field.text, 0) + self.writes[wrote[0]]
+            self._name_written(field.text)
+            if wrote[0] in self.written_docs:
+                self.written_docs[field.text] = self.written_docs[wrote[0]]
+            return
+        self.writes[field.text] = self.writes.get(field.text, 0) + 1
+        self._name_written(field.text)
+        if heredoc_of is not None:
+            doc = self.sources[-1].heredocs[heredoc_of.heredocs[-1]]
+            expands = not doc.quoted and any(mark in doc.body for mark in ("$", "`", "\\"))
+            self.written_docs[field.text] = (doc.body, doc.line + 1, expands)
+
+    def written_program(
+        self, argv: list[Field], node: Simple, scope: Scope, exp: Expander, prefix: dict[str, str]
+    ) -> None:
+        """Read the program a shell or Python runs from a file the script wrote (a heredoc as it
+        stands), or from a here-string; a file written otherwise, written more than once or run
+        by another interpreter, or a here-string known only at run time, is a problem. What
+        runs a file the script did not write is left to the hook (a file run by name)."""
+        if not node.streams and not self._may_run_written(argv[0]):
+            return  # nearly every command
+        word = script_file_word(argv, heredoc=bool(node.heredocs))
+        by_name = word is None and argv[0].known and argv[0].text in self.written_names
+        if by_name:  # `r.sh` found on a PATH the script points at the directory it wrote
+            word = argv[0]
+        if word is None:
+            return
+        if word.text == STDIN and not word.known:
+            stdin = [(kind, target) for kind, target in node.streams if kind != "out"]
+            if node.heredocs:
+                return  # a heredoc is read where it is given (builtins._shell, dispatch)
+            fed = self.stdin_from
+            if not stdin and fed is None:
+                return
+            if not stdin and fed is not None:  # `cat f | bash`
+                kind, fields = "in", [Field(fed, True, "", node.line)]
+            else:
+                kind, target = stdin[-1]
+                fields = exp.fields(target.raw, target.offset, target.line)
+                if target.raw.startswith("<(") and self.feeding is not None:  # `< <(cat f)`
+                    fields = [Field(self.feeding, True, "", node.line)]
+            if kind == "string":
+                text = " ".join(f.text for f in fields)
+                if not all(f.known for f in fields):
+                    self.problem(node.line, f"{argv[0].text} runs a here-string known only at "
+                                 "run time")  # fmt: skip
+                else:
+                    self._run_program(argv, text + "\n", node.line, node, scope, exp, prefix)
+                return
+            if len(fields) != 1:
+                return
+            word = fields[0]
+        if by_name:
+            written = [text for text in self.writes if basename(text) == word.text]
+        else:
+            written = [text for text in self.writes if same_file(word.text, text)]
+        if not written:
+            copied = [f for text, f in self.copies.items() if same_file(word.text, text)]
+            if copied:  # `cp notes.txt /tmp/r.sh; bash /tmp/r.sh` runs what notes.txt holds
+                command = " ".join(f.text for f in argv)[:200]
+                self.runs_file(copied[-1], node.line, scope, command)
+            return
+        doc = next((self.written_docs[t] for t in written if t in self.written_docs), None)
+        if doc is not None and not doc[2] and sum(self.writes[t] for t in written) == 1:
+            self._run_program(argv, doc[0], doc[1], node, scope, exp, prefix)
+            return
+        self.problem(node.line, f"runs {word.text}, which the script writes when it runs")
+
+    def _may_run_written(self, head: Field) -> bool:
+        """Whether a command starting with `head` may run a file the script wrote or copied:
+        a path, a word known only at run time, an interpreter or wrapper, or a written name."""
+        if not self.writes and not self.copies:
+            return False
+        if not head.known or "/" in head.text:
+            return True
+        name = head.text
+        return name in _FILE_RUNNERS or name in self.written_names or bool(PYTHON.fullmatch(name))
+
+    def _remote_stdin(self, argv: list[Field], node: Simple, scope: Scope, exp: Expander) -> bool:
+        """`ssh HOST bash -s < F`, `ssh HOST <<< 'CMD'`: the remote shell reads its script from
+        ssh's standard input. A here-string known here is read as that script; a file is run
+        by name (one the script wrote makes the reading incomplete). False: ssh's input is not
+        a shell's script, or not redirected here."""
+        stdin = [(kind, word) for kind, word in node.streams if kind != "out"]
+        if not stdin:
+            return False
+        remote = shell_string_of(argv)
+        if remote is not None:
+            words = remote.text.split() if remote.known else []
+            shell = bool(words) and basename(words[0]) in INTERPRETERS
+            if not shell or any(w.startswith("-") and "c" in w[1:] for w in words[1:]):
+                return False
+            if any(not w.startswith("-") for w in words[1:]):
+                return False  # it runs a file of the remote host
+        kind, target = stdin[-1]
+        fields = exp.fields(target.raw, target.offset, target.line)
+        if kind == "string":
+            if all(f.known for f in fields):
+                text = " ".join(f.text for f in fields) + "\n"
+                self.run_text(text, scope.copy(), node.line, subshell=True)
+            else:
+                self.problem(node.line, "ssh runs a here-string known only at run time")
+            return True
+        for field in fields:
+            if any(same_file(field.text, text) for text in self.writes):
+                self.problem(node.line, f"runs {field.text}, which the script writes when it runs")
+            self.runs_file(field, node.line, scope, " ".join(f.text for f in argv)[:200])
+        return True
+
+    def _other_language(self, argv: list[Field], node: Simple, scope: Scope) -> None:
+        """A program in a language signoff does not read (other_languages): given inline, the
+        reading is incomplete; a program file is a file run by name, and one the script wrote
+        makes the reading incomplete too."""
+        inline = inline_program(argv)
+        if inline:
+            self.problem(node.line, f"{inline} runs a program signoff does not read")
+            return
+        file = program_file(argv)
+        if file is None:
+            return
+        if any(same_file(file.text, text) for text in self.writes):
+            self.problem(node.line, f"runs {file.text}, which the script writes when it runs")
+        self.runs_file(file, node.line, scope, " ".join(f.text for f in argv)[:200])
+
+    def _run_program(
+        self,
+        argv: list[Field],
+        body: str,
+        first_line: int,
+        node: Simple,
+        scope: Scope,
+        exp: Expander,
+        prefix: dict[str, str],
+    ) -> None:
+        kind = program_kind(argv, body)
+        if kind == "shell":
+            self.run_text(body, scope.copy(), node.line, subshell=True, first_line=first_line)
+        elif kind == "python":
+            self._python_commands(body, prefix, node, scope, exp)
+        else:
+            self.problem(node.line, "runs a program the script writes, in a language signoff "
+                         "does not read")  # fmt: skip
 
     # --- records ----------------------------------------------------------------------------------
 
@@ -360,7 +590,7 @@ class SimpleCommands(Calls):
         value = exp.value(word.raw[match.end() :], word.offset + match.end())
         if name in _STARTUP_FILES and value.text:  # every shell started later reads it
             field = Field(value.text, value.known, value.prefix, word.line, value.parts)
-            self.runs_file(field, word.line, scope, word.raw[:120])
+            self._startup_file(field, word.line, scope, word.raw[:120])
         if index:
             scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
         elif append:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from signoff.parse.shell.scan import ASSIGNMENT, HeredocBody, Scanner, Token
+from signoff.parse.shell.scan import ASSIGNMENT, HeredocBody, Scanner, Target, Token
 
 MAX_DEPTH = 100  # nested compound commands; deeper scripts are not read (fail closed)
 SUBSTITUTION_BUDGET_FACTOR = 8  # characters re-scanned for nested $( ), as a multiple of the text
@@ -34,6 +34,8 @@ class Simple:
     words: list[Word] = field(default_factory=list)
     heredocs: list[int] = field(default_factory=list)  # indexes into Parsed.heredocs
     redirects: list[Word] = field(default_factory=list)  # targets that run code when expanded
+    # the files its redirections write ("out") or read ("in"), and its here-strings ("string")
+    streams: list[tuple[Target, Word]] = field(default_factory=list)
     # the names its words may read, sorted (found once, when first asked: shell.simple)
     names: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
     assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
@@ -268,6 +270,8 @@ class _Parser:
             self._heredoc(token, top.body)
         elif token.kind == "redirect":
             self._redirect(token, top.body)
+        elif token.kind == "out" or token.kind == "in" or token.kind == "string":
+            self._stream(token.kind, token, top.body)
         elif token.kind == "op":
             return self._operator(index, top)
         else:
@@ -423,6 +427,23 @@ class _Parser:
             return
         compound = body.cmds[-1]
         ahead = AndOr(Pipeline(word.line, [Simple(word.line, redirects=[word])]))
+        body.cmds[-1] = Group(
+            _line_of(compound),
+            Seq([ahead, AndOr(Pipeline(compound.line, [compound]))]),
+            subshell=False,
+        )
+
+    def _stream(self, kind: Target, token: Token, body: _List) -> None:
+        """A file a redirection writes or reads, or a here-string: kept with its simple command
+        (on a compound command, `done > f`, with a command of its own just ahead of it)."""
+        word = self._make_word(token)
+        if body.simple is not None or not body.closed or not body.cmds:
+            if body.simple is None:
+                body.simple = Simple(word.line)
+            body.simple.streams.append((kind, word))
+            return
+        compound = body.cmds[-1]
+        ahead = AndOr(Pipeline(word.line, [Simple(word.line, streams=[(kind, word)])]))
         body.cmds[-1] = Group(
             _line_of(compound),
             Seq([ahead, AndOr(Pipeline(compound.line, [compound]))]),

@@ -1,0 +1,116 @@
+"""Programs in languages signoff does not read: Perl, Ruby, Node.js, PHP, Lua, R and awk.
+
+Any of them can run a command (`perl -e 'system("docker run ...")'`, `awk 'BEGIN {
+system("...") }'`, `node -e 'require("child_process").execSync("...")'`), so a program given
+inline makes the reading incomplete (Perl's not when it is one plain substitution, `perl -pi
+-e 's/a/b/' f`, an edit the checks judge as such; awk only when its program, as far as it is
+known, can run a command or read one's output: `system`, `getline`, a pipe; it is mostly
+`{print $2}`),
+and a program file such an interpreter runs is a file run by name, as a shell script is (the
+checks hold it against a PASS when the PR may have written it). InferenceX's scripts use none
+of them but awk, and no awk program of theirs runs a command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.script_files import WRAPPERS, basename, command_index
+
+# The interpreters, their version suffixes allowed (`perl5.36`, `node20`).
+_INTERPRETER = re.compile(r"(perl|ruby|node|nodejs|php|lua|luajit|Rscript|bun)[\d.]*")
+# Options giving the program inline: Perl's and Ruby's `-e` at the end of a cluster (`-lne`).
+_INLINE = {
+    "node": frozenset({"-e", "--eval", "-p", "--print"}),
+    "nodejs": frozenset({"-e", "--eval", "-p", "--print"}),
+    "bun": frozenset({"-e", "--eval", "-p", "--print"}),
+    "php": frozenset({"-r"}),
+    "lua": frozenset({"-e"}),
+    "luajit": frozenset({"-e"}),
+    "Rscript": frozenset({"-e"}),
+}
+_CLUSTER_E = re.compile(r"-[A-Za-z]*[eE]")
+# A Perl program that is one substitution or transliteration and runs nothing: no `e` flag
+# (which evaluates the replacement), no code in the pattern (`(?{ })`) or in an interpolation
+# (`@{[ ]}`, `${\ }`), no backtick.
+_PERL_SUBSTITUTION = re.compile(
+    r"\s*(?:s|y|tr)([/|#!,:])(?:(?!\(\?\??\{|@\{|\$\{|`)[^\\]|\\.)*?\1"
+    r"(?:(?!\(\?\??\{|@\{|\$\{|`)[^\\]|\\.)*?\1[a-df-z]*\s*;?\s*"
+)
+# Options whose value is the next word, for finding the program file.
+_VALUED = frozenset({"-I", "-M", "-m", "-r", "--require", "-f", "-F", "-v", "-x"})
+_AWK = frozenset({"awk", "gawk", "mawk", "nawk"})
+_AWK_VALUED = frozenset({"-F", "-v", "-f", "--field-separator", "--assign", "--file"})
+# What runs a command in awk: `system(...)`, `getline` from one, a two-way `|&`, or a `print`
+# piped into one (`print x | "sh"`); `||` and a regex's `a|b` do not.
+_AWK_RUNS = re.compile(r"\bsystem\s*\(|\bgetline\b|\|&|\b(?:print|printf)\b[^;\n}]*(?<!\|)\|(?!\|)")
+
+
+def inline_program(argv: Sequence[Field]) -> str:
+    """`perl -e` (the interpreter and option) when the command runs a program given inline in
+    a language signoff does not read, `awk` when its program can run a command ("": neither)."""
+    if not _may_be_one(argv):
+        return ""  # nearly every command
+    start = command_index(argv)
+    if start >= len(argv) or not argv[start].known:
+        return ""
+    head = basename(argv[start].text)
+    if head in _AWK:
+        program = _awk_program(argv[start + 1 :])
+        runs = program is not None and _AWK_RUNS.search(program.text) is not None
+        return f"{head} (a program that runs commands)" if runs else ""
+    match = _INTERPRETER.fullmatch(head)
+    if match is None:
+        return ""
+    inline = _INLINE.get(match[1])
+    words = argv[start + 1 :]
+    for i, word in enumerate(words):
+        if not word.known or not word.text.startswith("-"):
+            return ""  # the program file: options come before it
+        text = word.text
+        if (text in inline) if inline is not None else _CLUSTER_E.fullmatch(text) is not None:
+            program = words[i + 1] if i + 1 < len(words) else None
+            perl = match[1] == "perl" and program is not None and program.known
+            if perl and program is not None and _PERL_SUBSTITUTION.fullmatch(program.text):
+                return ""  # `perl -pi -e 's/a/b/' f`: an edit, which runs nothing
+            return f"{head} {text}"
+    return ""
+
+
+def program_file(argv: Sequence[Field]) -> Field | None:
+    """The program file one of these interpreters runs (`perl x.pl`, `awk -f x.awk`)."""
+    if not _may_be_one(argv):
+        return None
+    start = command_index(argv)
+    if start >= len(argv) or not argv[start].known or inline_program(argv):
+        return None
+    head = basename(argv[start].text)
+    words = list(argv[start + 1 :])
+    if head in _AWK:
+        for i, word in enumerate(words[:-1]):
+            if word.known and word.text in ("-f", "--file"):
+                return words[i + 1]
+        return None
+    if _INTERPRETER.fullmatch(head) is None:
+        return None
+    i = 0
+    while i < len(words) and words[i].known and words[i].text.startswith("-"):
+        i += 2 if words[i].text in _VALUED else 1
+    return words[i] if i < len(words) else None
+
+
+def _may_be_one(argv: Sequence[Field]) -> bool:
+    """The command is one of these interpreters, or a wrapper that may run one."""
+    first = basename(argv[0].text) if argv and argv[0].known else ""
+    return first in _AWK or first in WRAPPERS or _INTERPRETER.fullmatch(first) is not None
+
+
+def _awk_program(words: Sequence[Field]) -> Field | None:
+    i = 0
+    while i < len(words) and words[i].known and words[i].text.startswith("-"):
+        if words[i].text in ("-f", "--file"):
+            return None  # the program is a file
+        i += 2 if words[i].text in _AWK_VALUED else 1
+    return words[i] if i < len(words) else None

@@ -1,0 +1,113 @@
+"""Files a script writes as it runs, and the programs it then runs from them.
+
+A script can write a program and run it: `printf '...' > /tmp/r.sh; bash /tmp/r.sh`,
+`cat > job.py <<'EOF' ... EOF; python3 job.py`, `bash -s < /tmp/r.sh`. What it writes is the
+PR's code as much as the script's own lines are. A heredoc written as it stands (a quoted
+delimiter, or nothing in it to expand) is read as the program it becomes; a file written any
+other way holds what is known only when the script runs (the reader, shell.simple, makes that
+reading incomplete).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from typing import Literal
+
+from signoff.parse.shell.fields import Field
+from signoff.parse.shell.script_files import (
+    INTERPRETERS,
+    PYTHON,
+    basename,
+    command_index,
+)
+
+# Commands that write the files their operands name: every operand (`tee`), the last one
+# (`cp`, `mv`, `install`, `ln`, `rsync`: into it when it is a directory), `dd of=F`, and a
+# stream editor changing files in place (`sed -i`, `perl -i`).
+_EVERY_OPERAND = frozenset({"tee"})
+_LAST_OPERAND = frozenset({"cp", "mv", "install", "ln", "rsync"})
+_IN_PLACE = frozenset({"sed", "perl"})
+# Commands whose output is what a URL serves (`curl URL > f`): judge/fetched_code's to follow.
+_FETCHERS = frozenset({"curl", "wget"})
+# Names that are no file a program could be read from.
+_NOT_FILES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "&")
+
+Program = Literal["shell", "python"]
+
+
+def argument_writes(argv: Sequence[Field]) -> list[tuple[Field, Field | None]]:
+    """The files a command writes by naming them in its arguments (none for most commands),
+    each with the file it copies there (None: what it writes is its own output)."""
+    name = basename(argv[0].text) if argv and argv[0].known else ""
+    if name not in _EVERY_OPERAND | _LAST_OPERAND | _IN_PLACE and name != "dd":
+        return []
+    operands = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
+    if name == "dd":
+        return [(_after(w, 3), None) for w in argv[1:] if w.text.startswith("of=")]
+    if name in _EVERY_OPERAND:
+        return [(w, None) for w in operands]
+    if name in _IN_PLACE:
+        in_place = any(w.known and w.text.startswith("-i") for w in argv[1:])
+        return [(w, None) for w in operands[1:]] if in_place else []
+    if len(operands) < 2:
+        return []
+    target, sources = operands[-1], operands[:-1]
+    copied: list[tuple[Field, Field | None]] = [(target, source) for source in sources]
+    copied += [(_joined(target, source), source) for source in sources if source.known]
+    return copied
+
+
+def redirected_copies(argv: Sequence[Field], heredoc: bool) -> list[Field] | None:
+    """What a command redirected into a file writes there: the file `cat` prints (a copy of
+    it; [] for a heredoc or several files, which the command writes itself), None for a
+    fetcher's output (what the URL serves), [] for any other command's own output."""
+    name = basename(argv[0].text) if argv and argv[0].known else ""
+    if name in _FETCHERS:
+        return None
+    if name != "cat" or heredoc:
+        return []
+    operands = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
+    return operands if len(operands) == 1 else []
+
+
+def writable(field: Field) -> bool:
+    """A word that may name a file a program is later read from."""
+    return bool(field.text) and not field.text.startswith(_NOT_FILES)
+
+
+def same_file(run: str, written: str) -> bool:
+    """Whether two words name the same file, as written (`./r.sh` is `r.sh`)."""
+    return run == written or _plain(run) == _plain(written)
+
+
+def program_kind(argv: Sequence[Field], body: str) -> Program | None:
+    """What reads the file the command runs: a shell (named, or the file run as a command with
+    a shell's `#!` line or none, which bash runs itself) or Python; None for anything else."""
+    start = command_index(argv)
+    head = basename(argv[start].text) if start < len(argv) and argv[start].known else ""
+    if head in INTERPRETERS:
+        return "shell"
+    if PYTHON.fullmatch(head):
+        return "python"
+    first = body.split("\n", 1)[0]
+    if not first.startswith("#!"):
+        return "shell"
+    words = first[2:].split() or [""]
+    program = basename(words[-1] if basename(words[0]) == "env" else words[0])
+    if program in INTERPRETERS:
+        return "shell"
+    return "python" if PYTHON.fullmatch(program) else None
+
+
+def _plain(path: str) -> str:
+    return posixpath.normpath(path) if "$" not in path and "`" not in path else path
+
+
+def _after(word: Field, cut: int) -> Field:
+    return Field(word.text[cut:], word.known, "", word.line)
+
+
+def _joined(directory: Field, source: Field) -> Field:
+    text = f"{directory.text.rstrip('/')}/{basename(source.text)}"
+    return Field(text, directory.known, "", directory.line)
