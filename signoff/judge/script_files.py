@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from signoff.judge.baseline import unchanged_call
+from signoff.judge.computed_command import computed_command, filled_at_run_time
 from signoff.judge.context import JudgeContext
 from signoff.judge.environment_program import environment_program
 from signoff.judge.fetched_code import (
@@ -80,12 +81,18 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             )
         if environment_program(ctx, run, call):
             continue  # the runner's or the image's program, or a literal judged by its name
+        where = f" ({run.label})" if run.label else ""
+        may = f" [may run: {call.why}]" if call.why else ""
         written = _written_by_pr(ctx, call, skip, run.path)
         if written:
-            where = f" ({run.label})" if run.label else ""
-            may = f" [may run: {call.why}]" if call.why else ""
             return (
                 f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
+            )
+        computed = computed_command(ctx, run, call)
+        if computed:
+            return (
+                f"{run.path}:{call.line} runs {code(call.command)}, a command the script "
+                f"computes when it runs ({computed}); signoff cannot tell what it runs{where}{may}"
             )
     where = f" ({run.label})" if run.label else ""
     library = library_from_fetch(ctx, run, saved)
@@ -181,8 +188,8 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
     sources: the engine that image holds is not the one the sweep's image was judged for ("" if
     none). An image named only at run time is the environment's (a benchmark client's own
     image, `${CLIENT_IMAGE}`), not the PR's, unless the script computes it (a command's output
-    that does not start from $IMAGE: `$(echo ... | base64 -d)/vllm`); one the profile lists as
-    a sidecar is allowed."""
+    that does not start from $IMAGE: `$(echo ... | base64 -d)/vllm`, or a variable `read` or
+    `mapfile` fills); one the profile lists as a sidecar is allowed."""
     if not changed_reading(ctx, run):
         return ""
     image = dict(run.environment).get("IMAGE")
@@ -192,7 +199,7 @@ def _other_image(ctx: JudgeContext, run: ScriptRun) -> str:
                  for launch in run.launches if launch.container]  # fmt: skip
     contained += [(one.line, one.command, one.word, one.why) for one in run.containers]
     for line, command, container, why in sorted(contained):
-        computed = _computed_image(container)
+        computed = _computed_image(container) or bool(filled_at_run_time(ctx, run, container))
         if docker_name(container) in sweeps or sidecar(ctx, container):
             continue
         if run_time(container) and not computed:

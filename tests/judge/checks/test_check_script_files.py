@@ -413,6 +413,14 @@ CONTAINERS = {
     "docker-read-from-a-file": 'IMG=$(cat /tmp/img.txt)\ndocker run --rm $IMG vllm serve "$MODEL"',
     # a fallback the script wrote, run when the runner sets no such variable
     "docker-fallback": 'docker run --rm "${CLIENT_IMAGE:-evil/vllm:1}" vllm serve "$MODEL"',
+    # what `read` or `mapfile` gives a variable when the script runs
+    "docker-image-read": 'read -r IMG < /tmp/img.txt\ndocker run --rm "$IMG" vllm serve "$MODEL"',
+    "docker-image-read-here-string": 'read -r IMG <<< "evil/vllm:1"\n'
+    'docker run --rm "$IMG" vllm serve "$MODEL"',
+    "docker-image-declared": 'x=SERVER; declare "${x}_IMAGE=evil/vllm:1"\n'
+    'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
+    "docker-image-mapfile": "mapfile -t IMGS < /tmp/i\n"
+    'docker run --rm "${IMGS[0]}" vllm serve "$MODEL"',
 }
 
 
@@ -527,8 +535,9 @@ def _assert_another_image_named(result) -> None:
 
 
 # Code handed to a command that runs it as a command line (on another host too): ssh's remote
-# command, the shell string xargs or `find -exec` runs, parallel's command or commands, and what
-# an inline Python program hands to `os.system` or `subprocess`.
+# command, the shell string xargs or `find -exec` runs, parallel's command or commands, what an
+# inline Python program hands to `os.system` or `subprocess`, tmux's and screen's commands,
+# `env -S`, a here-string a shell reads, and a program the script writes from a quoted heredoc.
 HANDED = {
     "ssh": "ssh -p 2222 node1 'docker run --rm evil/vllm:patched vllm serve m'",
     "ssh-words": "ssh node1 docker run --rm evil/vllm:patched vllm serve m",
@@ -542,14 +551,24 @@ HANDED = {
     "python-subprocess": (
         "python3 -c \"import subprocess; subprocess.run(['docker', 'run', 'evil/vllm:patched'])\""
     ),
+    "tmux-new-session": "tmux new-session -d -s s 'docker run --rm evil/vllm:patched vllm serve m'",
+    "tmux-send-keys": "tmux send-keys -t s 'docker run --rm evil/vllm:patched vllm serve m' Enter",
+    "screen": "screen -dmS s bash -c 'docker run --rm evil/vllm:patched vllm serve m'",
+    "screen-stuff": "screen -S s -X stuff 'docker run --rm evil/vllm:patched vllm serve m'",
+    "env-split-string": "env -S 'docker run --rm evil/vllm:patched vllm serve m'",
+    "bash-here-string": "bash <<< 'docker run --rm evil/vllm:patched vllm serve m'",
+    "ssh-here-string": "ssh node1 bash -s <<< 'docker run --rm evil/vllm:patched vllm serve m'",
+    # a program the script writes from a quoted heredoc, then runs: read as it stands
+    "heredoc-written-script": "cat > /tmp/r.sh <<'EOF'\n"
+    "docker run --rm evil/vllm:patched vllm serve m\nEOF\nbash /tmp/r.sh",
+    "heredoc-written-python": "cat > /tmp/p.py <<'EOF'\nimport os\n"
+    "os.system('docker run --rm evil/vllm:patched vllm serve m')\nEOF\npython3 /tmp/p.py",
 }
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(HANDED))
-def test_another_image_run_by_code_handed_to_ssh_xargs_find_parallel_or_python_fails(
-    check, case, check_id
-):
+def test_another_image_run_by_code_handed_to_another_program_fails(check, case, check_id):
     _assert_another_image_named(check(_beside_the_server(HANDED[case]), check_id))
 
 
@@ -558,6 +577,96 @@ def test_another_image_run_by_a_python_heredoc_program_fails(check, check_id):
     program = "python3 - <<'EOF'\nimport os\nos.system('docker run --rm evil/vllm:patched')\nEOF\n"
     result = check(_served_in(program + SERVE_LINE), check_id)
     _assert_another_image(result)
+
+
+# A program the script writes otherwise than from a quoted heredoc, then runs: what it holds is
+# known only when the script runs.
+WRITTEN = {
+    "printf-then-bash": "printf 'docker run --rm evil/vllm:patched vllm serve m' > /tmp/r.sh\n"
+    "bash /tmp/r.sh",
+    "decoded-then-run": "echo ZG9ja2VyIHJ1bg== | base64 -d > /tmp/r.sh; chmod +x /tmp/r.sh\n"
+    "/tmp/r.sh",
+    "mktemp": 'F=$(mktemp); echo "docker run --rm evil/vllm:patched" > "$F"; bash "$F"',
+    "stdin": "echo 'docker run --rm evil/vllm:patched' > /tmp/r.sh\nbash -s < /tmp/r.sh",
+    "ssh-stdin": "echo 'docker run --rm evil/vllm:patched' > /tmp/r.sh\n"
+    "ssh node1 bash -s < /tmp/r.sh",
+    "expanding-heredoc": 'cat > /tmp/r.sh <<EOF\ndocker run --rm "$OTHER" vllm serve m\nEOF\n'
+    "bash /tmp/r.sh",
+    "perl-file": "echo 'system(\"docker run evil/vllm:patched\")' > /tmp/p.pl\nperl /tmp/p.pl",
+    "startup-file": "export BASH_ENV=/tmp/e.sh\necho 'docker run evil/vllm:patched' > /tmp/e.sh\n"
+    "bash -c true",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(WRITTEN))
+def test_running_a_program_the_script_writes_fails_closed(check, case, check_id):
+    result = check(_beside_the_server(WRITTEN[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "which the script writes when it runs" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_running_a_copy_of_a_file_the_pr_adds_fails_naming_that_file(check, check_id):
+    line = f"cp {OTHER} /tmp/r.sh\nbash /tmp/r.sh"
+    result = check(_parts(line, helper=None, other=OTHER), check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"runs `bash /tmp/r.sh`, which this PR adds (`{OTHER}`)" in result.reason
+
+
+# A program in a language signoff does not read, given inline: it may run any command.
+OTHER_LANGUAGES = {
+    "perl-e": "perl -e 'system(\"docker run --rm evil/vllm:patched vllm serve m\")'",
+    "ruby-e": "ruby -e 'system(\"docker run --rm evil/vllm:patched vllm serve m\")'",
+    "node-e": 'node -e \'require("child_process").execSync("docker run evil/vllm:patched")\'',
+    "awk-system": "awk 'BEGIN { system(\"docker run --rm evil/vllm:patched vllm serve m\") }'",
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(OTHER_LANGUAGES))
+def test_an_inline_program_in_a_language_signoff_does_not_read_fails_closed(check, case, check_id):
+    result = check(_beside_the_server(OTHER_LANGUAGES[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "runs a program signoff does not read" in result.reason
+
+
+# A command whose words the script computes when it runs: whatever the value holds runs.
+COMPUTED_COMMANDS = {
+    "substitution": "c=$(cat /tmp/c); $c",
+    "read": "read -r c < /tmp/c; $c --port 1",
+    "printf-v": "printf -v c 'docker run --rm %s vllm serve m' evil/vllm:patched; $c",
+    "mapfile": 'mapfile -t c < /tmp/c; "${c[@]}"',
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(COMPUTED_COMMANDS))
+def test_a_command_the_script_computes_when_it_runs_fails(check, case, check_id):
+    result = check(_beside_the_server(COMPUTED_COMMANDS[case]), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "a command the script computes when it runs" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the environment's program, and an interpreter found on PATH by its name
+        '"$RUNNER_CMD" --port 1',
+        'PY="$(command -v python3)"; "$PY" -c "print(1)"',
+        # InferenceX's launchers write a Python helper from a quoted heredoc and run it
+        "cat > collect_latest_results.py <<'PY'\nimport os, sys\n"
+        "print(sorted(os.listdir(sys.argv[1])))\nPY\n"
+        'LOGS_DIR=$(python3 collect_latest_results.py "$HOME" 1 2)',
+        # awk that only computes, and output written to a log
+        'AL=$(awk "BEGIN {printf \\"%.2f\\", 1 + ($A / $B)}")',
+        "bash -c 'echo hi' > /tmp/log.txt 2>&1",
+        "tmux new-session -d -s s -n runners",
+        "screen -ls",
+    ],
+)
+def test_run_time_words_the_environment_gives_and_harmless_writes_pass(check, line):
+    _assert_passes(check, _beside_the_server(line), CHECKS)
 
 
 @pytest.mark.parametrize(
