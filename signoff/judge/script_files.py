@@ -81,18 +81,14 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             )
         if environment_program(ctx, run, call):
             continue  # the runner's or the image's program, or a literal judged by its name
-        where = f" ({run.label})" if run.label else ""
-        may = f" [may run: {call.why}]" if call.why else ""
         written = _written_by_pr(ctx, call, skip, run.path)
         if written:
-            return (
-                f"{run.path}:{call.line} runs {code(call.command)}, {written}; {UNREAD}{where}{may}"
-            )
+            return f"{_runs(run, call)}, {written}; {UNREAD}{_where(run, call)}"
         computed = computed_command(ctx, run, call)
         if computed:
             return (
-                f"{run.path}:{call.line} runs {code(call.command)}, a command the script "
-                f"computes when it runs ({computed}); signoff cannot tell what it runs{where}{may}"
+                f"{_runs(run, call)}, a command the script computes when it runs ({computed}); "
+                f"signoff cannot tell what it runs{_where(run, call)}"
             )
     where = f" ({run.label})" if run.label else ""
     library = library_from_fetch(ctx, run, saved)
@@ -120,6 +116,16 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
                 f"{held}; {UNBUILT}{where}{may}"
             )
     return ""
+
+
+def _runs(run: ScriptRun, call: ScriptFileRun) -> str:
+    return f"{run.path}:{call.line} runs {code(call.command)}"
+
+
+def _where(run: ScriptRun, call: ScriptFileRun) -> str:
+    """The reading's label and why the call may run, as a reason ends."""
+    where = f" ({run.label})" if run.label else ""
+    return where + (f" [may run: {call.why}]" if call.why else "")
 
 
 def _source(urls: tuple[str, ...]) -> str:

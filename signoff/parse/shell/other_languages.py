@@ -48,6 +48,14 @@ _AWK_VALUED = frozenset({"-F", "-v", "-f", "--field-separator", "--assign", "--f
 _AWK_RUNS = re.compile(r"\bsystem\s*\(|\bgetline\b|\|&|\b(?:print|printf)\b[^;\n}]*(?<!\|)\|(?!\|)")
 
 
+def other_program(argv: Sequence[Field]) -> tuple[str, Field | None]:
+    """What `inline_program` says of the command, and else the program file it runs."""
+    if not _may_be_one(argv):
+        return "", None  # nearly every command
+    inline = inline_program(argv)
+    return inline, None if inline else program_file(argv)
+
+
 def inline_program(argv: Sequence[Field]) -> str:
     """`perl -e` (the interpreter and option) when the command runs a program given inline in
     a language signoff does not read, `awk` when its program can run a command ("": neither)."""

@@ -28,7 +28,7 @@ from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
 from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
-from signoff.parse.shell.other_languages import inline_program, program_file
+from signoff.parse.shell.other_languages import other_program
 from signoff.parse.shell.python_commands import python_commands
 from signoff.parse.shell.reader import (
     _ENV_FUNCTION,
@@ -332,7 +332,11 @@ class SimpleCommands(Calls):
         for kind, target in node.streams:
             if kind != "out":
                 continue
-            for field in exp.fields(target.raw, target.offset, target.line):
+            if is_literal(target.raw):  # `> /tmp/log.txt`: one field, as written
+                fields = [Field(target.raw, True, "", target.line)]
+            else:
+                fields = exp.fields(target.raw, target.offset, target.line)
+            for field in fields:
                 if len(copies) == 1:
                     self.wrote(field, None, copies[0])
                 else:
@@ -486,11 +490,10 @@ class SimpleCommands(Calls):
         """A program in a language signoff does not read (other_languages): given inline, the
         reading is incomplete; a program file is a file run by name, and one the script wrote
         makes the reading incomplete too."""
-        inline = inline_program(argv)
+        inline, file = other_program(argv)
         if inline:
             self.problem(node.line, f"{inline} runs a program signoff does not read")
             return
-        file = program_file(argv)
         if file is None:
             return
         if any(same_file(file.text, text) for text in self.writes):
