@@ -22,6 +22,8 @@ from signoff.parse.shell.script_files import LOOKED_UP, STDIN
 # Builtins that give a variable a value read when the script runs.
 _READERS = frozenset({"read", "mapfile", "readarray", "printf"})
 _NAME = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+# A command's output: `$(...)` or backticks, not the arithmetic `$((...))`.
+_SUBSTITUTION = re.compile(r"\$\((?!\()|`")
 
 
 def computed_command(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str:
@@ -34,7 +36,7 @@ def computed_command(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> 
     if call.command[len(word) : len(word) + 1] not in ("", " "):
         return ""
     rest = LOOKED_UP.sub("", word)
-    if "$(" in rest or "`" in rest:
+    if _SUBSTITUTION.search(rest):
         return "the output of a command"
     return filled_at_run_time(ctx, run, rest)
 

@@ -653,6 +653,7 @@ def test_a_command_the_script_computes_when_it_runs_fails(check, case, check_id)
     [
         # the environment's program, and an interpreter found on PATH by its name
         '"$RUNNER_CMD" --port 1',
+
         'PY="$(command -v python3)"; "$PY" -c "print(1)"',
         # InferenceX's launchers write a Python helper from a quoted heredoc and run it
         "cat > collect_latest_results.py <<'PY'\nimport os, sys\n"
