@@ -16,6 +16,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 
+from signoff.evidence import ChangedFile
 from signoff.judge.baseline import unchanged_call
 from signoff.judge.computed_command import computed_command, filled_at_run_time
 from signoff.judge.context import JudgeContext
@@ -277,6 +278,20 @@ def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:
     return found
 
 
+def _changed_by_name(ctx: JudgeContext) -> dict[str, list[ChangedFile]]:
+    """The files the PR adds or changes, by base name (a call is looked up, not compared with
+    every changed file: a script running a thousand files among 3,000 changed ones)."""
+
+    def build() -> dict[str, list[ChangedFile]]:
+        named: dict[str, list[ChangedFile]] = {}
+        for file in ctx.evidence.changed_files:
+            if file.status != "removed":
+                named.setdefault(basename(file.path), []).append(file)
+        return named
+
+    return ctx.memoized("script_files.changed_by_name", build)
+
+
 def _same_name(path: str, call: ScriptFileRun) -> bool:
     """Whether `path` has the base name of the file `call` runs; a package's `__init__.py` or
     `__main__.py` (`python3 -m pkg.mod`) is that of the package's directory only."""
@@ -295,9 +310,9 @@ def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], scrip
     """How the PR may have written the file `call` runs ("" when it cannot have)."""
     if ctx.evidence.files_truncated:
         return INCOMPLETE
-    changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
     if call.name:
-        same = [f for f in changed if _same_name(f.path, call) and f.path not in skip]
+        named = _changed_by_name(ctx).get(call.name, [])
+        same = [f for f in named if _same_name(f.path, call) and f.path not in skip]
         if same:
             verb = "adds" if same[0].status == "added" else "changes"
             return f"which this PR {verb} ({code(same[0].path)})"
@@ -305,6 +320,7 @@ def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], scrip
     # A shell runs a file of any name (`bash notes.txt`), so every file the PR adds or changes
     # may be it, except the master configs and changelog that signoff itself reads as data.
     data = {ctx.policy.append_only.changelog, *ctx.changed_master_files}
+    changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
     runnable = [f.path for f in changed if f.path not in skip | data | {script}]
     if runnable:
         more = f" and {len(runnable) - 1} more" if len(runnable) > 1 else ""

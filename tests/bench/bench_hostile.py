@@ -335,6 +335,14 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "scripts-40-with-python-running-5000-commands": lambda: changed_scripts(
         40, 'python3 -c "import os\n' + "os.system('vllm serve m --port 1')\n" * 5_000 + '"\n'
     ),
+    # files the script writes, then runs: five hundred of each, and a heredoc program run a
+    # thousand times (each read as the program it is)
+    "scripts-40-writing-and-running-500-files": lambda: changed_scripts(
+        40, "".join(f"echo x > /tmp/w{i}.sh\nbash /tmp/w{i}.sh\n" for i in range(500))
+    ),
+    "scripts-40-running-a-heredoc-program-1000-times": lambda: changed_scripts(
+        40, "cat > /tmp/r.sh <<'EOF'\necho hi\nEOF\n" + "bash /tmp/r.sh\n" * 1_000
+    ),
     "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
     "launch-config-64kb-of-keys": lambda: launch_config(
         "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]

@@ -224,7 +224,10 @@ class Calls(ReaderState):
             self.problem(line, "more code in strings than the reader follows")
             return scope, Outcome(None)
         own_lines = bool(first_line) and not self.line_base[-1]
-        parsed = parse("\n" * (first_line - 1) + text if own_lines else text)
+        code = "\n" * (first_line - 1) + text if own_lines else text
+        parsed = self.parsed_texts.get(code)
+        if parsed is None:  # a heredoc program run a thousand times is parsed once
+            parsed = self.parsed_texts[code] = parse(code)
         for inner_line, what in parsed.problems[:1]:
             self.problem(
                 line, f"code in a string could not be read (its line {inner_line}: {what})"

@@ -162,8 +162,8 @@ class ReaderState:
         self.sourced: dict[tuple[int, str], None] = {}  # (script line, path) read by `source`
         self.sourced_trees: list[tuple[Parsed, str]] = []  # each changed file read, its path
         self.written: dict[str, str] = {}  # files the script writes from a heredoc, by name
-        # every file the reading may write (a redirection, `tee`, `cp`...), as its word reads,
-        # and the heredocs written to one: (body, first line, whether it expands), by that word
+        # every file the reading may write (a redirection, `tee`, `cp`...), and the heredocs
+        # written to one: (body, first line, whether it expands), by written_files.file_key
         self.writes: dict[str, int] = {}
         self.written_docs: dict[str, tuple[str, int, bool]] = {}
         self.copies: dict[str, Field] = {}  # files copied from one the script did not write
@@ -185,6 +185,7 @@ class ReaderState:
         # with the paths that left by one while others went on (shell.evaluator.merge holds them)
         self.frames: list[Frame] = []
         self.text_chars = 0
+        self.parsed_texts: dict[str, Parsed] = {}  # code in strings, parsed once per reading
         self.expanded = 0  # characters word expansion has built (see _Hooks.produced)
         self.expanded_charged = 0  # of those, the steps already counted
         # Variables bound as unset at the start (the script's own override hooks, Check 3's

@@ -75,9 +75,9 @@ from signoff.parse.shell.values import (
 )
 from signoff.parse.shell.written_files import (
     argument_writes,
+    file_key,
     program_kind,
     redirected_copies,
-    same_file,
     writable,
 )
 
@@ -306,7 +306,7 @@ class SimpleCommands(Calls):
         for field, source in argument_writes(argv):  # `tee F`, `cp SRC F`: files it writes
             self.wrote(field, fed, source)
         if name == "cat" and self.writes:  # what it prints may feed a shell (`cat f | bash`)
-            printed = [f.text for f in argv[1:] if any(same_file(f.text, t) for t in self.writes)]
+            printed = [f.text for f in argv[1:] if file_key(f.text) in self.writes]
             self.feeding = printed[-1] if printed else None
         self.written_program(argv, node, scope, exp, prefix)
         self._other_language(argv, node, scope)
@@ -352,8 +352,8 @@ class SimpleCommands(Calls):
         """`BASH_ENV=F`: every shell started later runs F first (a file run by name; one the
         script writes, before or after, makes the reading incomplete)."""
         self.runs_file(field, line, scope, command)
-        self.startup_files[field.text] = line
-        if any(same_file(field.text, text) for text in self.writes):
+        self.startup_files[file_key(field.text)] = line
+        if file_key(field.text) in self.writes:
             self._writes_startup_file(field.text, line)
 
     def _writes_startup_file(self, path: str, line: int) -> None:
@@ -368,26 +368,25 @@ class SimpleCommands(Calls):
         of any other, a file that runs as `source` would (see `written_program`)."""
         if not writable(field):
             return
-        started = [line for text, line in self.startup_files.items() if same_file(field.text, text)]
-        if started:
-            self._writes_startup_file(field.text, started[0])
+        key = file_key(field.text)
+        if key in self.startup_files:
+            self._writes_startup_file(field.text, self.startup_files[key])
         if source is not None:
-            wrote = [text for text in self.writes if same_file(source.text, text)]
-            if not wrote:  # a copy of a copy is one of the first file
-                earlier = [f for text, f in self.copies.items() if same_file(source.text, text)]
-                self.copies[field.text] = earlier[-1] if earlier else source
+            of = file_key(source.text)
+            if of not in self.writes:  # a copy of a copy is one of the first file
+                self.copies[key] = self.copies.get(of, source)
                 return
-            self.writes[field.text] = self.writes.get(field.text, 0) + self.writes[wrote[0]]
+            self.writes[key] = self.writes.get(key, 0) + self.writes[of]
             self._name_written(field.text)
-            if wrote[0] in self.written_docs:
-                self.written_docs[field.text] = self.written_docs[wrote[0]]
+            if of in self.written_docs:
+                self.written_docs[key] = self.written_docs[of]
             return
-        self.writes[field.text] = self.writes.get(field.text, 0) + 1
+        self.writes[key] = self.writes.get(key, 0) + 1
         self._name_written(field.text)
         if heredoc_of is not None:
             doc = self.sources[-1].heredocs[heredoc_of.heredocs[-1]]
             expands = not doc.quoted and any(mark in doc.body for mark in ("$", "`", "\\"))
-            self.written_docs[field.text] = (doc.body, doc.line + 1, expands)
+            self.written_docs[key] = (doc.body, doc.line + 1, expands)
 
     def written_program(
         self, argv: list[Field], node: Simple, scope: Scope, exp: Expander, prefix: dict[str, str]
@@ -430,14 +429,13 @@ class SimpleCommands(Calls):
                 return
             word = fields[0]
         if by_name:
-            written = [text for text in self.writes if basename(text) == word.text]
+            written = [key for key in self.writes if basename(key) == word.text]
         else:
-            written = [text for text in self.writes if same_file(word.text, text)]
+            written = [file_key(word.text)] if file_key(word.text) in self.writes else []
         if not written:
-            copied = [f for text, f in self.copies.items() if same_file(word.text, text)]
-            if copied:  # `cp notes.txt /tmp/r.sh; bash /tmp/r.sh` runs what notes.txt holds
-                command = " ".join(f.text for f in argv)[:200]
-                self.runs_file(copied[-1], node.line, scope, command)
+            copied = self.copies.get(file_key(word.text))
+            if copied is not None:  # `cp notes.txt /tmp/r.sh; bash /tmp/r.sh`: notes.txt runs
+                self.runs_file(copied, node.line, scope, " ".join(f.text for f in argv)[:200])
             return
         doc = next((self.written_docs[t] for t in written if t in self.written_docs), None)
         if doc is not None and not doc[2] and sum(self.writes[t] for t in written) == 1:
@@ -481,7 +479,7 @@ class SimpleCommands(Calls):
                 self.problem(node.line, "ssh runs a here-string known only at run time")
             return True
         for field in fields:
-            if any(same_file(field.text, text) for text in self.writes):
+            if file_key(field.text) in self.writes:
                 self.problem(node.line, f"runs {field.text}, which the script writes when it runs")
             self.runs_file(field, node.line, scope, " ".join(f.text for f in argv)[:200])
         return True
@@ -496,7 +494,7 @@ class SimpleCommands(Calls):
             return
         if file is None:
             return
-        if any(same_file(file.text, text) for text in self.writes):
+        if file_key(file.text) in self.writes:
             self.problem(node.line, f"runs {file.text}, which the script writes when it runs")
         self.runs_file(file, node.line, scope, " ".join(f.text for f in argv)[:200])
 

@@ -76,9 +76,10 @@ def writable(field: Field) -> bool:
     return bool(field.text) and not field.text.startswith(_NOT_FILES)
 
 
-def same_file(run: str, written: str) -> bool:
-    """Whether two words name the same file, as written (`./r.sh` is `r.sh`)."""
-    return run == written or _plain(run) == _plain(written)
+def file_key(word: str) -> str:
+    """A word naming a file, as the reader keys the files it writes: two words name the same
+    file when their keys are equal (`./r.sh` is `r.sh`; a run-time word is kept as written)."""
+    return posixpath.normpath(word) if "$" not in word and "`" not in word else word
 
 
 def program_kind(argv: Sequence[Field], body: str) -> Program | None:
@@ -98,10 +99,6 @@ def program_kind(argv: Sequence[Field], body: str) -> Program | None:
     if program in INTERPRETERS:
         return "shell"
     return "python" if PYTHON.fullmatch(program) else None
-
-
-def _plain(path: str) -> str:
-    return posixpath.normpath(path) if "$" not in path and "`" not in path else path
 
 
 def _after(word: Field, cut: int) -> Field:
