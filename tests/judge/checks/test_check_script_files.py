@@ -599,14 +599,6 @@ WRITTEN = {
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
-@pytest.mark.parametrize("case", sorted(WRITTEN))
-def test_running_a_program_the_script_writes_fails_closed(check, case, check_id):
-    result = check(_beside_the_server(WRITTEN[case]), check_id)
-    assert result.status == "FAIL", result.reason
-    assert "which the script writes when it runs" in result.reason
-
-
-@pytest.mark.parametrize("check_id", CHECKS)
 def test_running_a_copy_of_a_file_the_pr_adds_fails_naming_that_file(check, check_id):
     line = f"cp {OTHER} /tmp/r.sh\nbash /tmp/r.sh"
     result = check(_parts(line, helper=None, other=OTHER), check_id)
@@ -623,14 +615,6 @@ OTHER_LANGUAGES = {
 }
 
 
-@pytest.mark.parametrize("check_id", CHECKS)
-@pytest.mark.parametrize("case", sorted(OTHER_LANGUAGES))
-def test_an_inline_program_in_a_language_signoff_does_not_read_fails_closed(check, case, check_id):
-    result = check(_beside_the_server(OTHER_LANGUAGES[case]), check_id)
-    assert result.status == "FAIL", result.reason
-    assert "runs a program signoff does not read" in result.reason
-
-
 # A command whose words the script computes when it runs: whatever the value holds runs.
 COMPUTED_COMMANDS = {
     "substitution": "c=$(cat /tmp/c); $c",
@@ -640,12 +624,29 @@ COMPUTED_COMMANDS = {
 }
 
 
+# Each class of code the checks cannot read, with what its reason says.
+FAILS_CLOSED = {
+    **{f"written/{k}": (v, "which the script writes when it runs") for k, v in WRITTEN.items()},
+    **{
+        f"language/{k}": (v, "runs a program signoff does not read")
+        for k, v in OTHER_LANGUAGES.items()
+    },
+    **{
+        f"computed/{k}": (v, "a command the script computes when it runs")
+        for k, v in COMPUTED_COMMANDS.items()
+    },
+}
+
+
 @pytest.mark.parametrize("check_id", CHECKS)
-@pytest.mark.parametrize("case", sorted(COMPUTED_COMMANDS))
-def test_a_command_the_script_computes_when_it_runs_fails(check, case, check_id):
-    result = check(_beside_the_server(COMPUTED_COMMANDS[case]), check_id)
+@pytest.mark.parametrize("case", sorted(FAILS_CLOSED))
+def test_code_the_script_writes_computes_or_gives_another_language_fails_closed(
+    check, case, check_id
+):
+    line, why = FAILS_CLOSED[case]
+    result = check(_beside_the_server(line), check_id)
     assert result.status == "FAIL", result.reason
-    assert "a command the script computes when it runs" in result.reason
+    assert why in result.reason
 
 
 @pytest.mark.parametrize(
@@ -653,7 +654,6 @@ def test_a_command_the_script_computes_when_it_runs_fails(check, case, check_id)
     [
         # the environment's program, and an interpreter found on PATH by its name
         '"$RUNNER_CMD" --port 1',
-
         'PY="$(command -v python3)"; "$PY" -c "print(1)"',
         # InferenceX's launchers write a Python helper from a quoted heredoc and run it
         "cat > collect_latest_results.py <<'PY'\nimport os, sys\n"
