@@ -64,6 +64,9 @@ WRITTEN_OTHERWISE = {
     "piped-by-cat": "echo x > /tmp/r.sh\ncat /tmp/r.sh | bash",
     "process-substitution": "echo x > /tmp/r.sh\nbash < <(cat /tmp/r.sh)",
     "python-piped": "echo 'import os' > /tmp/p.py\ncat /tmp/p.py | python3 -",
+    "installed-from-stdin": "install -m 755 /dev/stdin /tmp/r.sh <<'EOF'\nx\nEOF\n/tmp/r.sh",
+    "sponge": "echo x | sponge /tmp/r.sh\nbash /tmp/r.sh",
+    "relative-after-cd": "cd /tmp\necho x > r.sh\nbash /tmp/r.sh",
 }
 
 

@@ -432,6 +432,8 @@ class SimpleCommands(Calls):
             written = [key for key in self.writes if basename(key) == word.text]
         else:
             written = [file_key(word.text)] if file_key(word.text) in self.writes else []
+            if not written and self.moved:  # after `cd`, `r.sh` and `/tmp/r.sh` may be one file
+                written = [key for key in self.writes if basename(key) == basename(word.text)]
         if not written:
             copied = self.copies.get(file_key(word.text))
             if copied is not None:  # `cp notes.txt /tmp/r.sh; bash /tmp/r.sh`: notes.txt runs

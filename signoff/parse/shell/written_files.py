@@ -22,10 +22,12 @@ from signoff.parse.shell.script_files import (
     command_index,
 )
 
-# Commands that write the files their operands name: every operand (`tee`), the last one
+# Commands that write the files their operands name: every operand (`tee`, `sponge`), the last one
 # (`cp`, `mv`, `install`, `ln`, `rsync`: into it when it is a directory), `dd of=F`, and a
 # stream editor changing files in place (`sed -i`, `perl -i`).
-_EVERY_OPERAND = frozenset({"tee"})
+_EVERY_OPERAND = frozenset({"tee", "sponge"})
+# What a copy of is the command's own input, written as the script feeds it.
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _LAST_OPERAND = frozenset({"cp", "mv", "install", "ln", "rsync"})
 _IN_PLACE = frozenset({"sed", "perl"})
 # Commands whose output is what a URL serves (`curl URL > f`): judge/fetched_code's to follow.
@@ -53,6 +55,8 @@ def argument_writes(argv: Sequence[Field]) -> list[tuple[Field, Field | None]]:
     if len(operands) < 2:
         return []
     target, sources = operands[-1], operands[:-1]
+    if any(source.text in _STDIN_FILES for source in sources):  # `install /dev/stdin f <<EOF`
+        return [(target, None)]
     copied: list[tuple[Field, Field | None]] = [(target, source) for source in sources]
     copied += [(_joined(target, source), source) for source in sources if source.known]
     return copied
