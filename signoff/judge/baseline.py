@@ -1446,6 +1446,6 @@ def _strip_lines(text: str) -> str:
 
 
 # What judge/environment_program.py reads the same way.
-COMPUTED_ASSIGNMENT, REPO_PATH = _COMPUTED, _REPO_PATH
+COMPUTED_ASSIGNMENT, REPO_PATH, READS_INTO = _COMPUTED, _REPO_PATH, _READS_INTO
 command_tree, unexpanded = _tree, _unexpanded
 CommandTree = _Tree

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 
-from signoff.judge.baseline import command_tree
+from signoff.judge.baseline import READS_INTO, command_tree
 from signoff.judge.context import JudgeContext
 from signoff.judge.quote import code
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import LOOKED_UP, STDIN
 
-# Builtins that give a variable a value read when the script runs.
-_READERS = frozenset({"read", "mapfile", "readarray", "printf"})
+# Builtins that give a variable a value read when the script runs (`printf -v` too).
+_READERS = READS_INTO | {"printf"}
 _NAME = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 # A command's output: `$(...)` or backticks, not the arithmetic `$((...))`.
 _SUBSTITUTION = re.compile(r"\$\((?!\()|`")

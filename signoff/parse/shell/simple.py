@@ -418,12 +418,7 @@ class SimpleCommands(Calls):
                 if target.raw.startswith("<(") and self.feeding is not None:  # `< <(cat f)`
                     fields = [Field(self.feeding, True, "", node.line)]
             if kind == "string":
-                text = " ".join(f.text for f in fields)
-                if not all(f.known for f in fields):
-                    self.problem(node.line, f"{argv[0].text} runs a here-string known only at "
-                                 "run time")  # fmt: skip
-                else:
-                    self._run_program(argv, text + "\n", node.line, node, scope, exp, prefix)
+                self._here_string(argv, fields, node, scope, exp, prefix)
                 return
             if len(fields) != 1:
                 return
@@ -443,7 +438,26 @@ class SimpleCommands(Calls):
         if doc is not None and not doc[2] and sum(self.writes[t] for t in written) == 1:
             self._run_program(argv, doc[0], doc[1], node, scope, exp, prefix)
             return
-        self.problem(node.line, f"runs {word.text}, which the script writes when it runs")
+        self._runs_written(word.text, node.line)
+
+    def _runs_written(self, path: str, line: int) -> None:
+        self.problem(line, f"runs {path}, which the script writes when it runs")
+
+    def _here_string(
+        self,
+        argv: list[Field],
+        fields: list[Field],
+        node: Simple,
+        scope: Scope,
+        exp: Expander,
+        prefix: dict[str, str],
+    ) -> None:
+        """A here-string the command reads as its program: read when known, else a problem."""
+        if all(f.known for f in fields):
+            text = " ".join(f.text for f in fields) + "\n"
+            self._run_program(argv, text, node.line, node, scope, exp, prefix)
+        else:
+            self.problem(node.line, f"{argv[0].text} runs a here-string known only at run time")
 
     def _may_run_written(self, head: Field) -> bool:
         """Whether a command starting with `head` may run a file the script wrote or copied:
@@ -473,16 +487,12 @@ class SimpleCommands(Calls):
                 return False  # it runs a file of the remote host
         kind, target = stdin[-1]
         fields = exp.fields(target.raw, target.offset, target.line)
-        if kind == "string":
-            if all(f.known for f in fields):
-                text = " ".join(f.text for f in fields) + "\n"
-                self.run_text(text, scope.copy(), node.line, subshell=True)
-            else:
-                self.problem(node.line, "ssh runs a here-string known only at run time")
+        if kind == "string":  # the remote shell's script
+            self._here_string(argv, fields, node, scope, exp, {})
             return True
         for field in fields:
             if file_key(field.text) in self.writes:
-                self.problem(node.line, f"runs {field.text}, which the script writes when it runs")
+                self._runs_written(field.text, node.line)
             self.runs_file(field, node.line, scope, " ".join(f.text for f in argv)[:200])
         return True
 
@@ -497,7 +507,7 @@ class SimpleCommands(Calls):
         if file is None:
             return
         if file_key(file.text) in self.writes:
-            self.problem(node.line, f"runs {file.text}, which the script writes when it runs")
+            self._runs_written(file.text, node.line)
         self.runs_file(file, node.line, scope, " ".join(f.text for f in argv)[:200])
 
     def _run_program(
