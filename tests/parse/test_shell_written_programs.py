@@ -67,6 +67,17 @@ WRITTEN_OTHERWISE = {
     "installed-from-stdin": "install -m 755 /dev/stdin /tmp/r.sh <<'EOF'\nx\nEOF\n/tmp/r.sh",
     "sponge": "echo x | sponge /tmp/r.sh\nbash /tmp/r.sh",
     "relative-after-cd": "cd /tmp\necho x > r.sh\nbash /tmp/r.sh",
+    "python-open": "python3 -c \"open('/tmp/r.sh', 'w').write('x')\"\nbash /tmp/r.sh",
+    "python-path": "python3 -c \"import pathlib; pathlib.Path('/tmp/r.sh').write_text('x')\"\n"
+    "bash /tmp/r.sh",
+    "python-path-open": "python3 -c \"from pathlib import Path; Path('/tmp/r.sh').open('a')\"\n"
+    "bash /tmp/r.sh",
+    "python-io-open": "python3 -c \"import io; io.open('/tmp/r.sh', mode='wb')\"\nbash /tmp/r.sh",
+    "python-mode-at-run-time": "python3 -c \"import sys; open('/tmp/r.sh', sys.argv[1])\" w\n"
+    "bash /tmp/r.sh",
+    "python-shutil-copy": "python3 -c \"import shutil; shutil.copy('/x', '/tmp/r.sh')\"\n"
+    "bash /tmp/r.sh",
+    "python-os-rename": "python3 -c \"import os; os.rename('/x', '/tmp/r.sh')\"\nbash /tmp/r.sh",
 }
 
 
@@ -123,6 +134,9 @@ def test_a_heredoc_program_in_a_language_signoff_does_not_read_is_incomplete():
         "echo x > /dev/null\nbash /dev/null",
         "echo x > /tmp/r.sh\ncat /tmp/r.sh | grep x",  # printed, not run
         "echo x > /tmp/r.sh\ncat /tmp/other.sh | bash",
+        "python3 -c \"print(open('/tmp/r.sh').read())\"\nbash /tmp/r.sh",  # read, not written
+        "python3 -c \"import pathlib; pathlib.Path('/tmp/r.sh').open('r')\"\nbash /tmp/r.sh",
+        "python3 -c \"open('/tmp/log', 'w').write('x'.replace('x', 'y'))\"\nbash /tmp/r.sh",
     ],
 )
 def test_reading_files_or_writing_unrelated_ones_is_no_problem(text):

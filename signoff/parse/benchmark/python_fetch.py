@@ -21,12 +21,9 @@ import re
 from functools import lru_cache
 
 from signoff.parse.benchmark.harness_program import MAX_PROGRAM
+from signoff.parse.shell.python_imports import dynamic_import, imported, reaches_network
 from signoff.parse.shell.scan import URL
 
-NETWORK = frozenset({
-    "urllib", "urllib2", "urllib3", "requests", "httpx", "http", "aiohttp", "socket", "ftplib",
-    "pycurl", "wget", "huggingface_hub", "fsspec", "smart_open", "boto3", "botocore",
-})  # fmt: skip
 RUNNERS = frozenset({"runpy", "subprocess", "importlib", "pty", "code", "codeop", "ctypes"})
 _RUN_BUILTINS = frozenset({"exec", "eval", "compile", "__import__"})
 _OS_RUNS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?")
@@ -44,7 +41,7 @@ def downloads_to(body: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
     may reach the network and write files (`urlretrieve`, `open(..., "w")`, `write_bytes`):
     a program of those names that runs later may be what it fetched. None otherwise."""
     tree = _parsed(body)
-    if tree is None or not _reaches_network(tree) or not _writes(tree):
+    if tree is None or not reaches_network(tree) or not _writes(tree):
         return None
     paths = [v for v in _strings_in(tree) if _PATH.fullmatch(v) and not URL.fullmatch(v)]
     return _literal_urls(tree), frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in paths)
@@ -57,7 +54,7 @@ def fetches_and_runs(body: str) -> tuple[str, ...] | None:
     if len(body) > MAX_PROGRAM:
         return tuple(dict.fromkeys(URL.findall(body[:MAX_PROGRAM])))
     tree = _parsed(body)
-    if tree is None or not _reaches_network(tree) or not _runs_code(tree):
+    if tree is None or not reaches_network(tree) or not _runs_code(tree):
         return None
     return _literal_urls(tree)
 
@@ -76,33 +73,10 @@ def _parsed(body: str) -> ast.Module | None:
     return None
 
 
-def _imported(tree: ast.Module) -> set[str]:
-    """The top-level modules the program imports by name (`import a.b`, `from a import b`;
-    relative imports are its own package's)."""
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module.split(".")[0])
-    return found
-
-
-def _reaches_network(tree: ast.Module) -> bool:
-    if _imported(tree) & NETWORK:
-        return True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _dynamic_import(node):
-            names = _imported_by(node.args[0], tree)
-            if names is None or names & NETWORK:
-                return True
-    return False
-
-
 def _runs_code(tree: ast.Module) -> bool:
     """It may run code it does not carry: `exec`/`eval`/`compile`/`__import__`, a module of
     `RUNNERS`, `os.system` and kin, or a dynamic import."""
-    if _imported(tree) & RUNNERS:
+    if imported(tree) & RUNNERS:
         return True
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in _RUN_BUILTINS:
@@ -110,7 +84,7 @@ def _runs_code(tree: ast.Module) -> bool:
         elif isinstance(node, ast.Attribute) and _OS_RUNS.fullmatch(node.attr):
             if _on_os(node):
                 return True
-        elif isinstance(node, ast.Call) and _dynamic_import(node):
+        elif isinstance(node, ast.Call) and dynamic_import(node):
             return True
     return False
 
@@ -150,62 +124,3 @@ def _on_os(node: ast.Attribute) -> bool:
     """`os.system(...)` and kin (`os` as imported, or `import os as o` read generously: any
     name before the attribute)."""
     return isinstance(node.value, ast.Name)
-
-
-def _dynamic_import(call: ast.Call) -> bool:
-    """`__import__(...)` or `import_module(...)` with an argument."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        name = func.id
-    elif isinstance(func, ast.Attribute):
-        name = func.attr
-    else:
-        return False
-    return name in ("__import__", "import_module") and bool(call.args)
-
-
-def _imported_by(argument: ast.expr, tree: ast.Module) -> set[str] | None:
-    """The top-level modules a dynamic import may name: a literal, or a loop variable over
-    literals (`for m in ("a.b", "c"): import_module(m)`); None: known only at run time."""
-    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-        return {argument.value.split(".")[0]}
-    listed = _listed_names(tree) if isinstance(argument, ast.Name) else {}
-    if isinstance(argument, ast.Name) and argument.id in listed:
-        return {value.split(".")[0] for value in listed[argument.id]}
-    return None
-
-
-@lru_cache(maxsize=2)  # a tree is asked once per dynamic import it makes
-def _listed_names(tree: ast.Module) -> dict[str, set[str]]:
-    """Loop variables that only ever take literal strings (`for m in ["a", "b"]`), and names
-    assigned a list or tuple of them (`mods = [...]`, then `for m in mods`)."""
-    lists: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, strings = node.targets[0], _strings(node.value)
-            if isinstance(target, ast.Name) and strings is not None:
-                lists.setdefault(target.id, set()).update(strings)
-    loops: dict[str, set[str]] = {}
-    spoiled: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
-            source = node.iter
-            strings = lists.get(source.id) if isinstance(source, ast.Name) else _strings(source)
-            if strings is None:
-                spoiled.add(node.target.id)
-            else:
-                loops.setdefault(node.target.id, set()).update(strings)
-        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            spoiled.update(t.id for t in targets if isinstance(t, ast.Name))
-    return {name: values for name, values in loops.items() if name not in spoiled}
-
-
-def _strings(node: ast.expr) -> set[str] | None:
-    """The strings of a literal list or tuple of strings (None: anything else)."""
-    if not isinstance(node, (ast.List, ast.Tuple)):
-        return None
-    values = [item.value for item in node.elts if isinstance(item, ast.Constant)]
-    if len(values) != len(node.elts) or not all(isinstance(v, str) for v in values):
-        return None
-    return {v for v in values if isinstance(v, str)}

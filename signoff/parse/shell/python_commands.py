@@ -24,6 +24,8 @@ import shlex
 from functools import lru_cache
 from typing import NamedTuple
 
+from signoff.parse.shell.python_imports import reaches_network
+
 # Longer inline programs are not parsed (a shell word this long is no hand-written command).
 MAX_PROGRAM = 200_000
 # Command lines read per program: more make the reading incomplete (real programs hand one or
@@ -38,7 +40,29 @@ _CODE_RUNNERS = frozenset({"exec", "eval", "compile"})
 _OS_PROGRAMS = re.compile(r"exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?")
 _NESTING = 4  # literal programs inside literal programs read
 # Words a program must hold to hand anything to the system (cheaper than parsing it).
-_MARKS = (*_SHELL_RUNNERS, *_ARGV_RUNNERS, *_CODE_RUNNERS, "exec", "spawn")
+_MARKS = (
+    *_SHELL_RUNNERS,
+    *_ARGV_RUNNERS,
+    *_CODE_RUNNERS,
+    "exec",
+    "spawn",
+    "open",
+    "write_",
+    "shutil",
+    "rename",
+    "replace",
+)
+# `open(PATH, MODE)` with a mode that writes, and `Path(PATH).write_text(...)`.
+_WRITE_MODES = frozenset("wax+")
+_PATH_WRITERS = frozenset({"write_text", "write_bytes"})
+# Module functions that write the file they are given (`open`) or their second argument.
+_COPIERS = ("copy", "copy2", "copyfile", "move")
+_FILE_MODULES = {
+    "open": ("io", "codecs"),
+    **{name: ("shutil",) for name in _COPIERS},
+    "rename": ("os",),
+    "replace": ("os",),
+}
 _COMMON_NAMES = frozenset({"run", "call"})  # counted on the subprocess module only
 
 
@@ -48,6 +72,7 @@ class PythonCommands(NamedTuple):
 
     lines: tuple[str, ...]
     unknown: bool
+    writes: tuple[str, ...] = ()  # literal paths it may write (a download's: judge/fetched_code)
 
 
 @lru_cache(maxsize=256)  # a script's programs are read once per configuration point
@@ -66,9 +91,14 @@ def _commands(program: str, nesting: int) -> PythonCommands:
     imported = _imported_names(tree)
     modules = _subprocess_names(tree)
     lines: list[str] = []
+    writes: list[str] = []
     unknown = False
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
+            continue
+        written = _written_path(node)
+        if written is not None:
+            writes.append(written)
             continue
         name = _called_name(node.func, imported, modules)
         if name in _SHELL_RUNNERS or name in _ARGV_RUNNERS:
@@ -89,8 +119,59 @@ def _commands(program: str, nesting: int) -> PythonCommands:
             inner = _commands(code.value, nesting - 1)
             room = MAX_COMMANDS - len(lines)
             lines.extend(inner.lines[:room])
+            writes.extend(inner.writes)
             unknown |= inner.unknown or len(inner.lines) > room
-    return PythonCommands(tuple(lines), unknown)
+    if reaches_network(tree):  # what it saves is a download: judge/fetched_code names its URL
+        writes.clear()
+    return PythonCommands(tuple(lines), unknown, tuple(writes))
+
+
+def _written_path(call: ast.Call) -> str | None:
+    """The literal path `call` may write, else None: `open(P, MODE)` (also `io.`/`codecs.`, and
+    `Path(P).open(MODE)`) with a mode that is not a literal read-only one,
+    `Path(P).write_text(...)`/`write_bytes`, and the target of `shutil.copy*`/`move` or
+    `os.rename`/`replace`."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return _opened(call, call.args[:1], 1) if func.id == "open" else None
+    if not isinstance(func, ast.Attribute):
+        return None
+    owner, attr = func.value, func.attr
+    if isinstance(owner, ast.Name) and owner.id in _FILE_MODULES.get(attr, ()):
+        if attr == "open":
+            return _opened(call, call.args[:1], 1)
+        return _literal(call.args[1]) if len(call.args) > 1 else None
+    path = _path_of(owner)
+    if path is None:
+        return None
+    if attr in _PATH_WRITERS:
+        return _literal(path)
+    return _opened(call, [path], 0) if attr == "open" else None
+
+
+def _opened(call: ast.Call, path: list[ast.expr], mode_at: int) -> str | None:
+    """The literal path an `open` call writes: any mode but a literal read-only one."""
+    if not path:
+        return None
+    mode = call.args[mode_at] if len(call.args) > mode_at else None
+    mode = next((k.value for k in call.keywords if k.arg == "mode"), mode)
+    text = "r" if mode is None else _literal(mode)
+    return _literal(path[0]) if text is None or _WRITE_MODES & set(text) else None
+
+
+def _path_of(node: ast.expr) -> ast.expr | None:
+    """P of `Path(P)` / `pathlib.Path(P)`, else None."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    named = node.func
+    path_class = (isinstance(named, ast.Name) and named.id == "Path") or (
+        isinstance(named, ast.Attribute) and named.attr == "Path"
+    )
+    return node.args[0] if path_class else None
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _imported_names(tree: ast.Module) -> dict[str, str]:

