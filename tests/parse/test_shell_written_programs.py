@@ -67,6 +67,9 @@ WRITTEN_OTHERWISE = {
     "installed-from-stdin": "install -m 755 /dev/stdin /tmp/r.sh <<'EOF'\nx\nEOF\n/tmp/r.sh",
     "sponge": "echo x | sponge /tmp/r.sh\nbash /tmp/r.sh",
     "relative-after-cd": "cd /tmp\necho x > r.sh\nbash /tmp/r.sh",
+    "relative-bare-name": "echo x > vllm\nchmod +x vllm\nPATH=.:$PATH vllm serve m",
+    "sed-w": "sed -n 'w /tmp/r.sh' f\nbash /tmp/r.sh",
+    "sed-w-flag": "sed -n 's/^# //w /tmp/r.sh' f\nbash /tmp/r.sh",
     "python-open": "python3 -c \"open('/tmp/r.sh', 'w').write('x')\"\nbash /tmp/r.sh",
     "python-path": "python3 -c \"import pathlib; pathlib.Path('/tmp/r.sh').write_text('x')\"\n"
     "bash /tmp/r.sh",
@@ -187,6 +190,14 @@ def test_ssh_given_a_file_on_its_input_runs_that_file():
         ("awk 'BEGIN { \"date\" | getline d }'", "awk (a program that runs commands)"),
         ("gawk '{ print $1 | \"sh\" }' f", "gawk (a program that runs commands)"),
         ("timeout 5 perl -E 'say 1'", "perl -E"),
+        # GNU sed's `e` runs the pattern space, the `e` flag a substitution's result
+        ("sed -n '1e docker run evil/vllm' /dev/null", "sed (a program that runs commands)"),
+        ("sed 's/.*/docker run x/e' f", "sed (a program that runs commands)"),
+        ("sed -n -e 'p' -e '$!{N;e' -e '}' f", "sed (a program that runs commands)"),
+        ("sed --expression='/x/ e' f", "sed (a program that runs commands)"),
+        ("sed -ne '/a/,+2 !e' f", "sed (a program that runs commands)"),
+        ("xargs sed 's|a|b|gie' f", "sed (a program that runs commands)"),
+        ("sed 's/a/b' f", "sed (a program that runs commands)"),  # no sed program: unknown
     ],
 )
 def test_an_inline_program_in_a_language_signoff_does_not_read_is_incomplete(text, what):
@@ -203,6 +214,20 @@ def test_an_inline_program_in_a_language_signoff_does_not_read_is_incomplete(tex
         "awk -F, -f prog.awk data.csv",
         "perl -pi -e 's/a/b/g' config.py",  # one substitution: an edit
         "perl -i -pe 'y/a-z/A-Z/' f",
+        # InferenceX's own sed programs: substitutions, deletions, appends, ranges, blocks
+        "sed -n 's/results_concurrency_\\([0-9]*\\)_gpus_.*/\\1/p' f",
+        'sed -i "s/^name:.*/name: \\"${RUNNER_NAME}\\"/" "$CONFIG_FILE"',
+        "sed -i '/^name:.*/a sbatch_directives:\\n  exclude: x' f",
+        "sed -i '102,108d' f",
+        "sed '$d' f",
+        "sed -u -r 's/\\x1b\\[[0-9;]*m//g' f",
+        "sed -i '/^health_check:/,/^[^ ]/{ /^health_check:/d\n}' f",
+        "sed -i '/init(bknd)/i\\                init[\"e\"] = 1' f",
+        "sed -e '/^#/d' -e 's|x|y|gI' -e 'y/abc/xyz/' f",
+        "sed -n '0,/re/{//p}' f",
+        "sed ':a;N;$!ba;s/\\n/ /g' f",
+        "sed -E 's/--tp[[:space:]]+[0-9]+/--tp 8/g' f",
+        "sed -f edits.sed f",
     ],
 )
 def test_awk_or_perl_that_runs_no_command_is_no_problem(text):
@@ -217,6 +242,7 @@ def test_awk_or_perl_that_runs_no_command_is_no_problem(text):
         ("node scripts/build.mjs", "scripts/build.mjs"),
         ("awk -F, -f tools/prog.awk data.csv", "tools/prog.awk"),
         ("ruby tools/x.rb", "tools/x.rb"),
+        ("sed -n -f tools/edit.sed f", "tools/edit.sed"),
     ],
 )
 def test_a_program_file_of_another_language_is_a_file_run_by_name(text, word):
@@ -288,3 +314,10 @@ def test_a_program_written_into_a_directory_and_run_by_its_bare_name_is_read():
     assert _problems("echo 'exit 1' > /tmp/bin/vllm\nvllm serve m") == [
         "s.sh:2: runs vllm, which the script writes when it runs"
     ]
+    # a file in the current directory, which `.` on PATH finds; what PATH finds else runs too
+    relative = (
+        "cat > vllm <<'EOF'\ndocker run --rm evil/vllm:1 vllm serve m\nEOF\n"
+        "PATH=.:$PATH vllm serve m"
+    )
+    assert "evil/vllm:1" in _images(relative)
+    assert [launch.line for launch in _read(relative).launches] == [2, 4]

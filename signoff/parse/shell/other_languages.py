@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.script_files import WRAPPERS, basename, command_index
+from signoff.parse.shell.sed import read_sed, sed_programs
 
 # The interpreters, their version suffixes allowed (`perl5.36`, `node20`).
 _INTERPRETER = re.compile(r"(perl|ruby|node|nodejs|php|lua|luajit|Rscript|bun)[\d.]*")
@@ -42,6 +43,7 @@ _PERL_SUBSTITUTION = re.compile(
 # Options whose value is the next word, for finding the program file.
 _VALUED = frozenset({"-I", "-M", "-m", "-r", "--require", "-f", "-F", "-v", "-x"})
 _AWK = frozenset({"awk", "gawk", "mawk", "nawk"})
+_SED = frozenset({"sed", "gsed"})  # its `e` command runs one (shell.sed)
 _AWK_VALUED = frozenset({"-F", "-v", "-f", "--field-separator", "--assign", "--file"})
 # What runs a command in awk: `system(...)`, `getline` from one, a two-way `|&`, or a `print`
 # piped into one (`print x | "sh"`); `||` and a regex's `a|b` do not.
@@ -68,6 +70,10 @@ def inline_program(argv: Sequence[Field]) -> str:
     if head in _AWK:
         program = _awk_program(argv[start + 1 :])
         runs = program is not None and _AWK_RUNS.search(program.text) is not None
+        return f"{head} (a program that runs commands)" if runs else ""
+    if head in _SED:
+        known = [p.text for p in sed_programs(argv) or () if p.known]
+        runs = any(read_sed(program).runs for program in known)
         return f"{head} (a program that runs commands)" if runs else ""
     match = _INTERPRETER.fullmatch(head)
     if match is None:
@@ -96,7 +102,7 @@ def program_file(argv: Sequence[Field]) -> Field | None:
         return None
     head = basename(argv[start].text)
     words = list(argv[start + 1 :])
-    if head in _AWK:
+    if head in _AWK or head in _SED:
         for i, word in enumerate(words[:-1]):
             if word.known and word.text in ("-f", "--file"):
                 return words[i + 1]
@@ -112,7 +118,12 @@ def program_file(argv: Sequence[Field]) -> Field | None:
 def _may_be_one(argv: Sequence[Field]) -> bool:
     """The command is one of these interpreters, or a wrapper that may run one."""
     first = basename(argv[0].text) if argv and argv[0].known else ""
-    return first in _AWK or first in WRAPPERS or _INTERPRETER.fullmatch(first) is not None
+    return (
+        first in _AWK
+        or first in _SED
+        or first in WRAPPERS
+        or _INTERPRETER.fullmatch(first) is not None
+    )
 
 
 def _awk_program(words: Sequence[Field]) -> Field | None:

@@ -343,10 +343,10 @@ class SimpleCommands(Calls):
                     self.wrote(field, heredoc)
 
     def _name_written(self, path: str) -> None:
-        """A file written into a directory may later run by its bare name (the script puts
-        that directory on PATH: `cat > /tmp/bin/vllm <<EOF`, then `vllm serve`)."""
-        if "/" in path:
-            self.written_names.add(basename(path))
+        """A file the script writes may later run by its bare name: the script puts its
+        directory on PATH (`cat > /tmp/bin/vllm <<EOF`, or `cat > vllm <<EOF` and `.` on PATH),
+        then `vllm serve`. The command itself is read as well (when PATH does not find it)."""
+        self.written_names.add(basename(path))
 
     def _startup_file(self, field: Field, line: int, scope: Scope, command: str) -> None:
         """`BASH_ENV=F`: every shell started later runs F first (a file run by name; one the

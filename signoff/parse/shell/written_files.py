@@ -21,6 +21,7 @@ from signoff.parse.shell.script_files import (
     basename,
     command_index,
 )
+from signoff.parse.shell.sed import read_sed, sed_programs
 
 # Commands that write the files their operands name: every operand (`tee`, `sponge`), the last one
 # (`cp`, `mv`, `install`, `ln`, `rsync`: into it when it is a directory), `dd of=F`, and a
@@ -51,7 +52,14 @@ def argument_writes(argv: Sequence[Field]) -> list[tuple[Field, Field | None]]:
         return [(w, None) for w in operands]
     if name in _IN_PLACE:
         in_place = any(w.known and w.text.startswith("-i") for w in argv[1:])
-        return [(w, None) for w in operands[1:]] if in_place else []
+        written: list[tuple[Field, Field | None]] = [(w, None) for w in operands[1:] if in_place]
+        if name == "sed":  # `w FILE` in the program
+            programs = [p for p in sed_programs(argv) or () if p.known]
+            for program in programs:
+                written += [
+                    (Field(f, True, "", program.line), None) for f in read_sed(program.text).writes
+                ]
+        return written
     if len(operands) < 2:
         return []
     target, sources = operands[-1], operands[:-1]
