@@ -123,7 +123,11 @@ def test_the_head_start_gathers_byte_identical_evidence_to_one_worker(
     jitter.clear()
     started = gathered(name, policy, workers=1, head_start=True)
     # The pin and the first REST reads went out from workers (the first GraphQL query too).
-    assert len(jitter - {"MainThread"}) >= 2
+    assert jitter - {"MainThread"}
+    if info(name)["verdict"] != "ERROR":
+        # on several of them (an error case may stop after a read or two, which a busy
+        # machine can leave to one worker, as above)
+        assert len(jitter - {"MainThread"}) >= 2
     assert started == sequential
 
 
