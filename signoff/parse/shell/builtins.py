@@ -66,7 +66,7 @@ def _declare(
         head == "export",
         head == "local" or (head in ("declare", "typeset") and bool(scope.locals)),
     )
-    functions = False
+    functions = integer = False
     for word in node.words[1:]:
         if word.raw.startswith(("-", "+")):
             exporting |= "x" in word.raw and word.raw.startswith("-")
@@ -76,7 +76,12 @@ def _declare(
                 runner.problem(node.line, "name references (declare -n) are not followed")
             if "A" in word.raw.lstrip("-+"):
                 _declare_assoc(node.words[1:], scope)
+            integer |= "i" in word.raw and word.raw.startswith("-")
             continue
+        if integer:  # arithmetic reads what it is given (shell.evaluated)
+            named = ASSIGNMENT.match(word.raw) or NAME.fullmatch(word.raw)
+            if named is not None:
+                runner.integers.add(named.group(1) if named.groups() else named.group(0))
         if functions:  # `export -f NAME`: a shell the script starts may call it
             if exporting:
                 for field in exp.fields(word.raw, word.offset, word.line):

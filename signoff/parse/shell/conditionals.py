@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from signoff.parse.shell.arith import evaluate as arithmetic
+from signoff.parse.shell.evaluated import subscript_runs
 from signoff.parse.shell.expand import Expander
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.values import FROM_ENVIRONMENT, Text
@@ -197,7 +198,10 @@ class DoubleBracket:
             return self._binary()
         if first.startswith("-") and len(first) == 2 and second not in (None, "&&", "||", ")"):
             self.i += 2
-            return _unary(first, self._value(self.i - 1), self.is_set)
+            operand = self._value(self.i - 1)
+            if first == "-v" and operand.known and _runs_code(self.expander, operand.text):
+                return None  # `[[ -v 'a[$(cmd)]' ]]`
+            return _unary(first, operand, self.is_set)
         self.i += 1
         return _nonempty(self._value(self.i - 1))
 
@@ -226,7 +230,7 @@ class DoubleBracket:
         return self.expander.value(raw, offset)
 
     def _arith(self, value: Text) -> int | None:
-        if not value.known:
+        if not value.known or _runs_code(self.expander, value.text):
             return None
         return arithmetic(value.text, lambda name: _arith_name(self.expander, name))
 
@@ -236,5 +240,13 @@ def _arith_name(expander: Expander, name: str) -> str | None:
     if value is None:
         return ""
     if isinstance(value, Text) and value.known and value is not FROM_ENVIRONMENT:
-        return value.text
+        return None if _runs_code(expander, value.text) else value.text
     return None
+
+
+def _runs_code(expander: Expander, text: str) -> bool:
+    """`[[ $a -eq 1 ]]` with a='x[$(cmd)]' runs cmd (shell.evaluated): a problem."""
+    if not subscript_runs(text):
+        return False
+    expander.hooks.problem(f"arithmetic evaluates `{text[:60]}`, whose subscript runs a command")
+    return True

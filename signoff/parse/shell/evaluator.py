@@ -175,11 +175,15 @@ class Evaluator(SimpleCommands):
         else:  # every part of a pipeline runs in a subshell
             outcome = Outcome()
             feed: str | None = None  # `cat f | bash`: a written file as the next one's input
+            printed: str | None = None  # `echo '...' | bash`: the text it prints
             for command in pipe.commands:
                 self.feeding, self.stdin_from = None, feed
+                self.printing, self.stdin_text = None, printed
                 _, outcome = self.command(command, scope.copy())
                 feed = self.feeding
-            self.feeding = self.stdin_from = None
+                owner, text = self.printing or (None, "")
+                printed = text if owner is command else ""
+            self.feeding = self.stdin_from = self.printing = self.stdin_text = None
             outcome = Outcome(outcome.status)
         if pipe.negated and not outcome.ctl:
             outcome = Outcome(None if outcome.status is None else not outcome.status)

@@ -18,6 +18,7 @@ from typing import Protocol
 from signoff.parse.shell import arith, wildcards
 from signoff.parse.shell.brace import brace_expand
 from signoff.parse.shell.escapes import ansi_c_end, decode
+from signoff.parse.shell.evaluated import prompt_runs, subscript_runs
 from signoff.parse.shell.fields import (
     Field,
     Segment,
@@ -145,9 +146,17 @@ class Expander:
 
     def arithmetic(self, expression: str, offset: int) -> int | None:
         text = join_segments(self._segments(expression, offset, 1, in_quotes=True))
-        if not text.known:
+        if not text.known or self._runs_code(text.text):
             return None
         return arith.evaluate(text.text, self._arith_lookup, self._arith_assign)
+
+    def _runs_code(self, text: str, what: str = "arithmetic") -> bool:
+        """Arithmetic on `text` (or a name it holds) would run a command (shell.evaluated):
+        a problem."""
+        if not subscript_runs(text):
+            return False
+        self.hooks.problem(f"{what} evaluates `{text[:60]}`, whose subscript runs a command")
+        return True
 
     # --- segments ----------------------------------------------------------------------------
 
@@ -329,6 +338,10 @@ class Expander:
         if name is None:
             self.hooks.problem(f"unreadable parameter expansion {whole[:60]}")
             return [Segment(whole, quoted, known=False, split=not quoted)]
+        if rest.startswith("@P"):  # prompt expansion runs the value's substitutions
+            value = self._scalar(name, index)
+            if isinstance(value, Text) and value.known and prompt_runs(value.text):
+                self.hooks.problem(f"{whole[:60]} expands a prompt that runs a command")
         op = next((op for op in _OPS if rest.startswith(op)), None) if rest else ""
         if op is None:
             return [Segment(whole, quoted, known=False, split=not quoted)]
@@ -487,6 +500,8 @@ class Expander:
 
     def _indirect(self, inner: str, whole: str, quoted: bool) -> list[Segment]:
         target = self._scalar(inner, "")
+        if isinstance(target, Text) and target.known and target is not FROM_ENVIRONMENT:
+            self._runs_code(target.text, f"${{!{inner[:40]}}}")  # x='a[$(cmd)]'
         if _names_variable(target):
             assert isinstance(target, Text)
             return self._variable(target.text, whole, quoted, "")
@@ -505,7 +520,7 @@ class Expander:
         if value is None:
             return ""
         if isinstance(value, Text) and value.known and value is not FROM_ENVIRONMENT:
-            return value.text
+            return None if self._runs_code(value.text) else value.text
         return None
 
     def _arith_assign(self, name: str, value: int | None) -> None:

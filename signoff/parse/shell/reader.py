@@ -169,10 +169,17 @@ class ReaderState:
         self.copies: dict[str, Field] = {}  # files copied from one the script did not write
         self.startup_files: dict[str, int] = {}  # what BASH_ENV or ENV names, and where
         self.written_names: set[str] = set()  # the base names of the files in `writes`
+        self.integers: set[str] = set()  # names declared `-i`: arithmetic reads what they get
         # a written file the last simple command printed (`cat f`), and the one a pipeline
         # feeds the command it is evaluating on its standard input
         self.feeding: str | None = None
         self.stdin_from: str | None = None
+        # `echo '...' | bash`: what the simple command printing into a pipe prints: the text
+        # echo/printf print, "" (not all of it known), or None (a file's text, `cat f`, or a
+        # fetch's: followed where it runs); a pipeline's next part reads it as `stdin_text`,
+        # "" when any other command printed it (a function's body, a compound command).
+        self.printing: tuple[Simple, str | None] | None = None
+        self.stdin_text: str | None = None
         # a `cd`/`pushd` has run: relative paths are read from a directory not known here
         self.moved = False
         self.line_base: list[int] = [0]

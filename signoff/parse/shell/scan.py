@@ -38,6 +38,8 @@ _SPACE = re.compile(r"[ \t\r]+")
 _PLAIN = re.compile(r"[^\s;&|<>()'\"`$\\#]+")  # a word with nothing to interpret
 _WORD_END = frozenset(" \t\r\n;&|<>)")
 _REDIRECT = re.compile(r"&>>?|<<<|<<-?|<>|>>|>\||>&|<&|>|<")
+# A redirection's `{NAME}` prefix: bash opens a new descriptor and puts its number in NAME.
+_NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
 _DUPLICATE = re.compile(r"\d+-?|-")
 # What a redirection does with the word after it: write that file, read it, or read the word.
 Target = Literal["out", "in", "string"]
@@ -149,6 +151,8 @@ class Scanner:
             return stop, False
         if char in _REDIRECT_START and not self._in_test and self._is_redirect(i, end):
             return self._redirect(i, end, out)
+        if char == "{" and not self._in_test and (named := _NAMED_FD.match(text, i, end)):
+            return self._redirect(named.end(), end, out)  # `exec {fd}<<<'...'`: bash picks fd
         if char in _OPERATOR_START and (op := _starting(text, i, _OPERATORS)):
             out.append(Token("op", op, i))
             return i + len(op), False

@@ -32,6 +32,16 @@ _NOT_ON_THIS_HOST = frozenset(
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
+# `at`/`batch`: a shell runs what they read (standard input, or `-f F`) later.
+_AT = frozenset({"at", "batch"})
+_MAKE = frozenset({"make", "gmake"})
+_COMPOSE = frozenset({"docker-compose", "podman-compose"})
+# Programs that run what a file of theirs says, in a language that is not shell (see
+# `_reads_commands`).
+COMMAND_FILE_READERS = _MAKE | _COMPOSE | {"compose"}
+# A file descriptor's text run as a file (`exec 3<<<'...'; bash /dev/fd/3`, `/dev/fd/$fd`);
+# 0, standard input, is followed where it is fed (a heredoc, a pipe).
+DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
 # Interpreter options whose argument is the next word (`bash -o pipefail x.sh`).
 _OPTION_ARGS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # Words a wrapper takes before the command it runs: a duration, a priority, a CPU list.
@@ -587,6 +597,10 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
         return _operand(argv, i + 1)
     if word.known and PYTHON.fullmatch(basename(word.text)):
         return _python_operand(argv, i + 1)
+    if word.known and basename(word.text) in _AT and command:
+        return _at_operand(argv, i + 1)
+    if word.known and command and _reads_commands(argv, i):
+        return _commands_file(argv, i)
     if not command:
         return word if word.known and word.text.endswith(".sh") else None
     if not word.known or "/" in word.text or word.text.endswith(".sh"):
@@ -601,6 +615,7 @@ _STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script"})
 # remote host's shell), `parallel CMD ::: ARGS` (or each of ARGS, with no CMD), and a shell's
 # string under `find -exec`.
 _WORD_RUNNERS = frozenset({"watch", "ssh", "parallel", "find", "tmux", "screen"})
+_WATCH_VALUED = frozenset({"-n", "--interval", "-q", "--equexit"})  # procps watch
 # ssh's options that take the next word as their value (`ssh -p 2222 -i key HOST CMD`).
 _SSH_VALUE_OPTIONS = frozenset("BbcDEeFIiJLlmOopQRSWw")
 # GNU parallel's options that take the next word (`parallel -j 4 CMD ::: ...`).
@@ -651,9 +666,11 @@ def shell_string_of(argv: Sequence[Field]) -> Field | None:
 
 
 def _run_words(name: str, argv: Sequence[Field]) -> Field | None:
-    if name == "watch":
-        words = [w for w in argv[1:] if not (w.known and w.text.startswith("-"))]
-        return _joined(words) if words else None
+    if name == "watch":  # its options come first; `-n N` takes the next word
+        i = 1
+        while i < len(argv) and argv[i].known and argv[i].text.startswith("-"):
+            i += 2 if argv[i].text in _WATCH_VALUED else 1
+        return _joined(list(argv[i:])) if i < len(argv) else None
     if name == "ssh":
         return _ssh_command(argv)
     if name == "parallel":
@@ -812,6 +829,47 @@ def _operand(argv: Sequence[Field], i: int) -> Field | None:
             return _stdin(line)
         i += 2 if text in _OPTION_ARGS else 1
     return _stdin(line)
+
+
+def _at_operand(argv: Sequence[Field], i: int) -> Field | None:
+    """What `at`/`batch` runs later in a shell: the file of `-f F`, else its standard input."""
+    words = list(argv[i:])
+    for j, word in enumerate(words):
+        if word.known and word.text == "-f" and j + 1 < len(words):
+            return words[j + 1]
+        if word.known and word.text.startswith("-f") and len(word.text) > 2:
+            return Field(word.text[2:], True, "", word.line)
+    return _stdin(argv[i - 1].line)
+
+
+def _reads_commands(argv: Sequence[Field], i: int) -> bool:
+    """`make`, `docker compose` (`docker-compose`, `podman compose`): they run what a file of
+    theirs says (a makefile's recipes, a compose file's images and commands)."""
+    name = basename(argv[i].text)
+    if name in _MAKE or name in _COMPOSE:
+        return True
+    return name == "compose" and i > 0 and basename(argv[i - 1].text) in ("docker", "podman")
+
+
+def _commands_file(argv: Sequence[Field], i: int) -> Field:
+    """The file `make`/compose reads: `-f F` (`--file F`, `--file=F`, `-fF`; `--makefile`),
+    else the default one (`Makefile`, in `-C DIR` when given; `docker-compose.yml`)."""
+    words = list(argv[i + 1 :])
+    directory = ""
+    for j, word in enumerate(words):
+        text = word.text
+        value = words[j + 1] if j + 1 < len(words) else None
+        if text in ("-f", "--file", "--makefile") and value is not None:
+            return value
+        for option in ("--file=", "--makefile="):
+            if text.startswith(option):
+                return Field(text[len(option) :], word.known, "", word.line)
+        if text.startswith("-f") and len(text) > 2 and not text.startswith("--"):
+            return Field(text[2:], word.known, "", word.line)
+        if text == "-C" and value is not None and value.known:
+            directory = value.text.rstrip("/") + "/"
+    make = basename(argv[i].text) in _MAKE
+    return Field(f"{directory}Makefile" if make else "docker-compose.yml", True, "", argv[i].line)
 
 
 def _python_operand(argv: Sequence[Field], i: int) -> Field | None:

@@ -25,6 +25,12 @@ from signoff.parse.shell import wildcards
 from signoff.parse.shell.builtins import BUILTINS, _is_set
 from signoff.parse.shell.calls import Calls
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
+from signoff.parse.shell.evaluated import (
+    named_variables,
+    prompt_runs,
+    runs_in_arithmetic,
+    subscript_runs,
+)
 from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
@@ -39,6 +45,7 @@ from signoff.parse.shell.reader import (
     MAX_CANDIDATES,
     MAX_VARIANTS,
     WRITES_HEREDOC,
+    static_output,
 )
 from signoff.parse.shell.records import (
     HEREDOCS,
@@ -48,6 +55,8 @@ from signoff.parse.shell.records import (
 )
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
 from signoff.parse.shell.script_files import (
+    COMMAND_FILE_READERS,
+    DESCRIPTOR,
     INTERPRETERS,
     PYTHON,
     STDIN,
@@ -82,7 +91,10 @@ from signoff.parse.shell.written_files import (
 )
 
 # Commands that may run a file named in their other words (`bash F`, `timeout 9 bash F`).
-_FILE_RUNNERS = INTERPRETERS | WRAPPERS | {"ssh"}
+_FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "batch"}
+# What these print into a pipe is followed where a shell runs it: `cat f` (a file the script
+# wrote, or one the checks judge by name), `curl URL` (judge/fetched_code).
+_FOLLOWED_OUTPUT = frozenset({"cat", "curl", "wget"})
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
 _SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
 
@@ -187,7 +199,7 @@ class SimpleCommands(Calls):
         self, node: Simple, scope: Scope, chosen: dict[str, Option]
     ) -> tuple[Scope, Outcome]:
         exp = self.expander(scope, chosen)
-        self.feeding = None
+        self.feeding = self.printing = None
         self._record_heredocs(node, scope)
         for target in node.redirects:  # bash expands them as the command starts: what they run
             exp.fields(target.raw, target.offset, target.line)
@@ -237,6 +249,8 @@ class SimpleCommands(Calls):
         functions: bool,
     ) -> tuple[Scope, Outcome]:
         name = argv[0].text if argv[0].known else ""
+        if name in _FOLLOWED_OUTPUT:  # a file's text or a fetch's: followed where it runs
+            self.printing = (node, None)
         if any(field.text.startswith(_ENV_FUNCTION) for field in argv):
             self.problem(node.line, f"a function passed through the environment "
                          f"({_ENV_FUNCTION}...) is not read")  # fmt: skip
@@ -287,6 +301,9 @@ class SimpleCommands(Calls):
         elif node.heredocs and python_reads_stdin(argv):  # `python3 - <<'EOF'` (as written)
             body = self.sources[-1].heredocs[node.heredocs[-1]].body
             self._python_commands(body, prefix, node, scope, exp)
+        self._evaluated_names(argv, node, scope)
+        if any(f.text.startswith(("/dev/fd/", "/proc/", "<(")) for f in argv[1:]):
+            self._runs_descriptor(argv, node)
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
@@ -298,6 +315,9 @@ class SimpleCommands(Calls):
             scope.assign(CWD, tuple(Option(Text(d)) for d in went) or (Option(None),))
         elif name == "popd":
             scope.assign(CWD, (Option(None),))
+        if name in ("echo", "printf"):  # what they print may feed a shell its program
+            output = static_output(argv)
+            self.printing = (node, output if isinstance(output, str) else "")
         if name in _SILENT:
             if name in EXTERNAL:  # found on PATH, which the script may point at its own files
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
@@ -314,6 +334,45 @@ class SimpleCommands(Calls):
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
+
+    # --- text bash runs where it is used (shell.evaluated) ---------------------------------------
+
+    def _evaluated_names(self, argv: list[Field], node: Simple, scope: Scope) -> None:
+        """A builtin given a variable name whose subscript runs a command (`read 'a[$(c)]'`,
+        `let` on a value holding one), `mapfile -C` (its callback runs per line), `fc`
+        (history the reader does not keep): the reading is incomplete."""
+        name = argv[0].text if argv[0].known else ""
+        if name == "fc":
+            self.problem(node.line, "fc runs commands from the shell's history")
+            return
+        if name in ("mapfile", "readarray") and any(f.text == "-C" for f in argv[1:]):
+            self.problem(node.line, f"{name} -C runs its callback, which signoff does not read")
+        for field in named_variables(argv):
+            if not field.known:
+                continue
+            if name == "let":
+                found = runs_in_arithmetic(field.text, lambda n: _value_text(scope, n))
+            else:
+                found = field.text if subscript_runs(field.text) else ""
+            if found:
+                self.problem(node.line, f"{name} evaluates `{found[:60]}`, whose subscript runs "
+                             "a command")  # fmt: skip
+                return
+
+    def _runs_descriptor(self, argv: list[Field], node: Simple) -> None:
+        """A program read from a file descriptor (`exec 3<<<'...'; bash /dev/fd/3`, `bash
+        <(echo '...')`): what it holds is not followed (a fetch's output, `<(curl URL)`, is
+        the fetched-program rule's)."""
+        file = script_file_word(argv)
+        if file is None:
+            return
+        if file.text.startswith("<("):
+            inner = file.text[2:].lstrip()
+            if basename(inner.split(maxsplit=1)[0] if inner else "") not in _FOLLOWED_OUTPUT:
+                self.problem(node.line, f"runs {file.text[:60]}, a process substitution's "
+                             "output")  # fmt: skip
+        elif DESCRIPTOR.match(file.text) and file.text not in ("/dev/fd/0", "/proc/self/fd/0"):
+            self.problem(node.line, f"runs {file.text[:60]}, a file descriptor's text")
 
     # --- programs the script writes, then runs ----------------------------------------------------
 
@@ -395,7 +454,7 @@ class SimpleCommands(Calls):
         stands), or from a here-string; a file written otherwise, written more than once or run
         by another interpreter, or a here-string known only at run time, is a problem. What
         runs a file the script did not write is left to the hook (a file run by name)."""
-        if not node.streams and not self._may_run_written(argv[0]):
+        if not node.streams and self.stdin_text is None and not self._may_run_written(argv[0]):
             return  # nearly every command
         word = script_file_word(argv, heredoc=bool(node.heredocs))
         by_name = word is None and argv[0].known and argv[0].text in self.written_names
@@ -408,6 +467,13 @@ class SimpleCommands(Calls):
             if node.heredocs:
                 return  # a heredoc is read where it is given (builtins._shell, dispatch)
             fed = self.stdin_from
+            if not stdin and self.stdin_text is not None:  # `echo '...' | bash`
+                if self.stdin_text:
+                    self._run_program(argv, self.stdin_text, node.line, node, scope, exp, prefix)
+                else:
+                    self.problem(node.line, f"{argv[0].text} runs a program piped into it that "
+                                 "signoff does not read")  # fmt: skip
+                return
             if not stdin and fed is None:
                 return
             if not stdin and fed is not None:  # `cat f | bash`
@@ -603,6 +669,11 @@ class SimpleCommands(Calls):
             scope.put(name, _array_value(current, items, name, append=append))
             return name
         value = exp.value(word.raw[match.end() :], word.offset + match.end())
+        if value.known and (name == "PS4" or name in self.integers):
+            runs = prompt_runs(value.text) if name == "PS4" else subscript_runs(value.text)
+            if runs:  # PS4: every line `set -x` traces; an integer: arithmetic on its value
+                self.problem(word.line, f"{name}={value.text[:60]} runs a command when "
+                             "bash evaluates it")  # fmt: skip
         if name in _STARTUP_FILES and value.text:  # every shell started later reads it
             field = Field(value.text, value.known, value.prefix, word.line, value.parts)
             self._startup_file(field, word.line, scope, word.raw[:120])
@@ -751,3 +822,16 @@ def _changed_directories(before: tuple[str, ...], operands: list[Field]) -> tupl
     if not before or text.startswith(("/", "$", "~")):
         return (text,)
     return tuple(dict.fromkeys(posixpath.normpath(f"{d}/{text}") for d in before))
+
+
+def _value_text(scope: Scope, name: str) -> str | None:
+    """What `name` may hold, each known text on its own line (no hook is asked: this only
+    looks for code arithmetic would run, see `_evaluated_names`)."""
+    texts = [
+        option.value.text
+        for option in scope.options(name)
+        if isinstance(option.value, Text)
+        and option.value.known
+        and option.value is not FROM_ENVIRONMENT
+    ]
+    return "\n".join(texts) or None

@@ -16,6 +16,7 @@ from typing import Literal
 
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.script_files import (
+    COMMAND_FILE_READERS,
     INTERPRETERS,
     PYTHON,
     basename,
@@ -101,6 +102,8 @@ def program_kind(argv: Sequence[Field], body: str) -> Program | None:
     head = basename(argv[start].text) if start < len(argv) and argv[start].known else ""
     if head in INTERPRETERS:
         return "shell"
+    if head in COMMAND_FILE_READERS:
+        return None  # a makefile, a compose file
     if PYTHON.fullmatch(head):
         return "python"
     first = body.split("\n", 1)[0]

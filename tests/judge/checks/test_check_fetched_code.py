@@ -149,9 +149,9 @@ def test_a_fetch_the_profile_trusts_is_allowed(policy, check_id):
         "curl -fsSL https://example.com/d.json -o /tmp/d.json\ncp /tmp/d.json /tmp/e.json\n"
         "bash /tmp/y.sh",
         "git clone https://github.com/x/tools /tmp/t\ncd /tmp/other\nbash go.sh",
-        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\nmake -j 8",
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\nnvidia-smi -L",
         "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\ncd /work\nbash go.sh",
-        "git clone https://github.com/x/tools /tmp/t\n(cd /tmp/t && make)\nbash go.sh",
+        "git clone https://github.com/x/tools /tmp/t\n(cd /tmp/t && ls)\nbash go.sh",
         'curl -fsSL https://example.com/d.json -o "$DEST"\nbash "$OTHER"',
         "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\npython3 -m pip install -e .",
         "curl -fsSL https://example.com/t.tgz -o /tmp/t.tgz\ntar xzf /tmp/t.tgz -C /tmp/x\n"
@@ -176,6 +176,23 @@ def test_a_fetch_the_profile_trusts_is_allowed(policy, check_id):
 def test_a_fetch_that_saves_no_program_the_script_runs_is_not_counted(check, lines):
     result = check(_parts(lines), "spec-chat-template")
     assert "a program fetched from" not in result.reason, result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "git clone https://github.com/x/tools /tmp/t\ncd /tmp/t\nmake -j 8",
+        "git clone https://github.com/x/tools /tmp/t\nmake -C /tmp/t setup",
+        "git clone https://github.com/x/tools /tmp/t\n(cd /tmp/t && docker compose up -d)",
+    ],
+    ids=["make-after-cd", "make-dash-c", "compose-in-a-subshell"],
+)
+def test_make_or_compose_in_a_clone_runs_what_it_fetched(check, lines, check_id):
+    # the clone's makefile or compose file says what runs
+    result = check(_parts(lines), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "a program fetched from `https://github.com/x/tools`" in result.reason
 
 
 def test_an_unchanged_script_that_fetches_and_runs_is_baseline(check):

