@@ -26,6 +26,8 @@ _DEPTH = 8  # values naming variables whose values name variables ... (bash recu
 _NAMING = frozenset({"read", "mapfile", "readarray", "unset", "declare", "typeset", "local",
                      "export", "readonly", "getopts"})  # fmt: skip
 _NAME_OPTION = {"printf": "-v", "wait": "-p", "test": "-v", "[": "-v"}
+# The commands the reader asks `named_variables` about, and those that run code otherwise.
+EVALUATES_NAMES = _NAMING | frozenset(_NAME_OPTION) | {"let", "fc", "mapfile", "readarray"}
 
 
 def subscript_runs(text: str) -> bool:

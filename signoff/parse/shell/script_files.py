@@ -593,13 +593,14 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
     looked_up = LOOKED_UP.fullmatch(word.text) if not word.known else None
     if looked_up is not None:  # the named program, as if written plainly
         word = Field(looked_up[1], True, looked_up[1], word.line)
-    if word.known and basename(word.text) in INTERPRETERS:
+    name = basename(word.text) if word.known else ""
+    if name in INTERPRETERS:
         return _operand(argv, i + 1)
-    if word.known and PYTHON.fullmatch(basename(word.text)):
+    if name and PYTHON.fullmatch(name):
         return _python_operand(argv, i + 1)
-    if word.known and basename(word.text) in _AT and command:
+    if command and name in _AT:
         return _at_operand(argv, i + 1)
-    if word.known and command and _reads_commands(argv, i):
+    if command and name in COMMAND_FILE_READERS and _reads_commands(argv, i):
         return _commands_file(argv, i)
     if not command:
         return word if word.known and word.text.endswith(".sh") else None

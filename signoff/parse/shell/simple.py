@@ -26,6 +26,7 @@ from signoff.parse.shell.builtins import BUILTINS, _is_set
 from signoff.parse.shell.calls import Calls
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
 from signoff.parse.shell.evaluated import (
+    EVALUATES_NAMES,
     named_variables,
     prompt_runs,
     runs_in_arithmetic,
@@ -95,6 +96,8 @@ _FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "
 # What these print into a pipe is followed where a shell runs it: `cat f` (a file the script
 # wrote, or one the checks judge by name), `curl URL` (judge/fetched_code).
 _FOLLOWED_OUTPUT = frozenset({"cat", "curl", "wget"})
+# Builtins that read a file as code, besides those that run it as a program.
+_FILE_READERS = frozenset({"source", "."})
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
 _SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
 
@@ -301,8 +304,9 @@ class SimpleCommands(Calls):
         elif node.heredocs and python_reads_stdin(argv):  # `python3 - <<'EOF'` (as written)
             body = self.sources[-1].heredocs[node.heredocs[-1]].body
             self._python_commands(body, prefix, node, scope, exp)
-        self._evaluated_names(argv, node, scope)
-        if any(f.text.startswith(("/dev/fd/", "/proc/", "<(")) for f in argv[1:]):
+        if name in EVALUATES_NAMES:
+            self._evaluated_names(argv, node, scope)
+        if name in _FILE_RUNNERS or name in _FILE_READERS or PYTHON.fullmatch(name):
             self._runs_descriptor(argv, node)
         handler = BUILTINS.get(name)
         if handler is not None:
@@ -363,6 +367,8 @@ class SimpleCommands(Calls):
         """A program read from a file descriptor (`exec 3<<<'...'; bash /dev/fd/3`, `bash
         <(echo '...')`): what it holds is not followed (a fetch's output, `<(curl URL)`, is
         the fetched-program rule's)."""
+        if not any(f.text.startswith(("/dev/fd/", "/proc/", "<(")) for f in argv[1:]):
+            return  # nearly every command
         file = script_file_word(argv)
         if file is None:
             return
