@@ -229,3 +229,35 @@ def test_make_and_compose_run_the_file_they_read(text, word):
 )
 def test_a_makefile_or_compose_file_the_script_writes_is_incomplete(text):
     assert not _read(text).complete, _read(text)
+
+
+# --- what went unread after a command the reader took to end the script ------------------------
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "return 0 2>/dev/null",  # outside a function: bash fails it and goes on
+        '[ -n "$X" ] && return',
+        "( return 1 )",
+    ],
+)
+def test_a_return_outside_a_function_does_not_end_the_script(first):
+    run = _read(f"{first}\ndocker run --rm evil/vllm:1 vllm serve m")
+    assert [launch.container for launch in run.launches] == ["evil/vllm:1"]
+
+
+def test_a_return_ends_a_function_and_a_sourced_library():
+    text = "f() { return 0; docker run --rm evil/vllm:1 vllm serve m; }\nf"
+    assert _read(text).launches == ()
+
+
+def test_dollar_bracket_is_arithmetic():
+    assert any("arithmetic evaluates" in p for p in _problems(f"a='x[{RUN}]'\necho $[a]"))
+    run = _read('IMG=evil/vllm:$[1+2]\ndocker run --rm "$IMG" vllm serve m')
+    assert [launch.container for launch in run.launches] == ["evil/vllm:3"]
+
+
+def test_capsh_hands_bash_a_command_string():
+    run = _read("capsh --drop=cap_sys_admin -- -c 'docker run --rm evil/vllm:1 vllm serve m'")
+    assert [launch.container for launch in run.launches] == ["evil/vllm:1"]

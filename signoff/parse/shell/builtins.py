@@ -55,7 +55,16 @@ def _exit_like(
     if name == "exit":
         failing = code is not None and code != 0
         return scope, Outcome(status, "fail" if failing else "exit", f"exit at line {line}")
+    if name == "return" and not runner.library and not _in_function(runner):
+        # outside a function and a sourced file, bash says "can only `return' from a
+        # function or sourced script", fails the command and goes on with the next
+        return scope, Outcome(False)
     return scope, Outcome(status if name == "return" else None, name, f"{name} at line {line}")
+
+
+def _in_function(runner: SimpleCommands) -> bool:
+    """Whether a function or a sourced file is running (both are a "function" frame)."""
+    return any(frame.kind == "function" for frame in runner.frames)
 
 
 def _declare(

@@ -228,6 +228,12 @@ class Expander:
             text = raw[i:stop] if value is None else str(value)
             out.append(Segment(text, quoted, known=value is not None, split=not quoted))
             return stop
+        if raw.startswith("$[", i):  # bash's older spelling of `$(( ))`
+            stop = _matching(raw, i + 1, "[", "]")
+            value = self.arithmetic(raw[i + 2 : stop - 1], offset + i + 2)
+            text = raw[i:stop] if value is None else str(value)
+            out.append(Segment(text, quoted, known=value is not None, split=not quoted))
+            return stop
         if raw.startswith("$(", i):
             stop = _matching(raw, i + 1, "(", ")")
             printed = self.hooks.substitute(offset + i + 2, raw[i + 2 : stop - 1], self.undecided)

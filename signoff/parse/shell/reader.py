@@ -154,6 +154,7 @@ class ReaderState:
 
     def __init__(self, parsed: Parsed, hook: CommandHook, files: Sources | None = None) -> None:
         self.parsed, self.hook = parsed, hook
+        self.library = False  # the text is sourced by others (a `return` at its top ends it)
         self.sources: list[Parsed] = [parsed]  # the script, or code read from a string
         # What `source` may read (None: nothing the PR changed is known), and the stack of
         # files being read: the script, then the changed files it sources.

@@ -610,8 +610,9 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
 
 
 # Commands that hand a string to a shell by an option (`su USER -c STR`, `flock FILE -c STR`,
-# `script -qc STR FILE`, `runuser -u U -c STR`): the string is code, as `sh -c STR` reads it.
-_STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script"})
+# `script -qc STR FILE`, `runuser -u U -c STR`, `capsh -- -c STR`): the string is code, as
+# `sh -c STR` reads it.
+_STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script", "capsh"})
 # Commands that run their other words as a command line: `watch CMD`, `ssh HOST CMD...` (on the
 # remote host's shell), `parallel CMD ::: ARGS` (or each of ARGS, with no CMD), and a shell's
 # string under `find -exec`.

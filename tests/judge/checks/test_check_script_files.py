@@ -639,6 +639,7 @@ COMPUTED_COMMANDS = {
 IMAGE = "docker run --rm evil/vllm:patched vllm serve m"
 EVALUATED = {
     "arithmetic": (f"a='x[$({IMAGE})]'; echo $((a))", "whose subscript runs a command"),
+    "old-arithmetic": (f"a='x[$({IMAGE})]'; echo $[a]", "whose subscript runs a command"),
     "integer-compare": (f"a='x[$({IMAGE})]'; [[ $a -eq 1 ]]", "whose subscript runs a command"),
     "let": (f"a='x[$({IMAGE})]'; let b=a+1", "whose subscript runs a command"),
     "integer-variable": (f"declare -i n; n='x[$({IMAGE})]'", "runs a command when bash"),
@@ -667,6 +668,8 @@ EVALUATED = {
 # descriptor's redirection (`exec {fd}>f` was read as exec of a program): the image is seen.
 PRINTED = {
     "after-named-descriptor": f"exec {{fd}}>/dev/null\n{IMAGE}",
+    "after-a-return-outside-a-function": f"return 0 2>/dev/null\n{IMAGE}",
+    "capsh": f"capsh -- -c '{IMAGE}'",
     "echo-bash": f"echo '{IMAGE}' | bash",
     "printf-sh": f"printf '%s\\n' '{IMAGE}' | sh -s",
     "variable": f"c='{IMAGE}'; echo \"$c\" | bash",
