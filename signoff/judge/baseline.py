@@ -171,11 +171,22 @@ def unknown(ctx: JudgeContext, runs: Iterable[ScriptRun]) -> bool:
     return any(not settled(ctx, run).complete for run in runs)
 
 
+def _gaps_over(calls: Iterable[ScriptFileRun]) -> bool:
+    """More than `_MAX_GAPS` of `calls` run a file through a run-time word (counted no
+    further: each call of a reading asks, and a reading may run thousands)."""
+    gaps = 0
+    for call in calls:
+        gaps += not call.name
+        if gaps > _MAX_GAPS:
+            return True
+    return False
+
+
 def unchanged_call(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> bool:
     """A run of a script file through a run-time word that the base made the same way, with
     the same word fed by the same text (its arguments are data to that program, read where
     known)."""
-    if call.name or sum(not c.name for c in run.script_files) > _MAX_GAPS:
+    if call.name or _gaps_over(run.script_files):
         return False  # a known name is judged by whether the PR wrote that file
     if call.origin or any(line == call.line for line, _ in run.sourced):
         return _unchanged_sourced_call(ctx, run, call)
@@ -416,14 +427,12 @@ def stdin_feed(parsed: ParsedScript, line: int) -> str | None:
     when no pipe feeds it, or a redirect or heredoc may (`sh < x`, `sh <<EOF`): those lines
     are compared whole, so a changed URL, producer or option is a changed feed."""
     assert parsed.tree is not None
-    for pipeline in _pipelines(parsed.tree):
-        later = pipeline.commands[1:]
-        if not any(isinstance(c, Simple) and c.line == line for c in later):
-            continue
-        lines = parsed.text.splitlines()[pipeline.line - 1 : line]
-        text = "\n".join(" ".join(code.split()) for code in lines)
-        return None if "<" in text or not text else text
-    return None
+    start = _tree(parsed.tree).piped_from(line)
+    if start is None:
+        return None
+    lines = parsed.lines[start - 1 : line]
+    text = "\n".join(" ".join(code.split()) for code in lines)
+    return None if "<" in text or not text else text
 
 
 def _stdin_feed_at_base(
@@ -1137,6 +1146,7 @@ class _Tree:
     """A script's commands with what each assigns and calls, for order-sensitive comparison."""
 
     def __init__(self, tree: Parsed) -> None:
+        self.tree = tree
         found: list[_Cmd] = []
         for seq in (tree.script, *tree.substitutions.values()):
             found += _in_seq(seq, ())
@@ -1155,6 +1165,18 @@ class _Tree:
             for name in c.inside:
                 if c.calls:
                     self._calls_in.setdefault(name, set()).add(c.calls)
+
+    def piped_from(self, line: int) -> int | None:
+        """The first line of the first pipeline (in `_pipelines`' order) that has a later
+        simple command at `line`; None: none has. Indexed once per tree (a script running a
+        shell from a pipe a thousand times asks a thousand times)."""
+        if not hasattr(self, "_piped"):
+            self._piped: dict[int, int] = {}
+            for pipeline in _pipelines(self.tree):
+                for command in pipeline.commands[1:]:
+                    if isinstance(command, Simple):
+                        self._piped.setdefault(command.line, pipeline.line)
+        return self._piped.get(line)
 
     def at_line(self, line: int) -> list[_Cmd]:
         if not hasattr(self, "_by_line"):

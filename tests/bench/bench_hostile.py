@@ -343,6 +343,14 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "scripts-40-running-a-heredoc-program-1000-times": lambda: changed_scripts(
         40, "cat > /tmp/r.sh <<'EOF'\necho hi\nEOF\n" + "bash /tmp/r.sh\n" * 1_000
     ),
+    # values bash evaluates where they are used: 60 KB of `[` through arithmetic 500 times,
+    # and a program echoed into a shell 500 times
+    "scripts-40-with-arithmetic-on-60kb-values": lambda: changed_scripts(
+        40, "A='" + "[" * 60_000 + "'\n" + "echo $((A)) $[A]\nlet B=A+1\n" * 500
+    ),
+    "scripts-40-echoing-a-program-into-bash-500-times": lambda: changed_scripts(
+        40, "echo 'echo hi; true' | bash\n" * 500
+    ),
     "launch-config-anchor-bomb-9^12": lambda: launch_config(anchor_bomb(13)),
     "launch-config-64kb-of-keys": lambda: launch_config(
         "".join(f"key-{i}: value-{i}\n" for i in range(4_000))[:65_000]

@@ -76,6 +76,11 @@ class ParsedScript:
     problems: tuple[str, ...]
 
     @cached_property
+    def lines(self) -> tuple[str, ...]:
+        """The text's lines (split once: checks ask for a line's text per command)."""
+        return tuple(self.text.splitlines())
+
+    @cached_property
     def indirect(self) -> bool:
         return bool(_INDIRECT.search(self.text))
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from signoff.parse.shell.fields import Field
 
-# A subscript holding a command substitution (`x[$(cmd)]`, ``x[`cmd`]``).
-_SUBSCRIPT_RUNS = re.compile(r"\[[^\]]*?(?:\$\(|`)", re.DOTALL)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEPTH = 8  # values naming variables whose values name variables ... (bash recurses too)
 # Builtins whose operands are variable names (or `NAME=value` words: the name part), read by
@@ -30,9 +29,13 @@ _NAME_OPTION = {"printf": "-v", "wait": "-p", "test": "-v", "[": "-v"}
 EVALUATES_NAMES = _NAMING | frozenset(_NAME_OPTION) | {"let", "fc", "mapfile", "readarray"}
 
 
+@lru_cache(maxsize=1024)  # a value is asked again at every use (a string's hash is kept)
 def subscript_runs(text: str) -> bool:
-    """Whether arithmetic evaluating `text` runs a command (a subscript's substitution)."""
-    return "[" in text and _SUBSCRIPT_RUNS.search(text) is not None
+    """Whether arithmetic evaluating `text` may run a command: a command substitution after a
+    subscript opens (`x[$(cmd)]`, ``x[`cmd`]``). Read in one pass: a hostile value of many
+    `[` costs no more than its length."""
+    start = text.find("[")
+    return start >= 0 and (text.find("$(", start) >= 0 or text.find("`", start) >= 0)
 
 
 def runs_in_arithmetic(text: str, value_of: Callable[[str], str | None]) -> str:
@@ -46,7 +49,7 @@ def runs_in_arithmetic(text: str, value_of: Callable[[str], str | None]) -> str:
             return current
         if depth >= _DEPTH:
             continue
-        for name in _NAME.findall(current):
+        for name in _names_in(current):
             if name in seen:
                 continue
             seen.add(name)
@@ -54,6 +57,11 @@ def runs_in_arithmetic(text: str, value_of: Callable[[str], str | None]) -> str:
             if value:
                 pending.append((value, depth + 1))
     return ""
+
+
+@lru_cache(maxsize=1024)
+def _names_in(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_NAME.findall(text)))
 
 
 def named_variables(argv: Sequence[Field]) -> list[Field]:

@@ -475,7 +475,7 @@ class SimpleCommands(Calls):
             fed = self.stdin_from
             if not stdin and self.stdin_text is not None:  # `echo '...' | bash`
                 if self.stdin_text:
-                    self._run_program(argv, self.stdin_text, node.line, node, scope, exp, prefix)
+                    self._run_program(argv, self.stdin_text, 0, node, scope, exp, prefix)
                 else:
                     self.problem(node.line, f"{argv[0].text} runs a program piped into it that "
                                  "signoff does not read")  # fmt: skip
@@ -527,7 +527,7 @@ class SimpleCommands(Calls):
         """A here-string the command reads as its program: read when known, else a problem."""
         if all(f.known for f in fields):
             text = " ".join(f.text for f in fields) + "\n"
-            self._run_program(argv, text, node.line, node, scope, exp, prefix)
+            self._run_program(argv, text, 0, node, scope, exp, prefix)
         else:
             self.problem(node.line, f"{argv[0].text} runs a here-string known only at run time")
 
@@ -592,6 +592,10 @@ class SimpleCommands(Calls):
         exp: Expander,
         prefix: dict[str, str],
     ) -> None:
+        """Read `body` as the program the command runs. `first_line`: its first line's number
+        when it is the script's own text (a heredoc); 0 for text the script builds (what
+        echo prints, a here-string), whose commands all report the command's line, so one
+        text run a thousand times is parsed once."""
         kind = program_kind(argv, body)
         if kind == "shell":
             self.run_text(body, scope.copy(), node.line, subshell=True, first_line=first_line)
