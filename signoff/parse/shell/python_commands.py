@@ -121,7 +121,7 @@ def _commands(program: str, nesting: int) -> PythonCommands:
             lines.extend(inner.lines[:room])
             writes.extend(inner.writes)
             unknown |= inner.unknown or len(inner.lines) > room
-    if reaches_network(tree):  # what it saves is a download: judge/fetched_code names its URL
+    if writes and reaches_network(tree):  # a download's: judge/fetched_code names its URL
         writes.clear()
     return PythonCommands(tuple(lines), unknown, tuple(writes))
 
