@@ -614,6 +614,15 @@ def test_running_a_copy_of_a_file_the_pr_adds_fails_naming_that_file(check, chec
     assert f"runs `bash /tmp/r.sh`, which this PR adds (`{OTHER}`)" in result.reason
 
 
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_make_running_a_makefile_the_pr_adds_fails_naming_it(check, check_id):
+    makefile = "benchmarks/single_node/fixed_seq_len/Makefile"
+    line = "make -C benchmarks/single_node/fixed_seq_len all"
+    result = check(_parts(line, helper=None, other=makefile), check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"runs `{line}`, which this PR adds (`{makefile}`)" in result.reason
+
+
 # A program in a language signoff does not read, given inline: it may run any command.
 OTHER_LANGUAGES = {
     "perl-e": "perl -e 'system(\"docker run --rm evil/vllm:patched vllm serve m\")'",
