@@ -84,6 +84,8 @@ from signoff.parse.shell.values import (
     unknown,
 )
 from signoff.parse.shell.written_files import (
+    FETCHERS,
+    STDIN_FILES,
     argument_writes,
     file_key,
     program_kind,
@@ -95,7 +97,7 @@ from signoff.parse.shell.written_files import (
 _FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "batch"}
 # What these print into a pipe is followed where a shell runs it: `cat f` (a file the script
 # wrote, or one the checks judge by name), `curl URL` (judge/fetched_code).
-_FOLLOWED_OUTPUT = frozenset({"cat", "curl", "wget"})
+_FOLLOWED_OUTPUT = FETCHERS | {"cat"}
 # Builtins that read a file as code, besides those that run it as a program.
 _FILE_READERS = frozenset({"source", "."})
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
@@ -377,7 +379,7 @@ class SimpleCommands(Calls):
             if basename(inner.split(maxsplit=1)[0] if inner else "") not in _FOLLOWED_OUTPUT:
                 self.problem(node.line, f"runs {file.text[:60]}, a process substitution's "
                              "output")  # fmt: skip
-        elif DESCRIPTOR.match(file.text) and file.text not in ("/dev/fd/0", "/proc/self/fd/0"):
+        elif DESCRIPTOR.match(file.text) and file.text not in STDIN_FILES:
             self.problem(node.line, f"runs {file.text[:60]}, a file descriptor's text")
 
     # --- programs the script writes, then runs ----------------------------------------------------

@@ -29,11 +29,11 @@ from signoff.parse.shell.sed import read_sed, sed_programs
 # stream editor changing files in place (`sed -i`, `perl -i`).
 _EVERY_OPERAND = frozenset({"tee", "sponge"})
 # What a copy of is the command's own input, written as the script feeds it.
-_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _LAST_OPERAND = frozenset({"cp", "mv", "install", "ln", "rsync"})
 _IN_PLACE = frozenset({"sed", "perl"})
 # Commands whose output is what a URL serves (`curl URL > f`): judge/fetched_code's to follow.
-_FETCHERS = frozenset({"curl", "wget"})
+FETCHERS = frozenset({"curl", "wget"})
 # Names that are no file a program could be read from.
 _NOT_FILES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "&")
 
@@ -64,7 +64,7 @@ def argument_writes(argv: Sequence[Field]) -> list[tuple[Field, Field | None]]:
     if len(operands) < 2:
         return []
     target, sources = operands[-1], operands[:-1]
-    if any(source.text in _STDIN_FILES for source in sources):  # `install /dev/stdin f <<EOF`
+    if any(source.text in STDIN_FILES for source in sources):  # `install /dev/stdin f <<EOF`
         return [(target, None)]
     copied: list[tuple[Field, Field | None]] = [(target, source) for source in sources]
     copied += [(_joined(target, source), source) for source in sources if source.known]
@@ -76,7 +76,7 @@ def redirected_copies(argv: Sequence[Field], heredoc: bool) -> list[Field] | Non
     it; [] for a heredoc or several files, which the command writes itself), None for a
     fetcher's output (what the URL serves), [] for any other command's own output."""
     name = basename(argv[0].text) if argv and argv[0].known else ""
-    if name in _FETCHERS:
+    if name in FETCHERS:
         return None
     if name != "cat" or heredoc:
         return []
