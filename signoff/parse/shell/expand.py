@@ -303,7 +303,7 @@ class Expander:
         self, items: tuple[Text, ...], written: str, quoted: bool, *, star: bool
     ) -> list[Segment]:
         if star and quoted:
-            joined = join_segments([Segment(t.text, True, t.known) for t in items], separator=" ")
+            joined = _joined_items(items)
             return [Segment(joined.text, True, known=joined.known)]
         out: list[Segment] = []
         for n, item in enumerate(items):
@@ -369,9 +369,19 @@ class Expander:
         value = self.hooks.lookup(name, guarded=guarded)
         if isinstance(value, Array):
             if index in ("@", "*"):
-                return join_segments([Segment(t.text, True, t.known) for t in value.values()], " ")
+                return _joined_items(tuple(value.values()))
             return dict(value.items).get(index or "0")
         return value
+
+    def _each(self, name: str, index: str) -> tuple[Text, ...] | None:
+        """The elements an operator applies to one by one: an array's `[@]`/`[*]`, or the
+        positional parameters `$@`/`$*` (None: one string, or not known)."""
+        if name in ("@", "*"):
+            return self.hooks.positional()
+        if index not in ("@", "*"):
+            return None
+        value = self.hooks.lookup(name)
+        return tuple(value.values()) if isinstance(value, Array) and value.exact else None
 
     def _operator(
         self,
@@ -384,9 +394,16 @@ class Expander:
         depth: int,
         quoted: bool,
     ) -> list[Segment]:
-        value = self._scalar(name, index, guarded=op in _FALLBACKS)
         unknown_seg = [Segment(whole, quoted, known=False, split=not quoted)]
         operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
+        items = self._each(name, index) if op not in _FALLBACKS else None
+        if items is not None:  # `"${A[@]/#/-}"`, `"${@^^}"`: each element on its own
+            changed = [self._transform(op, t.text, word, operand_offset, depth) for t in items]
+            if any(c is None for c in changed) or not all(t.known for t in items):
+                return unknown_seg
+            star = name == "*" or index == "*"
+            return self._items(tuple(Text(c or "") for c in changed), whole, quoted, star=star)
+        value = self._scalar(name, index, guarded=op in _FALLBACKS)
         if value is FROM_ENVIRONMENT or (isinstance(value, Text) and not value.known):
             why = f"`{whole[:60]}` (${name} is known only at run time)"
             self._may_run(word, operand_offset, depth, why)
@@ -591,6 +608,16 @@ def _parameter_name(inner: str) -> tuple[str | None, str, str]:
             return None, "", inner
         return name, rest[1:close], rest[close + 1 :]
     return name, "", rest
+
+
+def _joined_items(items: tuple[Text, ...]) -> Text:
+    """Elements as one string, a space between each (`"${A[*]}"`)."""
+    segs: list[Segment] = []
+    for n, item in enumerate(items):
+        if n:
+            segs.append(Segment("", True, brk=True))
+        segs.append(Segment(item.text, True, item.known))
+    return join_segments(segs, separator=" ")
 
 
 def _split_replacement(word: str) -> tuple[str, str, str]:

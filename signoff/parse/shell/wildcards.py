@@ -88,8 +88,8 @@ def remove_affix(text: str, pattern: str, *, suffix: bool, longest: bool) -> str
 def replace(text: str, pattern: str, new: str, mode: str) -> str | None:
     """`${X/pat/new}`; mode "" replaces the first match, "/" every match, "#" a match at the
     start, "%" a match at the end. Each match is the longest one at its position."""
-    if not pattern:
-        return text
+    if not pattern:  # `${X/#/pre}`, `${X/%/post}`: an empty match at the anchor
+        return new + text if mode == "#" else text + new if mode == "%" else text
     if (len(text) + 1) ** 2 * (len(pattern) + 1) > MAX_WORK:
         return None
     if mode == "%":
