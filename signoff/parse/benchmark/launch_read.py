@@ -18,8 +18,6 @@ from signoff.parse.shell.fields import Field
 from signoff.parse.shell.scan import ASSIGNMENT
 from signoff.parse.shell.script_files import WRAPPERS, basename, container_image
 
-# Wrappers that add arguments of their own choosing to the command they run (read from stdin).
-_ADDS_ARGUMENTS = {"xargs": "[the arguments xargs reads from standard input]"}
 NOT_RUNNING = frozenset(
     {"echo", "printf", "grep", "egrep", "sed", "awk", "cat", "pgrep", "pkill", "kill", "which",
      "command", "type", "test", "[", "[[", "tee", "logger", "true", "false", ":"}
@@ -142,7 +140,7 @@ def read_launch(
         return ServerLaunch.model_construct(  # unvalidated: every field set here, as typed
             engine=engine, command=command, model=model, args=tuple(args), line=argv[i].line,
             env={**env(), **_wrapper_env(argv[:i])}, reach=reach, why=why,
-            opaque=opaque_words(tail[skip:]) + _added_by(argv[:i]),
+            opaque=opaque_words(tail[skip:]),  # xargs's input too (script_files.XARGS_INPUT)
             container=_container(argv),
         )  # fmt: skip
     return None
@@ -196,12 +194,6 @@ def _container(argv: Sequence[Field]) -> str:
     resolved; "" when no such runtime wraps it."""
     image = container_image(argv)
     return image.text if image is not None else ""
-
-
-def _added_by(before: Sequence[Field]) -> tuple[str, ...]:
-    """What the wrappers before a launcher add to its arguments at run time."""
-    found = (_ADDS_ARGUMENTS.get(basename(word.text)) for word in before if word.known)
-    return tuple(text for text in found if text)
 
 
 def _wrapper_env(before: Sequence[Field]) -> dict[str, str]:

@@ -12,7 +12,13 @@ from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome
 from signoff.parse.shell.reader import _DECLARERS, shown_word
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
-from signoff.parse.shell.script_files import STDIN, basename, command_string_at, script_file_word
+from signoff.parse.shell.script_files import (
+    INTERPRETERS,
+    STDIN,
+    basename,
+    command_string_at,
+    script_file_word,
+)
 from signoff.parse.shell.syntax import Simple, Word
 from signoff.parse.shell.values import (
     FROM_ENVIRONMENT,
@@ -302,7 +308,7 @@ BUILTINS: dict[str, Builtin] = {
     **{name: _declare for name in _DECLARERS},
     "unset": _unset, "shift": _shift, "set": _set,
     "source": _source, ".": _source, "eval": _eval,
-    "bash": _shell, "sh": _shell, "trap": _trap,
+    **{name: _shell for name in INTERPRETERS}, "trap": _trap,
     "read": _read, "mapfile": _read, "readarray": _read, "alias": _alias,
     "hash": _repoint, "enable": _repoint,
 }  # fmt: skip

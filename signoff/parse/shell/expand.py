@@ -31,6 +31,7 @@ from signoff.parse.shell.fields import (
 )
 from signoff.parse.shell.printf import Parts
 from signoff.parse.shell.scan import NAME
+from signoff.parse.shell.script_files import reads_program_from_input
 from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Text, Value, unknown
 
 MAX_DEPTH = 16
@@ -205,6 +206,8 @@ class Expander:
         """`<(cmd)` / `>(cmd)`: its commands run (as a `$( )`'s do); the word is a path
         (`/dev/fd/63`) known only at run time."""
         stop = _matching(raw, 1, "(", ")")
+        if raw.startswith(">(") and reads_program_from_input(raw[2 : stop - 1]):
+            self.hooks.problem(f"{raw[:stop][:60]} runs what the script writes into it")
         self.hooks.substitute(offset + 2, raw[2 : stop - 1], self.undecided)
         out.append(Segment(raw[:stop], False, known=False))
         return stop

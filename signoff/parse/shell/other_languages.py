@@ -1,4 +1,6 @@
-"""Programs in languages signoff does not read: Perl, Ruby, Node.js, PHP, Lua, R and awk.
+"""Programs in languages signoff does not read: Perl, Ruby, Node.js, PHP, Lua, R, awk, the
+shells outside bash's family (fish, csh, tcsh, PowerShell, xonsh, nushell, elvish), Tcl's `expect`
+and the command languages of gdb, vim and emacs.
 
 Any of them can run a command (`perl -e 'system("docker run ...")'`, `awk 'BEGIN {
 system("...") }'`, `node -e 'require("child_process").execSync("...")'`), so a program given
@@ -21,8 +23,15 @@ from signoff.parse.shell.script_files import WRAPPERS, basename, command_index
 from signoff.parse.shell.sed import read_sed, sed_programs
 
 # The interpreters, their version suffixes allowed (`perl5.36`, `node20`).
-_INTERPRETER = re.compile(r"(perl|ruby|node|nodejs|php|lua|luajit|Rscript|bun)[\d.]*")
+_INTERPRETER = re.compile(
+    r"(perl|ruby|node|nodejs|php|lua|luajit|Rscript|bun|fish|csh|tcsh|pwsh|powershell|xonsh|nu"
+    r"|elvish|expect|tclsh|wish|gdb|vim|vi|nvim|ex|view|gvim|emacs)[\d.]*"
+)
 # Options giving the program inline: Perl's and Ruby's `-e` at the end of a cluster (`-lne`).
+_COMMANDS_ANYWHERE = frozenset(
+    {"-ex", "--eval-command", "-iex", "--init-eval-command", "-x", "--command", "-ix",
+     "--init-command", "-c", "--cmd", "-S", "-s"}
+)  # fmt: skip
 _INLINE = {
     "node": frozenset({"-e", "--eval", "-p", "--print"}),
     "nodejs": frozenset({"-e", "--eval", "-p", "--print"}),
@@ -31,7 +40,24 @@ _INLINE = {
     "lua": frozenset({"-e"}),
     "luajit": frozenset({"-e"}),
     "Rscript": frozenset({"-e"}),
+    "fish": frozenset({"-c", "--command", "-C", "--init-command"}),
+    "csh": frozenset({"-c", "-fc", "-bc", "-ec"}),
+    "tcsh": frozenset({"-c", "-fc", "-bc", "-ec"}),
+    "pwsh": frozenset({"-c", "-Command", "-command", "-EncodedCommand", "-e", "-ec"}),
+    "powershell": frozenset({"-c", "-Command", "-command", "-EncodedCommand", "-e", "-ec"}),
+    "xonsh": frozenset({"-c"}),
+    "nu": frozenset({"-c", "--commands", "-e", "--execute"}),
+    "elvish": frozenset({"-c"}),
+    "expect": frozenset({"-c"}),
+    "tclsh": frozenset(),
+    "wish": frozenset(),
+    **{name: _COMMANDS_ANYWHERE for name in ("gdb", "vim", "vi", "nvim", "ex", "view", "gvim")},
+    "emacs": frozenset({"--eval", "-l", "--load", "-f", "--funcall", "--script", "-x"}),
 }
+# Programs that take their commands among their other words, and whose operands are no program
+# of theirs (the program gdb debugs, the files vim edits): `gdb -batch -ex 'shell CMD'`,
+# `vim -es -c '!CMD'`, `vim +'!CMD'`.
+_OPERANDS_NOT_PROGRAMS = frozenset({"gdb", "vim", "vi", "nvim", "ex", "view", "gvim", "emacs"})
 _CLUSTER_E = re.compile(r"-[A-Za-z]*[eE]")
 # A Perl program that is one substitution or transliteration and runs nothing: no `e` flag
 # (which evaluates the replacement), no code in the pattern (`(?{ })`) or in an interpolation
@@ -80,6 +106,8 @@ def inline_program(argv: Sequence[Field]) -> str:
         return ""
     inline = _INLINE.get(match[1])
     words = argv[start + 1 :]
+    if match[1] in _OPERANDS_NOT_PROGRAMS:
+        return _commands_anywhere(head, words, inline or frozenset())
     for i, word in enumerate(words):
         if not word.known or not word.text.startswith("-"):
             return ""  # the program file: options come before it
@@ -90,6 +118,20 @@ def inline_program(argv: Sequence[Field]) -> str:
             if perl and program is not None and _PERL_SUBSTITUTION.fullmatch(program.text):
                 return ""  # `perl -pi -e 's/a/b/' f`: an edit, which runs nothing
             return f"{head} {text}"
+    return ""
+
+
+def _commands_anywhere(head: str, words: Sequence[Field], options: frozenset[str]) -> str:
+    """gdb's, vim's or emacs's commands among its words (`-ex CMD`, `-c CMD`, vim's `+CMD`); a
+    word known only at run time may be one."""
+    for word in words:
+        if not word.known:
+            return f"{head} (a word known only at run time)"
+        text = word.text.split("=", 1)[0]
+        if text in options:
+            return f"{head} {text}"
+        if head not in ("gdb", "emacs") and text.startswith("+"):
+            return f"{head} +CMD"
     return ""
 
 
@@ -107,7 +149,8 @@ def program_file(argv: Sequence[Field]) -> Field | None:
             if word.known and word.text in ("-f", "--file"):
                 return words[i + 1]
         return None
-    if _INTERPRETER.fullmatch(head) is None:
+    match = _INTERPRETER.fullmatch(head)
+    if match is None or match[1] in _OPERANDS_NOT_PROGRAMS:
         return None
     i = 0
     while i < len(words) and words[i].known and words[i].text.startswith("-"):

@@ -31,7 +31,9 @@ MAX_PROGRAM = 200_000
 # Command lines read per program: more make the reading incomplete (real programs hand one or
 # two; each is read as a script of its own).
 MAX_COMMANDS = 64
-_SHELL_RUNNERS = frozenset({"system", "popen", "getoutput", "getstatusoutput"})
+_SHELL_RUNNERS = frozenset(
+    {"system", "popen", "getoutput", "getstatusoutput", "create_subprocess_shell"}
+)
 _ARGV_RUNNERS = frozenset({"run", "call", "check_call", "check_output", "Popen"})
 _MODULES = frozenset({"os", "subprocess"})
 # Builtins that run Python code given as text: a literal is read for commands too.
@@ -51,6 +53,10 @@ _MARKS = (
     "shutil",
     "rename",
     "replace",
+    "getattr",
+    "vars",
+    "__dict__",
+    "create_subprocess",
 )
 # `open(PATH, MODE)` with a mode that writes, and `Path(PATH).write_text(...)`.
 _WRITE_MODES = frozenset("wax+")
@@ -64,6 +70,12 @@ _FILE_MODULES = {
     "replace": ("os",),
 }
 _COMMON_NAMES = frozenset({"run", "call"})  # counted on the subprocess module only
+# Modules whose functions run programs: used other than by calling a function by its name
+# (`s = os.system`, `getattr(os, name)`, `vars(subprocess)`), they may run any.
+_COMMAND_MODULES = frozenset({"os", "subprocess", "pty", "posix", "asyncio"})
+# `asyncio.create_subprocess_exec(PROGRAM, *ARGS)`, `pty.spawn(ARGV)`: a program and its words.
+_SPREAD_RUNNERS = frozenset({"create_subprocess_exec"})
+_ALL_RUNNERS = _SHELL_RUNNERS | _ARGV_RUNNERS | _SPREAD_RUNNERS
 
 
 class PythonCommands(NamedTuple):
@@ -92,7 +104,7 @@ def _commands(program: str, nesting: int) -> PythonCommands:
     modules = _subprocess_names(tree)
     lines: list[str] = []
     writes: list[str] = []
-    unknown = False
+    unknown = _runners_used_indirectly(tree, imported)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -101,8 +113,8 @@ def _commands(program: str, nesting: int) -> PythonCommands:
             writes.append(written)
             continue
         name = _called_name(node.func, imported, modules)
-        if name in _SHELL_RUNNERS or name in _ARGV_RUNNERS:
-            line = _command_line(node)
+        if name in _SHELL_RUNNERS or name in _ARGV_RUNNERS or name in _SPREAD_RUNNERS:
+            line = _spread_line(node) if name in _SPREAD_RUNNERS else _command_line(node)
             if line is None or len(lines) == MAX_COMMANDS:
                 unknown = True
             elif line:
@@ -124,6 +136,51 @@ def _commands(program: str, nesting: int) -> PythonCommands:
     if writes and reaches_network(tree):  # a download's: judge/fetched_code names its URL
         writes.clear()
     return PythonCommands(tuple(lines), unknown, tuple(writes))
+
+
+def _runners_used_indirectly(tree: ast.Module, imported: dict[str, str]) -> bool:
+    """A command module, or one of its runners, used other than by calling it by name: bound
+    to another name (`s = os.system`), or looked up by a name (`getattr(os, n)`, `vars(os)`,
+    `os.__dict__`). (A module imported by a name known only at run time is not held against
+    the program: InferenceX's scripts import lists of modules to check that they load.)"""
+    modules = {
+        a.asname or a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for a in node.names
+        if a.name in _COMMAND_MODULES
+    }
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            on_module = node.value.id in modules
+            if on_module and node.attr.startswith("__"):
+                return True  # `os.__dict__[...]`
+            runner = node.attr in _ALL_RUNNERS or _OS_PROGRAMS.fullmatch(node.attr)
+            if on_module and runner and id(node) not in called:
+                return True  # `s = os.system`
+        elif isinstance(node, ast.Name) and node.id in imported and id(node) not in called:
+            return True  # `from os import system as s; f = s`
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            given = node.args[0] if node.args else None
+            on_module = isinstance(given, ast.Name) and given.id in modules
+            if node.func.id in ("getattr", "vars") and on_module and not _harmless_lookup(node):
+                return True
+    return False
+
+
+def _harmless_lookup(call: ast.Call) -> bool:
+    """`getattr(os, "environ")`: a literal name that runs nothing."""
+    if len(call.args) < 2 or not isinstance(call.func, ast.Name) or call.func.id != "getattr":
+        return False
+    name = _literal(call.args[1])
+    return name is not None and name not in _ALL_RUNNERS and not _OS_PROGRAMS.fullmatch(name)
+
+
+def _spread_line(call: ast.Call) -> str | None:
+    """`create_subprocess_exec("docker", "run", ...)`: its words as one line."""
+    words = [_word(arg) for arg in call.args]
+    return shlex.join(w for w in words if w is not None) if None not in words else None
 
 
 def _written_path(call: ast.Call) -> str | None:
@@ -198,6 +255,9 @@ def _called_name(func: ast.expr, imported: dict[str, str], modules: set[str]) ->
     """The runner a call names: `x.system(...)` on any object (`subprocess.run` on the module),
     or a name imported as one."""
     if isinstance(func, ast.Attribute):
+        if func.attr == "spawn":  # `pty.spawn(ARGV)` (a method of that name elsewhere)
+            on_pty = isinstance(func.value, ast.Name) and func.value.id == "pty"
+            return "run" if on_pty else ""
         if func.attr in _COMMON_NAMES:
             on_module = isinstance(func.value, ast.Name) and func.value.id in modules
             return func.attr if on_module or _imports_subprocess(func.value) else ""

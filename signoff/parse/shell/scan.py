@@ -224,12 +224,18 @@ class Scanner:
         return self.text.startswith("&>", i)
 
     def _redirect(self, i: int, end: int, out: list[Token]) -> tuple[int, bool]:
+        start = i
         while i < end and self.text[i].isdigit():
             i += 1
+        descriptor = self.text[start:i]
         match = _REDIRECT.match(self.text, i)
         op = match.group(0) if match else self.text[i]
         i += len(op)
         if op in (">&", "<&") and (dup := _DUPLICATE.match(self.text, i)):
+            number = dup.group(0).rstrip("-")
+            if op == "<&" and descriptor in ("", "0") and number not in ("", "0"):
+                # `bash <&3`: standard input read from another descriptor, as `< /dev/fd/3`
+                out.append(Token("in", f"/dev/fd/{number}", start))
             return dup.end(), False
         if op in ("<<", "<<-"):
             return self._heredoc_open(i, end, op == "<<-", out), False

@@ -16,15 +16,23 @@ import shlex
 from collections.abc import Sequence
 
 from signoff.parse.shell.fields import Field
+from signoff.parse.shell.option_commands import OPTION_RUNNERS, option_command
 from signoff.parse.shell.scan import ASSIGNMENT
 
 # Commands that run the command given in their arguments (after their own options).
 WRAPPERS = frozenset(
     {"nohup", "exec", "time", "setsid", "env", "stdbuf", "numactl", "taskset", "mpirun",
      "mpiexec", "srun", "timeout", "sudo", "nice", "ionice", "chrt", "flock", "docker", "podman",
-     "singularity", "apptainer", "enroot", "torchrun", "xargs"}
+     "singularity", "apptainer", "enroot", "torchrun", "xargs", "busybox", "toybox"}
 )  # fmt: skip
-INTERPRETERS = frozenset({"bash", "sh", "dash", "zsh"})
+# Shells whose script, `-c` string or standard input is read as bash reads it (the POSIX
+# family: they differ from bash in features a benchmark script does not use).
+INTERPRETERS = frozenset(
+    {"bash", "sh", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "oksh", "pdksh", "ash", "yash",
+     "posh", "rbash"}
+)  # fmt: skip
+# Where a system's own programs live: `/bin/bash -c STR` is bash.
+SYSTEM_BIN_DIRS = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"})
 # Wrappers whose command does not simply run on this host next (see shell_string_behind_wrappers).
 _NOT_ON_THIS_HOST = frozenset(
     {"docker", "podman", "singularity", "apptainer", "enroot", "torchrun"}
@@ -425,6 +433,19 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
     return found
 
 
+# The words xargs adds to its command from its standard input, as a word known only at run time.
+XARGS_INPUT = "[the arguments xargs reads from standard input]"
+
+
+def with_xargs_input(argv: Sequence[Field]) -> list[Field]:
+    """An `xargs CMD ARGS` command with what xargs adds to CMD's words from its input (one
+    word known only at run time), unless it substitutes a replace-string instead (`-I{}`):
+    `echo IMAGE | xargs docker run` runs the image it reads, `xargs vllm serve m` the flags."""
+    if _xargs_replace(argv):
+        return list(argv)
+    return [*argv, Field(XARGS_INPUT, False, "", argv[-1].line, single=False)]
+
+
 def _xargs_replace(words: Sequence[Field]) -> set[str]:
     """The replace-strings given to xargs (`-I X`, `-IX`, `-i`, `--replace=X`)."""
     out: set[str] = set()
@@ -556,6 +577,43 @@ def python_reads_stdin(argv: Sequence[Field]) -> bool:
     return found is not None and found.text == STDIN and not found.known
 
 
+def reads_program_from_input(text: str) -> bool:
+    """Whether the command line `text` (written plainly) is a shell or Python reading its
+    program from standard input: `bash`, `sh -s`, `python3 -` (`>(bash)`, `coproc bash`)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return False
+    argv = [Field(word, True, "", 0) for word in words]
+    start = command_index(argv)
+    if start >= len(argv):
+        return False
+    name = basename(argv[start].text)
+    if name not in INTERPRETERS and not PYTHON.fullmatch(name):
+        return False
+    word = script_file_word(argv[start:])
+    return word is not None and word.text == STDIN
+
+
+def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
+    """Where a shell given a command string stands among the words of a program signoff has
+    no rule for (`strace -f sh -c STR`, `unshare -r bash -c STR`, `kubectl exec P -- sh -c
+    STR`): a program handed a shell's command line is taken to run it, as a wrapper does (0:
+    none). Programs in `handled` (builtins, wrappers, the runners read elsewhere) and
+    interpreters, whose other words are their program's arguments, are left alone."""
+    name = basename(argv[0].text) if argv and argv[0].known else ""
+    if not name or name in handled or name in INTERPRETERS or PYTHON.fullmatch(name):
+        return 0
+    for j in range(1, len(argv)):
+        word = argv[j]
+        if not (word.known and basename(word.text) in INTERPRETERS):
+            continue
+        directory = word.text.rpartition("/")[0]
+        if ("/" not in word.text or directory in SYSTEM_BIN_DIRS) and command_string_at(argv[j:]):
+            return j
+    return 0
+
+
 def command_index(argv: Sequence[Field]) -> int:
     """Where the command behind leading wrappers starts (0 when there is no wrapper)."""
     i = 0
@@ -612,11 +670,16 @@ def _file_at(argv: Sequence[Field], i: int, *, command: bool) -> Field | None:
 # Commands that hand a string to a shell by an option (`su USER -c STR`, `flock FILE -c STR`,
 # `script -qc STR FILE`, `runuser -u U -c STR`, `capsh -- -c STR`): the string is code, as
 # `sh -c STR` reads it.
-_STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script", "capsh"})
+_STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script", "capsh", "sg"})
 # Commands that run their other words as a command line: `watch CMD`, `ssh HOST CMD...` (on the
 # remote host's shell), `parallel CMD ::: ARGS` (or each of ARGS, with no CMD), and a shell's
 # string under `find -exec`.
 _WORD_RUNNERS = frozenset({"watch", "ssh", "parallel", "find", "tmux", "screen"})
+# The runners `shell_string_of` reads (a shell among their words is theirs to run).
+STRING_RUNNERS = frozenset(
+    {"su", "runuser", "flock", "script", "capsh", "sg", "watch", "ssh", "parallel", "find",
+     "tmux", "screen", "env"}
+)  # fmt: skip
 _WATCH_VALUED = frozenset({"-n", "--interval", "-q", "--equexit"})  # procps watch
 # ssh's options that take the next word as their value (`ssh -p 2222 -i key HOST CMD`).
 _SSH_VALUE_OPTIONS = frozenset("BbcDEeFIiJLlmOopQRSWw")
@@ -644,9 +707,18 @@ _SCREEN_VALUED = frozenset("cehpSTt")
 def shell_string_of(argv: Sequence[Field]) -> Field | None:
     """The command string a command other than a shell hands to `sh -c`: the value of the
     string runners' `-c` (in a cluster too: `script -qc STR`) or `--command=`, the words
-    `watch`, `ssh` and `parallel` run joined, or the string of a shell `find -exec` runs
-    (None: it runs none)."""
+    `watch`, `ssh` and `parallel` run joined, the string of a shell `find -exec` runs, or a
+    command given in an option or address (`rsync -e`, `ssh -o ProxyCommand=`: option_commands),
+    one per line (None: it runs none)."""
     name = basename(argv[0].text) if argv and argv[0].known else ""
+    own = _own_string(name, argv)
+    given = option_command(name, argv) if name in OPTION_RUNNERS else None
+    if given is None or own is None:
+        return own or given
+    return _joined([given, own], "\n")  # `ssh -o ProxyCommand=X HOST CMD`: both run
+
+
+def _own_string(name: str, argv: Sequence[Field]) -> Field | None:
     if name in _WORD_RUNNERS:
         return _run_words(name, argv)
     if name == "env":

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import posixpath
+import re
 from collections.abc import Iterator
 
 from signoff.parse.shell import wildcards
@@ -35,6 +36,12 @@ from signoff.parse.shell.evaluated import (
 from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
+from signoff.parse.shell.option_commands import (
+    COMMAND_VARIABLES,
+    OPTION_RUNNERS,
+    SETTINGS_VARIABLES,
+    unread_commands,
+)
 from signoff.parse.shell.other_languages import other_program
 from signoff.parse.shell.python_commands import python_commands
 from signoff.parse.shell.reader import (
@@ -59,16 +66,22 @@ from signoff.parse.shell.script_files import (
     COMMAND_FILE_READERS,
     DESCRIPTOR,
     INTERPRETERS,
+    LOOKED_UP,
     PYTHON,
     STDIN,
+    STRING_RUNNERS,
+    SYSTEM_BIN_DIRS,
     WRAPPERS,
     basename,
     behind_wrappers,
     python_program,
     python_reads_stdin,
+    reads_program_from_input,
     script_file_word,
+    shell_among_operands,
     shell_string_behind_wrappers,
     shell_string_of,
+    with_xargs_input,
 )
 from signoff.parse.shell.syntax import Loop, Simple, Word
 from signoff.parse.shell.values import (
@@ -89,6 +102,7 @@ from signoff.parse.shell.written_files import (
     argument_writes,
     file_key,
     program_kind,
+    read_at_start,
     redirected_copies,
     writable,
 )
@@ -98,10 +112,30 @@ _FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "
 # What these print into a pipe is followed where a shell runs it: `cat f` (a file the script
 # wrote, or one the checks judge by name), `curl URL` (judge/fetched_code).
 _FOLLOWED_OUTPUT = FETCHERS | {"cat"}
+_PATTERN = re.compile(r"[*?]|\[[^\]]+\]")
+# Commands whose other words are read by their own rules, not as a command line they run.
+_LEFT_TO_THEIR_RULES = (
+    frozenset(BUILTINS) | WRAPPERS | STRING_RUNNERS | OPTION_RUNNERS | _SILENT
+    | {"command", "builtin", "coproc", "setsid", "exec", "eval", "time", "nohup"}
+)  # fmt: skip
 # Builtins that read a file as code, besides those that run it as a program.
 _FILE_READERS = frozenset({"source", "."})
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
 _SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
+
+
+def _names_by_pattern(raw: str) -> bool:
+    """A command word bash expands as a pattern of file names (`/usr/bin/dock[e]r`, `/u*/b*/x`):
+    unquoted, with `*`, `?` or a bracket expression (not the command `[`)."""
+    if not any(char in raw for char in "*?[") or any(char in raw for char in "'\"\\$`"):
+        return False
+    return _PATTERN.search(raw) is not None
+
+
+def _system_shell(path: str) -> bool:
+    """A shell by its path in a system directory (`/usr/bin/bash`), which the PR cannot write."""
+    directory, _, name = path.rpartition("/")
+    return name in INTERPRETERS and directory in SYSTEM_BIN_DIRS
 
 
 class SimpleCommands(Calls):
@@ -228,6 +262,9 @@ class SimpleCommands(Calls):
             else:
                 argv += exp.fields(word.raw, word.offset, word.line)
         self._record_writes(node, exp, argv)
+        if node.words and _names_by_pattern(node.words[0].raw):  # `/usr/bin/dock[e]r run ...`
+            self.problem(node.line, f"{node.words[0].raw[:60]} names its command by a pattern "
+                         "the files on the machine match when it runs")  # fmt: skip
         if not argv:
             for word in node.assigns:  # `A=1 $EMPTY`: a plain assignment after all
                 self.assign_word(word, exp, scope)
@@ -241,6 +278,8 @@ class SimpleCommands(Calls):
             if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
                 field = Field(given.text, given.known, given.prefix, word.line, given.parts)
                 self._startup_file(field, word.line, scope, word.raw[:120])
+            if match.group(1) in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
+                self._command_variable(match.group(1), given, word.line, scope)
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
     def dispatch(
@@ -253,7 +292,16 @@ class SimpleCommands(Calls):
         *,
         functions: bool,
     ) -> tuple[Scope, Outcome]:
+        looked_up = LOOKED_UP.fullmatch(argv[0].text) if not argv[0].known else None
+        if looked_up is not None:  # `$(which docker) run ...` runs what PATH finds: docker
+            argv = [Field(looked_up[1], True, "", argv[0].line), *argv[1:]]
         name = argv[0].text if argv[0].known else ""
+        if "/" in name and _system_shell(name) and file_key(name) not in self.writes:
+            # `/bin/bash -c STR` is bash (unless the script wrote that path: a file it runs)
+            argv = [Field(basename(name), True, "", argv[0].line), *argv[1:]]
+            name = argv[0].text
+        if basename(name) == "xargs" and len(argv) > 1:  # its input's words come last
+            argv = with_xargs_input(argv)
         if name in _FOLLOWED_OUTPUT:  # a file's text or a fetch's: followed where it runs
             self.printing = (node, None)
         if any(field.text.startswith(_ENV_FUNCTION) for field in argv):
@@ -263,6 +311,8 @@ class SimpleCommands(Calls):
             # bash runs a function before a builtin of the same name (`set() {...}`; `time`
             # is a reserved word, never a function call)
             return self.call_function(name, argv, scope, node.line)
+        if name == "command" and len(argv) > 1 and argv[1].text in ("-v", "-V"):
+            return scope, Outcome(None)  # `command -v X` says where X is; it runs nothing
         if name in ("command", "builtin", "time", "nohup") and len(argv) > 1:
             rest = argv[2:] if name == "time" and argv[1].text == "-p" else argv[1:]
             return self.dispatch(rest, prefix, node, scope, exp, functions=name == "time")
@@ -276,6 +326,8 @@ class SimpleCommands(Calls):
                 return self.dispatch(rest, prefix, node, scope, exp, functions=False)
             self.problem(node.line, "setsid with an option the reader does not know")
             return scope, Outcome(None)
+        if name == "coproc" and reads_program_from_input(" ".join(f.text for f in argv[1:])):
+            self.problem(node.line, "a coprocess shell runs what the script writes to it")
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
             return scope, Outcome()
@@ -295,6 +347,11 @@ class SimpleCommands(Calls):
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
             shell = [Field("sh", True, "", argv[0].line), Field("-c", True, "", argv[0].line)]
             self.dispatch([*shell, string], prefix, node, scope, exp, functions=False)
+            return scope, Outcome(None)
+        at = shell_among_operands(argv, _LEFT_TO_THEIR_RULES)
+        if at:  # `strace -f sh -c STR`: the program runs the shell it is handed
+            self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
+            self.dispatch(argv[at:], prefix, node, scope, exp, functions=False)
             return scope, Outcome(None)
         if name == "ssh" and node.heredocs:  # `ssh HOST <<'EOF'`: the remote shell's script
             self.hook.external(self, argv, prefix, scope, heredoc=True)
@@ -336,6 +393,9 @@ class SimpleCommands(Calls):
             self.feeding = printed[-1] if printed else None
         self.written_program(argv, node, scope, exp, prefix)
         self._other_language(argv, node, scope)
+        unread = unread_commands(basename(name), argv)  # `crontab -`, `nc -e /bin/sh`
+        if unread:
+            self.problem(node.line, unread)
         self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
@@ -423,6 +483,17 @@ class SimpleCommands(Calls):
         if file_key(field.text) in self.writes:
             self._writes_startup_file(field.text, line)
 
+    def _command_variable(self, name: str, value: Text, line: int, scope: Scope) -> None:
+        """`GIT_SSH_COMMAND=CMD` and the like: CMD is read as if run here, as `sh -c` reads it
+        (git runs it later, in any git command); git settings from the environment are not
+        read."""
+        if name in SETTINGS_VARIABLES:
+            self.problem(line, f"{name} gives git settings signoff does not read")
+        elif not value.known:
+            self.problem(line, f"{name} names a command known only at run time")
+        else:
+            self.run_text(value.text, scope.copy(), line, subshell=True)
+
     def _writes_startup_file(self, path: str, line: int) -> None:
         self.problem(
             line, f"a shell started later runs {path}, which the script writes when it runs"
@@ -435,7 +506,14 @@ class SimpleCommands(Calls):
         of any other, a file that runs as `source` would (see `written_program`)."""
         if not writable(field):
             return
+        if read_at_start(field.text):  # `>> ~/.bashrc`, `> .git/hooks/post-checkout`
+            self.problem(field.line, f"writes {field.text[:80]}, which programs started later "
+                         "read commands from")  # fmt: skip
         key = file_key(field.text)
+        if key in self.ran_unwritten:  # `bash < /tmp/fifo & ... > /tmp/fifo`
+            ran = self.at(self.ran_unwritten[key])
+            self.problem(field.line, f"writes {field.text[:80]}, which the script runs at line "
+                         f"{ran} while it may still be reading it")  # fmt: skip
         if key in self.startup_files:
             self._writes_startup_file(field.text, self.startup_files[key])
         if source is not None:
@@ -465,6 +543,8 @@ class SimpleCommands(Calls):
         if not node.streams and self.stdin_text is None and not self._may_run_written(argv[0]):
             return  # nearly every command
         word = script_file_word(argv, heredoc=bool(node.heredocs))
+        if argv[0].known and "/" in argv[0].text and file_key(argv[0].text) in self.writes:
+            word = argv[0]  # the written file is the program (`/usr/bin/dash -c` after writing it)
         by_name = word is None and argv[0].known and argv[0].text in self.written_names
         if by_name:  # `r.sh` found on a PATH the script points at the directory it wrote
             word = argv[0]
@@ -497,6 +577,10 @@ class SimpleCommands(Calls):
             if len(fields) != 1:
                 return
             word = fields[0]
+            if DESCRIPTOR.match(word.text) and word.text not in STDIN_FILES:  # `bash <&3`
+                self.problem(node.line, f"{argv[0].text} runs {word.text[:60]}, a file "
+                             "descriptor's text")  # fmt: skip
+                return
         if by_name:
             written = [key for key in self.writes if basename(key) == word.text]
         else:
@@ -504,6 +588,8 @@ class SimpleCommands(Calls):
             if not written and self.moved:  # after `cd`, `r.sh` and `/tmp/r.sh` may be one file
                 written = [key for key in self.writes if basename(key) == basename(word.text)]
         if not written:
+            if word.known and writable(word):  # a later write may be what it reads (a fifo, `&`)
+                self.ran_unwritten.setdefault(file_key(word.text), node.line)
             copied = self.copies.get(file_key(word.text))
             if copied is not None:  # `cp notes.txt /tmp/r.sh; bash /tmp/r.sh`: notes.txt runs
                 self.runs_file(copied, node.line, scope, " ".join(f.text for f in argv)[:200])
@@ -534,14 +620,15 @@ class SimpleCommands(Calls):
             self.problem(node.line, f"{argv[0].text} runs a here-string known only at run time")
 
     def _may_run_written(self, head: Field) -> bool:
-        """Whether a command starting with `head` may run a file the script wrote or copied:
-        a path, a word known only at run time, an interpreter or wrapper, or a written name."""
-        if not self.writes and not self.copies:
-            return False
+        """Whether a command starting with `head` may run a file the script wrote or copied, or
+        will write later: a path, a word known only at run time, an interpreter or wrapper, or
+        a written name."""
         if not head.known or "/" in head.text:
             return True
         name = head.text
-        return name in _FILE_RUNNERS or name in self.written_names or bool(PYTHON.fullmatch(name))
+        if name in _FILE_RUNNERS or PYTHON.fullmatch(name):
+            return True
+        return name in self.written_names
 
     def _remote_stdin(self, argv: list[Field], node: Simple, scope: Scope, exp: Expander) -> bool:
         """`ssh HOST bash -s < F`, `ssh HOST <<< 'CMD'`: the remote shell reads its script from
@@ -689,6 +776,8 @@ class SimpleCommands(Calls):
         if name in _STARTUP_FILES and value.text:  # every shell started later reads it
             field = Field(value.text, value.known, value.prefix, word.line, value.parts)
             self._startup_file(field, word.line, scope, word.raw[:120])
+        if name in COMMAND_VARIABLES and value.text:  # a command git (or ssh) runs later
+            self._command_variable(name, value, word.line, scope)
         if index:
             scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
         elif append:

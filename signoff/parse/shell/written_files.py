@@ -11,6 +11,7 @@ reading incomplete).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -38,6 +39,25 @@ FETCHERS = frozenset({"curl", "wget"})
 _NOT_FILES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "&")
 
 Program = Literal["shell", "python"]
+
+# Files programs read commands from when they start (a shell's startup files, git's hooks and
+# settings, ssh's settings, the libraries every program loads): a script that writes one runs
+# what it holds later, in any such program. By file name, and by the end of the path.
+_STARTUP_NAMES = frozenset(
+    {".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+     ".zprofile", ".zlogin", ".kshrc", ".mkshrc", ".gitconfig"}
+)  # fmt: skip
+_STARTUP_PATHS = re.compile(
+    r"(?:^|/)(?:etc/profile(?:\.d/.*)?|etc/bash\.bashrc|etc/bashrc|etc/zsh/.+|\.git/hooks/.+"
+    r"|\.git/config|\.config/git/config|etc/gitconfig|\.ssh/config|etc/ssh/ssh_config(?:\.d/.+)?"
+    r"|etc/ld\.so\.preload)$"
+)
+
+
+def read_at_start(path: str) -> bool:
+    """Whether `path` names a file programs read commands from when they start."""
+    text = path.rstrip("/")
+    return text.rsplit("/", 1)[-1] in _STARTUP_NAMES or _STARTUP_PATHS.search(text) is not None
 
 
 def argument_writes(argv: Sequence[Field]) -> list[tuple[Field, Field | None]]:
