@@ -38,7 +38,8 @@ def _files(text: str) -> list[tuple[str, str, str]]:
         ("exec -a name bash x.sh", "x.sh", "x.sh"),
         ("$(command -v bash) x.sh", "x.sh", "x.sh"),
         ("bash < x.sh", "(standard input)", ""),
-        ("echo x | xargs bash", "(standard input)", ""),
+        # xargs hands bash its input's words: the first is the script file it runs
+        ("echo x | xargs bash", "[the arguments xargs reads from standard input]", ""),
         ("echo x | xargs -I % bash %", "%", ""),
         ("xargs -n1 ./run.sh", "./run.sh", "run.sh"),
         ('find . -name "*.bash" -exec bash {} \\;', "{}", ""),

