@@ -89,6 +89,8 @@ def test_a_command_another_program_runs_is_read_as_that_command(line):
         ("GIT_CONFIG_PARAMETERS=\"'core.pager=sh'\" git log", "GIT_CONFIG_PARAMETERS gives"),
         ('GIT_SSH_COMMAND="$CMD" git fetch', "GIT_SSH_COMMAND names a command known only"),
         ("git --config-env=core.pager=CMD log", "known only at run time"),
+        ('ssh -o "$OPTS" node1 true', "known only at run time"),
+        ('ssh -o "ProxyCommand=$P" node1 true', "known only at run time"),
         ('sbatch --wrap="$CMD"', "known only at run time"),
     ],
 )
@@ -104,6 +106,7 @@ def test_a_command_that_cannot_be_read_makes_the_reading_incomplete(line, why):
         "rsync -az -e 'ssh -p 2222 -o StrictHostKeyChecking=no' src host:dst",
         "ssh -o StrictHostKeyChecking=no -o ProxyJump=bastion node1 'nvidia-smi'",
         "scp -o StrictHostKeyChecking=no a node1:/tmp/",
+        'ssh -o "ConnectTimeout=$T" node1 nvidia-smi',  # a run-time value of a harmless key
         "tar -xzf model.tar.gz -C /tmp",
         "tar -I zstd -xf a.tar.zst",
         "git config --global --add safe.directory '*'",

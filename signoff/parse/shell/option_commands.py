@@ -118,8 +118,10 @@ def _ssh(argv: Sequence[Field]) -> list[Field]:
         value = _value(argv, i, "-o")
         if value is None:
             continue
-        if not value.known:
-            found.append(value)  # a setting known only at run time may be one of these
+        if not value.known:  # `-o "ConnectTimeout=$T"`: its key may still be known
+            named = re.match(r"([A-Za-z]+)[= ]", value.prefix)
+            if named is None or named[1].lower() in _SSH_COMMAND_KEYS:
+                found.append(value)
             continue
         key, _, rest = value.text.replace("=", " ", 1).partition(" ")
         if key.lower() in _SSH_COMMAND_KEYS:

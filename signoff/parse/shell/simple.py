@@ -112,6 +112,7 @@ _FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "
 # What these print into a pipe is followed where a shell runs it: `cat f` (a file the script
 # wrote, or one the checks judge by name), `curl URL` (judge/fetched_code).
 _FOLLOWED_OUTPUT = FETCHERS | {"cat"}
+# What makes a word a pattern of file names: `*`, `?` or a bracket expression.
 _PATTERN = re.compile(r"[*?]|\[[^\]]+\]")
 # Commands whose other words are read by their own rules, not as a command line they run.
 _LEFT_TO_THEIR_RULES = (
