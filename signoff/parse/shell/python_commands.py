@@ -76,6 +76,13 @@ _COMMAND_MODULES = frozenset({"os", "subprocess", "pty", "posix", "asyncio"})
 # `asyncio.create_subprocess_exec(PROGRAM, *ARGS)`, `pty.spawn(ARGV)`: a program and its words.
 _SPREAD_RUNNERS = frozenset({"create_subprocess_exec"})
 _ALL_RUNNERS = _SHELL_RUNNERS | _ARGV_RUNNERS | _SPREAD_RUNNERS
+# What a program holds when it may use a runner other than by calling it: a lookup by name, a
+# dunder attribute, or a runner's name not followed by its call.
+_INDIRECT_HINT = re.compile(
+    r"\b(?:getattr|vars)\s*\(|\.__\w+__|\b(?:system|popen|getoutput|getstatusoutput|run|call"
+    r"|check_call|check_output|Popen|spawn\w*|exec[lv]\w*|posix_spawnp?"
+    r"|create_subprocess_\w+)\b(?!\s*\()"
+)
 
 
 class PythonCommands(NamedTuple):
@@ -104,7 +111,7 @@ def _commands(program: str, nesting: int) -> PythonCommands:
     modules = _subprocess_names(tree)
     lines: list[str] = []
     writes: list[str] = []
-    unknown = _runners_used_indirectly(tree, imported)
+    unknown = _runners_used_indirectly(program, tree, imported)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -138,34 +145,49 @@ def _commands(program: str, nesting: int) -> PythonCommands:
     return PythonCommands(tuple(lines), unknown, tuple(writes))
 
 
-def _runners_used_indirectly(tree: ast.Module, imported: dict[str, str]) -> bool:
+def _runners_used_indirectly(program: str, tree: ast.Module, imported: dict[str, str]) -> bool:
     """A command module, or one of its runners, used other than by calling it by name: bound
     to another name (`s = os.system`), or looked up by a name (`getattr(os, n)`, `vars(os)`,
     `os.__dict__`). (A module imported by a name known only at run time is not held against
     the program: InferenceX's scripts import lists of modules to check that they load.)"""
-    modules = {
-        a.asname or a.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for a in node.names
-        if a.name in _COMMAND_MODULES
-    }
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    if not imported and not _INDIRECT_HINT.search(program):
+        return False  # nearly every program: each runner it names is called where it stands
+    modules: set[str] = set()
+    called: set[int] = set()
+    found: list[ast.AST] = []  # attributes, names and lookups to decide once all calls are known
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            on_module = node.value.id in modules
-            if on_module and node.attr.startswith("__"):
-                return True  # `os.__dict__[...]`
-            runner = node.attr in _ALL_RUNNERS or _OS_PROGRAMS.fullmatch(node.attr)
-            if on_module and runner and id(node) not in called:
-                return True  # `s = os.system`
-        elif isinstance(node, ast.Name) and node.id in imported and id(node) not in called:
-            return True  # `from os import system as s; f = s`
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            given = node.args[0] if node.args else None
-            on_module = isinstance(given, ast.Name) and given.id in modules
-            if node.func.id in ("getattr", "vars") and on_module and not _harmless_lookup(node):
-                return True
+        if isinstance(node, ast.Import):
+            modules |= {a.asname or a.name for a in node.names if a.name in _COMMAND_MODULES}
+        elif isinstance(node, ast.Call):
+            called.add(id(node.func))
+            if isinstance(node.func, ast.Name) and node.func.id in ("getattr", "vars"):
+                found.append(node)
+        elif _may_be_indirect(node, imported):
+            found.append(node)
+    return any(_indirect(node, modules, called) for node in found)
+
+
+def _may_be_indirect(node: ast.AST, imported: dict[str, str]) -> bool:
+    """An attribute of a plain name (`os.system`), or a name imported as a runner."""
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.value, ast.Name)
+    return isinstance(node, ast.Name) and node.id in imported
+
+
+def _indirect(node: ast.AST, modules: set[str], called: set[int]) -> bool:
+    if isinstance(node, ast.Name):
+        return id(node) not in called  # `from os import system as s; f = s`
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        if node.value.id not in modules:
+            return False
+        if node.attr.startswith("__"):
+            return True  # `os.__dict__[...]`
+        runner = node.attr in _ALL_RUNNERS or _OS_PROGRAMS.fullmatch(node.attr)
+        return bool(runner) and id(node) not in called  # `s = os.system`
+    if isinstance(node, ast.Call):
+        given = node.args[0] if node.args else None
+        on_module = isinstance(given, ast.Name) and given.id in modules
+        return on_module and not _harmless_lookup(node)  # `getattr(os, n)`, `vars(os)`
     return False
 
 

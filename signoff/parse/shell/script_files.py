@@ -606,10 +606,10 @@ def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
         return 0
     for j in range(1, len(argv)):
         word = argv[j]
-        if not (word.known and basename(word.text) in INTERPRETERS):
-            continue
-        directory = word.text.rpartition("/")[0]
-        if ("/" not in word.text or directory in SYSTEM_BIN_DIRS) and command_string_at(argv[j:]):
+        directory, slash, shell = word.text.rpartition("/")
+        if not word.known or shell not in INTERPRETERS:
+            continue  # nearly every word
+        if (not slash or directory in SYSTEM_BIN_DIRS) and command_string_at(argv[j:]):
             return j
     return 0
 

@@ -114,6 +114,7 @@ _FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "
 _FOLLOWED_OUTPUT = FETCHERS | {"cat"}
 # What makes a word a pattern of file names: `*`, `?` or a bracket expression.
 _PATTERN = re.compile(r"[*?]|\[[^\]]+\]")
+_QUOTING = re.compile(r"['\"\\$`]")
 # Commands whose other words are read by their own rules, not as a command line they run.
 _LEFT_TO_THEIR_RULES = (
     frozenset(BUILTINS) | WRAPPERS | STRING_RUNNERS | OPTION_RUNNERS | _SILENT
@@ -128,9 +129,9 @@ _SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
 def _names_by_pattern(raw: str) -> bool:
     """A command word bash expands as a pattern of file names (`/usr/bin/dock[e]r`, `/u*/b*/x`):
     unquoted, with `*`, `?` or a bracket expression (not the command `[`)."""
-    if not any(char in raw for char in "*?[") or any(char in raw for char in "'\"\\$`"):
-        return False
-    return _PATTERN.search(raw) is not None
+    if "*" not in raw and "?" not in raw and "[" not in raw:
+        return False  # nearly every command word
+    return _QUOTING.search(raw) is None and _PATTERN.search(raw) is not None
 
 
 def _system_shell(path: str) -> bool:
