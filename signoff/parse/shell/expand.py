@@ -13,6 +13,7 @@ than `MAX_DEPTH` are reported, not followed.
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Protocol
 
 from signoff.parse.shell import arith, wildcards
@@ -206,7 +207,7 @@ class Expander:
         """`<(cmd)` / `>(cmd)`: its commands run (as a `$( )`'s do); the word is a path
         (`/dev/fd/63`) known only at run time."""
         stop = _matching(raw, 1, "(", ")")
-        if raw.startswith(">(") and reads_program_from_input(raw[2 : stop - 1]):
+        if raw.startswith(">(") and _reads_its_input(raw[2 : stop - 1]):
             self.hooks.problem(f"{raw[:stop][:60]} runs what the script writes into it")
         self.hooks.substitute(offset + 2, raw[2 : stop - 1], self.undecided)
         out.append(Segment(raw[:stop], False, known=False))
@@ -611,6 +612,16 @@ def _parameter_name(inner: str) -> tuple[str | None, str, str]:
             return None, "", inner
         return name, rest[1:close], rest[close + 1 :]
     return name, "", rest
+
+
+def _reads_its_input(command: str) -> bool:
+    """`>(bash)`: the command written in an output process substitution reads its program from
+    what is written into it (its words as written; one that does not split is not that)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return reads_program_from_input([Field(word, True, "", 0) for word in words])
 
 
 def _joined_items(items: tuple[Text, ...]) -> Text:

@@ -6,6 +6,7 @@ are split into fields, and `brk` marks the boundary between `"${A[@]}"` items.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from signoff.parse.shell.printf import Parts
@@ -34,6 +35,13 @@ class Segment:
     known: bool = True
     split: bool = False  # an unquoted expansion: split into fields
     brk: bool = False  # a field boundary ("${A[@]}" items)
+
+
+def joined(words: Sequence[Field], between: str = " ") -> Field:
+    """Words as one text, on the first word's line; known only at run time (and perhaps several
+    fields) when any of them is."""
+    known = all(w.known for w in words)
+    return Field(between.join(w.text for w in words), known, "", words[0].line, single=known)
 
 
 def substituted(written: str, printed: str | Parts | None, quoted: bool) -> list[Segment]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from signoff.parse.shell.fields import Field
+from signoff.parse.shell.fields import Field, joined
 
 # ssh options (by `-o KEY=VALUE` or `-o 'KEY VALUE'`) whose value runs on this host, or on the
 # remote one (read the same way, as ssh's remote command is).
@@ -67,7 +67,7 @@ def option_command(name: str, argv: Sequence[Field]) -> Field | None:
     if reader is None:
         return None
     found = reader(argv)
-    return _lines(found) if found else None
+    return joined(found, "\n") if found else None  # one per line
 
 
 def unread_commands(name: str, argv: Sequence[Field]) -> str:
@@ -172,7 +172,7 @@ def _sudo(argv: Sequence[Field]) -> list[Field]:
             shell = True
         i += 2 if text in _SUDO_VALUED else 1
     words = argv[i:]
-    return [_joined(words)] if shell and words else []
+    return [joined(words)] if shell and words else []
 
 
 def _socat(argv: Sequence[Field]) -> list[Field]:
@@ -236,17 +236,6 @@ def _setting(key: str | None, value: Field) -> list[Field]:
             return []  # another git subcommand, or a helper git finds by its name
         text = text[1:]
     return [Field(text, True, "", value.line)]
-
-
-def _joined(words: Sequence[Field], between: str = " ") -> Field:
-    """The words as one text; unknown (and perhaps several fields) when any part is."""
-    known = all(w.known for w in words)
-    return Field(between.join(w.text for w in words), known, "", words[0].line, single=known)
-
-
-def _lines(found: list[Field]) -> Field:
-    """The commands, one per line."""
-    return _joined(found, "\n")
 
 
 _READERS: dict[str, Callable[[Sequence[Field]], list[Field]]] = {

@@ -15,7 +15,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from signoff.parse.shell.fields import Field
+from signoff.parse.shell.fields import Field, joined
 from signoff.parse.shell.option_commands import OPTION_RUNNERS, option_command
 from signoff.parse.shell.scan import ASSIGNMENT
 
@@ -577,22 +577,24 @@ def python_reads_stdin(argv: Sequence[Field]) -> bool:
     return found is not None and found.text == STDIN and not found.known
 
 
-def reads_program_from_input(text: str) -> bool:
-    """Whether the command line `text` (written plainly) is a shell or Python reading its
-    program from standard input: `bash`, `sh -s`, `python3 -` (`>(bash)`, `coproc bash`)."""
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        return False
-    argv = [Field(word, True, "", 0) for word in words]
+def reads_program_from_input(argv: Sequence[Field]) -> bool:
+    """Whether the command is a shell or Python reading its program from standard input:
+    `bash`, `sh -s`, `python3 -` (in `>(bash)`, `coproc bash`)."""
     start = command_index(argv)
-    if start >= len(argv):
+    if start >= len(argv) or not argv[start].known:
         return False
     name = basename(argv[start].text)
     if name not in INTERPRETERS and not PYTHON.fullmatch(name):
         return False
     word = script_file_word(argv[start:])
     return word is not None and word.text == STDIN
+
+
+def a_shell(text: str) -> bool:
+    """A shell by its name, or by its path in a system directory (`/usr/bin/bash`): not a file
+    elsewhere that happens to be called `bash`."""
+    directory, slash, name = text.rpartition("/")
+    return name in INTERPRETERS and (not slash or directory in SYSTEM_BIN_DIRS)
 
 
 def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
@@ -606,10 +608,7 @@ def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
         return 0
     for j in range(1, len(argv)):
         word = argv[j]
-        directory, slash, shell = word.text.rpartition("/")
-        if not word.known or shell not in INTERPRETERS:
-            continue  # nearly every word
-        if (not slash or directory in SYSTEM_BIN_DIRS) and command_string_at(argv[j:]):
+        if word.known and a_shell(word.text) and command_string_at(argv[j:]):
             return j
     return 0
 
@@ -675,12 +674,9 @@ _STRING_OPTION_RUNNERS = frozenset({"su", "runuser", "flock", "script", "capsh",
 # remote host's shell), `parallel CMD ::: ARGS` (or each of ARGS, with no CMD), and a shell's
 # string under `find -exec`.
 _WORD_RUNNERS = frozenset({"watch", "ssh", "parallel", "find", "tmux", "screen"})
-# The runners `shell_string_of` reads (a shell among their words is theirs to run).
-STRING_RUNNERS = frozenset(
-    {"su", "runuser", "flock", "script", "capsh", "sg", "watch", "ssh", "parallel", "find",
-     "tmux", "screen", "env"}
-)  # fmt: skip
 _WATCH_VALUED = frozenset({"-n", "--interval", "-q", "--equexit"})  # procps watch
+# The runners `shell_string_of` reads (a shell among their words is theirs to run).
+STRING_RUNNERS = _STRING_OPTION_RUNNERS | _WORD_RUNNERS | {"env"}
 # ssh's options that take the next word as their value (`ssh -p 2222 -i key HOST CMD`).
 _SSH_VALUE_OPTIONS = frozenset("BbcDEeFIiJLlmOopQRSWw")
 # GNU parallel's options that take the next word (`parallel -j 4 CMD ::: ...`).
@@ -715,7 +711,7 @@ def shell_string_of(argv: Sequence[Field]) -> Field | None:
     given = option_command(name, argv) if name in OPTION_RUNNERS else None
     if given is None or own is None:
         return own or given
-    return _joined([given, own], "\n")  # `ssh -o ProxyCommand=X HOST CMD`: both run
+    return joined([given, own], "\n")  # `ssh -o ProxyCommand=X HOST CMD`: both run
 
 
 def _own_string(name: str, argv: Sequence[Field]) -> Field | None:
@@ -744,7 +740,7 @@ def _run_words(name: str, argv: Sequence[Field]) -> Field | None:
         i = 1
         while i < len(argv) and argv[i].known and argv[i].text.startswith("-"):
             i += 2 if argv[i].text in _WATCH_VALUED else 1
-        return _joined(list(argv[i:])) if i < len(argv) else None
+        return joined(list(argv[i:])) if i < len(argv) else None
     if name == "ssh":
         return _ssh_command(argv)
     if name == "parallel":
@@ -762,11 +758,11 @@ def _split_string(argv: Sequence[Field]) -> Field | None:
         if not word.known or not word.text.startswith("-"):
             return None
         if word.text in ("-S", "--split-string") and i + 1 < len(argv):
-            return _joined([argv[i + 1], *argv[i + 2 :]])
+            return joined([argv[i + 1], *argv[i + 2 :]])
         if word.text.startswith("--split-string="):
             return Field(word.text.split("=", 1)[1], True, "", word.line)
         if word.text.startswith("-S") and not word.text.startswith("--"):
-            return _joined([Field(word.text[2:], True, "", word.line), *argv[i + 1 :]])
+            return joined([Field(word.text[2:], True, "", word.line), *argv[i + 1 :]])
     return None
 
 
@@ -789,7 +785,7 @@ def _tmux_command(argv: Sequence[Field]) -> Field | None:
     words = argv[i:]
     if not words:
         return None
-    return _joined(words) if typed or len(words) == 1 else _quoted(words)
+    return joined(words) if typed or len(words) == 1 else _quoted(words)
 
 
 def _screen_command(argv: Sequence[Field]) -> Field | None:
@@ -812,7 +808,7 @@ def _quoted(words: Sequence[Field]) -> Field:
     into the same words."""
     if all(w.known for w in words):
         return Field(" ".join(shlex.quote(w.text) for w in words), True, "", words[0].line)
-    return _joined(words)
+    return joined(words)
 
 
 def _ssh_command(argv: Sequence[Field]) -> Field | None:
@@ -826,7 +822,7 @@ def _ssh_command(argv: Sequence[Field]) -> Field | None:
         valued = len(text) == 2 and text[1] in _SSH_VALUE_OPTIONS
         i += 2 if valued else 1
     words = argv[i + 1 :]  # after the destination
-    return _joined(words) if words else None
+    return joined(words) if words else None
 
 
 def _parallel_commands(argv: Sequence[Field]) -> Field | None:
@@ -838,9 +834,9 @@ def _parallel_commands(argv: Sequence[Field]) -> Field | None:
     separators = (":::", "::::", ":::+", "::::+")
     end = next((j for j in range(i, len(argv)) if argv[j].text in separators), len(argv))
     if end > i:
-        return _substituted(_joined(argv[i:end]), {"{}"})
+        return _substituted(joined(argv[i:end]), {"{}"})
     commands = [w for w in argv[end + 1 :] if w.text not in separators]
-    return _joined(commands, "\n") if commands else None
+    return joined(commands, "\n") if commands else None
 
 
 def _find_shell_string(argv: Sequence[Field]) -> Field | None:
@@ -854,13 +850,6 @@ def _find_shell_string(argv: Sequence[Field]) -> Field | None:
                 if at:
                     return _substituted(argv[i + 1 + at], {"{}"})
     return None
-
-
-def _joined(words: Sequence[Field], between: str = " ") -> Field:
-    if all(w.known for w in words):
-        text = between.join(w.text for w in words)
-        return Field(text, True, "", words[0].line)
-    return Field(between.join(w.text for w in words), False, "", words[0].line, single=False)
 
 
 def command_string_at(argv: Sequence[Field]) -> int:

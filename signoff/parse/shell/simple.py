@@ -70,8 +70,8 @@ from signoff.parse.shell.script_files import (
     PYTHON,
     STDIN,
     STRING_RUNNERS,
-    SYSTEM_BIN_DIRS,
     WRAPPERS,
+    a_shell,
     basename,
     behind_wrappers,
     python_program,
@@ -132,12 +132,6 @@ def _names_by_pattern(raw: str) -> bool:
     if "*" not in raw and "?" not in raw and "[" not in raw:
         return False  # nearly every command word
     return _QUOTING.search(raw) is None and _PATTERN.search(raw) is not None
-
-
-def _system_shell(path: str) -> bool:
-    """A shell by its path in a system directory (`/usr/bin/bash`), which the PR cannot write."""
-    directory, _, name = path.rpartition("/")
-    return name in INTERPRETERS and directory in SYSTEM_BIN_DIRS
 
 
 class SimpleCommands(Calls):
@@ -298,7 +292,7 @@ class SimpleCommands(Calls):
         if looked_up is not None:  # `$(which docker) run ...` runs what PATH finds: docker
             argv = [Field(looked_up[1], True, "", argv[0].line), *argv[1:]]
         name = argv[0].text if argv[0].known else ""
-        if "/" in name and _system_shell(name) and file_key(name) not in self.writes:
+        if "/" in name and a_shell(name) and file_key(name) not in self.writes:
             # `/bin/bash -c STR` is bash (unless the script wrote that path: a file it runs)
             argv = [Field(basename(name), True, "", argv[0].line), *argv[1:]]
             name = argv[0].text
@@ -328,7 +322,7 @@ class SimpleCommands(Calls):
                 return self.dispatch(rest, prefix, node, scope, exp, functions=False)
             self.problem(node.line, "setsid with an option the reader does not know")
             return scope, Outcome(None)
-        if name == "coproc" and reads_program_from_input(" ".join(f.text for f in argv[1:])):
+        if name == "coproc" and reads_program_from_input(argv[1:]):
             self.problem(node.line, "a coprocess shell runs what the script writes to it")
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
