@@ -282,3 +282,46 @@ def test_a_shell_reading_what_the_script_writes_into_it_is_not_read(line, why):
 )
 def test_everyday_streams_and_coprocesses_stay_quiet(line):
     assert not [p for p in _read(line).problems if "reading" in p or "writes" in p]
+
+
+# --- routes found on the final read ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"/bin//bash -c '{EVIL}'",  # a path bash normalises
+        f"/opt/conda/bin/bash -c '{EVIL}'",  # a shell outside the system's directories
+        f"git config set alias.x '!{EVIL}'",  # git 2.46's spelling
+        f"python3 -c \"from os import *; system('{EVIL}')\"",
+        f"tar -x --to-com='{EVIL}' -f a.tar",  # getopt takes a long option's prefix
+    ],
+)
+def test_routes_found_on_the_final_read_are_read_as_the_command(line):
+    assert [c.word for c in _read(line).containers] == ["evil/vllm:patched"]
+
+
+def test_a_shell_by_a_path_outside_the_system_is_also_a_file_the_script_runs():
+    run = _read(f"./tools/bash -c '{EVIL}'")
+    assert "./tools/bash" in [s.word for s in run.script_files]
+    assert [c.word for c in run.containers] == ["evil/vllm:patched"]
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (f"echo '* * * * * {EVIL}' | crontab", "crontab schedules commands"),
+        (
+            f"python3 -c \"getattr(__import__('os'), 'system')('{EVIL}')\"",
+            "python -c runs a command known only at run time",
+        ),
+        (f"exec <<<'{EVIL}'\nbash", "bash reads its program from the standard input `exec`"),
+        ("exec < /tmp/cmds\nsh", "sh reads its program from the standard input `exec`"),
+    ],
+)
+def test_routes_found_on_the_final_read_that_cannot_be_read_fail_closed(line, why):
+    assert why in " ".join(_read(line).problems)
+
+
+def test_exec_from_dev_null_leaves_a_later_shell_as_it_was():
+    assert not [p for p in _read("exec < /dev/null\nbash").problems if "exec" in p]

@@ -76,6 +76,8 @@ def unread_commands(name: str, argv: Sequence[Field]) -> str:
     netcat running a program on what the network sends (`nc -e /bin/sh`, `ncat -c CMD`)."""
     if name == "crontab":
         words = argv[1:]
+        if not words:  # no file: it reads the schedule from standard input
+            return "crontab schedules commands signoff does not read"
         for i, word in enumerate(words):
             user = word.text == "-u" or (i > 0 and words[i - 1].text == "-u")  # `-u USER`
             if not (word.known and (user or word.text in ("-l", "-r", "-e", "-i"))):
@@ -100,12 +102,26 @@ def _value(argv: Sequence[Field], i: int, option: str) -> Field | None:
         return Field(word.text, False, "", word.line, single=False) if given else None
     text = word.text
     if text == option:
-        return argv[i + 1] if i + 1 < len(argv) else None
+        return _next(argv, i)
     if option.startswith("--") and text.startswith(option + "="):
         return _tail(word, len(option) + 1)
+    if option.startswith("--") and _abbreviates(text, option):  # getopt's `--to-com=CMD`
+        named, equals, _ = text.partition("=")
+        return _tail(word, len(named) + 1) if equals else _next(argv, i)
     if not option.startswith("--") and text.startswith(option) and len(text) > len(option):
         return _tail(word, len(option))
     return None
+
+
+def _next(argv: Sequence[Field], i: int) -> Field | None:
+    return argv[i + 1] if i + 1 < len(argv) else None
+
+
+def _abbreviates(text: str, option: str) -> bool:
+    """`--to-com` for `--to-command`: GNU getopt takes any unambiguous prefix of a long option
+    (an ambiguous one is taken too: reading more is the safe side)."""
+    named = text.partition("=")[0]
+    return len(named) >= 4 and named != option and option.startswith(named)
 
 
 def _tail(word: Field, start: int) -> Field:
@@ -205,6 +221,8 @@ def _git(argv: Sequence[Field]) -> list[Field]:
         i += 2 if word.known and word.text in _GIT_VALUED else 1
     if i < len(argv) and argv[i].known and argv[i].text == "config":
         operands = _config_operands(argv[i + 1 :])
+        if operands and operands[0].known and operands[0].text in ("set", "--add"):
+            operands = operands[1:]  # git 2.46's `git config set KEY VALUE`
         if len(operands) >= 2:
             name = operands[0]
             found += _setting(name.text if name.known else None, operands[1])

@@ -186,9 +186,16 @@ def _indirect(node: ast.AST, modules: set[str], called: set[int]) -> bool:
         return bool(runner) and id(node) not in called  # `s = os.system`
     if isinstance(node, ast.Call):
         given = node.args[0] if node.args else None
-        on_module = isinstance(given, ast.Name) and given.id in modules
+        on_module = (isinstance(given, ast.Name) and given.id in modules) or (
+            isinstance(given, ast.Call) and _imports_a_command_module(given)
+        )
         return on_module and not _harmless_lookup(node)  # `getattr(os, n)`, `vars(os)`
     return False
+
+
+def _imports_a_command_module(call: ast.Call) -> bool:
+    """`__import__("os")`, `importlib.import_module("subprocess")` in place."""
+    return any(isinstance(a, ast.Constant) and a.value in _COMMAND_MODULES for a in call.args)
 
 
 def _harmless_lookup(call: ast.Call) -> bool:
@@ -258,6 +265,8 @@ def _imported_names(tree: ast.Module) -> dict[str, str]:
     names: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in _MODULES:
+            if any(alias.name == "*" for alias in node.names):  # `from os import *`
+                names.update({runner: runner for runner in _SHELL_RUNNERS | _ARGV_RUNNERS})
             for alias in node.names:
                 if alias.name in _SHELL_RUNNERS | _ARGV_RUNNERS:
                     names[alias.asname or alias.name] = alias.name

@@ -170,6 +170,7 @@ class ReaderState:
         self.copies: dict[str, Field] = {}  # files copied from one the script did not write
         self.startup_files: dict[str, int] = {}  # what BASH_ENV or ENV names, and where
         self.ran_unwritten: dict[str, int] = {}  # files run before the script wrote any such
+        self.exec_stdin = 0  # the line of an `exec < F` / `exec <<< S` that replaced stdin
         self.written_names: set[str] = set()  # the base names of the files in `writes`
         self.integers: set[str] = set()  # names declared `-i`: arithmetic reads what they get
         # a written file the last simple command printed (`cat f`), and the one a pipeline

@@ -11,6 +11,7 @@ wrappers (`exec`, `timeout 10`, `env A=1`, `nohup`, `sudo -E`...). Nothing is ex
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from collections.abc import Sequence
@@ -591,10 +592,13 @@ def reads_program_from_input(argv: Sequence[Field]) -> bool:
 
 
 def a_shell(text: str) -> bool:
-    """A shell by its name, or by its path in a system directory (`/usr/bin/bash`): not a file
-    elsewhere that happens to be called `bash`."""
-    directory, slash, name = text.rpartition("/")
-    return name in INTERPRETERS and (not slash or directory in SYSTEM_BIN_DIRS)
+    """A shell by its name or by any path to it (`/usr/bin/bash`, `/bin//sh`, `/opt/x/bash`)."""
+    return basename(posixpath.normpath(text)) in INTERPRETERS if text else False
+
+
+def system_program(path: str) -> bool:
+    """A path in a directory of the system's own programs, which no PR file is."""
+    return posixpath.dirname(posixpath.normpath(path)) in SYSTEM_BIN_DIRS
 
 
 def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:

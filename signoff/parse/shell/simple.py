@@ -81,6 +81,7 @@ from signoff.parse.shell.script_files import (
     shell_among_operands,
     shell_string_behind_wrappers,
     shell_string_of,
+    system_program,
     with_xargs_input,
 )
 from signoff.parse.shell.syntax import Loop, Simple, Word
@@ -124,6 +125,12 @@ _LEFT_TO_THEIR_RULES = (
 _FILE_READERS = frozenset({"source", "."})
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
 _SETSID_OPTIONS = frozenset({"-c", "--ctty", "-f", "--fork", "-w", "--wait"})
+
+
+def _replaces_stdin(node: Simple) -> bool:
+    """`exec < F`, `exec <<< S`, `exec <<EOF`: the script's own standard input is now that."""
+    reads = [t for kind, t in node.streams if kind in ("in", "string")]
+    return bool(node.heredocs) or any(t.raw not in ("/dev/null", "/dev/stdin") for t in reads)
 
 
 def _names_by_pattern(raw: str) -> bool:
@@ -258,6 +265,8 @@ class SimpleCommands(Calls):
             else:
                 argv += exp.fields(word.raw, word.offset, word.line)
         self._record_writes(node, exp, argv)
+        if [f.text for f in argv] == ["exec"] and _replaces_stdin(node):
+            self.exec_stdin = node.line  # later commands read what it redirects
         if node.words and _names_by_pattern(node.words[0].raw):  # `/usr/bin/dock[e]r run ...`
             self.problem(node.line, f"{node.words[0].raw[:60]} names its command by a pattern "
                          "the files on the machine match when it runs")  # fmt: skip
@@ -293,8 +302,11 @@ class SimpleCommands(Calls):
             argv = [Field(looked_up[1], True, "", argv[0].line), *argv[1:]]
         name = argv[0].text if argv[0].known else ""
         if "/" in name and a_shell(name) and file_key(name) not in self.writes:
-            # `/bin/bash -c STR` is bash (unless the script wrote that path: a file it runs)
-            argv = [Field(basename(name), True, "", argv[0].line), *argv[1:]]
+            # `/bin/bash -c STR` is bash (unless the script wrote that path: a file it runs);
+            # outside the system's directories the file may also be the PR's: a file run too
+            if not system_program(name):
+                self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
+            argv = [Field(basename(posixpath.normpath(name)), True, "", argv[0].line), *argv[1:]]
             name = argv[0].text
         if basename(name) == "xargs" and len(argv) > 1:  # its input's words come last
             argv = with_xargs_input(argv)
@@ -557,6 +569,11 @@ class SimpleCommands(Calls):
                 else:
                     self.problem(node.line, f"{argv[0].text} runs a program piped into it that "
                                  "signoff does not read")  # fmt: skip
+                return
+            if not stdin and fed is None and self.exec_stdin:  # `exec <<< '...'; bash`
+                at = self.at(self.exec_stdin)
+                self.problem(node.line, f"{argv[0].text} reads its program from the standard "
+                             f"input `exec` replaced at line {at}")  # fmt: skip
                 return
             if not stdin and fed is None:
                 return
