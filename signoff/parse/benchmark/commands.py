@@ -33,6 +33,7 @@ from signoff.parse.benchmark.launch_read import (
     read_launch,
 )
 from signoff.parse.benchmark.script_text import MAX_LINE
+from signoff.parse.shell.containers import container_image
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell.records import (
@@ -45,7 +46,6 @@ from signoff.parse.shell.records import (
 )
 from signoff.parse.shell.script_files import (
     basename,
-    container_image,
     dotted_files,
     known_name,
     local_projects,

@@ -14,9 +14,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from signoff.parse.benchmark.launch import Arg, Engine, Reach, ServerLaunch
+from signoff.parse.shell.containers import container_image
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.scan import ASSIGNMENT
-from signoff.parse.shell.script_files import WRAPPERS, basename, container_image
+from signoff.parse.shell.script_files import WRAPPERS, basename
 
 NOT_RUNNING = frozenset(
     {"echo", "printf", "grep", "egrep", "sed", "awk", "cat", "pgrep", "pkill", "kill", "which",

@@ -47,7 +47,10 @@ _MAKE = frozenset({"make", "gmake"})
 _COMPOSE = frozenset({"docker-compose", "podman-compose"})
 # Programs that run what a file of theirs says, in a language that is not shell (see
 # `_reads_commands`).
-COMMAND_FILE_READERS = _MAKE | _COMPOSE | {"compose"}
+COMMAND_FILE_READERS = _MAKE | _COMPOSE | {"compose", "kubectl"}
+# kubectl's subcommands that run what a manifest file says (`kubectl apply -f pod.yaml`).
+_KUBECTL_MANIFEST_VERBS = frozenset({"apply", "create", "replace", "run"})
+_KUBECTL_FILE_OPTIONS = ("--filename", "-k", "--kustomize")
 # A file descriptor's text run as a file (`exec 3<<<'...'; bash /dev/fd/3`, `/dev/fd/$fd`);
 # 0, standard input, is followed where it is fed (a heredoc, a pipe).
 DESCRIPTOR = re.compile(r"/dev/fd/|/proc/[^/]+/fd/")
@@ -229,128 +232,6 @@ def python_module_files(argv: Sequence[Field]) -> list[Field]:
             return _module_files(module) if _MODULE.fullmatch(module.text) else []
         i += 2 if text in _PYTHON_OPTION_ARGS else 1
     return []
-
-
-CONTAINER_RUNTIMES = frozenset({"docker", "podman", "nerdctl"})
-# Their `run`/`exec` options whose value is the next word (`-e A=1`, `--entrypoint vllm`).
-_CONTAINER_VALUE_OPTIONS = frozenset(
-    {"-a", "--attach", "--add-host", "--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns",
-     "--cidfile", "-c", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--device",
-     "--dns", "--dns-option", "--dns-search", "--entrypoint", "-e", "--env", "--env-file",
-     "--expose", "--gpus", "--group-add", "-h", "--hostname", "--ip", "--ipc", "-l", "--label",
-     "--label-file", "--link", "--log-driver", "--log-opt", "-m", "--memory", "--memory-swap",
-     "--mount", "--name", "--network", "--net", "--network-alias", "--pid", "--pids-limit",
-     "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt",
-     "--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs",
-     "--ulimit", "-u", "--user", "--userns", "--uts", "-v", "--volume", "--volumes-from", "-w",
-     "--workdir", "--device-cgroup-rule", "--health-cmd", "--oom-score-adj", "--mac-address"}
-)  # fmt: skip
-
-
-# Slurm with the pyxis plugin runs a job step in `--container-image`; Apptainer/Singularity
-# run an image operand; enroot imports one into a squash file a later step runs.
-_SLURM = frozenset({"srun", "sbatch", "salloc"})
-_SIF_RUNTIMES = frozenset({"apptainer", "singularity"})
-_SIF_VALUE_OPTIONS = frozenset(
-    {"-B", "--bind", "--mount", "--env", "--env-file", "-H", "--home", "-W", "--workdir",
-     "-o", "--overlay", "--pwd", "--security", "--network", "--network-args", "--hostname",
-     "--app", "-S", "--scratch", "--dns", "--add-caps", "--drop-caps", "--apply-cgroups",
-     "--cpus", "--memory", "--pid-file", "--sharens", "-c", "--config"}
-)  # fmt: skip
-_ENROOT_VALUE_OPTIONS = frozenset({"-o", "--output", "-a", "--arch"})
-_IMAGE_FILE_SUFFIXES = (".sqsh", ".squashfs", ".sif", ".simg", ".img", ".tar")
-
-
-def container_image(argv: Sequence[Field]) -> Field | None:
-    """The image (or container) a container runtime runs the rest of the command in, as
-    resolved: a docker-style `run`/`exec` (`docker run --rm -e A IMAGE bash -c '...'`, `docker
-    run -d IMAGE`: its first operand after its options and their values), Slurm's pyxis
-    `--container-image` (`srun --container-image=IMAGE vllm serve`), an Apptainer/Singularity
-    image operand and an image enroot imports (`enroot import -o F.sqsh docker://IMAGE`, which
-    a later step runs from the file). None when the command runs no image, or one only from a
-    file on the runner (`--container-image=/cache/x.sqsh`, `apptainer exec x.sif`: what the
-    file holds was imported where its `docker://` image is named)."""
-    for index, word in enumerate(argv[:-1]):
-        name = basename(word.text) if word.known else ""
-        if name in CONTAINER_RUNTIMES:
-            return _docker_style(argv, index)
-        if name in _SLURM and (image := _pyxis_image(argv[index + 1 :])) is not None:
-            return _not_a_file(image)  # else the step may run a runtime itself: read on
-        if name in _SIF_RUNTIMES:
-            return _not_a_file(_sif_image(argv[index + 1 :]))
-        if name == "enroot":
-            return _not_a_file(_enroot_import(argv[index + 1 :]))
-    return None
-
-
-def _docker_style(argv: Sequence[Field], index: int) -> Field | None:
-    if argv[index + 1].text not in ("run", "exec"):
-        return None
-    return _first_operand(argv[index + 2 :], _CONTAINER_VALUE_OPTIONS)
-
-
-def _first_operand(words: Sequence[Field], valued: frozenset[str]) -> Field | None:
-    """The first word after options and their values (`--name="$NAME"`: an option whose value
-    is known only at run time)."""
-    at = 0
-    while at < len(words):
-        text = words[at].text
-        if words[at].known and text.startswith("-") and text != "-":
-            at += 2 if text in valued else 1
-        elif not words[at].known and words[at].single and words[at].prefix.startswith("-"):
-            at += 1
-        else:
-            return words[at]
-    return None
-
-
-def _pyxis_image(words: Sequence[Field]) -> Field | None:
-    for at, word in enumerate(words):
-        if (word.text if word.known else word.prefix).startswith("--container-image="):
-            return _after(word, len("--container-image="))
-        if word.known and word.text == "--container-image" and at + 1 < len(words):
-            return words[at + 1]
-    return None
-
-
-def _sif_image(words: Sequence[Field]) -> Field | None:
-    """`apptainer exec|run|shell|test [options] IMAGE ...`, `instance start [options] IMAGE`,
-    and the source of `pull`/`build` (`apptainer pull x.sif docker://IMAGE`)."""
-    if not words or not words[0].known:
-        return None
-    verb, rest = words[0].text, words[1:]
-    if verb == "instance" and rest and rest[0].text == "start":
-        verb, rest = "exec", rest[1:]
-    if verb in ("exec", "run", "shell", "test"):
-        return _first_operand(rest, _SIF_VALUE_OPTIONS)
-    if verb in ("pull", "build"):
-        return next((w for w in rest if "://" in w.text), None)
-    return None
-
-
-def _enroot_import(words: Sequence[Field]) -> Field | None:
-    if not words or words[0].text != "import":
-        return None
-    return _first_operand(words[1:], _ENROOT_VALUE_OPTIONS)
-
-
-def _after(word: Field, cut: int) -> Field:
-    """`word` less its first `cut` characters, which are known."""
-    if word.known:
-        return Field(word.text[cut:], True, "", word.line)
-    parts = ((word.parts[0][0][cut:], True), *word.parts[1:]) if word.parts else ()
-    return Field(word.text[cut:], False, word.prefix[cut:], word.line, parts, word.single)
-
-
-def _not_a_file(image: Field | None) -> Field | None:
-    """None for an image the runtime reads from a file on the runner (a path, or a squash or
-    SIF file's name)."""
-    if image is None or not image.known:
-        return image
-    text = image.text
-    if text.startswith(("/", "./", "../", "~")) or text.endswith(_IMAGE_FILE_SUFFIXES):
-        return None
-    return image
 
 
 def dotted_files(name: Field) -> list[Field]:
@@ -915,20 +796,26 @@ def _reads_commands(argv: Sequence[Field], i: int) -> bool:
     name = basename(argv[i].text)
     if name in _MAKE or name in _COMPOSE:
         return True
+    if name == "kubectl":
+        texts = [word.text for word in argv[i + 1 :]]
+        manifest = any(t.split("=", 1)[0] in ("-f", *_KUBECTL_FILE_OPTIONS) for t in texts)
+        return manifest and any(t in _KUBECTL_MANIFEST_VERBS for t in texts)
     return name == "compose" and i > 0 and basename(argv[i - 1].text) in ("docker", "podman")
 
 
 def _commands_file(argv: Sequence[Field], i: int) -> Field:
-    """The file `make`/compose reads: `-f F` (`--file F`, `--file=F`, `-fF`; `--makefile`),
-    else the default one (`Makefile`, in `-C DIR` when given; `docker-compose.yml`)."""
+    """The file `make`/compose/kubectl reads: `-f F` (`--file F`, `--file=F`, `-fF`;
+    `--makefile`; kubectl's `--filename` and a kustomization `-k DIR`), else the default one
+    (`Makefile`, in `-C DIR` when given; `docker-compose.yml`)."""
     words = list(argv[i + 1 :])
+    kubectl = _KUBECTL_FILE_OPTIONS if basename(argv[i].text) == "kubectl" else ()
     directory = ""
     for j, word in enumerate(words):
         text = word.text
         value = words[j + 1] if j + 1 < len(words) else None
-        if text in ("-f", "--file", "--makefile") and value is not None:
+        if text in ("-f", "--file", "--makefile", *kubectl) and value is not None:
             return value
-        for option in ("--file=", "--makefile="):
+        for option in ("--file=", "--makefile=", *(f"{o}=" for o in kubectl if o[1] == "-")):
             if text.startswith(option):
                 return Field(text[len(option) :], word.known, "", word.line)
         if text.startswith("-f") and len(text) > 2 and not text.startswith("--"):

@@ -421,6 +421,15 @@ CONTAINERS = {
     'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
     "docker-image-mapfile": "mapfile -t IMGS < /tmp/i\n"
     'docker run --rm "${IMGS[0]}" vllm serve "$MODEL"',
+    # the runtime's global options before its subcommand, and its other spellings
+    "docker-global-host": 'docker -H unix:///run/d.sock run --rm evil/vllm:1 vllm serve "$MODEL"',
+    "docker-global-flags": 'docker -D --log-level debug run evil/vllm:1 vllm serve "$MODEL"',
+    "docker-context": 'docker --context=gpu run --rm evil/vllm:1 vllm serve "$MODEL"',
+    "podman-remote": 'podman --remote --url unix:///x run evil/vllm:1 vllm serve "$MODEL"',
+    "docker-container-run": 'docker container run --rm evil/vllm:1 vllm serve "$MODEL"',
+    "docker-start": 'cid=$(docker create evil/vllm:1 vllm serve "$MODEL")\ndocker start -a "$cid"',
+    "containerd": 'ctr -n k8s.io run --rm --env A=1 docker.io/evil/vllm:1 srv vllm serve "$MODEL"',
+    "kubernetes": 'kubectl -n gpu run srv --image=evil/vllm:1 -- vllm serve "$MODEL"',
 }
 
 
@@ -846,6 +855,12 @@ def test_handed_code_whose_text_is_filled_in_at_run_time_fails_closed(check, lin
         'apptainer exec --nv /opt/images/vllm.sif vllm serve "$MODEL"',
         "srun --jobid=7 --ntasks=1 bash -c 'nvidia-smi'",
         "enroot list -f",
+        # the sweep's image by any spelling, and commands that run no container
+        'docker -H unix:///run/d.sock container run --rm "$IMAGE" vllm serve "$MODEL"',
+        'cid=$(docker create --platform linux/amd64 "$IMAGE")\ndocker cp "$cid:/bin/x" /tmp/x',
+        "docker --log-level warn ps -a",
+        "kubectl -n gpu get pods",
+        "ctr -n k8s.io images ls",
     ],
 )
 def test_a_cluster_container_of_the_sweep_s_image_or_a_runner_file_passes(check, line):
