@@ -325,3 +325,59 @@ def test_routes_found_on_the_final_read_that_cannot_be_read_fail_closed(line, wh
 
 def test_exec_from_dev_null_leaves_a_later_shell_as_it_was():
     assert not [p for p in _read("exec < /dev/null\nbash").problems if "exec" in p]
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (f"echo '{EVIL}' | newgrp docker", "newgrp starts a shell"),
+        (f"start-stop-daemon -S -x /bin/sh -- -c '{EVIL}'", "start-stop-daemon starts"),
+        (f"make --eval='all:;{EVIL}' all", "make --eval gives make rules"),
+        ("git clone 'ext::sh -c x' d", "the command an ext:: address names"),
+        (f"compgen -C '{EVIL}' x", "compgen runs the command or function"),
+        ("f() { :; }; compgen -F f x", "compgen runs the command or function"),
+        (f"PS1='$({EVIL})' bash -i < /dev/null", "runs a command when bash evaluates it"),
+        (f"export PS0='$({EVIL})'", "runs a command when bash evaluates it"),
+        ("printf 'Host x\\n' > /tmp/c; ssh -F /tmp/c x true", "which the script writes"),
+        ("scp -F/tmp/c a x:b; echo 'Host *' > /tmp/c", "which the script writes"),
+        ("tmux -f /tmp/t.conf new -d; echo 'run-shell x' > /tmp/t.conf", "which the script"),
+    ],
+)
+def test_programs_and_settings_running_commands_signoff_does_not_read(line, why):
+    run = _read(line)
+    assert not run.complete and any(why in problem for problem in run.problems), run.problems
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"export PROMPT_COMMAND='{EVIL}'; bash -i < /dev/null",
+        f"torchrun --nproc-per-node=8 --no-python sh -c '{EVIL}'",
+        f"python3 -m torch.distributed.launch --no-python bash -c '{EVIL}'",
+    ],
+)
+def test_a_prompt_command_and_torchrun_s_program_are_read_as_commands(line):
+    assert _containers(line) == ["evil/vllm:patched"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -F /dev/null host true",
+        "ssh -F ~/.ssh/config.d/cluster host true",  # the runner's, not the script's
+        "git clone https://github.com/x/y d",
+        "make -j 8 -C build install",
+        "PS4='+ ${BASH_SOURCE}:${LINENO}: '",
+        "torchrun --nproc-per-node 8 -m vllm.entrypoints.openai.api_server",
+    ],
+)
+def test_everyday_settings_and_launchers_stay_quiet(line):
+    run = _read(line)
+    assert run.complete and not run.problems, run.problems
+
+
+def test_a_settings_file_named_by_ssh_is_a_file_the_script_runs():
+    run = _read("ssh -F conf/ssh_config host true")
+    assert [(f.word, f.command) for f in run.script_files] == [
+        ("conf/ssh_config", "ssh -F conf/ssh_config host true")
+    ]

@@ -26,7 +26,12 @@ _NAMING = frozenset({"read", "mapfile", "readarray", "unset", "declare", "typese
                      "export", "readonly", "getopts"})  # fmt: skip
 _NAME_OPTION = {"printf": "-v", "wait": "-p", "test": "-v", "[": "-v"}
 # The commands the reader asks `named_variables` about, and those that run code otherwise.
-EVALUATES_NAMES = _NAMING | frozenset(_NAME_OPTION) | {"let", "fc", "mapfile", "readarray"}
+EVALUATES_NAMES = (
+    _NAMING | frozenset(_NAME_OPTION) | {"let", "fc", "mapfile", "readarray", "compgen"}
+)
+# Prompt strings bash expands (`$(...)` in them runs): PS4 for each line `set -x` traces, the
+# others in every interactive shell the script starts (`bash -i`).
+PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
 
 
 @lru_cache(maxsize=1024)  # a value is asked again at every use (a string's hash is kept)

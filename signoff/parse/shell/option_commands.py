@@ -7,7 +7,9 @@ command (`git -c alias.x='!CMD'`, `git config core.pager CMD`, `GIT_SSH_COMMAND`
 Each is read as `sh -c` reads its string (a value known only at run time makes the reading
 incomplete there), when it would run: git's settings when they are given, as if run at once,
 since any later git command may run them. `crontab` (a schedule read from a file or standard
-input) and `nc -e` (a program fed what the network sends) are not read: `unread_commands`.
+input), `nc -e` (a program fed what the network sends) and a few more are not read:
+`unread_commands`. Settings files that may run commands (`ssh -F FILE`) are files run:
+`settings_files`.
 """
 
 from __future__ import annotations
@@ -46,12 +48,13 @@ _NETCATS = frozenset({"nc", "ncat", "netcat"})
 _GIT_VALUED = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
 # `git config`'s options that take the next word.
 _GIT_CONFIG_VALUED = frozenset({"--file", "-f", "--blob", "--type", "--default", "--comment"})
-# Environment variables whose value is a command git (or ssh) runs, or git settings.
+# Environment variables whose value is a command git (or ssh, or an interactive bash before
+# each prompt) runs, or git settings.
 COMMAND_VARIABLES = frozenset(
     {"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
      "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND",
      "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
-     "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR"}
+     "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "PROMPT_COMMAND"}
 )  # fmt: skip
 # Of those, the ones that hold settings or a directory of programs rather than a command.
 SETTINGS_VARIABLES = frozenset(
@@ -72,8 +75,10 @@ def option_command(name: str, argv: Sequence[Field]) -> Field | None:
 
 def unread_commands(name: str, argv: Sequence[Field]) -> str:
     """Why the command runs commands signoff cannot read ("" when it runs none of those):
-    `crontab` given a schedule (a file, or `-` for standard input; not `-l`, `-r`, `-e`), and
-    netcat running a program on what the network sends (`nc -e /bin/sh`, `ncat -c CMD`)."""
+    `crontab` given a schedule (a file, or `-` for standard input; not `-l`, `-r`, `-e`),
+    netcat running a program on what the network sends (`nc -e /bin/sh`, `ncat -c CMD`),
+    `newgrp` (a shell reading its input), `start-stop-daemon --start`, `make --eval` (make
+    rules) and a git `ext::` address (a command git runs to reach a remote)."""
     if name == "crontab":
         words = argv[1:]
         if not words:  # no file: it reads the schedule from standard input
@@ -84,7 +89,26 @@ def unread_commands(name: str, argv: Sequence[Field]) -> str:
                 return "crontab schedules commands signoff does not read"
     if name in _NETCATS and any(_netcat_runs(argv, i) for i in range(1, len(argv))):
         return f"{name} runs a program on what the network sends it"
+    texts = [word.text if word.known else word.prefix for word in argv[1:]]
+    if name == "newgrp":  # a new shell, reading the script's input or what is fed to it
+        return "newgrp starts a shell that reads commands signoff does not read"
+    if name == "start-stop-daemon" and any(t in ("-S", "--start") for t in texts):
+        return "start-stop-daemon starts a program signoff does not read"
+    if name in ("make", "gmake") and any(t.split("=", 1)[0] == "--eval" for t in texts):
+        return f"{name} --eval gives make rules signoff does not read"
+    if name == "git" and any("ext::" in t for t in texts):  # `ext::sh -c CMD% ...`
+        return "git runs the command an ext:: address names, which signoff does not read"
     return ""
+
+
+def settings_files(name: str, argv: Sequence[Field]) -> list[Field]:
+    """Files a program reads settings from that may run commands, named in its arguments:
+    ssh's `-F FILE` (a `ProxyCommand`, `LocalCommand`) and tmux's `-f FILE` (`run-shell`)."""
+    option = "-F" if name in ("ssh", "scp", "sftp") else "-f" if name == "tmux" else ""
+    if not option:
+        return []
+    found = (_value(argv, i, option) for i in range(1, len(argv)))
+    return [value for value in found if value is not None and value.text != "/dev/null"]
 
 
 def _netcat_runs(argv: Sequence[Field], i: int) -> bool:

@@ -168,7 +168,8 @@ class ReaderState:
         self.writes: dict[str, int] = {}
         self.written_docs: dict[str, tuple[str, int, bool]] = {}
         self.copies: dict[str, Field] = {}  # files copied from one the script did not write
-        self.startup_files: dict[str, int] = {}  # what BASH_ENV or ENV names, and where
+        # what BASH_ENV or ENV names (or `ssh -F`), where, and which program reads it
+        self.startup_files: dict[str, tuple[int, str]] = {}
         self.ran_unwritten: dict[str, int] = {}  # files run before the script wrote any such
         self.exec_stdin = 0  # the line of an `exec < F` / `exec <<< S` that replaced stdin
         self.written_names: set[str] = set()  # the base names of the files in `writes`

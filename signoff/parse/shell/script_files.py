@@ -38,6 +38,9 @@ SYSTEM_BIN_DIRS = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/us
 _NOT_ON_THIS_HOST = frozenset(
     {"docker", "podman", "singularity", "apptainer", "enroot", "torchrun"}
 )
+# torchrun's option to run its first operand as a program, not a Python file; its modules.
+_NO_PYTHON = frozenset({"--no-python", "--no_python"})
+_TORCH_LAUNCHERS = frozenset({"torch.distributed.run", "torch.distributed.launch"})
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
@@ -404,14 +407,21 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     start = command_index(argv)
     while 0 < start < len(argv) and _option_word(argv[start]):
         start += 1  # `srun --jobid=$ID bash -c`: an option even if its value could split
-    if not 0 < start < len(argv) or any(
-        basename(word.text) in _NOT_ON_THIS_HOST for word in argv[:start]
-    ):
+    if not 0 < start < len(argv) or _elsewhere(argv[:start]):
         return 0
     shell = argv[start]
     if not (shell.known and basename(shell.text) in INTERPRETERS):
         return 0
     return start if command_string_at(argv[start:]) else 0
+
+
+def _elsewhere(wrappers: Sequence[Field]) -> bool:
+    """The wrappers run their command somewhere other than on this host as a plain program:
+    in a container image, or under torchrun as a Python program (unless `--no-python`)."""
+    names = {basename(word.text) for word in wrappers if word.known}
+    if "torchrun" in names and not _NO_PYTHON & {word.text for word in wrappers}:
+        return True
+    return bool(names & (_NOT_ON_THIS_HOST - {"torchrun"}))
 
 
 def behind_wrappers(argv: Sequence[Field], start: int) -> list[Field]:
@@ -431,7 +441,7 @@ def python_program(argv: Sequence[Field]) -> Field | None:
     if first not in WRAPPERS and not PYTHON.fullmatch(first):
         return None  # nearly every command
     start = command_index(argv)
-    if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
+    if start >= len(argv) or _elsewhere(argv[:start]):
         return None
     program = argv[start]
     if not (program.known and PYTHON.fullmatch(basename(program.text))):
@@ -451,7 +461,7 @@ def python_reads_stdin(argv: Sequence[Field]) -> bool:
     """Python, alone or behind wrappers that run it on this host, reads its program from
     standard input (`python3 - <<'EOF'`, `python3 <<EOF`)."""
     start = command_index(argv)
-    if start >= len(argv) or any(basename(w.text) in _NOT_ON_THIS_HOST for w in argv[:start]):
+    if start >= len(argv) or _elsewhere(argv[:start]):
         return False
     if not (argv[start].known and PYTHON.fullmatch(basename(argv[start].text))):
         return False
@@ -487,15 +497,26 @@ def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
     no rule for (`strace -f sh -c STR`, `unshare -r bash -c STR`, `kubectl exec P -- sh -c
     STR`): a program handed a shell's command line is taken to run it, as a wrapper does (0:
     none). Programs in `handled` (builtins, wrappers, the runners read elsewhere) and
-    interpreters, whose other words are their program's arguments, are left alone."""
+    interpreters, whose other words are their program's arguments, are left alone; Python
+    too, unless it runs torchrun's module with `--no-python`."""
     name = basename(argv[0].text) if argv and argv[0].known else ""
-    if not name or name in handled or name in INTERPRETERS or PYTHON.fullmatch(name):
+    if PYTHON.fullmatch(name) and not _torch_launcher(argv):
+        return 0  # its words are its program's
+    if not name or name in handled or name in INTERPRETERS:
         return 0
     for j in range(1, len(argv)):
         word = argv[j]
         if word.known and a_shell(word.text) and command_string_at(argv[j:]):
             return j
     return 0
+
+
+def _torch_launcher(argv: Sequence[Field]) -> bool:
+    """`python3 -m torch.distributed.run --no-python PROGRAM ...`: torchrun by its module,
+    running its first operand as a program."""
+    texts = [word.text for word in argv]
+    modules = {texts[i + 1] for i in range(len(texts) - 1) if texts[i] == "-m"}
+    return bool(modules & _TORCH_LAUNCHERS and _NO_PYTHON & set(texts))
 
 
 def command_index(argv: Sequence[Field]) -> int:

@@ -28,6 +28,7 @@ from signoff.parse.shell.calls import Calls
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
 from signoff.parse.shell.evaluated import (
     EVALUATES_NAMES,
+    PROMPTS,
     named_variables,
     prompt_runs,
     runs_in_arithmetic,
@@ -40,6 +41,7 @@ from signoff.parse.shell.option_commands import (
     COMMAND_VARIABLES,
     OPTION_RUNNERS,
     SETTINGS_VARIABLES,
+    settings_files,
     unread_commands,
 )
 from signoff.parse.shell.other_languages import other_program
@@ -285,6 +287,7 @@ class SimpleCommands(Calls):
                 self._startup_file(field, word.line, scope, word.raw[:120])
             if match.group(1) in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
                 self._command_variable(match.group(1), given, word.line, scope)
+            self._evaluated_value(match.group(1), given, word.line)  # `PS1='$(x)' bash -i`
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
     def dispatch(
@@ -339,6 +342,10 @@ class SimpleCommands(Calls):
         if name == "coproc" and len(argv) > 1:  # runs its command (a function too), async
             self.dispatch(argv[1:], prefix, node, scope.copy(), exp, functions=True)
             return scope, Outcome()
+        for settings in settings_files(basename(name), argv):  # `ssh -F FILE`
+            command = " ".join(f.text for f in argv)[:200]
+            reads = f"{basename(name)} reads settings that may run commands from"
+            self._startup_file(settings, node.line, scope, command, reads)
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
@@ -411,16 +418,28 @@ class SimpleCommands(Calls):
 
     # --- text bash runs where it is used (shell.evaluated) ---------------------------------------
 
+    def _evaluated_value(self, name: str, value: Text, line: int) -> None:
+        """A value bash evaluates later that runs a command: a prompt (PS4 on every line
+        `set -x` traces, PS1 in an interactive shell) or an integer variable's arithmetic."""
+        if value.known and (name in PROMPTS or name in self.integers):
+            runs = prompt_runs(value.text) if name in PROMPTS else subscript_runs(value.text)
+            if runs:
+                self.problem(line, f"{name}={value.text[:60]} runs a command when bash "
+                             "evaluates it")  # fmt: skip
+
     def _evaluated_names(self, argv: list[Field], node: Simple, scope: Scope) -> None:
         """A builtin given a variable name whose subscript runs a command (`read 'a[$(c)]'`,
-        `let` on a value holding one), `mapfile -C` (its callback runs per line), `fc`
-        (history the reader does not keep): the reading is incomplete."""
+        `let` on a value holding one), `mapfile -C` (its callback runs per line), `compgen -C`
+        or `-F`, `fc` (history the reader does not keep): the reading is incomplete."""
         name = argv[0].text if argv[0].known else ""
         if name == "fc":
             self.problem(node.line, "fc runs commands from the shell's history")
             return
         if name in ("mapfile", "readarray") and any(f.text == "-C" for f in argv[1:]):
             self.problem(node.line, f"{name} -C runs its callback, which signoff does not read")
+        if name == "compgen" and any(f.text in ("-C", "-F") for f in argv[1:]):
+            self.problem(node.line, "compgen runs the command or function it is given for "
+                         "completions, which signoff does not read")  # fmt: skip
         for field in named_variables(argv):
             if not field.known:
                 continue
@@ -483,13 +502,21 @@ class SimpleCommands(Calls):
         then `vllm serve`. The command itself is read as well (when PATH does not find it)."""
         self.written_names.add(basename(path))
 
-    def _startup_file(self, field: Field, line: int, scope: Scope, command: str) -> None:
-        """`BASH_ENV=F`: every shell started later runs F first (a file run by name; one the
-        script writes, before or after, makes the reading incomplete)."""
+    def _startup_file(
+        self,
+        field: Field,
+        line: int,
+        scope: Scope,
+        command: str,
+        reader: str = "a shell started later runs",
+    ) -> None:
+        """`BASH_ENV=F`: every shell started later runs F first; `ssh -F F`: ssh reads
+        settings that may run commands from F (a file run by name; one the script writes,
+        before or after, makes the reading incomplete)."""
         self.runs_file(field, line, scope, command)
-        self.startup_files[file_key(field.text)] = line
+        self.startup_files[file_key(field.text)] = (line, reader)
         if file_key(field.text) in self.writes:
-            self._writes_startup_file(field.text, line)
+            self._writes_startup_file(field.text, (line, reader))
 
     def _command_variable(self, name: str, value: Text, line: int, scope: Scope) -> None:
         """`GIT_SSH_COMMAND=CMD` and the like: CMD is read as if run here, as `sh -c` reads it
@@ -502,10 +529,9 @@ class SimpleCommands(Calls):
         else:
             self.run_text(value.text, scope.copy(), line, subshell=True)
 
-    def _writes_startup_file(self, path: str, line: int) -> None:
-        self.problem(
-            line, f"a shell started later runs {path}, which the script writes when it runs"
-        )
+    def _writes_startup_file(self, path: str, where: tuple[int, str]) -> None:
+        line, reader = where
+        self.problem(line, f"{reader} {path}, which the script writes when it runs")
 
     def wrote(self, field: Field, heredoc_of: Simple | None, source: Field | None = None) -> None:
         """The reading may write the file `field` names (counted: a file written twice is not
@@ -781,11 +807,7 @@ class SimpleCommands(Calls):
             scope.put(name, _array_value(current, items, name, append=append))
             return name
         value = exp.value(word.raw[match.end() :], word.offset + match.end())
-        if value.known and (name == "PS4" or name in self.integers):
-            runs = prompt_runs(value.text) if name == "PS4" else subscript_runs(value.text)
-            if runs:  # PS4: every line `set -x` traces; an integer: arithmetic on its value
-                self.problem(word.line, f"{name}={value.text[:60]} runs a command when "
-                             "bash evaluates it")  # fmt: skip
+        self._evaluated_value(name, value, word.line)
         if name in _STARTUP_FILES and value.text:  # every shell started later reads it
             field = Field(value.text, value.known, value.prefix, word.line, value.parts)
             self._startup_file(field, word.line, scope, word.raw[:120])

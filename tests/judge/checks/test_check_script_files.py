@@ -762,6 +762,31 @@ RUN_BY_OTHER_PROGRAMS = {
     "descriptor-duplicate": (f"exec 3<<<'{IMAGE}'; bash <&3", "a file descriptor's text"),
     "output-process-substitution": (f"echo '{IMAGE}' > >(bash)", "runs what the script writes"),
     "coprocess": (f"coproc bash\necho '{IMAGE}' >&${{COPROC[1]}}", "a coprocess shell runs"),
+    # settings files and settings variables whose commands run later
+    "ssh-settings-file": (
+        f"printf 'Host x\\n ProxyCommand {IMAGE}\\n' > /tmp/cfg; ssh -F /tmp/cfg x true",
+        "ssh reads settings that may run commands from /tmp/cfg",
+    ),
+    "prompt-command": (f"export PROMPT_COMMAND='{IMAGE}'; bash -i < /dev/null", "evil/vllm"),
+    "prompt-string": (f"PS1='$({IMAGE}) ' bash -i < /dev/null", "runs a command when bash"),
+    "completion-command": (f"compgen -C '{IMAGE}' x", "compgen runs the command or function"),
+    # programs that run a command signoff does not read
+    "newgrp": (f"echo '{IMAGE}' | newgrp docker", "newgrp starts a shell"),
+    "start-stop-daemon": (
+        f"start-stop-daemon --start --exec /bin/sh -- -c '{IMAGE}'",
+        "start-stop-daemon starts a program",
+    ),
+    "make-eval": (f"make --eval='all:;{IMAGE}' all", "make --eval gives make rules"),
+    "git-ext-address": (
+        "git -c protocol.ext.allow=always clone 'ext::sh -c docker% run% evil/vllm:patched' d",
+        "the command an ext:: address names",
+    ),
+    # torchrun running its operand as a program, not a Python file
+    "torchrun-no-python": (f"torchrun --no-python sh -c '{IMAGE}'", "evil/vllm:patched"),
+    "torch-run-module": (
+        f"python3 -m torch.distributed.run --no_python sh -c '{IMAGE}'",
+        "evil/vllm:patched",
+    ),
 }
 
 # Each class of code the checks cannot read, with what its reason says.
@@ -807,6 +832,12 @@ def test_code_the_script_writes_computes_or_gives_another_language_fails_closed(
         "bash -c 'echo hi' > /tmp/log.txt 2>&1",
         "tmux new-session -d -s s -n runners",
         "screen -ls",
+        # settings and programs that run nothing the PR wrote
+        "ssh -F /dev/null -o BatchMode=yes node1 true",
+        "ssh -F ~/.ssh/cluster_config node1 true",
+        "PS1='\\u@\\h \\w$ '; PS4='+ ${BASH_SOURCE}:${LINENO}: '",
+        "torchrun --nproc-per-node 8 train.py",
+        "make -C /tmp/build -j 8",
     ],
 )
 def test_run_time_words_the_environment_gives_and_harmless_writes_pass(check, line):
