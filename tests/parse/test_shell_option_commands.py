@@ -327,6 +327,17 @@ def test_exec_from_dev_null_leaves_a_later_shell_as_it_was():
     assert not [p for p in _read("exec < /dev/null\nbash").problems if "exec" in p]
 
 
+@pytest.mark.parametrize("line", ["exec 3< /tmp/list\nbash", "exec 4<<< 'x'\nbash"])
+def test_another_descriptor_opened_by_exec_leaves_standard_input_as_it_was(line):
+    assert not [p for p in _read(line).problems if "exec" in p]
+
+
+def test_a_file_opened_on_another_descriptor_is_not_the_shell_s_program():
+    written = f"echo '{EVIL}' > /tmp/p.sh\n"
+    assert _read(written + "bash 3< /tmp/p.sh").complete
+    assert "runs /tmp/p.sh" in " ".join(_read(written + "bash < /tmp/p.sh").problems)
+
+
 @pytest.mark.parametrize(
     ("line", "why"),
     [

@@ -240,6 +240,8 @@ class Scanner:
         if op in ("<<", "<<-"):
             return self._heredoc_open(i, end, op == "<<-", out), False
         self._target = _TARGETS.get(op)
+        if self._target in ("in", "string") and descriptor not in ("", "0"):
+            self._target = None  # `exec 3< F`: another descriptor, not standard input
         return i, True  # the next word is the redirect's target: not an argument
 
     def _heredoc_open(self, i: int, end: int, strip_tabs: bool, out: list[Token]) -> int:
