@@ -474,9 +474,20 @@ def trusted(ctx: JudgeContext, run: ScriptRun, fetch: Fetch) -> bool:
         return False
     if _cloned(run, fetch) and _moves_a_checkout(run):
         return False  # a clone trusted at its URL may be put on any commit the remote serves
-    texts = (ctx.parsed_script(path) for path in (run.path, *(p for _, p in run.sourced)))
-    settings = re.compile(policy.reconfigures)
-    return not any(parsed is not None and settings.search(parsed.text) for parsed in texts)
+    paths = (run.path, *(p for _, p in run.sourced))
+    return not any(_reconfigures(ctx, path) for path in paths)
+
+
+def _reconfigures(ctx: JudgeContext, path: str) -> bool:
+    """The head text at `path` names a setting that reconfigures the fetchers (searched once
+    per verdict: a library every script sources is asked about at each fetch of each)."""
+
+    def search() -> bool:
+        parsed = ctx.parsed_script(path)
+        settings = re.compile(ctx.policy.fetched_code.reconfigures)
+        return parsed is not None and settings.search(parsed.text) is not None
+
+    return ctx.memoized(f"fetched_code.reconfigures:{path}", search)
 
 
 def _cloned(run: ScriptRun, fetch: Fetch) -> bool:
