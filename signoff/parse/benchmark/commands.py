@@ -12,6 +12,7 @@ functions, whose bodies run outside the script.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -65,17 +66,21 @@ COMMANDS: Kind[ShellCommand] = Kind("commands")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 # vLLM's and SGLang's flags-from-YAML option, and the prefixes argparse may take for it
 _CONFIG_FLAG = re.compile(r"--conf(?:i|ig)?")
-# vLLM's flags whose value is a dotted name of Python code the engine imports (a module, or a
-# class or function in one); the last two take several.
-_MODULE_FLAGS = frozenset(
-    {"--worker-cls", "--worker-extension-cls", "--scheduler-cls", "--distributed-executor-backend",
-     "--logits-processors", "--middleware"}
-)  # fmt: skip
-_MODULE_LIST_FLAGS = frozenset({"--logits-processors", "--middleware"})
+# vLLM's and SGLang's flags whose value is a dotted name of Python code the engine imports (a
+# module, or a class or function in one); some take several.
+_MODULE_LIST_FLAGS = frozenset({"--logits-processors", "--middleware", "--custom-weight-loader"})
+_MODULE_FLAGS = _MODULE_LIST_FLAGS | {
+    "--worker-cls", "--worker-extension-cls", "--scheduler-cls", "--distributed-executor-backend"
+}  # fmt: skip
+# vLLM's flags whose value is a Python file the engine imports (a tool or reasoning parser).
+_CODE_FILE_FLAGS = frozenset({"--tool-parser-plugin", "--reasoning-parser-plugin"})
 # JSON-valued flags with a key naming a module to import (a KV connector of its own).
 _MODULE_JSON_FLAGS = frozenset({"--kv-transfer-config"})
 _MODULE_KEY = re.compile(r'"kv_connector_module_path"\s*:\s*"([A-Za-z_][\w.]*)"')
 _FILE_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,7}$")  # `t.jinja`, `s.yaml`
+# An inline JSON value read for the paths it names: at most this long, this many strings.
+_JSON_CHARS = 65_536
+_JSON_STRINGS = 256
 _CONFIG_USE = re.compile(r"--conf(?:i|ig)?(?:=|\s+)\S+")
 
 
@@ -233,18 +238,24 @@ class BenchmarkCommands:
 
 
 def _imported_code(argv: list[Field]) -> list[Field]:
-    """The files of the Python code a launch's flags make the engine import by dotted name
+    """The files of the Python code a launch's flags make the engine import, by dotted name
     (`--worker-cls mymod.W`, `--logits-processors a.LP b.LP`, a `--kv-transfer-config` whose
-    `kv_connector_module_path` names a module); a flag's `_` spelling is its `-` one."""
+    `kv_connector_module_path` names a module) or by path (`--tool-parser-plugin p.py`); a
+    flag's `_` spelling is its `-` one."""
     found: list[Field] = []
     for index, field in enumerate(argv):
-        if not field.known or not field.text.startswith("--"):
+        shown = field.text if field.known else field.prefix  # `--worker-cls="$CLS"` too
+        if not shown.startswith("--"):
             continue
-        flag, eq, value = field.text.partition("=")
+        flag, eq, _ = shown.partition("=")
+        value = field.text[len(flag) + 1 :]
         flag = flag.replace("_", "-")
-        if flag in _MODULE_FLAGS:
+        if flag in _CODE_FILE_FLAGS:
+            given = _equals_value(field, len(flag) + 1) if eq else _next_value(argv, index)
+            found += [given] if given is not None else []
+        elif flag in _MODULE_FLAGS:
             if eq:
-                values = [Field(value, True, value, field.line)]
+                values = [_equals_value(field, len(flag) + 1)]
             else:
                 values = list(itertools.takewhile(_not_an_option, argv[index + 1 :]))
                 values = values if flag in _MODULE_LIST_FLAGS else values[:1]
@@ -255,6 +266,17 @@ def _imported_code(argv: list[Field]) -> list[Field]:
             for module in _MODULE_KEY.findall(text):
                 found += dotted_files(Field(module, True, module, field.line))
     return found
+
+
+def _equals_value(field: Field, cut: int) -> Field:
+    """The value of `--flag=VALUE` in one word, known or not."""
+    parts = tuple(field.parts) if field.parts else ()
+    return Field(field.text[cut:], field.known, "", field.line, after_prefix(parts, cut))
+
+
+def _next_value(argv: list[Field], index: int) -> Field | None:
+    following = argv[index + 1] if index + 1 < len(argv) else None
+    return following if following is not None and _not_an_option(following) else None
 
 
 def _not_an_option(word: Field) -> bool:
@@ -330,14 +352,37 @@ def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str
         if not text.startswith("--") or len(text) < 3:
             continue
         flag, eq, value = text.partition("=")
+        given: Field | None = None
         if eq:
             parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
-            yield (
-                flag,
-                Field(value, field.known, "", field.line, after_prefix(parts, len(flag) + 1)),
-            )
+            given = Field(value, field.known, "", field.line, after_prefix(parts, len(flag) + 1))
         elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
-            yield flag, argv[index + 1]
+            given = argv[index + 1]
+        if given is not None:
+            yield flag, given
+            for path in _json_strings(given):  # `--speculative-config '{"model": "./d"}'`
+                yield flag, Field(path, True, path, given.line)
+
+
+def _json_strings(word: Field) -> list[str]:
+    """The strings of a JSON object given inline as a flag's value (a speculative config's
+    draft `model` may be a directory the PR adds); none for any other value."""
+    if not word.known or not word.text.lstrip().startswith("{") or len(word.text) > _JSON_CHARS:
+        return []
+    try:
+        found = [json.loads(word.text)]
+    except ValueError:
+        return []
+    strings: list[str] = []
+    while found and len(strings) < _JSON_STRINGS:
+        value = found.pop()
+        if isinstance(value, dict):
+            found += value.values()
+        elif isinstance(value, list):
+            found += value
+        elif isinstance(value, str):
+            strings.append(value)
+    return sorted(strings)
 
 
 def _client_program(argv: list[Field], clients: frozenset[str]) -> str:

@@ -98,6 +98,18 @@ def test_a_model_file_the_pr_adds_named_by_the_launch_fails_the_override_check(c
     assert file in result.reason and flag in result.reason
 
 
+@pytest.mark.parametrize("spelling", ["--speculative-config '{}'", "--speculative_config='{}'"])
+def test_a_draft_model_directory_the_pr_adds_in_inline_json_fails_the_override_check(
+    check, spelling
+):
+    """`--speculative-config '{"model": DIR}'`: the draft's config.json is the PR's."""
+    draft = f'{{"model": "{HERE}/draft", "num_speculative_tokens": 2}}'
+    parts = _launch_with(spelling.format(draft), {f"{HERE}/draft/config.json": "{}"})
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"{HERE}/draft/config.json" in result.reason and "--speculative" in result.reason
+
+
 @pytest.mark.parametrize(
     "model", ['"$(dirname "$0")/trimmed"', f"{HERE}/trimmed", '"${BASH_SOURCE%/*}/trimmed"']
 )

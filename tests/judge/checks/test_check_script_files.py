@@ -366,6 +366,14 @@ MODULE_FLAGS = {
     "kv-connector-module": (
         '--kv-transfer-config \'{"kv_connector": "X", "kv_connector_module_path": "mymod"}\''
     ),
+    "custom-weight-loader": "--custom-weight-loader builtin.load mymod.load",  # SGLang's
+}
+# vLLM's parser plugins, named by file path, and a module named only at run time
+PLUGIN_FILES = {
+    "run-time-joined": '--worker-cls="$(cat "$(dirname "$0")/cls.txt")"',
+    "tool-parser-plugin": '--tool-parser-plugin "$(dirname "$0")/mymod.py"',
+    "reasoning-parser-plugin": '--reasoning-parser-plugin="$(dirname "$0")/mymod.py"',
+    "underscore-joined": '--tool_parser_plugin="$(dirname "$0")/mymod.py"',
 }
 
 
@@ -387,12 +395,23 @@ def test_an_engine_flag_importing_a_module_the_pr_adds_fails(check, case, check_
     assert f"which this PR adds (`{added}`)" in result.reason
 
 
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(PLUGIN_FILES))
+def test_an_engine_plugin_file_the_pr_adds_fails(check, case, check_id):
+    added = "benchmarks/single_node/fixed_seq_len/mymod.py"
+    result = check(_serving_with(PLUGIN_FILES[case], added), check_id)
+    assert result.status == "FAIL", result.reason
+    assert added in result.reason
+
+
 @pytest.mark.parametrize(
     "flag",
     [
         "--distributed-executor-backend mp",
         "--worker-cls vllm.v1.worker.gpu_worker.Worker",
         '--kv-transfer-config \'{"kv_connector": "LMCacheConnectorV1", "kv_role": "kv_both"}\'',
+        "--tool-parser-plugin /opt/plugins/parser.py",
+        '--speculative-config \'{"model": "nvidia/Eagle3-draft", "num_speculative_tokens": 3}\'',
     ],
 )
 def test_an_engine_flag_naming_code_the_pr_does_not_touch_counts_for_nothing(check, flag):
