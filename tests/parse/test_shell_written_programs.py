@@ -321,3 +321,34 @@ def test_a_program_written_into_a_directory_and_run_by_its_bare_name_is_read():
     )
     assert "evil/vllm:1" in _images(relative)
     assert [launch.line for launch in _read(relative).launches] == [2, 4]
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("echo x > /tmp/v\nhash -p /tmp/v vllm", "hash -p makes a command run /tmp/v"),
+        ("hash -p /tmp/v vllm\necho x > /tmp/v", "hash -p makes a command run /tmp/v"),
+        ("base64 -d <<< QUJD > /tmp/v.so\nenable -f /tmp/v.so vllm", "enable -f makes"),
+        ("echo x > /tmp/x\ncp /tmp/x $(which vllm)\nvllm serve m", "runs vllm, which the"),
+        ("echo x | sudo tee /usr/local/bin/vllm\nvllm serve m", "runs vllm, which the"),
+        (
+            "echo x > /tmp/x\ntimeout 9 install -m 755 /tmp/x /usr/bin/vllm\nvllm serve m",
+            "runs vllm",
+        ),
+    ],
+)
+def test_a_command_name_pointed_at_or_written_over_with_a_file_the_script_writes(text, why):
+    problems = _problems(text)
+    assert any(why in problem for problem in problems), problems
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hash -p /usr/bin/python3 python",
+        "echo 'k=v' | sudo tee /etc/sysctl.d/90-x.conf\nvllm serve m",
+        'cp /etc/hosts "$(command -v python3).bak"\nvllm serve m',
+    ],
+)
+def test_re_pointing_at_or_writing_files_no_later_command_runs_stays_quiet(text):
+    assert _problems(text) == []

@@ -289,7 +289,8 @@ def _repoint(
             runner.runs_file(field, node.line, scope, " ".join(texts)[:200])
     if option in texts[1:] and texts.index(option, 1) + 1 < len(argv):
         target = argv[texts.index(option, 1) + 1]
-        runner.runs_file(target, node.line, scope, " ".join(texts)[:200])
+        makes = f"{argv[0].text} {option} makes a command run"  # the file, written or not
+        runner.file_read_later(target, node.line, scope, " ".join(texts)[:200], makes)
     return scope, Outcome(None)
 
 

@@ -76,6 +76,7 @@ from signoff.parse.shell.script_files import (
     a_shell,
     basename,
     behind_wrappers,
+    command_index,
     python_program,
     python_reads_stdin,
     reads_program_from_input,
@@ -284,7 +285,7 @@ class SimpleCommands(Calls):
             prefix[match.group(1)] = given.text
             if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
                 field = Field(given.text, given.known, given.prefix, word.line, given.parts)
-                self._startup_file(field, word.line, scope, word.raw[:120])
+                self.file_read_later(field, word.line, scope, word.raw[:120])
             if match.group(1) in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
                 self._command_variable(match.group(1), given, word.line, scope)
             self._evaluated_value(match.group(1), given, word.line)  # `PS1='$(x)' bash -i`
@@ -345,7 +346,7 @@ class SimpleCommands(Calls):
         for settings in settings_files(basename(name), argv):  # `ssh -F FILE`
             command = " ".join(f.text for f in argv)[:200]
             reads = f"{basename(name)} reads settings that may run commands from"
-            self._startup_file(settings, node.line, scope, command, reads)
+            self.file_read_later(settings, node.line, scope, command, reads)
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
@@ -401,7 +402,8 @@ class SimpleCommands(Calls):
                 self.runs_file(argv[0], node.line, scope, " ".join(f.text for f in argv)[:200])
             return scope, Outcome(True if name in ("echo", "printf") else None)
         fed = node if name == "tee" and node.heredocs else None  # `tee F <<EOF`: the heredoc
-        for field, source in argument_writes(argv):  # `tee F`, `cp SRC F`: files it writes
+        # `tee F`, `cp SRC F`, also behind wrappers (`sudo tee F`): the files it writes
+        for field, source in argument_writes(argv[command_index(argv) :]):
             self.wrote(field, fed, source)
         if name == "cat" and self.writes:  # what it prints may feed a shell (`cat f | bash`)
             printed = [f.text for f in argv[1:] if file_key(f.text) in self.writes]
@@ -502,7 +504,7 @@ class SimpleCommands(Calls):
         then `vllm serve`. The command itself is read as well (when PATH does not find it)."""
         self.written_names.add(basename(path))
 
-    def _startup_file(
+    def file_read_later(
         self,
         field: Field,
         line: int,
@@ -511,8 +513,8 @@ class SimpleCommands(Calls):
         reader: str = "a shell started later runs",
     ) -> None:
         """`BASH_ENV=F`: every shell started later runs F first; `ssh -F F`: ssh reads
-        settings that may run commands from F (a file run by name; one the script writes,
-        before or after, makes the reading incomplete)."""
+        settings that may run commands from F; `hash -p F NAME`: NAME runs F (a file run by
+        name; one the script writes, before or after, makes the reading incomplete)."""
         self.runs_file(field, line, scope, command)
         self.startup_files[file_key(field.text)] = (line, reader)
         if file_key(field.text) in self.writes:
@@ -538,6 +540,9 @@ class SimpleCommands(Calls):
         the one heredoc), with the last heredoc of `heredoc_of` when that is what it writes,
         or a copy of `source` (`cp`, `mv`): of a file the script wrote, that file's writes;
         of any other, a file that runs as `source` would (see `written_program`)."""
+        looked_up = LOOKED_UP.fullmatch(field.text) if not field.known else None
+        if looked_up is not None:  # `cp x "$(which vllm)"`: over the program PATH finds
+            field = Field(looked_up[1], True, looked_up[1], field.line)
         if not writable(field):
             return
         if read_at_start(field.text):  # `>> ~/.bashrc`, `> .git/hooks/post-checkout`
@@ -810,7 +815,7 @@ class SimpleCommands(Calls):
         self._evaluated_value(name, value, word.line)
         if name in _STARTUP_FILES and value.text:  # every shell started later reads it
             field = Field(value.text, value.known, value.prefix, word.line, value.parts)
-            self._startup_file(field, word.line, scope, word.raw[:120])
+            self.file_read_later(field, word.line, scope, word.raw[:120])
         if name in COMMAND_VARIABLES and value.text:  # a command git (or ssh) runs later
             self._command_variable(name, value, word.line, scope)
         if index:

