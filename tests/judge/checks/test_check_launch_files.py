@@ -134,6 +134,40 @@ def test_a_chat_template_the_pr_adds_fails_the_spec_check_only(check):
     assert check(parts, "no-arch-hacks").status == "PASS"
 
 
+INLINE = "--chat-template '{% for m in messages %}{{ m.content }}{% endfor %}'"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        INLINE,
+        "--chat-template='{{ messages[0].content }}'",
+        '--chat-templ "$(dirname "$0")/dsv4.jinja"',  # an abbreviation vLLM's parser accepts
+    ],
+)
+def test_a_chat_template_given_inline_or_by_an_abbreviation_fails_the_spec_check(check, extra):
+    parts = _launch_with(extra, {f"{HERE}/dsv4.jinja": "{{ messages }}"})
+    result = check(parts, "spec-chat-template")
+    assert result.status == "FAIL", result.reason
+    assert "signoff does not read templates" in result.reason
+
+
+def test_an_inline_chat_template_the_base_already_had_is_baseline(check):
+    from builders import modified_script
+
+    def serving(extra: str) -> str:
+        return SCRIPT.replace(
+            '  --tensor-parallel-size "$TP" \\\n',
+            f'  --tensor-parallel-size "$TP" \\\n  {extra} \\\n',
+        )
+
+    base = serving(INLINE)
+    parts = modified_script(base, base.replace("--kv-cache-dtype fp8", "--kv-cache-dtype fp8 "))
+    assert check(parts, "spec-chat-template").status == "PASS"
+    parts = modified_script(serving("--max-num-seqs 8"), base)
+    assert check(parts, "spec-chat-template").status == "FAIL"
+
+
 def test_a_python_file_the_pr_adds_run_by_python_counts_against(check):
     parts = passing_parts()
     script = SCRIPT.replace('hf download "$MODEL"\n', 'python3 "$(dirname "$0")/tune.py"\n')

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, unknown
 from signoff.judge.checks.spec_chat_template import client_chain, recipe_checkout
-from signoff.judge.checks.spec_chat_template.calls import chat_template_problem
+from signoff.judge.checks.spec_chat_template.calls import chat_template_problem, inline_templates
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.golden_recipes import config_file_refs, config_files, launched_names
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_file
@@ -73,6 +73,19 @@ def wants(ctx: JudgeContext) -> Iterator[Want]:
                 if ctx.evidence.file(path, "head") is None:
                     yield want_file(path, "head")
     yield from base_wants(ctx)
+    yield from _inline_template_bases(ctx)
+
+
+def _inline_template_bases(ctx: JudgeContext) -> Iterator[Want]:
+    """The base text of each changed script that serves with a chat template given inline: a
+    template the base already had is not the PR's (calls.inline_templates)."""
+    for changed in ctx.changed_scripts:
+        parsed = ctx.parsed_script(changed.path)
+        if changed.status == "added" or parsed is None or "{" not in parsed.text:
+            continue
+        runs = ctx.script_runs_for_path(changed.path)
+        if any(inline_templates(ctx, launch) for run in runs for launch in run.launches):
+            yield want_file(changed.previous_path or changed.path, "base")
 
 
 def evaluate(ctx: JudgeContext) -> Finding:

@@ -7,7 +7,10 @@ from collections.abc import Iterable
 from signoff.judge.baseline import settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.script_files import unread_script_file
-from signoff.parse.benchmark.launch import ClientCall, ScriptRun
+from signoff.parse.benchmark.engine_flags import may_be_flag
+from signoff.parse.benchmark.launch import Arg, ClientCall, ScriptRun, ServerLaunch
+
+_TEMPLATE_MARKS = ("{{", "{%")  # Jinja's expression and statement openers
 
 
 def chat_template_problem(
@@ -29,13 +32,18 @@ def chat_template_problem(
         call = lacking[0]
         may = f", and may run: {call.why}" if call.why else ""
         return f"{run.path}:{call.line} calls {call.command} without {flags}{where}{may}"
-    templates = {flag.replace("_", "-") for flag in spec.server_chat_template_flags}
     for launch in run.launches:
         for flag, path in launch.reads:
-            if flag.replace("_", "-") in templates:  # the prompt format the draft sees
+            if template_flag(ctx, flag, launch.engine):  # the prompt format the draft sees
                 return (
                     f"{run.path}:{launch.line} serves with {flag} `{path}`, a chat template "
                     f"this PR adds or changes; signoff does not read templates{where}"
+                )
+        for arg in inline_templates(ctx, launch):
+            if not _in_base(ctx, run.path, arg.value or ""):
+                return (
+                    f"{run.path}:{arg.line} serves with {arg.flag} given inline, a chat "
+                    f"template this PR writes; signoff does not read templates{where}"
                 )
     unread = unread_script_file(ctx, run, judged)
     if unread:  # the file may hold a benchmark call of its own, flagless
@@ -51,6 +59,30 @@ def chat_template_problem(
         )
     clients = "/".join(c for c in spec.client_commands if not c.endswith(".py"))
     return f"{run.path} runs no {clients} call, so the chat template is unverified{where}"
+
+
+def template_flag(ctx: JudgeContext, flag: str, engine: str) -> bool:
+    """The engine may read `flag` as a server chat template flag (an abbreviation too)."""
+    flags = ctx.policy.spec_decode.server_chat_template_flags
+    return any(may_be_flag(flag, target, engine, ctx.policy) for target in flags)
+
+
+def inline_templates(ctx: JudgeContext, launch: ServerLaunch) -> list[Arg]:
+    """The launch's chat template flags given a template's text rather than a file (vLLM
+    takes either: `--chat-template '{% for m in messages %}...'`)."""
+    return [
+        arg
+        for arg in launch.args
+        if arg.value is not None
+        and any(mark in arg.value for mark in _TEMPLATE_MARKS)
+        and template_flag(ctx, arg.flag, launch.engine)
+    ]
+
+
+def _in_base(ctx: JudgeContext, path: str, text: str) -> bool:
+    """The base text of the script at `path` holds `text` too: the PR did not write it."""
+    base = ctx.base_parsed_script(path)
+    return base is not None and text in base.text
 
 
 def lacking_call(ctx: JudgeContext, run: ScriptRun) -> str:
