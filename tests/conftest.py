@@ -20,6 +20,7 @@ from builders import build
 import signoff.replay as replay_module
 from signoff.judge import judge
 from signoff.judge.model import CheckResult
+from signoff.judge.shared_readings import clear_all
 from signoff.policy import Policy, load_policy
 from signoff.standards import resolve_standard
 
@@ -37,6 +38,15 @@ def scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("GITHUB_", "GH_", "INPUT_", "RUNNER_", "SIGNOFF_", "ACTIONS_")):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
+def cold_readings() -> Iterator[None]:
+    """Each test starts as a new process does: no reading, parse or config shared from another
+    test (one that breaks the reader must see its own reading fail)."""
+    clear_all()
+    yield
+    clear_all()
 
 
 @pytest.fixture

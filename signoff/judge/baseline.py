@@ -58,6 +58,7 @@ from functools import cached_property
 
 from signoff.judge.context import LIBRARY_BUDGET, JudgeContext
 from signoff.judge.model import Want, want_file
+from signoff.judge.shared_readings import SharedReadings
 from signoff.parse.benchmark.engine_patches import sourced_file
 from signoff.parse.benchmark.eval_argument import plain_command
 from signoff.parse.benchmark.eval_assignments import DATA_FILE as _DATA_FILE
@@ -99,6 +100,8 @@ _GAPS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"^\S+ runs an expanding heredoc as its script$"), False),
 )
 _MAX_GAPS = 64  # gaps per reading compared with the base; beyond, the reading stays as it is
+# Base readings shared by every context of the process (judge/shared_readings.py).
+_BASE_READINGS: SharedReadings[tuple[ScriptRun, int]] = SharedReadings()
 _PROBLEM = re.compile(r"^(?P<path>.*?):(?P<line>\d+): (?P<what>.*)$", re.S)
 _SOURCED = re.compile(r"^sources (.*), which is not read$", re.S)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -644,7 +647,12 @@ def _base_script(ctx: JudgeContext, path: str) -> ParsedScript | None:
         text = _base_text(ctx, path)
         head = ctx.parsed_script(path)
         same = head is not None and text is not None and head.text == text
-        ctx.memo[key] = head if same else read_script(text, path) if text is not None else None
+        if same or text is None:
+            ctx.memo[key] = head if same else None
+        else:  # a modified script's base is the one the sourced-file readers parse too
+            shared = ctx.base_parsed_script(path) if _base_path(ctx, path) == path else None
+            reuse = shared is not None and shared.text == text
+            ctx.memo[key] = shared if reuse else read_script(text, path)
     found = ctx.memo[key]
     return found if isinstance(found, ParsedScript) else None
 
@@ -683,10 +691,13 @@ def _read_base(
         return None
     unset = frozenset(run.unset)  # Check 3's reading: the same hooks read as unset
     libraries = ctx.policy.spec_decode.library_scripts
-    files = ctx.base_sources_for(_base_path(ctx, run.path))
-    base_run, steps = evaluate_counted(
-        parsed, env, clients, budget=budget, job=run.job, unset=unset, library=library,
-        libraries=libraries, files=files,
+    where = _base_path(ctx, run.path)  # `$0` at the base
+    key = ("base", *ctx.reading_inputs(parsed, env, run.job, unset, base=True), where, budget)
+    base_run, steps = ctx.shared(
+        _BASE_READINGS, key, lambda: evaluate_counted(
+            parsed, env, clients, budget=budget, job=run.job, unset=unset, library=library,
+            libraries=libraries, files=ctx.base_sources_for(where),
+        ), base=True,
     )  # fmt: skip
     ctx.return_steps(budget - steps)
     if any("work bound" in p for p in base_run.problems):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TypeVar, cast
 
 from signoff.evidence import ChangedFile, Evidence, FileRead
@@ -12,6 +12,7 @@ from signoff.judge import script_entries
 from signoff.judge.narrowing import runs_nothing_new
 from signoff.judge.paths import path_matches as path_matches  # (checks import it from here)
 from signoff.judge.quote import code
+from signoff.judge.shared_readings import SharedReadings, kept
 from signoff.parse.benchmark.engine_flags import may_be_flag
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.script import (
@@ -66,6 +67,36 @@ SCRIPT_ENTRY_READINGS = 16
 # The operand of `source`/`.` (a file whose change changes what an unchanged script does).
 _SOURCED = re.compile(r"(?:^|[\s;&|(])(?:source|\.)\s+([^;&|\n]+)", re.M)
 _T = TypeVar("_T")
+_CONFIGS_KEPT = 32  # master-config texts kept parsed (whole or as a PR's changed blocks)
+# Readings shared by every context of the process (gathering's rounds, then the judge).
+kept(read_script)  # its parses too (parse/benchmark/script.py keeps them)
+_READINGS: SharedReadings[tuple[ScriptRun, int]] = SharedReadings()
+_FACTS: SharedReadings[tuple[ScriptFacts, ScriptRun, int]] = SharedReadings()
+
+
+@kept
+@lru_cache(maxsize=_CONFIGS_KEPT)
+def _yaml_once(text: str) -> tuple[object, Exception | None]:
+    """A master config's YAML read once per process (every context of gathering's rounds and
+    the judge read the same texts; the data is only read, never changed)."""
+    try:
+        return load_yaml(text), None
+    except Exception as exc:  # handed to the caller, which reports it
+        return None, exc
+
+
+def _load_once(text: str) -> object:
+    data, error = _yaml_once(text)
+    if error is not None:
+        raise error
+    return data
+
+
+@kept
+@lru_cache(maxsize=_CONFIGS_KEPT)
+def _master_once(text: str, path: str, sku_pattern: str) -> MasterConfig:
+    """A master config's entries parsed once per process (frozen, shared as within a context)."""
+    return parse_master_config(text, path, sku_pattern, _load_once)
 
 
 class JudgeContext:
@@ -89,6 +120,8 @@ class JudgeContext:
         # entries a changed script no changed entry runs is read under, per verdict: past it
         # such a script is read with nothing bound (as strict; the work stays bounded)
         self._entry_readings_left = SCRIPT_ENTRY_READINGS
+        # the changed files the reading being made looks up (see `shared`)
+        self._looked_up: list[str] | None = None
 
     def memoized(self, key: str, build: Callable[[], _T]) -> _T:
         """What `build` gives, computed once per verdict under `key` (one check's result
@@ -221,9 +254,7 @@ class JudgeContext:
         text = self.master_text(path, role)
         if text is None:
             return None
-        return parse_master_config(
-            self._sparse(path, role, keys), path, self.policy.images.sku_pattern, self._load
-        )
+        return _master_once(self._sparse(path, role, keys), path, self.policy.images.sku_pattern)
 
     def _sparse(self, path: str, role: str, keys: frozenset[str] | None) -> str:
         """The master config's text at `role`, only `keys`' blocks when given (and splittable)."""
@@ -235,19 +266,7 @@ class JudgeContext:
 
     def _load(self, text: str) -> object:
         """YAML read once per text: the entry parser and the narrowing test share it."""
-        if text not in self._loaded:
-            try:
-                self._loaded[text] = (load_yaml(text), None)
-            except Exception as exc:  # handed to the caller, which reports it
-                self._loaded[text] = (None, exc)
-        data, error = self._loaded[text]
-        if error is not None:
-            raise error
-        return data
-
-    @cached_property
-    def _loaded(self) -> dict[str, tuple[object, Exception | None]]:
-        return {}
+        return _load_once(text)
 
     @cached_property
     def _master_cache(self) -> dict[tuple[str, str, frozenset[str] | None], MasterConfig | None]:
@@ -445,9 +464,12 @@ class JudgeContext:
                 clients = self.policy.spec_decode.client_commands
                 libraries = self.policy.spec_decode.library_scripts
                 budget = max(min(DEFAULT_BUDGET, self._steps_left), 0)  # the verdict's bound
-                facts, run, steps = read_unbound(
-                    parsed, clients, self.sources_for(path), self.is_library(path), libraries,
-                    budget=budget,
+                key = ("facts", *self.reading_inputs(parsed, None, "", frozenset()), budget)
+                facts, run, steps = self.shared(
+                    _FACTS, key, lambda: read_unbound(
+                        parsed, clients, self.sources_for(path), self.is_library(path),
+                        libraries, budget=budget,
+                    ),
                 )  # fmt: skip
                 self._steps_left -= steps
                 self._facts[path] = facts
@@ -473,8 +495,8 @@ class JudgeContext:
         per script, so its path indexes are built once)."""
         if path not in self._sources:
             self._sources[path] = Sources(
-                script=path, changed=self.changed_readable, read=self.sourced_text,
-                text=self.changed_text,
+                script=path, changed=self.changed_readable, read=self._head_read,
+                text=self._head_text,
             )  # fmt: skip
         return self._sources[path]
 
@@ -523,16 +545,20 @@ class JudgeContext:
         there and one it removes is read at neither side, so both keep their baseline reading.
         The base reading of a script that sources a changed library is then the base's own."""
         if path not in self._base_sources:
-            at_base = frozenset(
-                f.previous_path or f.path
-                for f in self.evidence.changed_files
-                if f.status not in ("added", "removed")
-            )
             self._base_sources[path] = Sources(
-                script=path, changed=at_base, read=self.base_sourced_text,
-                text=self._base_changed_text,
+                script=path, changed=self._base_changed, read=self._base_read,
+                text=self._base_text,
             )  # fmt: skip
         return self._base_sources[path]
+
+    @cached_property
+    def _base_changed(self) -> frozenset[str]:
+        """The base paths of the files the PR modifies or renames."""
+        return frozenset(
+            f.previous_path or f.path
+            for f in self.evidence.changed_files
+            if f.status not in ("added", "removed")
+        )
 
     @cached_property
     def _base_sources(self) -> dict[str, Sources]:
@@ -925,19 +951,92 @@ class JudgeContext:
             return ScriptRun(path=parsed.path, problems=(why,), complete=False, job=job)
         per_reading = LIBRARY_BUDGET if self.library_changed else DEFAULT_BUDGET
         budget = min(per_reading, self._steps_left)
-        done = self._unbound.get(parsed.path) if env is None and not job and not unset else None
+        unbound = env is None and not job and not unset
+        if unbound and not partial:  # one evaluation gives this run and Check 3's facts
+            self.script_facts(parsed.path)
+        done = self._unbound.get(parsed.path) if unbound else None
         if done is not None and not _stopped(done[0]):  # `script_facts` read it (and counted it)
             return done[0]  # a reading that ended within its bound is the same under any bound
         clients = self.policy.spec_decode.client_commands
-        run, steps = evaluate_counted(
-            parsed, env, clients, budget=budget, job=job, unset=unset,
-            files=self.sources_for(parsed.path), library=self.is_library(parsed.path),
-            libraries=self.policy.spec_decode.library_scripts, partial=partial,
+        key = ("run", *self.reading_inputs(parsed, env, job, unset), partial, budget)
+        run, steps = self.shared(
+            _READINGS, key, lambda: evaluate_counted(
+                parsed, env, clients, budget=budget, job=job, unset=unset,
+                files=self.sources_for(parsed.path), library=self.is_library(parsed.path),
+                libraries=self.policy.spec_decode.library_scripts, partial=partial,
+            ),
         )  # fmt: skip
         self._steps_left -= steps
         if any("work bound" in problem for problem in run.problems):
             self._over_budget[parsed.path] = run
         return run
+
+    def reading_inputs(
+        self,
+        parsed: ParsedScript,
+        env: dict[str, str] | None,
+        job: str,
+        unset: frozenset[str],
+        *,
+        base: bool = False,
+    ) -> tuple[object, ...]:
+        """What a reading of `parsed` depends on besides its budget and the changed files it
+        looks up (`shared`): the script, the environment, job and hooks, the profile's client
+        and library names, and which files the PR changed (at the head, or at the base)."""
+        spec = self.policy.spec_decode
+        environment = tuple(sorted(env.items())) if env is not None else None
+        changed = self._base_changed if base else self.changed_readable
+        return (
+            parsed.path, parsed.text, environment, job, tuple(sorted(unset)),
+            tuple(spec.client_commands), tuple(spec.library_scripts),
+            self.is_library(parsed.path), base, changed,
+        )  # fmt: skip
+
+    def shared(
+        self,
+        cache: SharedReadings[_T],
+        key: tuple[object, ...],
+        read: Callable[[], _T],
+        *,
+        base: bool = False,
+    ) -> _T:
+        """The reading `read` gives for `key`, shared with every context whose changed files
+        that reading looked up (at the head, or at the `base`) are found the same
+        (judge/shared_readings.py)."""
+        found_now = self._base_changed_text if base else self.changed_text
+        found = cache.get(key, found_now)
+        if found is not None:
+            return found
+        outer, self._looked_up = self._looked_up, []
+        try:
+            value = read()
+            looked = tuple(dict.fromkeys(self._looked_up))
+        finally:
+            self._looked_up = outer
+        if outer is not None:  # a reading made inside another: what it looked up counts there
+            outer.extend(looked)
+        cache.put(key, tuple((path, found_now(path)) for path in looked), value)
+        return value
+
+    def _look_up(self, path: str) -> None:
+        if self._looked_up is not None:
+            self._looked_up.append(path)
+
+    def _head_read(self, path: str) -> SourcedText:
+        self._look_up(path)
+        return self.sourced_text(path)
+
+    def _head_text(self, path: str) -> tuple[str | None, str]:
+        self._look_up(path)
+        return self.changed_text(path)
+
+    def _base_read(self, path: str) -> SourcedText:
+        self._look_up(path)
+        return self.base_sourced_text(path)
+
+    def _base_text(self, path: str) -> tuple[str | None, str]:
+        self._look_up(path)
+        return self._base_changed_text(path)
 
     def take_steps(self, most: int = DEFAULT_BUDGET) -> int:
         """Evaluation steps for one base reading (judge/baseline), at most `most` (a shared

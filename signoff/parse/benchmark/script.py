@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -51,6 +51,7 @@ from signoff.parse.shell.sources import Sources
 from signoff.parse.shell.syntax import Parsed, parse
 from signoff.parse.shell.values import Option, Scope, Text
 
+_PARSES_KEPT = 256  # scripts kept parsed (a mass edit reads a few dozen, at head and base)
 DEFAULT_BUDGET = 5_000  # evaluation steps per configuration; real scripts take at most ~700
 DEFAULT_CLIENTS = ("run_benchmark_serving",)
 # Readings with some variables assumed unset before giving up on the assumption: each one
@@ -114,8 +115,10 @@ class ParsedScript:
         return names & self.words
 
 
+@lru_cache(maxsize=_PARSES_KEPT)
 def read_script(text: str, path: str) -> ParsedScript:
-    """Parse a script; never raises (oddities become problems, "path:line: what")."""
+    """Parse a script; never raises (oddities become problems, "path:line: what"). Kept for
+    the process: each of gathering's rounds and the judge ask for the same scripts again."""
     try:
         with paused():
             tree = parse(text)
