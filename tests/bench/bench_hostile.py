@@ -59,6 +59,7 @@ from builders import (
 from signoff.evidence import Evidence, PostedSignoff
 from signoff.judge import judge
 from signoff.judge.eligibility import superseded
+from signoff.judge.shared_readings import clear_all
 from signoff.parse.comment.signoff_comment import parse_cache_clear
 from signoff.policy import load_policy
 
@@ -425,8 +426,10 @@ def run_case(name: str) -> dict[str, Any]:
     elapsed = time.perf_counter() - start
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before tracing's overhead
     # tracemalloc slows Python several-fold, so it never shares the timed run. The sign-off's
-    # reading is memoised: forget it, so the traced run reads it again.
+    # reading is memoised, as are the scripts' readings: forget them, so the traced run reads
+    # everything again.
     parse_cache_clear()
+    clear_all()
     tracemalloc.start()
     judge(evidence, policy)
     _, peak = tracemalloc.get_traced_memory()
