@@ -351,13 +351,8 @@ def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str
             yield "(model)", field
         if not text.startswith("--") or len(text) < 3:
             continue
-        flag, eq, value = text.partition("=")
-        given: Field | None = None
-        if eq:
-            parts = tuple((p, k) for p, k in field.parts) if field.parts else ()
-            given = Field(value, field.known, "", field.line, after_prefix(parts, len(flag) + 1))
-        elif index + 1 < len(argv) and not argv[index + 1].text.startswith("-"):
-            given = argv[index + 1]
+        flag, eq, _ = text.partition("=")
+        given = _equals_value(field, len(flag) + 1) if eq else _next_value(argv, index)
         if given is not None:
             yield flag, given
             for path in _json_strings(given):  # `--speculative-config '{"model": "./d"}'`
