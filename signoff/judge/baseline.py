@@ -424,6 +424,12 @@ def _names_changed_file(ctx: JudgeContext, texts: Iterable[str], data: set[str])
 # --- a shell reading its script from a pipe ------------------------------------------------
 
 
+def base_run(ctx: JudgeContext, run: ScriptRun) -> ScriptRun | None:
+    """The base script read as `run` was (None: no base, or it could not be read whole)."""
+    found = _base_reading(ctx, run)
+    return found[0] if found is not None else None
+
+
 def stdin_feed(parsed: ParsedScript, line: int) -> str | None:
     """The source text of the pipeline whose later command, at `line`, reads its script from
     standard input (`curl -LsSf URL | sh`), from the pipeline's first line to `line`; None

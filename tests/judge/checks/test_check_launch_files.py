@@ -166,6 +166,9 @@ def test_an_inline_chat_template_the_base_already_had_is_baseline(check):
     assert check(parts, "spec-chat-template").status == "PASS"
     parts = modified_script(serving("--max-num-seqs 8"), base)
     assert check(parts, "spec-chat-template").status == "FAIL"
+    # a base that only mentions the template (a comment) did not serve it
+    parts = modified_script(f"# {INLINE}\n" + serving("--max-num-seqs 8"), base)
+    assert check(parts, "spec-chat-template").status == "FAIL"
 
 
 def test_a_python_file_the_pr_adds_run_by_python_counts_against(check):

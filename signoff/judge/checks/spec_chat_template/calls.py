@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from signoff.judge.baseline import settled
+from signoff.judge.baseline import base_run, settled
 from signoff.judge.context import JudgeContext
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag
@@ -40,7 +40,7 @@ def chat_template_problem(
                     f"this PR adds or changes; signoff does not read templates{where}"
                 )
         for arg in inline_templates(ctx, launch):
-            if not _in_base(ctx, run.path, arg.value or ""):
+            if not _served_at_base(ctx, run, arg.value or ""):
                 return (
                     f"{run.path}:{arg.line} serves with {arg.flag} given inline, a chat "
                     f"template this PR writes; signoff does not read templates{where}"
@@ -79,10 +79,13 @@ def inline_templates(ctx: JudgeContext, launch: ServerLaunch) -> list[Arg]:
     ]
 
 
-def _in_base(ctx: JudgeContext, path: str, text: str) -> bool:
-    """The base text of the script at `path` holds `text` too: the PR did not write it."""
-    base = ctx.base_parsed_script(path)
-    return base is not None and text in base.text
+def _served_at_base(ctx: JudgeContext, run: ScriptRun, text: str) -> bool:
+    """The base script, read as `run` was, serves the same inline template: the PR did not
+    write it (a base that only mentions it, in a comment, does not count)."""
+    base = base_run(ctx, run)
+    return base is not None and any(
+        arg.value == text for launch in base.launches for arg in inline_templates(ctx, launch)
+    )
 
 
 def lacking_call(ctx: JudgeContext, run: ScriptRun) -> str:
