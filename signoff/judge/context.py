@@ -95,6 +95,14 @@ def _load_once(text: str) -> object:
 
 
 @kept
+@lru_cache(maxsize=256)
+def _sourced_names(text: str) -> frozenset[str]:
+    """The base names a script's `source`/`.` commands name, once per text (a mass edit asks
+    for every candidate script of every changed entry: #2096, 2,691 searches, 0.7 s)."""
+    return frozenset(basename(w).strip("\"' ") for w in _SOURCED.findall(text))
+
+
+@kept
 @lru_cache(maxsize=_CONFIGS_KEPT)
 def _narrowed_once(
     base: str, head: str, keys: tuple[str, ...], metadata: tuple[str, ...]
@@ -366,7 +374,7 @@ class JudgeContext:
             if read is None or read.state == "unavailable":
                 return False
             if read.state == "ok" and read.text is not None:
-                sourced = {basename(w).strip("\"' ") for w in _SOURCED.findall(read.text)}
+                sourced = _sourced_names(read.text)
                 # a name known only at run time may be any file the PR changes
                 return not sourced & changed and not any("$" in n or "`" in n for n in sourced)
         return True  # no candidate exists at the head (nor, unchanged, at the base)
