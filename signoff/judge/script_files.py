@@ -149,10 +149,12 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
                 hit = file.path in _ROOT_BUILD_FILES
             elif anchored:
                 hit = file.path == directory or file.path.startswith(f"{directory}/")
-            else:
-                hit = f"/{directory}/" in f"/{file.path}"
+            else:  # the known tail: a directory on the file's path, or the file itself
+                hit = f"/{directory}/" in f"/{file.path}" or file.path.endswith(f"/{directory}")
             if hit:
                 verb = "adds" if file.status == "added" else "changes"
+                if file.path == directory or f"/{directory}/" not in f"/{file.path}":
+                    return f"{code(file.path)}, which this PR {verb}"  # a package file
                 holding = f"a directory holding {code(file.path)}, which this PR {verb}"
                 return f"{code(directory)}, {holding}"
     return ""

@@ -173,6 +173,33 @@ def test_local_installs_are_recorded_with_the_directory_as_written(text, words):
     assert [install.word for install in run.installs] == words
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("apt install -y ./x.deb nginx", ["./x.deb"]),
+        ("sudo apt-get install --no-install-recommends -o Dpkg::Opt=1 a/b.deb", ["a/b.deb"]),
+        ("apt-get install -y x.deb curl", ["x.deb"]),  # named like a package file
+        ("apt-get update", []),
+        ("apt install https://x.io/a.deb", []),
+        ("dpkg -i x.deb y.deb", ["x.deb", "y.deb"]),
+        ("dpkg --install pkgs/x.deb", ["pkgs/x.deb"]),
+        ("dpkg -R -i debs", ["debs"]),
+        ("dpkg -x x.deb /", ["x.deb", "/"]),
+        ("dpkg -l x", []),
+        ("rpm -Uvh a/x.rpm", ["a/x.rpm"]),
+        ("rpm -qa", []),
+        ("dnf install -y --setopt=x=1 ./x.rpm vim", ["./x.rpm"]),
+        ("yum localinstall x.rpm", ["x.rpm"]),
+        ("apk add --allow-untrusted ./x.apk", ["./x.apk"]),
+        ("apk add curl", []),
+        ('apt install "$DEBS/x.deb"', ["$DEBS/x.deb"]),
+    ],
+)
+def test_package_files_a_system_package_manager_installs_are_recorded(text, words):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    assert sorted(install.word for install in run.installs) == sorted(words)
+
+
 def test_a_local_install_records_where_each_path_s_cd_went():
     text = 'cd /opt\nif [ -n "$X" ]; then cd a; else cd b/c; fi\n(cd /tmp)\npip install .\n'
     run = evaluate(read_script(text, "s.sh"), None)

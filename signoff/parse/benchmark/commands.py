@@ -53,6 +53,7 @@ from signoff.parse.shell.script_files import (
     package_list_files,
     python_module_files,
     script_file_word,
+    system_packages,
 )
 from signoff.parse.shell.values import FROM_ENVIRONMENT, Array, Scope, Text, directories
 
@@ -163,7 +164,8 @@ class BenchmarkCommands:
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
                 directories=where if file is runs else (),
             ))  # fmt: skip
-        for project in local_projects(argv) if running else ():  # `pip install ./pkg`
+        installed = [*local_projects(argv), *system_packages(argv)] if running else []
+        for project in installed:  # `pip install ./pkg`, `apt install ./x.deb`
             reader.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=" ".join(words)[:MAX_LINE], word=project.text, name="", line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),

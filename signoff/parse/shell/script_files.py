@@ -318,6 +318,71 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
     return found
 
 
+# System package managers that install a package file given by path, and the subcommands
+# (for dpkg and rpm, options) that install one; a file install puts its files anywhere and runs
+# its maintainer scripts as root.
+_APT_LIKE = frozenset({"apt", "apt-get", "aptitude", "nala"})
+_RPM_FRONTENDS = frozenset({"dnf", "yum", "microdnf", "tdnf", "zypper"})
+_SUBCOMMAND_INSTALLS = frozenset(
+    {"install", "reinstall", "localinstall", "upgrade", "update", "in", "add"}
+)
+_DPKG_INSTALLS = frozenset("iRx")  # -i, -R (a directory of .deb files), -x (extract anywhere)
+_DPKG_LONG = frozenset({"--install", "--unpack", "--recursive", "--extract", "--vextract"})
+_RPM_INSTALLS = frozenset("iUF")
+_RPM_LONG = frozenset({"--install", "--upgrade", "--freshen", "--reinstall"})
+_PACKAGE_VALUE_OPTIONS = frozenset(
+    {"-o", "--option", "-c", "--config-file", "-t", "--target-release", "--root", "--dbpath",
+     "--prefix", "--relocate", "--installroot", "--releasever", "--repo", "--repoid",
+     "--enablerepo", "--disablerepo", "-X", "--repository", "-p", "--admindir", "--instdir"}
+)  # fmt: skip
+_PACKAGE_FILE = re.compile(r".+\.(?:deb|udeb|rpm|apk)$")
+
+
+def system_packages(argv: Sequence[Field]) -> list[Field]:
+    """The package files a system package manager installs by path: `dpkg -i x.deb` (every
+    operand is a file, or with -R a directory of them), `rpm -Uvh x.rpm`, and `apt install
+    ./x.deb`, `dnf install ./x.rpm`, `apk add ./x.apk` (an operand with a slash, or one named
+    like a package file; a bare name is a package of the distribution's archive). URLs are not
+    local."""
+    words = argv[command_index(argv) :]
+    if not words or not words[0].known:
+        return []
+    name = basename(words[0].text)
+    rest = list(words[1:])
+    if name in ("dpkg", "rpm"):
+        short, long = (_DPKG_INSTALLS, _DPKG_LONG) if name == "dpkg" else (_RPM_INSTALLS, _RPM_LONG)
+        flags = [w.text for w in rest if w.known and w.text.startswith("-")]
+        installs = any(
+            f in long or (not f.startswith("--") and bool(set(f[1:]) & short)) for f in flags
+        )
+        return _package_operands(rest, every=True) if installs else []
+    if name in _APT_LIKE or name in _RPM_FRONTENDS or name == "apk":
+        at = next((i for i, w in enumerate(rest) if not _option_word(w)), -1)
+        if at < 0 or not rest[at].known or rest[at].text not in _SUBCOMMAND_INSTALLS:
+            return []
+        return _package_operands(rest[at + 1 :], every=False)
+    return []
+
+
+def _package_operands(words: Sequence[Field], *, every: bool) -> list[Field]:
+    """The operands that name a local file (`every`: each operand is a path)."""
+    found: list[Field] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.known and word.text in _PACKAGE_VALUE_OPTIONS:
+            i += 2
+            continue
+        i += 1
+        if _option_word(word):
+            continue
+        if "://" in word.text:
+            continue
+        if every or not word.known or "/" in word.text or _PACKAGE_FILE.fullmatch(word.text):
+            found.append(word)  # one known only at run time may be a path (its tail is kept)
+    return found
+
+
 # The words xargs adds to its command from its standard input, as a word known only at run time.
 XARGS_INPUT = "[the arguments xargs reads from standard input]"
 

@@ -352,6 +352,44 @@ def test_installing_a_directory_the_pr_does_not_touch_counts_for_nothing(check, 
     _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
 
 
+# A package file a system package manager installs puts files anywhere in the image (the engine
+# or the Python that runs it) and runs its maintainer scripts: one the PR adds is code it runs.
+DEB = "benchmarks/single_node/engine.deb"
+SYSTEM_PACKAGE_INSTALLS = [
+    "apt-get install -y ./benchmarks/single_node/engine.deb",
+    'sudo apt install -y "$(dirname "$0")/../engine.deb"',
+    "cd benchmarks/single_node && dpkg -i engine.deb",
+    'dpkg -x "$GITHUB_WORKSPACE/benchmarks/single_node/engine.deb" /',
+    'apt install -y "$DEBS/single_node/engine.deb"',  # a run-time start: the known tail
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", SYSTEM_PACKAGE_INSTALLS)
+def test_installing_a_package_file_the_pr_adds_fails(check, line, check_id):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, DEB, "!<arch>\n")
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"`{DEB}`, which this PR adds" in result.reason
+    assert "a directory holding" not in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "apt-get install -y ./benchmarks/single_node/other.deb",
+        "apt-get install -y engine.deb-tools",  # a package of the archive
+        "dpkg -l engine",
+        "rpm -qa",
+    ],
+)
+def test_installing_a_package_file_the_pr_does_not_touch_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, DEB, "!<arch>\n")
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
+
+
 # Engine flags whose value names Python code the engine imports (`--worker-cls mymod.W`, a KV
 # connector's `kv_connector_module_path`): the module's file is code the launch runs.
 SERVE = "  --kv-cache-dtype fp8 \\\n"
