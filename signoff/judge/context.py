@@ -34,7 +34,12 @@ from signoff.parse.inferencex.config_points import (
     group_runs,
     point_scripts,
 )
-from signoff.parse.inferencex.master_blocks import changed_keys, sparse_text, split_blocks
+from signoff.parse.inferencex.master_blocks import (
+    block_text,
+    changed_keys,
+    sparse_keys,
+    split_blocks,
+)
 from signoff.parse.inferencex.master_config import (
     EntryChange,
     MasterConfig,
@@ -70,6 +75,8 @@ _T = TypeVar("_T")
 _CONFIGS_KEPT = 32  # master-config texts kept parsed (whole or as a PR's changed blocks)
 # Readings shared by every context of the process (gathering's rounds, then the judge).
 kept(read_script)  # its parses too (parse/benchmark/script.py keeps them)
+for _store in (split_blocks, sparse_keys, block_text, changed_keys):  # master_blocks' splits
+    kept(_store)
 _READINGS: SharedReadings[tuple[ScriptRun, int]] = SharedReadings()
 _FACTS: SharedReadings[tuple[ScriptFacts, ScriptRun, int]] = SharedReadings()
 # An entry version's configuration points under one sweep environment (they look up no file).
@@ -291,10 +298,7 @@ class JudgeContext:
     def _sparse(self, path: str, role: str, keys: frozenset[str] | None) -> str:
         """The master config's text at `role`, only `keys`' blocks when given (and splittable)."""
         text = self.master_text(path, role) or ""
-        blocks = split_blocks(text) if keys is not None else None
-        if keys is not None and blocks is not None:
-            text = sparse_text(text, blocks, set(keys))
-        return text
+        return sparse_keys(text, keys) if keys is not None else text
 
     @cached_property
     def _master_cache(self) -> dict[tuple[str, str, frozenset[str] | None], MasterConfig | None]:

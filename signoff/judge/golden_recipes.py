@@ -16,7 +16,7 @@ from signoff.judge.context import JudgeContext
 from signoff.judge.golden_curves import expected, golden_hit, model_keys, no_curve
 from signoff.judge.model import Finding, failed, passed
 from signoff.parse.inferencex.golden_al import GoldenCurve
-from signoff.parse.inferencex.master_blocks import split_blocks
+from signoff.parse.inferencex.master_blocks import block_text, split_blocks
 from signoff.parse.inferencex.master_config import MasterEntry
 from signoff.parse.recipes.srt_acceptance import AcceptanceReading, read_acceptance
 
@@ -229,11 +229,9 @@ def _recipe_model(ctx: JudgeContext, path: str) -> str:
 def opt_in_text(ctx: JudgeContext, entry: MasterEntry) -> str:
     """The entry's own lines in the head master config."""
     text = ctx.master_text(entry.file, "head") or ""
-    blocks = split_blocks(text)
-    if blocks is None or entry.key not in blocks:
-        return text  # unsplittable file: the whole text (a stricter, not a looser, reading)
-    start, end = blocks[entry.key]
-    return "\n".join(text.split("\n")[start:end])
+    block = block_text(text, entry.key)
+    # unsplittable file: the whole text (a stricter, not a looser, reading)
+    return text if block is None else block
 
 
 def judge_opt_in(ctx: JudgeContext, entry: MasterEntry, curves: list[GoldenCurve]) -> Finding:

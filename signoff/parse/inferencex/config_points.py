@@ -169,18 +169,20 @@ def _reading_key(run: ScriptRun) -> str:
 def _varying(points: Sequence[ConfigPoint]) -> set[str]:
     seen: dict[str, set[str]] = {}
     for point in points:
+        values = dict(point.env)  # once per point, not per name (a mass edit has thousands)
         for name in point.point_vars:
-            seen.setdefault(name, set()).add(point.value(name) or "")
+            seen.setdefault(name, set()).add(values.get(name) or "")
     return {name for name, values in seen.items() if len(values) > 1}
 
 
 def _shared(points: Sequence[ConfigPoint]) -> tuple[tuple[str, str], ...]:
     names = points[0].point_vars
-    first = dict(points[0].env)
+    envs = [dict(point.env) for point in points]
+    first = envs[0]
     return tuple(
         sorted(
             (name, first[name])
             for name in names
-            if name in first and all(point.value(name) == first[name] for point in points)
+            if name in first and all(env.get(name) == first[name] for env in envs)
         )
     )

@@ -9,6 +9,7 @@ merge keys (which can tie blocks together) or a non-mapping top level are not sp
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 _MERGE_KEY = re.compile(r"<<\s*:")
@@ -65,9 +66,33 @@ def split_blocks(text: str) -> Blocks | None:
     return blocks
 
 
+@lru_cache(maxsize=16)
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(text.split("\n"))
+
+
+@lru_cache(maxsize=64)
+def sparse_keys(text: str, keep: frozenset[str]) -> str:
+    """`text` with every block outside `keep` blanked, or `text` whole when it cannot be split
+    (kept: a mass edit's checks ask for the same subsets in every round of gathering)."""
+    blocks = split_blocks(text)
+    return text if blocks is None else sparse_text(text, blocks, set(keep))
+
+
+@lru_cache(maxsize=1024)
+def block_text(text: str, key: str) -> str | None:
+    """The lines of `key`'s block, None when the file cannot be split or has no such key
+    (kept: every changed entry asks for its own lines, and each split read the whole file)."""
+    blocks = split_blocks(text)
+    if blocks is None or key not in blocks:
+        return None
+    start, end = blocks[key]
+    return "\n".join(_lines(text)[start:end])
+
+
 def sparse_text(text: str, blocks: Blocks, keep: set[str]) -> str:
     """The file with every block outside `keep` blanked (same line count, so lines stay true)."""
-    lines = text.split("\n")
+    lines = _lines(text)
     out = [""] * len(lines)
     for key in keep:
         span = blocks.get(key)
@@ -76,12 +101,13 @@ def sparse_text(text: str, blocks: Blocks, keep: set[str]) -> str:
     return "\n".join(out)
 
 
-def changed_keys(base: str, head: str) -> set[str] | None:
+@lru_cache(maxsize=16)
+def changed_keys(base: str, head: str) -> frozenset[str] | None:
     """Keys whose block text differs between base and head (added, removed or edited)."""
     base_blocks, head_blocks = split_blocks(base), split_blocks(head)
     if base_blocks is None or head_blocks is None:
         return None
-    base_lines, head_lines = base.split("\n"), head.split("\n")
+    base_lines, head_lines = _lines(base), _lines(head)
     keys = set(base_blocks) | set(head_blocks)
     changed = set()
     for key in keys:
@@ -91,10 +117,10 @@ def changed_keys(base: str, head: str) -> set[str] | None:
         (b0, b1), (h0, h1) = base_blocks[key], head_blocks[key]
         if _significant(base_lines[b0:b1]) != _significant(head_lines[h0:h1]):
             changed.add(key)
-    return changed
+    return frozenset(changed)
 
 
-def _significant(lines: list[str]) -> list[str]:
+def _significant(lines: Sequence[str]) -> list[str]:
     """A block's lines without trailing whitespace and trailing blank lines."""
     kept = [line.rstrip() for line in lines]
     while kept and not kept[-1]:
