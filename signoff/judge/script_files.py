@@ -32,6 +32,7 @@ from signoff.judge.fetched_code import (
     trusted,
 )
 from signoff.judge.quote import code
+from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.script_files import PACKAGE_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
@@ -42,6 +43,7 @@ INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 f
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
 _ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
+_PLAIN_NAMES: ByIdentity[tuple[object, tuple[ScriptFileRun, ...]]] = ByIdentity(4096)
 UNFETCHED = (
     "signoff does not read what a URL serves, and the profile's fetched_code.trusted does not "
     "list it"
@@ -260,10 +262,20 @@ def docker_name(image: str) -> str:
     return image.removeprefix("docker://").replace("#", "/")
 
 
-def _by_plain_name(run: ScriptRun) -> list[ScriptFileRun]:
+def _by_plain_name(run: ScriptRun) -> tuple[ScriptFileRun, ...]:
     """Other commands and server launches, as runs of the file their plain name finds on PATH
     (a script may put its own directory there, `hash -p` a name: `helper` or `vllm` then runs
-    a file the PR adds)."""
+    a file the PR adds). Kept by the run's commands and launches, which a run's copies per
+    configuration share: four checks ask in every round of gathering."""
+    found = _PLAIN_NAMES.get(run.commands)
+    if found is not None and found[0] is run.launches:
+        return found[1]
+    runs = tuple(_plain_name_runs(run))
+    _PLAIN_NAMES.put(run.commands, (run.launches, runs))
+    return runs
+
+
+def _plain_name_runs(run: ScriptRun) -> list[ScriptFileRun]:
     # built from a reading's own fields: nothing to validate (21,000 of them in #2096's rounds)
     found = [
         ScriptFileRun.model_construct(command=" ".join(command.argv), word=command.argv[0],

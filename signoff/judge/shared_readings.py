@@ -18,6 +18,8 @@ from collections.abc import Callable, Hashable
 from threading import Lock
 from typing import Generic, Protocol, TypeVar
 
+from signoff.memo import clear_identity_memos
+
 _V = TypeVar("_V")
 _C = TypeVar("_C", bound="Clearable")
 _KEPT: list[Clearable] = []  # every process-wide store of readings, parses and configs
@@ -45,6 +47,7 @@ def clear_all() -> None:
     history replay judges each PR cold, as `verify` does)."""
     for store in _KEPT:
         store.cache_clear()
+    clear_identity_memos()
 
 
 class SharedReadings(Generic[_V]):

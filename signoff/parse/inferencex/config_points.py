@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.inferencex.master_config import (
     SCENARIO_DIRS,
@@ -23,6 +24,8 @@ from signoff.parse.inferencex.master_config import (
     script_candidates,
 )
 from signoff.policy import SweepEnv
+
+_READING_KEYS: ByIdentity[str] = ByIdentity(4096)
 
 
 class ConfigPoint(BaseModel):
@@ -157,7 +160,16 @@ def group_runs(
 
 def _reading_key(run: ScriptRun) -> str:
     """What makes two readings the same: everything they run, except the values given to the
-    benchmark client (`--max-concurrency $CONC` differs per point; its flags must not)."""
+    benchmark client (`--max-concurrency $CONC` differs per point; its flags must not). Kept
+    per run: every round of gathering groups the same shared readings again."""
+    found = _READING_KEYS.get(run)
+    if found is None:
+        found = _reading_key_of(run)
+        _READING_KEYS.put(run, found)
+    return found
+
+
+def _reading_key_of(run: ScriptRun) -> str:
     clients = [
         (c.command, c.line, c.reach, c.why, [(a.flag, a.joined, a.value is None) for a in c.args])
         for c in run.clients
