@@ -784,18 +784,33 @@ def _scanned_from_outside(ctx: JudgeContext, script: str, name: str) -> bool:
     if ctx.changed_master_files and name in ctx.policy.sweep_env.variables():
         return True
     mention = re.compile(rf"(?<![\w$]){re.escape(name)}(?!\w)|\$\{{?{re.escape(name)}\b")
+    for path, code, computes in ctx.memoized("baseline.patch_code", lambda: _patch_code(ctx)):
+        if path == script:
+            continue
+        if code is None or computes or mention.search(code):
+            return True
+    return False
+
+
+def _patch_code(ctx: JudgeContext) -> tuple[tuple[str, str | None, bool], ...]:
+    """Each changed file's changed code lines, joined (None: no patch), and whether one of them
+    computes the name it assigns; made once per verdict, as every (script, name) asks."""
+    found: list[tuple[str, str | None, bool]] = []
     for changed in ctx.evidence.changed_files:
-        if changed.path == script or changed.status == "removed":
+        if changed.status == "removed":
             continue
         if changed.patch is None:
-            return True
+            found.append((changed.path, None, True))
+            continue
+        lines = []
         for line in changed.patch.splitlines():
             code = line[1:].strip()
             if line[:1] not in "+-" or line.startswith(("+++", "---")) or code[:1] == "#":
                 continue
-            if mention.search(code) or _COMPUTED.search(code):
-                return True
-    return False
+            lines.append(code)
+        joined = "\n".join(lines)
+        found.append((changed.path, joined, any(_COMPUTED.search(code) for code in lines)))
+    return tuple(found)
 
 
 # --- positional parameters, fed by the calls -----------------------------------------------------

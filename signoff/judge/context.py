@@ -13,6 +13,7 @@ from signoff.judge.narrowing import runs_nothing_new
 from signoff.judge.paths import path_matches as path_matches  # (checks import it from here)
 from signoff.judge.quote import code
 from signoff.judge.shared_readings import SharedReadings, kept
+from signoff.memo import ByIdentity
 from signoff.parse.benchmark.engine_flags import may_be_flag
 from signoff.parse.benchmark.launch import ScriptRun
 from signoff.parse.benchmark.script import (
@@ -79,6 +80,8 @@ for _store in (split_blocks, sparse_keys, block_text, changed_keys):  # master_b
     kept(_store)
 _READINGS: SharedReadings[tuple[ScriptRun, int]] = SharedReadings()
 _FACTS: SharedReadings[tuple[ScriptFacts, ScriptRun, int]] = SharedReadings()
+# Whether a reading's launches may pass a spec-decode flag, under one policy.
+_SPECULATES: ByIdentity[tuple[Policy, bool]] = ByIdentity(4096)
 # An entry version's configuration points under one sweep environment (they look up no file).
 _POINTS: SharedReadings[tuple[tuple[ConfigPoint, ...], str]] = SharedReadings(4096)
 
@@ -767,13 +770,18 @@ class JudgeContext:
 
     def speculates(self, run: ScriptRun) -> bool:
         """Some launch in the reading may pass one of the profile's spec-decode flags."""
+        found = _SPECULATES.get(run.launches)  # the same launches in every round's copies
+        if found is not None and found[0] is self.policy:
+            return found[1]
         flags = self.policy.spec_decode.script_flags
-        return any(
+        speculates = any(
             may_be_flag(arg.flag, flag, launch.engine, self.policy)
             for launch in run.launches
             for arg in launch.args
             for flag in flags
         )
+        _SPECULATES.put(run.launches, (self.policy, speculates))
+        return speculates
 
     def script_runs_for_job(self, path: str, job: str, scenario: str) -> tuple[ScriptRun, ...]:
         """A changed script read as one sweep job runs it under any configuration: what the

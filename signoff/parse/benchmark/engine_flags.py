@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from signoff.memo import ByIdentity
 from signoff.policy import EngineFlags, Policy
 
 _ANY_ENGINE = EngineFlags()  # an unknown engine: every rule on, the most permissive reading
@@ -49,8 +50,26 @@ def _alias_map(rules: EngineFlags) -> dict[str, str]:
     }
 
 
-@lru_cache(maxsize=8192)  # checks ask about the same few flags for every launch and reading
+# Canonical names by the engine's rules (held by identity: hashing the rules by value cost
+# as much as the lookup), then by flag and known flags.
+_BY_RULES: ByIdentity[dict[tuple[str, tuple[str, ...]], str]] = ByIdentity(64)
+_PER_RULES = 8192  # checks ask about the same few flags for every launch and reading
+
+
 def _canonical(flag: str, rules: EngineFlags, known: tuple[str, ...]) -> str:
+    table = _BY_RULES.get(rules)
+    if table is None:
+        table = {}
+        _BY_RULES.put(rules, table)
+    found = table.get((flag, known))
+    if found is None:
+        if len(table) >= _PER_RULES:
+            table.clear()
+        found = table[(flag, known)] = _canonical_of(flag, rules, known)
+    return found
+
+
+def _canonical_of(flag: str, rules: EngineFlags, known: tuple[str, ...]) -> str:
     name = spelled(flag, rules)
     aliases = _alias_map(rules)
     if name in aliases:
