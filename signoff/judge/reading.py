@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from signoff.collector import paused
 from signoff.evidence import CommitChecks, Evidence, Want, WorkflowRun
 from signoff.judge import check_modules
 from signoff.judge.checks.sweep.rules import CommitAssessment, assess_commit
@@ -27,12 +28,15 @@ class ReadingView(JudgeContext):
         return list(seen)
 
     def wants_by_check(self) -> list[list[Want]]:
-        """What each check of the standard wants read, in check order (one list per check)."""
+        """What each check of the standard wants read, in check order (one list per check).
+        The collector rests meanwhile, as while judging (signoff/collector): a mass edit's
+        rounds otherwise walked every live object after each of their readings."""
         found: list[list[Want]] = []
-        for _, module in check_modules(self.standard):
-            wants = getattr(module, "wants", None)
-            if wants is not None:
-                found.append(list(dict.fromkeys(wants(self))))
+        with paused():
+            for _, module in check_modules(self.standard):
+                wants = getattr(module, "wants", None)
+                if wants is not None:
+                    found.append(list(dict.fromkeys(wants(self))))
         return found
 
 
