@@ -81,7 +81,7 @@ for _store in (split_blocks, sparse_keys, block_text, changed_keys):  # master_b
 _READINGS: SharedReadings[tuple[ScriptRun, int]] = SharedReadings()
 _FACTS: SharedReadings[tuple[ScriptFacts, ScriptRun, int]] = SharedReadings()
 # Whether a reading's launches may pass a spec-decode flag, under one policy.
-_SPECULATES: ByIdentity[tuple[Policy, bool]] = ByIdentity(4096)
+_SPECULATES: ByIdentity[tuple[Policy, bool]] = ByIdentity(1024)
 # An entry version's configuration points under one sweep environment (they look up no file).
 _POINTS: SharedReadings[tuple[tuple[ConfigPoint, ...], str]] = SharedReadings(4096)
 

@@ -43,7 +43,7 @@ INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 f
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
 _ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
-_PLAIN_NAMES: ByIdentity[tuple[object, tuple[ScriptFileRun, ...]]] = ByIdentity(4096)
+_PLAIN_NAMES: ByIdentity[tuple[object, tuple[ScriptFileRun, ...]]] = ByIdentity(1024)
 UNFETCHED = (
     "signoff does not read what a URL serves, and the profile's fetched_code.trusted does not "
     "list it"

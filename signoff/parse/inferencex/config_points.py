@@ -10,6 +10,7 @@ configuration it covers (`DP_ATTENTION=false, TP=8`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 
@@ -25,7 +26,7 @@ from signoff.parse.inferencex.master_config import (
 )
 from signoff.policy import SweepEnv
 
-_READING_KEYS: ByIdentity[str] = ByIdentity(4096)
+_READING_KEYS: ByIdentity[str] = ByIdentity(1024)
 
 
 class ConfigPoint(BaseModel):
@@ -175,7 +176,8 @@ def _reading_key_of(run: ScriptRun) -> str:
         for c in run.clients
     ]
     rest = run.model_dump_json(exclude={"config", "environment", "points", "clients"})
-    return json.dumps([rest, clients])
+    # a digest of it: kept per run, the whole text would hold tens of KB for each
+    return hashlib.sha256(json.dumps([rest, clients]).encode()).hexdigest()
 
 
 def _varying(points: Sequence[ConfigPoint]) -> set[str]:
