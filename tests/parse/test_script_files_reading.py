@@ -200,6 +200,38 @@ def test_package_files_a_system_package_manager_installs_are_recorded(text, word
     assert sorted(install.word for install in run.installs) == sorted(words)
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("uv sync", ["."]),
+        ("uv sync --project benchmarks/tool", ["benchmarks/tool"]),
+        ("uv --directory=benchmarks/tool sync --frozen", ["benchmarks/tool"]),
+        ("uv run -p 3.12 python3 x.py", ["."]),  # `-p` is uv's Python, not a directory
+        ("uv run --no-project --with pyyaml --python 3.12 utils/x.py", []),
+        ("uv run --no-project --with ./pkg python3 x.py", ["./pkg"]),
+        ("uv run --script x.py", []),
+        ("uvx --from ./tools/cli cli --help", ["./tools/cli"]),
+        ("uvx ruff check .", []),
+        ("uv tool install ./tools/cli", ["./tools/cli"]),
+        ("uv tool install aiperf==1.0", []),
+        ("uv add ../pkg requests", ["../pkg"]),
+        ("poetry -C benchmarks/tool install --no-root", ["benchmarks/tool"]),
+        ("poetry run python3 x.py", []),
+        ("pdm sync -p benchmarks/tool", ["benchmarks/tool"]),
+        ("pipenv install", ["."]),
+        ("pipenv install -e ./pkg", ["./pkg", "."]),
+        ("hatch -e test run pytest", ["."]),
+        ("hatch env show", []),
+        ("pipx install ./tools/cli", ["./tools/cli"]),
+        ("pipx install aiperf", []),
+        ("pipx run --spec git+https://github.com/x/y.git y", []),
+    ],
+)
+def test_projects_a_project_manager_builds_are_recorded(text, words):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    assert sorted(install.word for install in run.installs) == sorted(words)
+
+
 def test_a_local_install_records_where_each_path_s_cd_went():
     text = 'cd /opt\nif [ -n "$X" ]; then cd a; else cd b/c; fi\n(cd /tmp)\npip install .\n'
     run = evaluate(read_script(text, "s.sh"), None)

@@ -51,6 +51,7 @@ from signoff.parse.shell.script_files import (
     known_name,
     local_projects,
     package_list_files,
+    project_installs,
     python_module_files,
     script_file_word,
     system_packages,
@@ -164,7 +165,11 @@ class BenchmarkCommands:
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
                 directories=where if file is runs else (),
             ))  # fmt: skip
-        installed = [*local_projects(argv), *system_packages(argv)] if running else []
+        installed = (
+            [*local_projects(argv), *project_installs(argv), *system_packages(argv)]
+            if running
+            else []
+        )
         for project in installed:  # `pip install ./pkg`, `apt install ./x.deb`
             reader.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=" ".join(words)[:MAX_LINE], word=project.text, name="", line=line,

@@ -318,6 +318,106 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
     return found
 
 
+# Project managers that build and install the project of a directory (its pyproject.toml,
+# setup.py, Pipfile): the subcommands that do, per tool; the options naming that directory; and
+# the options whose value is a package spec (a local path is a project too).
+_PROJECT_INSTALLS: dict[str, frozenset[str]] = {
+    "uv": frozenset({"sync", "run"}),
+    "poetry": frozenset({"install", "sync"}),
+    "pdm": frozenset({"install", "sync"}),
+    "pipenv": frozenset({"install", "sync"}),
+    "hatch": frozenset({"run", "shell", "env"}),
+    "rye": frozenset({"sync"}),
+}
+# The options naming the project's directory, per tool (uv's `-p` is its Python).
+_PROJECT_DIR_OPTIONS: dict[str, frozenset[str]] = {
+    "uv": frozenset({"--project", "--directory"}),
+    "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
+    "pdm": frozenset({"-p", "--project"}),
+}
+_SPEC_OPTIONS = frozenset({"--with", "--with-editable", "--from", "--spec"})
+_PIPENV_SPEC_OPTIONS = frozenset({"-e", "--editable"})  # `pipenv install -e ./pkg`
+_NO_PROJECT = frozenset({"--no-project", "--script", "-s"})  # `uv run`: no project is synced
+# Options of these tools that take a value (skipped with it; a joined `--x=v` is one word).
+_PROJECT_VALUE_OPTIONS = frozenset(
+    {"--python", "-p", "--cache-dir", "--config-file", "--color", "--index", "--default-index",
+     "--index-url", "--extra-index-url", "--find-links", "-f", "--env-file", "--group",
+     "--extra", "--package", "--with-requirements", "-E", "--extras", "--only", "--without",
+     "-G", "--lockfile", "-L", "--venv", "-e", "--env", "--python-preference"}
+)  # fmt: skip
+# Installers of a local path given as an operand: `uv tool install ./x`, `uv add ./x`,
+# `pipx install ./x`, `pdm add ./x`, `poetry add ./x`.
+_OPERAND_INSTALLS: dict[str, frozenset[str]] = {
+    "uv": frozenset({"add", "tool"}),
+    "uvx": frozenset(),
+    "pipx": frozenset({"install", "inject"}),
+    "pdm": frozenset({"add"}),
+    "poetry": frozenset({"add"}),
+    "pipenv": frozenset({"install"}),
+}
+
+
+def project_installs(argv: Sequence[Field]) -> list[Field]:
+    """The local projects a project manager builds and installs: the directory's own project
+    (`uv sync`, `uv run` without `--no-project`, `poetry install`, `pdm sync`, `pipenv
+    install`, `hatch run`; `.` unless `--project DIR` names another), and local paths it is
+    handed (`uv run --with ./pkg`, `uvx --from ./pkg`, `uv tool install ./pkg`, `pipx install
+    ./pkg`, `uv add ./pkg`). A name or URL is an index's package, not local."""
+    words = argv[command_index(argv) :]
+    if not words or not words[0].known:
+        return []
+    tool = basename(words[0].text)
+    if tool not in _PROJECT_INSTALLS and tool not in _OPERAND_INSTALLS:
+        return []
+    project: Field | None = None
+    found: list[Field] = []
+    operands: list[Field] = []
+    no_project = False
+    i = 1
+    while i < len(words):
+        word, text = words[i], words[i].text if words[i].known else ""
+        name, joined, value = text.partition("=")
+        directory = _PROJECT_DIR_OPTIONS.get(tool, frozenset())
+        spec = _SPEC_OPTIONS | (_PIPENV_SPEC_OPTIONS if tool == "pipenv" else frozenset())
+        if word.known and name in directory | spec and (joined or i + 1 < len(words)):
+            given = Field(value, True, "", word.line) if joined else words[i + 1]
+            if name in directory:
+                project = given
+            elif _local_spec(given):
+                found.append(given)
+            i += 1 if joined else 2
+            continue
+        if word.known and text in _NO_PROJECT:
+            no_project = True
+        elif word.known and text in _PROJECT_VALUE_OPTIONS:
+            i += 1
+        elif not _option_word(word):
+            operands.append(word)
+        i += 1
+    command = operands[0].text if operands and operands[0].known else ""
+    syncs = command in _PROJECT_INSTALLS.get(tool, ()) and not (tool == "uv" and no_project)
+    if syncs and not (tool == "hatch" and command == "env" and _second(operands) != "create"):
+        found.append(project if project is not None else Field(".", True, "", words[0].line))
+    if command in _OPERAND_INSTALLS.get(tool, ()):  # (`uvx`, `pipx run`: only `--from`/`--spec`)
+        start = 1
+        if tool == "uv" and command == "tool":
+            start = 2 if _second(operands) == "install" else len(operands)
+        found += [w for w in operands[start:] if _local_spec(w)]
+    return found
+
+
+def _second(operands: Sequence[Field]) -> str:
+    return operands[1].text if len(operands) > 1 and operands[1].known else ""
+
+
+def _local_spec(word: Field) -> bool:
+    """A package spec that is a local path (`.`, `./x`, `a/b`), not a name or a URL."""
+    text = _EXTRAS.sub("", word.text)
+    if "://" in text or "@" in text or text.startswith(("git+", "hg+", "svn+", "bzr+")):
+        return False
+    return text in (".", "..") or "/" in text
+
+
 # System package managers that install a package file given by path, and the subcommands
 # (for dpkg and rpm, options) that install one; a file install puts its files anywhere and runs
 # its maintainer scripts as root.

@@ -318,6 +318,12 @@ LOCAL_INSTALLS = [
     'pip install "$ROOT/benchmarks/single_node/pkg"',
     'cd "$ROOT/benchmarks/single_node/pkg" && pip install .',
     'pip install "${BASH_SOURCE%/*}/../pkg"',
+    # project managers build the project of a directory, or a local path they are handed
+    "cd benchmarks/single_node/pkg && uv sync",
+    "uv run --project benchmarks/single_node/pkg python3 -m pkg",
+    "uvx --from ./benchmarks/single_node/pkg pkg-cli",
+    "cd benchmarks/single_node/pkg && poetry install --no-root",
+    "pipx install benchmarks/single_node/pkg",
 ]
 
 
@@ -345,6 +351,10 @@ def test_installing_a_directory_holding_a_file_the_pr_adds_fails(check, line, ch
         "pip install benchmarks/single_node/other",
         "pip install aiperf==1.0 ./benchmarks/single_node/notes",
         "pip install -r benchmarks/single_node/requirements.txt",
+        "uv run --no-project --with pyyaml --python 3.12 utils/ci_priority.py",
+        "cd /tmp/clone && uv sync",
+        "pipx install aiperf",
+        "uvx ruff check benchmarks/single_node/pkg",
     ],
 )
 def test_installing_a_directory_the_pr_does_not_touch_counts_for_nothing(check, line):
