@@ -232,6 +232,26 @@ def test_projects_a_project_manager_builds_are_recorded(text, words):
     assert sorted(install.word for install in run.installs) == sorted(words)
 
 
+@pytest.mark.parametrize(
+    ("text", "installs", "lists"),
+    [
+        ("conda install -y ./pkgs/engine-1.0.tar.bz2 numpy", ["./pkgs/engine-1.0.tar.bz2"], []),
+        ("mamba install -c conda-forge engine-1.0.conda", ["engine-1.0.conda"], []),
+        ("conda install -y -c conda-forge numpy", [], []),
+        ("conda install https://x.io/a.tar.bz2", [], []),
+        ("conda install --file envs/spec.txt", [], ["envs/spec.txt"]),
+        ("conda env create -f envs/env.yml", [], ["envs/env.yml"]),
+        ("micromamba create -y -n x -f=envs/env.yml", [], ["envs/env.yml"]),
+        ("conda activate tilert", [], []),
+        ("conda env list", [], []),
+    ],
+)
+def test_conda_package_files_and_environment_files_are_recorded(text, installs, lists):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    assert sorted(install.word for install in run.installs) == sorted(installs)
+    assert sorted(call.word for call in run.script_files) == sorted(lists)
+
+
 def test_a_local_install_records_where_each_path_s_cd_went():
     text = 'cd /opt\nif [ -n "$X" ]; then cd a; else cd b/c; fi\n(cd /tmp)\npip install .\n'
     run = evaluate(read_script(text, "s.sh"), None)

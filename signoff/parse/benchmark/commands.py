@@ -47,6 +47,7 @@ from signoff.parse.shell.records import (
 )
 from signoff.parse.shell.script_files import (
     basename,
+    conda_packages,
     dotted_files,
     known_name,
     local_projects,
@@ -166,7 +167,12 @@ class BenchmarkCommands:
                 directories=where if file is runs else (),
             ))  # fmt: skip
         installed = (
-            [*local_projects(argv), *project_installs(argv), *system_packages(argv)]
+            [
+                *local_projects(argv),
+                *project_installs(argv),
+                *system_packages(argv),
+                *conda_packages(argv),
+            ]
             if running
             else []
         )

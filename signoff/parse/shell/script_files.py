@@ -172,6 +172,8 @@ def package_list_files(argv: Sequence[Field]) -> list[Field]:
     pieces: what follows its last `/` names the file either way."""
     words = argv[command_index(argv) :]
     texts = [basename(w.text) if w.known else "" for w in words]
+    if texts and texts[0] in _CONDA:
+        return _conda_list_files(words)
     syncing = -1  # where the list operands of a sync start
     for i, text in enumerate(texts):
         if text == "pip-sync":
@@ -199,6 +201,63 @@ def package_list_files(argv: Sequence[Field]) -> list[Field]:
         elif text[:2] in ("-r", "-c") and len(text) > 2 and not text.startswith("--"):
             found.append(Field(text[2:], word.known, "", word.line, word.parts))
     return found
+
+
+_CONDA = frozenset({"conda", "mamba", "micromamba"})
+_CONDA_INSTALLS = frozenset({"install", "create", "update", "env"})
+_CONDA_FILE_OPTIONS = ("--file", "-f")  # `conda install --file`, `conda env create -f`
+_CONDA_VALUE_OPTIONS = frozenset(
+    {"-c", "--channel", "-n", "--name", "-p", "--prefix", "--override-channels-url"}
+)
+_CONDA_PACKAGE = re.compile(r".+\.(?:tar\.bz2|conda)$")
+
+
+def _conda_list_files(words: Sequence[Field]) -> list[Field]:
+    """The environment and spec files conda (mamba, micromamba) installs from: `install
+    --file F`, `create -f F`, `env create|update -f F` (each may list a local package or a
+    pip section with any fork, and its text is not read)."""
+    operands = [w.text for w in words[1:] if w.known and not w.text.startswith("-")]
+    if not operands or operands[0] not in _CONDA_INSTALLS:
+        return []
+    found: list[Field] = []
+    for i, word in enumerate(words):
+        name, joined, value = word.text.partition("=") if word.known else ("", "", "")
+        if name in _CONDA_FILE_OPTIONS and joined:
+            found.append(Field(value, word.known, "", word.line, word.parts))
+        elif name in _CONDA_FILE_OPTIONS and i + 1 < len(words):
+            found.append(words[i + 1])
+    return found
+
+
+def conda_packages(argv: Sequence[Field]) -> list[Field]:
+    """The package files conda (mamba, micromamba) installs by path (`conda install
+    ./x.tar.bz2`, `./x.conda`): a package's link scripts run as it installs. A name is a
+    channel's package; a URL is not local."""
+    words = argv[command_index(argv) :]
+    if not words or not words[0].known or basename(words[0].text) not in _CONDA:
+        return []
+    found: list[Field] = []
+    subcommand = ""
+    i = 1
+    while i < len(words):
+        word = words[i]
+        text = word.text if word.known else ""
+        i += 1
+        if text in _CONDA_VALUE_OPTIONS or text in _CONDA_FILE_OPTIONS:
+            i += 1
+        elif _option_word(word):
+            continue
+        elif not subcommand:
+            subcommand = text or "?"
+        elif subcommand in ("install", "create", "update") and _local_package(word, text):
+            found.append(word)
+    return found
+
+
+def _local_package(word: Field, text: str) -> bool:
+    if "://" in word.text:
+        return False
+    return not word.known or "/" in text or _CONDA_PACKAGE.fullmatch(text) is not None
 
 
 # The files `python -m` may run of a module: a package's entry point and every package's

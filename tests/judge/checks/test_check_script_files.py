@@ -400,6 +400,45 @@ def test_installing_a_package_file_the_pr_does_not_touch_counts_for_nothing(chec
     _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
 
 
+# conda (mamba, micromamba) installs a package file by path (its link scripts run as it
+# installs) and an environment or spec file's list (which may name a local package or a pip
+# section): one the PR adds is code the sweep runs that signoff does not read.
+CONDA_FILES = {
+    "conda install -y ./benchmarks/single_node/engine-1.0.tar.bz2": (
+        "benchmarks/single_node/engine-1.0.tar.bz2",
+        "which installs",
+    ),
+    "mamba env create -f benchmarks/single_node/env.yml": (
+        "benchmarks/single_node/env.yml",
+        "which this PR adds",
+    ),
+    "conda install --file=benchmarks/single_node/env.yml": (
+        "benchmarks/single_node/env.yml",
+        "which this PR adds",
+    ),
+}
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", sorted(CONDA_FILES))
+def test_a_conda_package_or_environment_file_the_pr_adds_fails(check, line, check_id):
+    path, says = CONDA_FILES[line]
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, path, "name: x\n")
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert path in result.reason and says in result.reason
+
+
+@pytest.mark.parametrize(
+    "line", ["conda install -y -c conda-forge numpy", "conda env create -f /opt/other.yml"]
+)
+def test_a_conda_install_of_what_the_pr_does_not_touch_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, "benchmarks/single_node/env.yml", "name: x\n")
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
+
+
 # Engine flags whose value names Python code the engine imports (`--worker-cls mymod.W`, a KV
 # connector's `kv_connector_module_path`): the module's file is code the launch runs.
 SERVE = "  --kv-cache-dtype fp8 \\\n"
