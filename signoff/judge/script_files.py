@@ -43,7 +43,11 @@ INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 f
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
 _ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
-_PLAIN_NAMES: ByIdentity[tuple[object, tuple[ScriptFileRun, ...]]] = ByIdentity(1024)
+# A reading's commands as runs of files by plain name, kept for a reading's copies in every
+# round: real readings make fewer than 150 such commands; a hostile one making thousands is
+# built again rather than kept (44 MB in bench_hostile's heredoc case).
+_PLAIN_NAMES: ByIdentity[tuple[object, tuple[ScriptFileRun, ...]]] = ByIdentity(512)
+_PLAIN_NAMES_KEPT_UP_TO = 256
 UNFETCHED = (
     "signoff does not read what a URL serves, and the profile's fetched_code.trusted does not "
     "list it"
@@ -271,7 +275,8 @@ def _by_plain_name(run: ScriptRun) -> tuple[ScriptFileRun, ...]:
     if found is not None and found[0] is run.launches:
         return found[1]
     runs = tuple(_plain_name_runs(run))
-    _PLAIN_NAMES.put(run.commands, (run.launches, runs))
+    if len(runs) <= _PLAIN_NAMES_KEPT_UP_TO:
+        _PLAIN_NAMES.put(run.commands, (run.launches, runs))
     return runs
 
 
