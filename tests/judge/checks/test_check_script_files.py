@@ -245,14 +245,20 @@ MODULE_RUNS = {
 }
 
 
+def _failed_with_added(check, check_id: str, line: str, added: str, text: str):
+    """The check's result for a script running `line` when the PR adds `added`: a FAIL."""
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, added, text)
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    return result
+
+
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("case", sorted(MODULE_RUNS))
 def test_a_python_module_the_pr_adds_counts_as_a_script_run_by_file(check, case, check_id):
     line, added = MODULE_RUNS[case]
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, added, "import os\n")
-    result = check(parts, check_id)
-    assert result.status == "FAIL", result.reason
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
     assert f"which this PR adds (`{added}`)" in result.reason
     assert f"runs `{line.split(' --')[0]}" in result.reason
 
@@ -377,10 +383,7 @@ SYSTEM_PACKAGE_INSTALLS = [
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("line", SYSTEM_PACKAGE_INSTALLS)
 def test_installing_a_package_file_the_pr_adds_fails(check, line, check_id):
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, DEB, "!<arch>\n")
-    result = check(parts, check_id)
-    assert result.status == "FAIL", result.reason
+    result = _failed_with_added(check, check_id, line, DEB, "!<arch>\n")
     assert f"`{DEB}`, which this PR adds" in result.reason
     assert "a directory holding" not in result.reason
 
@@ -423,10 +426,7 @@ CONDA_FILES = {
 @pytest.mark.parametrize("line", sorted(CONDA_FILES))
 def test_a_conda_package_or_environment_file_the_pr_adds_fails(check, line, check_id):
     path, says = CONDA_FILES[line]
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, path, "name: x\n")
-    result = check(parts, check_id)
-    assert result.status == "FAIL", result.reason
+    result = _failed_with_added(check, check_id, line, path, "name: x\n")
     assert path in result.reason and says in result.reason
 
 
