@@ -225,6 +225,22 @@ def test_package_files_a_system_package_manager_installs_are_recorded(text, word
         ("pipx install ./tools/cli", ["./tools/cli"]),
         ("pipx install aiperf", []),
         ("pipx run --spec git+https://github.com/x/y.git y", []),
+        # other languages' package managers run the project's own hooks
+        ("npm ci", ["."]),
+        ("npm install --prefix tools/ui", ["tools/ui"]),
+        ("npm install ./tools/ui left-pad", ["./tools/ui", "."]),
+        ("npm --version", []),
+        ("yarn", ["."]),
+        ("yarn --cwd tools/ui build", ["tools/ui"]),  # the project's script `build`
+        ("yarn cache clean", []),
+        ("pnpm -C tools/ui install", ["tools/ui"]),
+        ("cargo build --release", ["."]),
+        ("cargo run --manifest-path tools/x/Cargo.toml", ["tools/x"]),
+        ("cargo install --path tools/x", ["tools/x"]),
+        ("cargo install ripgrep", []),
+        ("bundle install --gemfile tools/Gemfile", ["tools"]),
+        ("gem install x-1.0.gem", ["x-1.0.gem"]),
+        ("gem install rake", []),
     ],
 )
 def test_projects_a_project_manager_builds_are_recorded(text, words):

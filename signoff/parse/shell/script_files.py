@@ -387,12 +387,26 @@ _PROJECT_INSTALLS: dict[str, frozenset[str]] = {
     "pipenv": frozenset({"install", "sync"}),
     "hatch": frozenset({"run", "shell", "env"}),
     "rye": frozenset({"sync"}),
-}
+    # other languages' package managers run the project's own hooks: npm's lifecycle scripts
+    # (`preinstall`, `postinstall`, ...) and `npm run` scripts, Cargo's `build.rs`, a Gemfile's
+    # gemspecs
+    "npm": frozenset({"install", "i", "ci", "add", "run", "run-script", "start", "test",
+                      "exec", "rebuild"}),
+    "yarn": frozenset(),  # every command but its own (`_YARN_OWN`)
+    "pnpm": frozenset({"install", "i", "add", "run", "exec", "start", "test"}),
+    "cargo": frozenset({"build", "run", "install", "test", "bench", "check"}),
+    "bundle": frozenset({"install", "exec", "update"}),
+}  # fmt: skip
 # The options naming the project's directory, per tool (uv's `-p` is its Python).
 _PROJECT_DIR_OPTIONS: dict[str, frozenset[str]] = {
     "uv": frozenset({"--project", "--directory"}),
     "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
     "pdm": frozenset({"-p", "--project"}),
+    "npm": frozenset({"--prefix", "-C"}),
+    "yarn": frozenset({"--cwd"}),
+    "pnpm": frozenset({"--dir", "-C"}),
+    "cargo": frozenset({"--path", "--manifest-path"}),
+    "bundle": frozenset({"--gemfile"}),
 }
 _SPEC_OPTIONS = frozenset({"--with", "--with-editable", "--from", "--spec"})
 _PIPENV_SPEC_OPTIONS = frozenset({"-e", "--editable"})  # `pipenv install -e ./pkg`
@@ -413,6 +427,10 @@ _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
     "pdm": frozenset({"add"}),
     "poetry": frozenset({"add"}),
     "pipenv": frozenset({"install"}),
+    "npm": frozenset({"install", "i", "add"}),
+    "yarn": frozenset({"add"}),
+    "pnpm": frozenset({"install", "i", "add"}),
+    "gem": frozenset({"install"}),
 }
 
 
@@ -440,7 +458,10 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
         spec = _SPEC_OPTIONS | (_PIPENV_SPEC_OPTIONS if tool == "pipenv" else frozenset())
         if word.known and name in directory | spec and (joined or i + 1 < len(words)):
             given = Field(value, True, "", word.line) if joined else words[i + 1]
-            if name in directory:
+            if name in directory and name in _MANIFEST_OPTIONS:  # its file names the project
+                project = Field(posixpath.dirname(given.text) or ".", given.known, given.prefix,
+                                given.line, given.parts)  # fmt: skip
+            elif name in directory:
                 project = given
             elif _local_spec(given):
                 found.append(given)
@@ -455,6 +476,10 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
         i += 1
     command = operands[0].text if operands and operands[0].known else ""
     syncs = command in _PROJECT_INSTALLS.get(tool, ()) and not (tool == "uv" and no_project)
+    if tool == "cargo" and command == "install" and project is None:
+        syncs = False  # `cargo install NAME` builds a crate of the registry, not this directory
+    if tool == "yarn":  # `yarn NAME` runs the project's script NAME, `yarn` alone installs
+        syncs = command not in _YARN_OWN
     if syncs and not (tool == "hatch" and command == "env" and _second(operands) != "create"):
         found.append(project if project is not None else Field(".", True, "", words[0].line))
     if command in _OPERAND_INSTALLS.get(tool, ()):  # (`uvx`, `pipx run`: only `--from`/`--spec`)
@@ -474,7 +499,17 @@ def _local_spec(word: Field) -> bool:
     text = _EXTRAS.sub("", word.text)
     if "://" in text or "@" in text or text.startswith(("git+", "hg+", "svn+", "bzr+")):
         return False
-    return text in (".", "..") or "/" in text
+    return text in (".", "..") or "/" in text or text.endswith(_PACKAGE_SUFFIXES)
+
+
+# yarn's commands that run nothing of the project (any other word names one of its scripts)
+_YARN_OWN = frozenset(
+    {"info", "cache", "config", "why", "list", "outdated", "audit", "licenses", "version",
+     "help", "login", "logout", "owner", "tag", "team", "global", "policies", "set", "plugin",
+     "dlx", "npm", "init", "create"}
+)  # fmt: skip
+_PACKAGE_SUFFIXES = (".gem", ".tgz", ".tar.gz", ".whl")  # a package file named without a path
+_MANIFEST_OPTIONS = frozenset({"--manifest-path", "--gemfile"})
 
 
 # System package managers that install a package file given by path, and the subcommands

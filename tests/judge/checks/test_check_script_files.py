@@ -330,6 +330,10 @@ LOCAL_INSTALLS = [
     "uvx --from ./benchmarks/single_node/pkg pkg-cli",
     "cd benchmarks/single_node/pkg && poetry install --no-root",
     "pipx install benchmarks/single_node/pkg",
+    # other languages' package managers run the project's hooks (npm lifecycle, build.rs)
+    "cd benchmarks/single_node/pkg && npm ci",
+    "yarn --cwd benchmarks/single_node/pkg build",
+    "cargo build --manifest-path benchmarks/single_node/pkg/Cargo.toml",
 ]
 
 
@@ -361,6 +365,9 @@ def test_installing_a_directory_holding_a_file_the_pr_adds_fails(check, line, ch
         "cd /tmp/clone && uv sync",
         "pipx install aiperf",
         "uvx ruff check benchmarks/single_node/pkg",
+        "cd benchmarks/single_node/pkg && cargo install ripgrep",
+        "gem install rake",
+        "npm --version",
     ],
 )
 def test_installing_a_directory_the_pr_does_not_touch_counts_for_nothing(check, line):
