@@ -234,6 +234,8 @@ def test_package_files_a_system_package_manager_installs_are_recorded(text, word
         ("yarn --cwd tools/ui build", ["tools/ui"]),  # the project's script `build`
         ("yarn cache clean", []),
         ("pnpm -C tools/ui install", ["tools/ui"]),
+        ("pnpm dev", ["."]),  # the project's script `dev`
+        ("pnpm store prune", []),
         ("cargo build --release", ["."]),
         ("cargo run --manifest-path tools/x/Cargo.toml", ["tools/x"]),
         ("cargo install --path tools/x", ["tools/x"]),

@@ -393,7 +393,7 @@ _PROJECT_INSTALLS: dict[str, frozenset[str]] = {
     "npm": frozenset({"install", "i", "ci", "add", "run", "run-script", "start", "test",
                       "exec", "rebuild"}),
     "yarn": frozenset(),  # every command but its own (`_YARN_OWN`)
-    "pnpm": frozenset({"install", "i", "add", "run", "exec", "start", "test"}),
+    "pnpm": frozenset(),  # every command but its own (`_PNPM_OWN`)
     "cargo": frozenset({"build", "run", "install", "test", "bench", "check"}),
     "bundle": frozenset({"install", "exec", "update"}),
 }  # fmt: skip
@@ -480,6 +480,8 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
         syncs = False  # `cargo install NAME` builds a crate of the registry, not this directory
     if tool == "yarn":  # `yarn NAME` runs the project's script NAME, `yarn` alone installs
         syncs = command not in _YARN_OWN
+    if tool == "pnpm":  # `pnpm NAME` runs the project's script NAME
+        syncs = bool(command) and command not in _PNPM_OWN
     if syncs and not (tool == "hatch" and command == "env" and _second(operands) != "create"):
         found.append(project if project is not None else Field(".", True, "", words[0].line))
     if command in _OPERAND_INSTALLS.get(tool, ()):  # (`uvx`, `pipx run`: only `--from`/`--spec`)
@@ -507,6 +509,13 @@ _YARN_OWN = frozenset(
     {"info", "cache", "config", "why", "list", "outdated", "audit", "licenses", "version",
      "help", "login", "logout", "owner", "tag", "team", "global", "policies", "set", "plugin",
      "dlx", "npm", "init", "create"}
+)  # fmt: skip
+# pnpm's commands that run nothing of the project (any other word names one of its scripts)
+_PNPM_OWN = frozenset(
+    {"list", "ls", "outdated", "why", "licenses", "audit", "store", "root", "bin", "config",
+     "get", "set", "dlx", "create", "init", "publish", "pack", "server", "doctor", "setup",
+     "env", "help", "remove", "rm", "unlink", "link", "import", "fetch", "patch",
+     "patch-commit", "prune"}
 )  # fmt: skip
 _PACKAGE_SUFFIXES = (".gem", ".tgz", ".tar.gz", ".whl")  # a package file named without a path
 _MANIFEST_OPTIONS = frozenset({"--manifest-path", "--gemfile"})
