@@ -165,6 +165,7 @@ def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_
         ("pip install --target /opt/x --no-deps aiperf", []),
         ("pip install git+https://github.com/x/y.git https://x.io/p/a.whl", []),
         ("pip install -r req/a.txt -c c/b.txt --find-links w/h ./p", ["./p"]),
+        ("pip install ./fork@v1 pkg@git+https://x.io/y.git", ["./fork@v1"]),  # a path with @
         ("pip download ./p", []),
     ],
 )

@@ -209,7 +209,7 @@ _CONDA_FILE_OPTIONS = ("--file", "-f")  # `conda install --file`, `conda env cre
 _CONDA_VALUE_OPTIONS = frozenset(
     {"-c", "--channel", "-n", "--name", "-p", "--prefix", "--override-channels-url"}
 )
-_CONDA_PACKAGE = re.compile(r".+\.(?:tar\.bz2|conda)$")
+_CONDA_FILES = (".tar.bz2", ".conda")
 
 
 def _conda_list_files(words: Sequence[Field]) -> list[Field]:
@@ -249,15 +249,9 @@ def conda_packages(argv: Sequence[Field]) -> list[Field]:
             continue
         elif not subcommand:
             subcommand = text or "?"
-        elif subcommand in ("install", "create", "update") and _local_package(word, text):
+        elif subcommand in ("install", "create", "update") and _local_path(word.text, _CONDA_FILES):
             found.append(word)
     return found
-
-
-def _local_package(word: Field, text: str) -> bool:
-    if "://" in word.text:
-        return False
-    return not word.known or "/" in text or _CONDA_PACKAGE.fullmatch(text) is not None
 
 
 # The files `python -m` may run of a module: a package's entry point and every package's
@@ -370,8 +364,7 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
             i += 1
             continue
         path = _EXTRAS.sub("", text)
-        local = path in (".", "..") or ("/" in path and "://" not in path and "@" not in path)
-        if local and not path.startswith(("git+", "hg+", "svn+", "bzr+")):
+        if _local_path(path):
             found.append(Field(path, word.known, word.prefix, word.line, word.parts))
         i += 1
     return found
@@ -497,11 +490,17 @@ def _second(operands: Sequence[Field]) -> str:
 
 
 def _local_spec(word: Field) -> bool:
-    """A package spec that is a local path (`.`, `./x`, `a/b`), not a name or a URL."""
-    text = _EXTRAS.sub("", word.text)
-    if "://" in text or "@" in text or text.startswith(("git+", "hg+", "svn+", "bzr+")):
+    """A package spec that is a local path (`.`, `./x`, `a/b`, `x.whl`), not a name or a URL."""
+    return _local_path(_EXTRAS.sub("", word.text), _PACKAGE_SUFFIXES)
+
+
+def _local_path(text: str, suffixes: tuple[str, ...] = ()) -> bool:
+    """An installer's operand that names a file or directory of the machine: `.`, `..`, a
+    path (`./x`, `a/b`, `$DIR/x`, `./x@v1` too), or a package file by its suffix; not a name,
+    a URL or a VCS reference (`git+https://...`, `name @ https://...`)."""
+    if "://" in text or text.startswith(("git+", "hg+", "svn+", "bzr+")):
         return False
-    return text in (".", "..") or "/" in text or text.endswith(_PACKAGE_SUFFIXES)
+    return text in (".", "..") or "/" in text or (bool(suffixes) and text.endswith(suffixes))
 
 
 # yarn's commands that run nothing of the project (any other word names one of its scripts)
@@ -538,7 +537,7 @@ _PACKAGE_VALUE_OPTIONS = frozenset(
      "--prefix", "--relocate", "--installroot", "--releasever", "--repo", "--repoid",
      "--enablerepo", "--disablerepo", "-X", "--repository", "-p", "--admindir", "--instdir"}
 )  # fmt: skip
-_PACKAGE_FILE = re.compile(r".+\.(?:deb|udeb|rpm|apk)$")
+_SYSTEM_PACKAGES = (".deb", ".udeb", ".rpm", ".apk")
 
 
 def system_packages(argv: Sequence[Field]) -> list[Field]:
@@ -579,10 +578,8 @@ def _package_operands(words: Sequence[Field], *, every: bool) -> list[Field]:
         i += 1
         if _option_word(word):
             continue
-        if "://" in word.text:
-            continue
-        if every or not word.known or "/" in word.text or _PACKAGE_FILE.fullmatch(word.text):
-            found.append(word)  # one known only at run time may be a path (its tail is kept)
+        if "://" not in word.text and (every or _local_path(word.text, _SYSTEM_PACKAGES)):
+            found.append(word)
     return found
 
 

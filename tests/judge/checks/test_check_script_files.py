@@ -353,6 +353,15 @@ def test_installing_a_directory_holding_a_file_the_pr_adds_fails(check, line, ch
     assert "benchmarks/single_node/pkg/" in result.reason and "which this PR adds" in result.reason
 
 
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_directory_named_with_an_at_sign_is_still_a_local_install(check, check_id):
+    line = "pip install ./benchmarks/single_node/fork@v1"
+    result = _failed_with_added(
+        check, check_id, line, "benchmarks/single_node/fork@v1/setup.py", "import os\n"
+    )
+    assert "installs `benchmarks/single_node/fork@v1`" in result.reason
+
+
 @pytest.mark.parametrize(
     "line",
     [
