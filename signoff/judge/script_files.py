@@ -31,6 +31,7 @@ from signoff.judge.fetched_code import (
     saved_by_fetches,
     trusted,
 )
+from signoff.judge.paths import path_matches
 from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
@@ -42,7 +43,7 @@ UNBUILT = "signoff does not read what a package's build runs or installs"
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
-_ROOT_BUILD_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml"})
+_ROOT_BUILD_FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 # A reading's commands as runs of files by plain name, kept for a reading's copies in every
 # round: real readings make fewer than 150 such commands; a hostile one making thousands is
 # built again rather than kept (44 MB in bench_hostile's heredoc case).
@@ -115,13 +116,13 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
         )
     for install in run.installs:
         held = _installed_from_pr(ctx, run, install)
-        if held:
-            where = f" ({run.label})" if run.label else ""
-            may = f" [may run: {install.why}]" if install.why else ""
-            return (
-                f"{run.path}:{install.line} runs {code(install.command)}, which installs "
-                f"{held}; {UNBUILT}{where}{may}"
-            )
+        if not held:
+            continue
+        may = f" [may run: {install.why}]" if install.why else ""
+        return (
+            f"{run.path}:{install.line} runs {code(install.command)}, which installs "
+            f"{held}; {UNBUILT}{where}{may}"
+        )
     return ""
 
 
@@ -143,22 +144,26 @@ def _source(urls: tuple[str, ...]) -> str:
 def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun) -> str:
     """The checkout directory a local install builds and how the PR may have written it: a
     file in it the PR adds or changes, or a file list GitHub cut short ("": neither). `.` at
-    the checkout's root holds only its own build files there; a path whose start is known only
-    at run time names any directory its known tail ends with."""
+    the checkout's root holds only the files the tool reads there (`install.root_files`: its
+    manifests, locks and hooks; Python's build files by default); a path whose start is known
+    only at run time names any directory its known tail ends with."""
     directories = _install_directories(run, install)
     if directories and ctx.evidence.files_truncated:
         return f"{code(directories[0][0])}, {INCOMPLETE}"
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
+    roots = install.root_files or _ROOT_BUILD_FILES
     for directory, anchored in directories:
         for file in changed:
-            if directory == ".":
-                hit = file.path in _ROOT_BUILD_FILES
+            if directory == ".":  # the tool's own files there (its manifests, locks, hooks)
+                hit = any(path_matches(file.path, glob) for glob in roots)
             elif anchored:
                 hit = file.path == directory or file.path.startswith(f"{directory}/")
             else:  # the known tail: a directory on the file's path, or the file itself
                 hit = f"/{directory}/" in f"/{file.path}" or file.path.endswith(f"/{directory}")
             if hit:
                 verb = "adds" if file.status == "added" else "changes"
+                if directory == ".":
+                    return f"the checkout's root, holding {code(file.path)}, which this PR {verb}"
                 if file.path == directory or f"/{directory}/" not in f"/{file.path}":
                     return f"{code(file.path)}, which this PR {verb}"  # a package file
                 holding = f"a directory holding {code(file.path)}, which this PR {verb}"

@@ -244,6 +244,29 @@ def test_package_files_a_system_package_manager_installs_are_recorded(text, word
         ("bundle install --gemfile tools/Gemfile", ["tools"]),
         ("gem install x-1.0.gem", ["x-1.0.gem"]),
         ("gem install rake", []),
+        # Go builds (and runs, tests, generates from) the packages it is handed
+        ("go run .", ["."]),
+        ("go run ./cmd/x --port 1", ["./cmd/x"]),  # the rest are the program's arguments
+        ("go run main.go util.go -v", ["main.go", "util.go"]),
+        ("go test ./...", ["."]),
+        ("go generate ./tools/...", ["./tools"]),
+        ("go build -o /tmp/x", ["."]),  # none named: the current directory's
+        ("go build -C tools/x -o /tmp/x ./cmd", ["tools/x/cmd"]),
+        ("go install golang.org/x/tools/cmd/stringer@latest", []),
+        ("go version", []),
+        ("go env GOPATH", []),
+        ("bun install", ["."]),
+        # package runners run the package they are handed
+        ("npx ./tools/cli --help", ["./tools/cli"]),
+        ("npx -p ./tools/cli cli run", ["./tools/cli"]),
+        ("npx --yes prettier --check .", []),
+        ("pnpm dlx ./tools/cli", ["./tools/cli"]),
+        ("yarn dlx --package ./tools/cli cli", ["./tools/cli"]),
+        ("bunx ./tools/cli", ["./tools/cli"]),
+        ("bunx cowsay hi", []),
+        ("deno task build", ["."]),
+        ("deno run tools/x.ts", []),  # a program file, not a project
+        ("bun --cwd tools/ui run build", ["tools/ui"]),
     ],
 )
 def test_projects_a_project_manager_builds_are_recorded(text, words):
@@ -269,6 +292,21 @@ def test_conda_package_files_and_environment_files_are_recorded(text, installs, 
     run = evaluate(read_script(text + "\n", "s.sh"), None)
     assert sorted(install.word for install in run.installs) == sorted(installs)
     assert sorted(call.word for call in run.script_files) == sorted(lists)
+
+
+@pytest.mark.parametrize(
+    ("text", "root_files"),
+    [
+        ("pip install -e .", {"setup.py", "setup.cfg", "pyproject.toml"}),
+        ("uv sync", {"uv.lock", "uv.toml", "pyproject.toml"}),
+        ("npm ci", {"package.json", ".npmrc"}),
+        ("cargo build", {"Cargo.toml", "build.rs", "src/**"}),
+        ("go run .", {"go.mod", "**/*.go"}),
+    ],
+)
+def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(text, root_files):
+    (install,) = evaluate(read_script(text + "\n", "s.sh"), None).installs
+    assert root_files <= set(install.root_files)
 
 
 def test_a_local_install_records_where_each_path_s_cd_went():

@@ -198,6 +198,7 @@ def test_ssh_given_a_file_on_its_input_runs_that_file():
         ("sed -ne '/a/,+2 !e' f", "sed (a program that runs commands)"),
         ("xargs sed 's|a|b|gie' f", "sed (a program that runs commands)"),
         ("sed 's/a/b' f", "sed (a program that runs commands)"),  # no sed program: unknown
+        ("deno eval 'Deno.exit(0)'", "deno eval"),
     ],
 )
 def test_an_inline_program_in_a_language_signoff_does_not_read_is_incomplete(text, what):
@@ -243,6 +244,10 @@ def test_awk_or_perl_that_runs_no_command_is_no_problem(text):
         ("awk -F, -f tools/prog.awk data.csv", "tools/prog.awk"),
         ("ruby tools/x.rb", "tools/x.rb"),
         ("sed -n -f tools/edit.sed f", "tools/edit.sed"),
+        # after a subcommand: bun's and deno's
+        ("bun run tools/x.ts --port 1", "tools/x.ts"),
+        ("deno run --allow-all tools/x.ts", "tools/x.ts"),
+        ("deno test -A tools/x_test.ts", "tools/x_test.ts"),
     ],
 )
 def test_a_program_file_of_another_language_is_a_file_run_by_name(text, word):

@@ -52,6 +52,7 @@ from signoff.parse.shell.script_files import (
     known_name,
     local_projects,
     package_list_files,
+    project_files,
     project_installs,
     python_module_files,
     script_file_word,
@@ -176,11 +177,12 @@ class BenchmarkCommands:
             if running
             else []
         )
+        root_files = project_files(argv) if installed else ()
         for project in installed:  # `pip install ./pkg`, `apt install ./x.deb`
             reader.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=" ".join(words)[:MAX_LINE], word=project.text, name="", line=line,
                 reach=reach, why=why, origin=reader.origin(argv[0].line),
-                directories=directories(scope),
+                directories=directories(scope), root_files=root_files,
             ))  # fmt: skip
         image = container_image(argv) if running else None  # `docker run IMAGE bash -c ...`
         if image is not None:

@@ -24,7 +24,7 @@ from signoff.parse.shell.sed import read_sed, sed_programs
 
 # The interpreters, their version suffixes allowed (`perl5.36`, `node20`).
 _INTERPRETER = re.compile(
-    r"(perl|ruby|node|nodejs|php|lua|luajit|Rscript|bun|fish|csh|tcsh|pwsh|powershell|xonsh|nu"
+    r"(perl|ruby|node|nodejs|php|lua|luajit|Rscript|bun|deno|fish|csh|tcsh|pwsh|powershell|xonsh|nu"
     r"|elvish|expect|tclsh|wish|gdb|vim|vi|nvim|ex|view|gvim|emacs)[\d.]*"
 )
 # Options giving the program inline: Perl's and Ruby's `-e` at the end of a cluster (`-lne`).
@@ -36,6 +36,7 @@ _INLINE = {
     "node": frozenset({"-e", "--eval", "-p", "--print"}),
     "nodejs": frozenset({"-e", "--eval", "-p", "--print"}),
     "bun": frozenset({"-e", "--eval", "-p", "--print"}),
+    "deno": frozenset(),  # `deno eval CODE`: a subcommand (`_SUBCOMMAND_INLINE`)
     "php": frozenset({"-r"}),
     "lua": frozenset({"-e"}),
     "luajit": frozenset({"-e"}),
@@ -66,6 +67,13 @@ _PERL_SUBSTITUTION = re.compile(
     r"\s*(?:s|y|tr)([/|#!,:])(?:(?!\(\?\??\{|@\{|\$\{|`)[^\\]|\\.)*?\1"
     r"(?:(?!\(\?\??\{|@\{|\$\{|`)[^\\]|\\.)*?\1[a-df-z]*\s*;?\s*"
 )
+# Interpreters whose program file follows a subcommand (`bun run x.ts`, `deno run x.ts`), and
+# the subcommands that run code given inline (`deno eval CODE`).
+_SUBCOMMAND_RUNS = {
+    "bun": frozenset({"run"}),
+    "deno": frozenset({"run", "test", "bench", "serve", "compile"}),
+}
+_SUBCOMMAND_INLINE = {"deno": frozenset({"eval", "repl"})}
 # Options whose value is the next word, for finding the program file.
 _VALUED = frozenset({"-I", "-M", "-m", "-r", "--require", "-f", "-F", "-v", "-x"})
 _AWK = frozenset({"awk", "gawk", "mawk", "nawk"})
@@ -106,6 +114,9 @@ def inline_program(argv: Sequence[Field]) -> str:
         return ""
     inline = _INLINE.get(match[1])
     words = argv[start + 1 :]
+    subcommand = _first_operand(words)
+    if subcommand is not None and subcommand in _SUBCOMMAND_INLINE.get(match[1], ()):
+        return f"{head} {subcommand}"
     if match[1] in _OPERANDS_NOT_PROGRAMS:
         return _commands_anywhere(head, words, inline or frozenset())
     for i, word in enumerate(words):
@@ -155,7 +166,21 @@ def program_file(argv: Sequence[Field]) -> Field | None:
     i = 0
     while i < len(words) and words[i].known and words[i].text.startswith("-"):
         i += 2 if words[i].text in _VALUED else 1
+    if i < len(words) and words[i].known and words[i].text in _SUBCOMMAND_RUNS.get(match[1], ()):
+        i += 1  # `deno run --allow-all x.ts`: its options, then the file
+        while i < len(words) and words[i].known and words[i].text.startswith("-"):
+            i += 2 if words[i].text in _VALUED else 1
     return words[i] if i < len(words) else None
+
+
+def _first_operand(words: Sequence[Field]) -> str | None:
+    """The first word that is no option (None: none, or known only at run time)."""
+    for word in words:
+        if not word.known:
+            return None
+        if not word.text.startswith("-"):
+            return word.text
+    return None
 
 
 def _may_be_one(argv: Sequence[Field]) -> bool:

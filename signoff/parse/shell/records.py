@@ -50,6 +50,9 @@ class ScriptFileRun(Frozen):
     # The directories the path's last `cd`/`pushd` may have gone to, as resolved (none: no `cd`
     # ran), where a relative `word` lies (a clone's `cd tools && bash go.sh`).
     directories: tuple[str, ...] = ()
+    # A local install (LOCAL_INSTALLS) of the checkout's root: the files there that count,
+    # as globs (the tool's manifests, locks and hooks; none given: a Python build's own files).
+    root_files: tuple[str, ...] = ()
 
 
 class Ran(Frozen):

@@ -389,6 +389,11 @@ _PROJECT_INSTALLS: dict[str, frozenset[str]] = {
     "pnpm": frozenset(),  # every command but its own (`_PNPM_OWN`)
     "cargo": frozenset({"build", "run", "install", "test", "bench", "check"}),
     "bundle": frozenset({"install", "exec", "update"}),
+    "bun": frozenset({"install", "i", "add", "a", "run", "test", "update"}),
+    "deno": frozenset({"task", "install", "i", "add"}),  # deno.json's tasks, npm's scripts
+    # `go run`/`test` run the packages they build (every package's `init` too), `go generate`
+    # the commands its `//go:generate` lines name; what `build`/`install` build runs later
+    "go": frozenset({"run", "test", "generate", "build", "install"}),
 }  # fmt: skip
 # The options naming the project's directory, per tool (uv's `-p` is its Python).
 _PROJECT_DIR_OPTIONS: dict[str, frozenset[str]] = {
@@ -400,9 +405,19 @@ _PROJECT_DIR_OPTIONS: dict[str, frozenset[str]] = {
     "pnpm": frozenset({"--dir", "-C"}),
     "cargo": frozenset({"--path", "--manifest-path"}),
     "bundle": frozenset({"--gemfile"}),
+    "bun": frozenset({"--cwd"}),
+    "go": frozenset({"-C"}),
 }
 _SPEC_OPTIONS = frozenset({"--with", "--with-editable", "--from", "--spec"})
 _PIPENV_SPEC_OPTIONS = frozenset({"-e", "--editable"})  # `pipenv install -e ./pkg`
+# The package a runner runs, given by option (`npx -p ./tool cmd`, `pnpm dlx --package ./x`).
+_RUNNER_SPEC_OPTIONS = {
+    "npx": frozenset({"-p", "--package"}),
+    "pnpx": frozenset({"-p", "--package"}),
+    "bunx": frozenset({"-p", "--package"}),
+    "pnpm": frozenset({"--package"}),
+    "yarn": frozenset({"--package"}),
+}
 _NO_PROJECT = frozenset({"--no-project", "--script", "-s"})  # `uv run`: no project is synced
 # Options of these tools that take a value (skipped with it; a joined `--x=v` is one word).
 _PROJECT_VALUE_OPTIONS = frozenset(
@@ -416,6 +431,10 @@ _PROJECT_VALUE_OPTIONS = frozenset(
 _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
     "uv": frozenset({"add", "tool"}),
     "uvx": frozenset(),
+    # npm's package runners run the package they are handed (its bin and install scripts)
+    "npx": frozenset(),
+    "pnpx": frozenset(),
+    "bunx": frozenset(),
     "pipx": frozenset({"install", "inject"}),
     "pdm": frozenset({"add"}),
     "poetry": frozenset({"add"}),
@@ -425,6 +444,78 @@ _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
     "pnpm": frozenset({"install", "i", "add"}),
     "gem": frozenset({"install"}),
 }
+
+
+# What a project manager reads in the project's directory when it builds, installs or runs it:
+# at the checkout's root only these files count (as globs; elsewhere any file of the directory
+# does). Python's build files for pip and any tool not listed.
+_PYTHON_BUILD = ("setup.py", "setup.cfg", "pyproject.toml")
+_NODE_PROJECT = ("package.json", "package-lock.json", "npm-shrinkwrap.json", ".npmrc")
+_ROOT_FILES: dict[str, tuple[str, ...]] = {
+    "uv": (*_PYTHON_BUILD, "uv.lock", "uv.toml"),
+    "uvx": (*_PYTHON_BUILD, "uv.lock", "uv.toml"),
+    "poetry": (*_PYTHON_BUILD, "poetry.lock", "poetry.toml"),
+    "pdm": (*_PYTHON_BUILD, "pdm.lock", "pdm.toml"),
+    "pipenv": (*_PYTHON_BUILD, "Pipfile", "Pipfile.lock"),
+    "hatch": (*_PYTHON_BUILD, "hatch.toml", "hatch_build.py"),
+    "rye": (*_PYTHON_BUILD, "requirements.lock", "requirements-dev.lock"),
+    # lifecycle scripts in package.json; `.npmrc` may name the shell scripts run in
+    "npm": _NODE_PROJECT,
+    # `.yarnrc.yml`'s `yarnPath` and plugins, the Plug'n'Play loader, all run as yarn starts
+    "yarn": (*_NODE_PROJECT, "yarn.lock", ".yarnrc", ".yarnrc.yml", ".pnp.cjs",
+             ".pnp.loader.mjs", ".yarn/**"),
+    "pnpm": (*_NODE_PROJECT, "pnpm-lock.yaml", "pnpm-workspace.yaml", ".pnpmfile.cjs"),
+    "bun": (*_NODE_PROJECT, "bun.lock", "bun.lockb", "bunfig.toml"),
+    "deno": (*_NODE_PROJECT, "deno.json", "deno.jsonc", "deno.lock"),
+    "cargo": ("Cargo.toml", "Cargo.lock", "build.rs", ".cargo/**", "src/**"),
+    "bundle": ("Gemfile", "Gemfile.lock", "gems.rb", "gems.locked", "*.gemspec", ".bundle/**"),
+    "go": ("go.mod", "go.sum", "go.work", "go.work.sum", "**/*.go", "vendor/**"),
+}  # fmt: skip
+
+
+def project_files(argv: Sequence[Field]) -> tuple[str, ...]:
+    """The files (globs) the installer of this command line reads in a project directory,
+    as counted at the checkout's root (`_ROOT_FILES`; Python's build files by default)."""
+    words = argv[command_index(argv) :]
+    tool = basename(words[0].text) if words and words[0].known else ""
+    return _ROOT_FILES.get(tool, _PYTHON_BUILD)
+
+
+# go's options that take the next word as their value (a joined `-o=x` is one word).
+_GO_VALUE_OPTIONS = frozenset(
+    {"-o", "-C", "-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-gccgoflags", "-mod",
+     "-modfile", "-overlay", "-pkgdir", "-installsuffix", "-buildmode", "-compiler", "-pgo",
+     "-exec", "-toolexec", "-run", "-bench", "-skip", "-timeout", "-count", "-cpu", "-parallel",
+     "-coverprofile", "-covermode", "-coverpkg", "-benchtime", "-json", "-vet", "-outputdir"}
+)  # fmt: skip
+
+
+def _go_packages(words: Sequence[Field]) -> tuple[list[Field], bool]:
+    """The local packages or files a `go` subcommand is handed (`.`, `./cmd/x`, `./...` as
+    its directory, `main.go`), and whether it was handed any package at all (none: the
+    current directory's). An import path (`example.com/x@v1`) is not local."""
+    found: list[Field] = []
+    handed = False
+    i = 2  # after `go SUBCOMMAND`
+    while i < len(words):
+        word, text = words[i], words[i].text if words[i].known else ""
+        if word.known and text in _GO_VALUE_OPTIONS:
+            i += 2
+            continue
+        i += 1
+        if _option_word(word):
+            continue
+        if text == "--":
+            break  # `go run . -- args`: the program's arguments follow
+        handed = True
+        path = text.removesuffix("/...") if text.endswith("/...") else text
+        if not word.known or path in (".", "..") or path.startswith(("./", "../", "/")):
+            found.append(Field(path or ".", word.known, word.prefix, word.line, word.parts))
+        elif path.endswith(".go"):
+            found.append(word)
+        if words[1].text == "run" and not path.endswith(".go"):
+            break  # `go run PKG ARGS` (or `a.go b.go ARGS`): the rest are the program's
+    return found, handed
 
 
 def project_installs(argv: Sequence[Field]) -> list[Field]:
@@ -448,7 +539,8 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
         word, text = words[i], words[i].text if words[i].known else ""
         name, joined, value = text.partition("=")
         directory = _PROJECT_DIR_OPTIONS.get(tool, frozenset())
-        spec = _SPEC_OPTIONS | (_PIPENV_SPEC_OPTIONS if tool == "pipenv" else frozenset())
+        spec = _SPEC_OPTIONS | _RUNNER_SPEC_OPTIONS.get(tool, frozenset())
+        spec |= _PIPENV_SPEC_OPTIONS if tool == "pipenv" else frozenset()
         if word.known and name in directory | spec and (joined or i + 1 < len(words)):
             given = Field(value, True, "", word.line) if joined else words[i + 1]
             if name in directory and name in _MANIFEST_OPTIONS:  # its file names the project
@@ -475,14 +567,33 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
         syncs = command not in _YARN_OWN
     if tool == "pnpm":  # `pnpm NAME` runs the project's script NAME
         syncs = bool(command) and command not in _PNPM_OWN
+    if tool == "go" and syncs and operands and operands[0] is words[1]:
+        packages, handed = _go_packages(words)
+        found += packages
+        syncs = not handed  # no package named: the current directory's
+        if project is not None:  # `go -C DIR ...`: every relative package is in DIR
+            found = [_under(project, f) for f in found]
     if syncs and not (tool == "hatch" and command == "env" and _second(operands) != "create"):
         found.append(project if project is not None else Field(".", True, "", words[0].line))
+    if tool in ("npx", "pnpx", "bunx") and operands:  # the package it runs: `npx ./tool`
+        found += [operands[0]] if _local_spec(operands[0]) else []
+    if tool in ("pnpm", "yarn") and command == "dlx" and len(operands) > 1:  # `pnpm dlx ./x`
+        found += [operands[1]] if _local_spec(operands[1]) else []
     if command in _OPERAND_INSTALLS.get(tool, ()):  # (`uvx`, `pipx run`: only `--from`/`--spec`)
         start = 1
         if tool == "uv" and command == "tool":
             start = 2 if _second(operands) == "install" else len(operands)
         found += [w for w in operands[start:] if _local_spec(w)]
     return found
+
+
+def _under(directory: Field, path: Field) -> Field:
+    """`path` as it lies under `directory` (absolute paths stay)."""
+    if path.known and path.text.startswith("/"):
+        return path
+    text = posixpath.normpath(posixpath.join(directory.text, path.text))
+    known = directory.known and path.known
+    return Field(text, known, "" if known else directory.prefix, path.line)
 
 
 def _second(operands: Sequence[Field]) -> str:

