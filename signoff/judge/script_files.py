@@ -40,6 +40,7 @@ from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
 UNBUILT = "signoff does not read what a package's build runs or installs"
+UNIMPORTED = "signoff does not read the Python code every later Python imports from there"
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
@@ -119,6 +120,11 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
         if not held:
             continue
         may = f" [may run: {install.why}]" if install.why else ""
+        if install.imports:  # `PYTHONPATH=DIR`
+            return (
+                f"{run.path}:{install.line} sets {code(install.command)}, which puts {held}, "
+                f"ahead of the installed packages on Python's path; {UNIMPORTED}{where}{may}"
+            )
         return (
             f"{run.path}:{install.line} runs {code(install.command)}, which installs "
             f"{held}; {UNBUILT}{where}{may}"

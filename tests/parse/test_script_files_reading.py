@@ -306,7 +306,45 @@ def test_conda_package_files_and_environment_files_are_recorded(text, installs, 
 )
 def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(text, root_files):
     (install,) = evaluate(read_script(text + "\n", "s.sh"), None).installs
-    assert root_files <= set(install.root_files)
+    assert root_files <= set(install.root_files) and not install.imports
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('export PYTHONPATH="$(dirname "$0")/lib:${PYTHONPATH:-}"', ['$(dirname "$0")/lib']),
+        ("PYTHONPATH=a:b/c python3 x.py", ["a", "b/c"]),
+        ('PYTHONPATH+=":tools/py"', ["tools/py"]),
+        ("export PYTHONUSERBASE=/opt/u PYTHONHOME=py", ["/opt/u", "py"]),
+        ('d=$(mktemp -d); export PYTHONPATH="$d${PYTHONPATH:+:$PYTHONPATH}"', []),
+        ("export PYTHONPATH=", []),
+        ("PYTHONDONTWRITEBYTECODE=1 python3 x.py", []),
+    ],
+)
+def test_directories_put_on_python_s_path_are_recorded_as_imports(text, words):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    assert sorted(i.word for i in run.installs if i.imports) == sorted(words)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "file"),
+    [
+        ("cat > /tmp/s/sitecustomize.py <<PY\nimport $MOD\nPY", "/tmp/s/sitecustomize.py", ""),
+        # written as it stands: read as an inline Python program, its commands included
+        ("cat > /tmp/s/sitecustomize.py <<'PY'\nimport os\nPY", "", ""),
+        ("cat > /tmp/s/sitecustomize.py <<'PY'\nimport os\nos.system('bash x.sh')\nPY", "", "x.sh"),
+        ("cp /tmp/a.py /tmp/s/sitecustomize.py", "", "/tmp/a.py"),
+        ("echo 'import x' > /tmp/a.py; cp /tmp/a.py /tmp/s/sitecustomize.py", "/tmp/s/site", ""),
+        ("echo 'import x' >> \"$SITE/x.pth\"", "$SITE/x.pth", ""),
+        ("cp hooks/lm.py /tmp/s/sitecustomize.py", "", "hooks/lm.py"),
+        ("cp hooks/lm.py /tmp/s/lm.py", "", ""),  # no start-up file
+    ],
+)
+def test_a_python_startup_file_the_script_writes_runs_what_it_holds(text, problem, file):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    written = [p for p in run.problems if "Python code every Python started later runs" in p]
+    assert bool(written) == bool(problem) and all(problem in p for p in written)
+    assert [call.word for call in run.script_files] == ([file] if file else [])
 
 
 def test_a_local_install_records_where_each_path_s_cd_went():

@@ -463,10 +463,10 @@ VARIANTS = [
     ),
     Variant(
         "fail_engine_shadow_module",
-        "check 10 (E8): PYTHONPATH+= the script's directory, where the PR adds sitecustomize.py",
+        "checks 8-10 (E8): PYTHONPATH+= the script's directory, where the PR adds sitecustomize.py",
         fail_engine_shadow_module,
         publish=True,
-        expect=("REJECTED", (10,)),
+        expect=("REJECTED", (8, 9, 10)),
         standard="E8",
     ),
     Variant(

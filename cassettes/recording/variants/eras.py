@@ -118,8 +118,9 @@ SHADOW_MODULE_PATH = "benchmarks/single_node/fixed_seq_len/py/sitecustomize.py"
 
 
 def fail_engine_shadow_module(data: dict[str, Any]) -> str:
-    """10 (E8): the script appends its own directory to PYTHONPATH (`+=`, not `=`) and the PR
-    adds a sitecustomize module there, which Python runs before the engine at every start."""
+    """8-10 (E8): the script appends its own directory to PYTHONPATH (`+=`, not `=`) and the
+    PR adds a sitecustomize module there, which Python runs before the engine at every start:
+    a patch (10), and code Checks 8 and 9 do not read."""
     _with_models_md(data)
     _edit_pr_file(
         data,

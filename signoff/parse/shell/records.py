@@ -53,6 +53,9 @@ class ScriptFileRun(Frozen):
     # A local install (LOCAL_INSTALLS) of the checkout's root: the files there that count,
     # as globs (the tool's manifests, locks and hooks; none given: a Python build's own files).
     root_files: tuple[str, ...] = ()
+    # A directory put ahead of the installed packages on Python's import path (`PYTHONPATH`)
+    # rather than installed: every module in it may be imported in place of one installed.
+    imports: bool = False
 
 
 class Ran(Frozen):

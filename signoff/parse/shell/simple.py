@@ -37,6 +37,11 @@ from signoff.parse.shell.evaluated import (
 from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
+from signoff.parse.shell.import_paths import (
+    ROOT_MODULES,
+    import_path_entries,
+    python_startup_file,
+)
 from signoff.parse.shell.option_commands import (
     COMMAND_VARIABLES,
     OPTION_RUNNERS,
@@ -59,8 +64,10 @@ from signoff.parse.shell.reader import (
 )
 from signoff.parse.shell.records import (
     HEREDOCS,
+    LOCAL_INSTALLS,
     HeredocUse,
     Records,
+    ScriptFileRun,
     reach_of,
 )
 from signoff.parse.shell.scan import ASSIGNMENT, NAME
@@ -249,7 +256,7 @@ class SimpleCommands(Calls):
         for target in node.redirects:  # bash expands them as the command starts: what they run
             exp.fields(target.raw, target.offset, target.line)
         if not node.words:
-            self._record_writes(node, exp, [])
+            self._record_writes(node, exp, [], scope)
             for word in node.assigns:
                 self.assign_word(word, exp, scope)
             return scope, Outcome()
@@ -267,7 +274,7 @@ class SimpleCommands(Calls):
                 argv.append(Field(word.raw, True, "", word.line))
             else:
                 argv += exp.fields(word.raw, word.offset, word.line)
-        self._record_writes(node, exp, argv)
+        self._record_writes(node, exp, argv, scope)
         if [f.text for f in argv] == ["exec"] and _replaces_stdin(node):
             self.exec_stdin = node.line  # later commands read what it redirects
         if node.words and _names_by_pattern(node.words[0].raw):  # `/usr/bin/dock[e]r run ...`
@@ -288,6 +295,7 @@ class SimpleCommands(Calls):
                 self.file_read_later(field, word.line, scope, word.raw[:120])
             if match.group(1) in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
                 self._command_variable(match.group(1), given, word.line, scope)
+            self._import_path(match.group(1), given, word, scope)  # `PYTHONPATH=x python3`
             self._evaluated_value(match.group(1), given, word.line)  # `PS1='$(x)' bash -i`
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
@@ -404,7 +412,7 @@ class SimpleCommands(Calls):
         fed = node if name == "tee" and node.heredocs else None  # `tee F <<EOF`: the heredoc
         # `tee F`, `cp SRC F`, also behind wrappers (`sudo tee F`): the files it writes
         for field, source in argument_writes(argv[command_index(argv) :]):
-            self.wrote(field, fed, source)
+            self.wrote(field, fed, source, scope=scope, exp=exp)
         if name == "cat" and self.writes:  # what it prints may feed a shell (`cat f | bash`)
             printed = [f.text for f in argv[1:] if file_key(f.text) in self.writes]
             self.feeding = printed[-1] if printed else None
@@ -473,7 +481,7 @@ class SimpleCommands(Calls):
 
     # --- programs the script writes, then runs ----------------------------------------------------
 
-    def _record_writes(self, node: Simple, exp: Expander, argv: list[Field]) -> None:
+    def _record_writes(self, node: Simple, exp: Expander, argv: list[Field], scope: Scope) -> None:
         """The files the command's redirections write: what `cat` prints of files is a copy of
         them (a heredoc it prints is that heredoc), and a fetcher's output is left to the
         rules on fetched code (judge/fetched_code follows it)."""
@@ -494,9 +502,9 @@ class SimpleCommands(Calls):
                 fields = exp.fields(target.raw, target.offset, target.line)
             for field in fields:
                 if len(copies) == 1:
-                    self.wrote(field, None, copies[0])
+                    self.wrote(field, None, copies[0], scope=scope, exp=exp)
                 else:
-                    self.wrote(field, heredoc)
+                    self.wrote(field, heredoc, scope=scope, exp=exp)
 
     def _name_written(self, path: str) -> None:
         """A file the script writes may later run by its bare name: the script puts its
@@ -531,11 +539,35 @@ class SimpleCommands(Calls):
         else:
             self.run_text(value.text, scope.copy(), line, subshell=True)
 
+    def _import_path(self, name: str, value: Text, word: Word, scope: Scope) -> None:
+        """`PYTHONPATH=DIR` (`PYTHONUSERBASE`, `PYTHONHOME`): every later Python imports the
+        code in DIR ahead of what is installed; each directory named is recorded as a local
+        install is (import_paths), held against a PASS when it holds a file the PR wrote."""
+        entries = import_path_entries(name, value, word.line)
+        if not entries:
+            return  # nearly every assignment
+        reach, why = reach_of(scope)
+        where = directories(scope)
+        for entry in entries:
+            self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
+                command=word.raw[:200], word=entry.text, name="", line=self.at(word.line),
+                reach=reach, why=why, origin=self.origin(word.line), directories=where,
+                root_files=ROOT_MODULES, imports=True,
+            ))  # fmt: skip
+
     def _writes_startup_file(self, path: str, where: tuple[int, str]) -> None:
         line, reader = where
         self.problem(line, f"{reader} {path}, which the script writes when it runs")
 
-    def wrote(self, field: Field, heredoc_of: Simple | None, source: Field | None = None) -> None:
+    def wrote(
+        self,
+        field: Field,
+        heredoc_of: Simple | None,
+        source: Field | None = None,
+        *,
+        scope: Scope,
+        exp: Expander,
+    ) -> None:
         """The reading may write the file `field` names (counted: a file written twice is not
         the one heredoc), with the last heredoc of `heredoc_of` when that is what it writes,
         or a copy of `source` (`cp`, `mv`): of a file the script wrote, that file's writes;
@@ -548,6 +580,8 @@ class SimpleCommands(Calls):
         if read_at_start(field.text):  # `>> ~/.bashrc`, `> .git/hooks/post-checkout`
             self.problem(field.line, f"writes {field.text[:80]}, which programs started later "
                          "read commands from")  # fmt: skip
+        if python_startup_file(field.text):  # every Python started later runs it
+            self._python_startup(field, source, heredoc_of, scope, exp)
         key = file_key(field.text)
         if key in self.ran_unwritten:  # `bash < /tmp/fifo & ... > /tmp/fifo`
             ran = self.at(self.ran_unwritten[key])
@@ -571,6 +605,33 @@ class SimpleCommands(Calls):
             doc = self.sources[-1].heredocs[heredoc_of.heredocs[-1]]
             expands = not doc.quoted and any(mark in doc.body for mark in ("$", "`", "\\"))
             self.written_docs[key] = (doc.body, doc.line + 1, expands)
+
+    def _python_startup(
+        self,
+        field: Field,
+        source: Field | None,
+        heredoc_of: Simple | None,
+        scope: Scope,
+        exp: Expander,
+    ) -> None:
+        """A `sitecustomize.py`, `usercustomize.py` or `.pth` file written: every Python that
+        starts afterwards with it on its path runs it. A copy runs the file it copies, a file
+        run by name. A heredoc that expands nothing is read as an inline Python program is: the
+        commands it hands to the system (and the checks scan the heredoc). Anything else
+        written (expanded text, a command's output, a copy of a file the script wrote) is code
+        signoff does not read: the reading is incomplete."""
+        key = file_key(source.text) if source is not None else ""
+        if source is not None and key not in self.writes:
+            command = f"cp {source.text} {field.text}"[:200]
+            self.runs_file(source, field.line, scope, command)
+            return
+        if heredoc_of is not None:
+            doc = self.sources[-1].heredocs[heredoc_of.heredocs[-1]]
+            if doc.quoted or not any(mark in doc.body for mark in ("$", "`", "\\")):
+                self._python_commands(doc.body, {}, heredoc_of, scope, exp)
+                return
+        self.problem(field.line, f"writes {field.text[:80]}, Python code every Python started "
+                     "later runs, which signoff does not read")  # fmt: skip
 
     def written_program(
         self, argv: list[Field], node: Simple, scope: Scope, exp: Expander, prefix: dict[str, str]
@@ -756,7 +817,7 @@ class SimpleCommands(Calls):
         reads it, in a scope of their own (a child process changes none of the script's)."""
         found = python_commands(program)
         for path in found.writes:  # `open('/tmp/r.sh', 'w')`: a file the script writes
-            self.wrote(Field(path, True, "", node.line), None)
+            self.wrote(Field(path, True, "", node.line), None, scope=scope, exp=exp)
         if found.unknown:
             self.problem(node.line, "python -c runs a command known only at run time")
         for text in found.lines:
@@ -818,6 +879,7 @@ class SimpleCommands(Calls):
             self.file_read_later(field, word.line, scope, word.raw[:120])
         if name in COMMAND_VARIABLES and value.text:  # a command git (or ssh) runs later
             self._command_variable(name, value, word.line, scope)
+        self._import_path(name, value, word, scope)
         if index:
             scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
         elif append:

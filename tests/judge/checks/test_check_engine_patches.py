@@ -549,7 +549,7 @@ def test_an_index_url_on_a_harness_install_is_no_engine_package(check):
         (
             "echo 'import hook' > \"$(python3 -c 'import site; print(site.getsitepackages()[0])')"
             '/zz.pth"',
-            "rewrites installed engine files",
+            "Python code every Python started later runs",  # a start-up file: unread anywhere
         ),
         (
             'cp hook.py "$(python3 -c \'import sysconfig; print(sysconfig.get_paths()["purelib"])\')/"',

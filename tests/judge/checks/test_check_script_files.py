@@ -1106,6 +1106,101 @@ def test_go_bun_and_npx_running_a_directory_the_pr_adds_fail(check, line, check_
     assert "installs `benchmarks/single_node/pkg`, a directory holding" in result.reason
 
 
+# `PYTHONPATH=DIR` puts DIR's modules ahead of the installed ones (a `sitecustomize.py` there
+# runs in every later Python); a directory holding a file the PR wrote is code it runs.
+PYLIB = "benchmarks/single_node/fixed_seq_len/pylib/sitecustomize.py"
+IMPORT_PATHS = [
+    'export PYTHONPATH="$(dirname "$0")/pylib:${PYTHONPATH:-}"',
+    "PYTHONPATH=benchmarks/single_node/fixed_seq_len/pylib python3 -c 'print(1)'",
+    'export PYTHONPATH="$ROOT/benchmarks/single_node/fixed_seq_len/pylib"',
+    "cd benchmarks/single_node/fixed_seq_len && export PYTHONUSERBASE=pylib",
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", IMPORT_PATHS)
+def test_an_import_path_holding_a_file_the_pr_adds_fails(check, line, check_id):
+    result = _failed_with_added(check, check_id, line, PYLIB, "import os\n")
+    assert "ahead of the installed packages on Python's path" in result.reason
+    assert f"holding `{PYLIB}`, which this PR adds, ahead of" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "export PYTHONPATH=/sgl-workspace/aiter:${PYTHONPATH}",
+        'patch_dir="$(mktemp -d)"; export PYTHONPATH="${patch_dir}${PYTHONPATH:+:${PYTHONPATH}}"',
+        "export PYTHONPATH=benchmarks/single_node/other",
+        "export PYTHONPATH=.",  # the root: only its modules and packages count
+    ],
+)
+def test_an_import_path_holding_nothing_the_pr_wrote_passes(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, PYLIB, "import os\n")
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))  # (a patch there)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_an_import_path_of_the_root_fails_on_a_root_module_the_pr_adds(check, check_id):
+    result = _failed_with_added(check, check_id, "export PYTHONPATH=.", "json.py", "import os\n")
+    assert "puts the checkout's root, holding `json.py`, which this PR adds, ahead" in result.reason
+
+
+# A Python start-up file the script writes runs in every Python started afterwards: a copy runs
+# the file it copies (InferenceX's library copies its lm_eval hook so), content the script
+# writes itself is Python signoff does not read.
+HOOK = "utils/evals/patches/lm_eval_sitecustomize.py"
+COPY_HOOK = f'patch_dir="$(mktemp -d)"; cp "{HOOK}" "$patch_dir/sitecustomize.py"'
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("status", ["added", "changed"])
+def test_copying_a_file_the_pr_writes_into_a_python_startup_file_fails(check, status, check_id):
+    parts = _parts(COPY_HOOK, helper=None)
+    base = "import os\n" if status == "changed" else None
+    add_changed_file(parts, HOOK, "import sys\n", base=base)
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    verb = "adds" if status == "added" else "changes"
+    assert f"runs `cp {HOOK} $(mktemp -d)/sitecustomize.py`, which this PR {verb} (`{HOOK}`)" in (
+        result.reason
+    )
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize(
+    "line, path",
+    [
+        ("cat > /tmp/site/sitecustomize.py <<PY\nimport $HOOK\nPY", "/tmp/site/sitecustomize.py"),
+        ("echo 'import evil' > \"$SITE/evil.pth\"", "$SITE/evil.pth"),
+        ("printf 'import x\\n' | tee /tmp/u/usercustomize.py", "/tmp/u/usercustomize.py"),
+    ],
+)
+def test_writing_a_python_startup_file_fails_closed(check, line, path, check_id):
+    result = check(_parts(line, helper=None), check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"writes {path}, Python code every Python started later runs" in result.reason
+
+
+def test_copying_an_unchanged_hook_into_a_python_startup_file_passes(check):
+    parts = _parts(COPY_HOOK, helper=None, other=OTHER)
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
+
+
+def test_a_python_startup_file_written_as_it_stands_is_read_as_inline_python(check):
+    """A quoted heredoc is read as InferenceX's lm_eval patch is written: the checks scan it (an
+    override key set there FAILs Check 7) and the commands it runs are read."""
+    hook = "cat > /tmp/site/sitecustomize.py <<'PY'\nimport os\n{}\nPY"
+    harmless = _parts(hook.format("os.environ.setdefault('X', '1')"), helper=None)
+    _assert_passes(check, harmless, ("no-arch-hacks", "spec-chat-template"))
+    override = _parts(hook.format("config.num_hidden_layers = 2"), helper=None)
+    result = check(override, "no-arch-hacks")
+    assert result.status == "FAIL" and "num_hidden_layers" in result.reason, result.reason
+    runs = _parts(hook.format("os.system('bash ./helper.bash')"), helper="added")
+    result = check(runs, "spec-chat-template")
+    assert result.status == "FAIL" and "which this PR adds" in result.reason, result.reason
+
+
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize(
     "line",
