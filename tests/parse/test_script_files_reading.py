@@ -556,3 +556,17 @@ def test_exec_of_a_shell_string_reads_the_string_and_ends_the_script():
         read_script('exec bash -c "vllm serve m --port 1"\nvllm serve n\n', "s.sh"), None
     )
     assert [(launch.command, launch.line) for launch in run.launches] == [("vllm serve", 1)]
+
+
+def test_a_command_substitution_in_a_prefix_assignment_is_read():
+    """`X=$(cmd) prog`: the substitution runs before prog, and is read as any other is (it was
+    looked up at the word's start, not the value's, and reported unreadable)."""
+    run = evaluate(read_script('X="$(bash ./x.sh)" vllm serve m --tp "$X"\n', "s.sh"), None)
+    assert run.problems == ()
+    assert [call.word for call in run.script_files] == ["./x.sh"]
+    assert [launch.command for launch in run.launches] == ["vllm serve"]
+
+
+def test_a_command_substitution_in_an_array_subscript_is_read():
+    run = evaluate(read_script("declare -A m; m[$(bash ./k.sh)]=v\n", "s.sh"), None)
+    assert run.problems == () and [call.word for call in run.script_files] == ["./k.sh"]

@@ -288,7 +288,7 @@ class SimpleCommands(Calls):
         for word in node.assigns:
             match = ASSIGNMENT.match(word.raw)
             assert match is not None
-            given = exp.value(word.raw[match.end() :], word.offset)
+            given = exp.value(word.raw[match.end() :], word.offset + match.end())
             prefix[match.group(1)] = given.text
             if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
                 field = Field(given.text, given.known, given.prefix, word.line, given.parts)
@@ -881,7 +881,8 @@ class SimpleCommands(Calls):
             self._command_variable(name, value, word.line, scope)
         self._import_path(name, value, word, scope)
         if index:
-            scope.put(name, self._element(exp, current, index[1:-1], value, word.line))
+            at = word.offset + match.start(2) + 1  # where the subscript's text starts
+            scope.put(name, self._element(exp, current, index[1:-1], at, value, word.line))
         elif append:
             scope.put(name, _appended(current, value, name))
         else:
@@ -889,10 +890,10 @@ class SimpleCommands(Calls):
         return name
 
     def _element(
-        self, exp: Expander, current: Value | None, index: str, value: Text, line: int
+        self, exp: Expander, current: Value | None, index: str, at: int, value: Text, line: int
     ) -> Value:
         array = current if isinstance(current, Array) else Array()
-        key_text = exp.value(index, 0)
+        key_text = exp.value(index, at)
         if not key_text.known:
             self.note(f"line {self.at(line)}: an array element at a run-time index [{index[:40]}]")
             return Array((*array.items, (key_text.text, value)), assoc=array.assoc, exact=False)
