@@ -35,12 +35,14 @@ from signoff.judge.paths import path_matches
 from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
+from signoff.parse.shell.import_paths import LINKER_VARIABLES
 from signoff.parse.shell.script_files import PACKAGE_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
 UNBUILT = "signoff does not read what a package's build runs or installs"
 UNIMPORTED = "signoff does not read the Python code every later Python imports from there"
+UNLINKED = "signoff does not read native libraries"
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
@@ -120,7 +122,13 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
         if not held:
             continue
         may = f" [may run: {install.why}]" if install.why else ""
-        if install.imports:  # `PYTHONPATH=DIR`
+        if install.imports:  # `PYTHONPATH=DIR`, `LD_PRELOAD=F`
+            variable = install.command.partition("=")[0].rstrip("+")
+            if variable in LINKER_VARIABLES:
+                return (
+                    f"{run.path}:{install.line} sets {code(install.command)}, which has every "
+                    f"program started later load native code from {held}; {UNLINKED}{where}{may}"
+                )
             return (
                 f"{run.path}:{install.line} sets {code(install.command)}, which puts {held}, "
                 f"ahead of the installed packages on Python's path; {UNIMPORTED}{where}{may}"

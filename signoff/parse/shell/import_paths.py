@@ -1,24 +1,42 @@
-"""Where Python finds code before the installed packages, and the files it runs as it starts.
+"""Where Python and the dynamic linker find code before what the image installed, and the
+files Python runs as it starts.
 
 `PYTHONPATH` puts directories ahead of site-packages: a module there is imported in place of an
 installed one of the same name, and a `sitecustomize.py` there runs in every Python started
 afterwards. `PYTHONUSERBASE` names the user site directory (its `.pth` files run at start-up),
-`PYTHONHOME` the standard library itself. A script that points one of them into the checkout
-runs the Python files there; a script that writes `sitecustomize.py`, `usercustomize.py` or a
-`.pth` file anywhere runs what it holds in every later Python. Nothing is executed here.
+`PYTHONHOME` the standard library itself. `LD_LIBRARY_PATH` puts directories ahead of the
+system's native libraries, `LD_PRELOAD` and `LD_AUDIT` load libraries into every program. A
+script that points one of them into the checkout runs the files there; a script that writes
+`sitecustomize.py`, `usercustomize.py` or a `.pth` file anywhere runs what it holds in every
+later Python. Nothing is executed here.
 """
 
 from __future__ import annotations
+
+import re
 
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.values import Text
 
 # The variables naming directories Python reads code from before (or instead of) what the
 # image installed; PYTHONPATH holds a `:`-separated list.
-IMPORT_PATH_VARIABLES = frozenset({"PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"})
-# At the checkout's root, the files an import path entry of `.` may import first: its modules
-# and packages (anywhere else, every file of the directory counts).
-ROOT_MODULES = ("*.py", "*/__init__.py", "*.pth")
+PYTHON_PATH_VARIABLES = frozenset({"PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"})
+# The dynamic linker's: directories searched before the system's libraries, and libraries
+# loaded into every program (`:`- or blank-separated lists).
+LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"})
+IMPORT_PATH_VARIABLES = PYTHON_PATH_VARIABLES | LINKER_VARIABLES
+_LISTS = frozenset({"PYTHONPATH", *LINKER_VARIABLES})
+# At the checkout's root, the files an entry of `.` may load first: its Python modules and
+# packages, or its native libraries (anywhere else, every file of the directory counts).
+_ROOT_MODULES = ("*.py", "*/__init__.py", "*.pth")
+_ROOT_LIBRARIES = ("*.so", "*.so.*")
+
+
+def root_globs(name: str) -> tuple[str, ...]:
+    """What an entry of `.` in `name` loads at the checkout's root (as globs)."""
+    return _ROOT_LIBRARIES if name in LINKER_VARIABLES else _ROOT_MODULES
+
+
 # Files Python runs as it starts, wherever they are written (site's own hooks).
 _STARTUP_NAMES = frozenset({"sitecustomize.py", "usercustomize.py"})
 
@@ -35,7 +53,11 @@ def import_path_entries(name: str, value: Text, line: int) -> list[Field]:
         if not known:
             entries[-1].append((text, False))
             continue
-        chunks = text.split(":") if name == "PYTHONPATH" else [text]
+        chunks = (
+            re.split(r"[:\s]" if name in LINKER_VARIABLES else ":", text)
+            if name in _LISTS
+            else [text]
+        )
         entries[-1].append((chunks[0], True))
         entries += [[(chunk, True)] for chunk in chunks[1:]]
     found: list[Field] = []

@@ -38,9 +38,9 @@ from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.import_paths import (
-    ROOT_MODULES,
     import_path_entries,
     python_startup_file,
+    root_globs,
 )
 from signoff.parse.shell.option_commands import (
     COMMAND_VARIABLES,
@@ -540,9 +540,10 @@ class SimpleCommands(Calls):
             self.run_text(value.text, scope.copy(), line, subshell=True)
 
     def _import_path(self, name: str, value: Text, word: Word, scope: Scope) -> None:
-        """`PYTHONPATH=DIR` (`PYTHONUSERBASE`, `PYTHONHOME`): every later Python imports the
-        code in DIR ahead of what is installed; each directory named is recorded as a local
-        install is (import_paths), held against a PASS when it holds a file the PR wrote."""
+        """`PYTHONPATH=DIR` (`PYTHONUSERBASE`, `PYTHONHOME`; `LD_LIBRARY_PATH`, `LD_PRELOAD`,
+        `LD_AUDIT`): every later Python (program) loads the code there ahead of what is
+        installed; each directory or file named is recorded as a local install is
+        (import_paths), held against a PASS when it holds a file the PR wrote."""
         entries = import_path_entries(name, value, word.line)
         if not entries:
             return  # nearly every assignment
@@ -552,7 +553,7 @@ class SimpleCommands(Calls):
             self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=word.raw[:200], word=entry.text, name="", line=self.at(word.line),
                 reach=reach, why=why, origin=self.origin(word.line), directories=where,
-                root_files=ROOT_MODULES, imports=True,
+                root_files=root_globs(name), imports=True,
             ))  # fmt: skip
 
     def _writes_startup_file(self, path: str, where: tuple[int, str]) -> None:

@@ -1210,3 +1210,31 @@ def test_a_program_file_of_another_language_the_pr_adds_fails(check, line, check
     added = "benchmarks/single_node/fixed_seq_len/helper.ts"
     result = _failed_with_added(check, check_id, f"cd $(dirname $0) && {line}", added, "x\n")
     assert f"which this PR adds (`{added}`)" in result.reason
+
+
+# The dynamic linker's variables load native code into every program started later (the server
+# and the client): a library or directory the PR wrote is code signoff does not read.
+LIBRARY = "benchmarks/single_node/fixed_seq_len/lib/libhook.so"
+LINKER_LINES = [
+    'LD_PRELOAD=benchmarks/single_node/fixed_seq_len/lib/libhook.so vllm serve "$MODEL"',
+    'export LD_LIBRARY_PATH="$(dirname "$0")/lib:${LD_LIBRARY_PATH:-}"',
+    "export LD_AUDIT=benchmarks/single_node/fixed_seq_len/lib/libhook.so",
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", LINKER_LINES)
+def test_a_native_library_the_pr_adds_loaded_by_the_linker_fails(check, line, check_id):
+    result = _failed_with_added(check, check_id, line, LIBRARY, "\x7fELF\n")
+    assert "which has every program started later load native code from" in result.reason
+    assert LIBRARY in result.reason and "signoff does not read native libraries" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH", "LD_PRELOAD= vllm --help"],
+)
+def test_the_linker_pointed_at_nothing_the_pr_wrote_passes(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, LIBRARY, "\x7fELF\n")
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
