@@ -199,12 +199,46 @@ def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[tuple[s
             continue
         anchored = not run_time(path)
         if not anchored:  # `$ROOT/benchmarks/pkg`: the tail after its last run-time part
-            tail = path[path.rfind("$") :]
+            tail = _after_run_time(path)
             path = tail[tail.index("/") + 1 :] if "/" in tail else ""
         path = posixpath.normpath(path) if path else ""
         if path and not path.startswith(".."):
             found.append((path, anchored))
     return found
+
+
+def _after_run_time(text: str) -> str:
+    """The text after its last run-time part: a `$NAME`, a `${...}` or `$(...)` to its
+    matching close (a default inside, `${ROOT:-/opt}`, is part of it), a backquoted command."""
+    end = i = 0
+    while i < len(text):
+        if text[i] == "`":
+            close = text.find("`", i + 1)
+            end = i = len(text) if close < 0 else close + 1
+        elif text[i] == "$" and text[i + 1 : i + 2] in ("{", "("):
+            end = i = _closing(text, i + 1)
+        elif text[i] == "$":
+            match = _NAME_AFTER_DOLLAR.match(text, i + 1)
+            end = i = match.end() if match else i + 1
+        else:
+            i += 1
+    return text[end:]
+
+
+def _closing(text: str, at: int) -> int:
+    """Just past the bracket that closes the one at `at` (the end of `text` when none does)."""
+    opening = text[at]
+    closing = "}" if opening == "{" else ")"
+    depth = 0
+    for i in range(at, len(text)):
+        depth += text[i] == opening
+        depth -= text[i] == closing
+        if depth == 0:
+            return i + 1
+    return len(text)
+
+
+_NAME_AFTER_DOLLAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 
 
 def _in_checkout(path: str, script: str) -> str | None:

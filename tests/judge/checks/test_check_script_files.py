@@ -322,6 +322,7 @@ LOCAL_INSTALLS = [
     'pip install --editable "$GITHUB_WORKSPACE/benchmarks/single_node/pkg"',
     # a checkout root known only at run time: the path's known tail names the directory
     'pip install "$ROOT/benchmarks/single_node/pkg"',
+    'pip install "${ROOT:-/opt/src}/benchmarks/single_node/pkg"',  # a default is run-time too
     'cd "$ROOT/benchmarks/single_node/pkg" && pip install .',
     'pip install "${BASH_SOURCE%/*}/../pkg"',
     # project managers build the project of a directory, or a local path they are handed
@@ -1113,6 +1114,7 @@ IMPORT_PATHS = [
     'export PYTHONPATH="$(dirname "$0")/pylib:${PYTHONPATH:-}"',
     "PYTHONPATH=benchmarks/single_node/fixed_seq_len/pylib python3 -c 'print(1)'",
     'export PYTHONPATH="$ROOT/benchmarks/single_node/fixed_seq_len/pylib"',
+    'export PYTHONPATH="${LIB:-/opt/lib}/benchmarks/single_node/fixed_seq_len/pylib"',
     "cd benchmarks/single_node/fixed_seq_len && export PYTHONUSERBASE=pylib",
 ]
 
