@@ -570,3 +570,11 @@ def test_a_command_substitution_in_a_prefix_assignment_is_read():
 def test_a_command_substitution_in_an_array_subscript_is_read():
     run = evaluate(read_script("declare -A m; m[$(bash ./k.sh)]=v\n", "s.sh"), None)
     assert run.problems == () and [call.word for call in run.script_files] == ["./k.sh"]
+
+
+def test_a_python_path_of_more_entries_than_the_bound_makes_the_reading_incomplete():
+    text = "export PYTHONPATH=" + ":".join(f"d{i}" for i in range(100)) + "\n"
+    run = evaluate(read_script(text, "s.sh"), None)
+    assert len([i for i in run.installs if i.imports]) == 64
+    assert run.problems == ("s.sh:1: PYTHONPATH names more than 64 entries, which signoff does "
+                            "not follow",)  # fmt: skip

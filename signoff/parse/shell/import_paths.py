@@ -26,6 +26,7 @@ PYTHON_PATH_VARIABLES = frozenset({"PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"}
 LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"})
 IMPORT_PATH_VARIABLES = PYTHON_PATH_VARIABLES | LINKER_VARIABLES
 _LISTS = frozenset({"PYTHONPATH", *LINKER_VARIABLES})
+MAX_PATH_ENTRIES = 64  # entries of one assignment recorded (real ones hold a handful)
 # At the checkout's root, the files an entry of `.` may load first: its Python modules and
 # packages, or its native libraries (anywhere else, every file of the directory counts).
 _ROOT_MODULES = ("*.py", "*/__init__.py", "*.pth")

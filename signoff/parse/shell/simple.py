@@ -38,6 +38,7 @@ from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.import_paths import (
+    MAX_PATH_ENTRIES,
     import_path_entries,
     python_startup_file,
     root_globs,
@@ -547,6 +548,10 @@ class SimpleCommands(Calls):
         entries = import_path_entries(name, value, word.line)
         if not entries:
             return  # nearly every assignment
+        if len(entries) > MAX_PATH_ENTRIES:  # no real path is that long: a bound on records
+            self.problem(word.line, f"{name} names more than {MAX_PATH_ENTRIES} entries, which "
+                         "signoff does not follow")  # fmt: skip
+            entries = entries[:MAX_PATH_ENTRIES]
         reach, why = reach_of(scope)
         where = directories(scope)
         for entry in entries:
