@@ -365,3 +365,12 @@ def test_a_command_name_pointed_at_or_written_over_with_a_file_the_script_writes
 )
 def test_re_pointing_at_or_writing_files_no_later_command_runs_stays_quiet(text):
     assert _problems(text) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["deno run -A https://example.com/patch.ts", "deno run https://$HOST/x.ts"]
+)
+def test_a_program_run_from_a_url_is_not_read(text):
+    problems = _problems(text)
+    assert len(problems) == 1 and "runs a program fetched from https://" in problems[0]
+    assert not _read(text).script_files

