@@ -36,7 +36,8 @@ from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell.import_paths import LINKER_VARIABLES
-from signoff.parse.shell.script_files import PACKAGE_FILES, basename
+from signoff.parse.shell.scan import expansion_end
+from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
@@ -46,7 +47,6 @@ UNLINKED = "signoff does not read native libraries"
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
-_ROOT_BUILD_FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 # A reading's commands as runs of files by plain name, kept for a reading's copies in every
 # round: real readings make fewer than 150 such commands; a hostile one making thousands is
 # built again rather than kept (44 MB in bench_hostile's heredoc case).
@@ -122,13 +122,12 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
         if not held:
             continue
         may = f" [may run: {install.why}]" if install.why else ""
-        if install.imports:  # `PYTHONPATH=DIR`, `LD_PRELOAD=F`
-            variable = install.command.partition("=")[0].rstrip("+")
-            if variable in LINKER_VARIABLES:
-                return (
-                    f"{run.path}:{install.line} sets {code(install.command)}, which has every "
-                    f"program started later load native code from {held}; {UNLINKED}{where}{may}"
-                )
+        if install.loaded_by in LINKER_VARIABLES:  # `LD_PRELOAD=F`
+            return (
+                f"{run.path}:{install.line} sets {code(install.command)}, which has every "
+                f"program started later load native code from {held}; {UNLINKED}{where}{may}"
+            )
+        if install.loaded_by:  # `PYTHONPATH=DIR`
             return (
                 f"{run.path}:{install.line} sets {code(install.command)}, which puts {held}, "
                 f"ahead of the installed packages on Python's path; {UNIMPORTED}{where}{may}"
@@ -165,7 +164,7 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
     if directories and ctx.evidence.files_truncated:
         return f"{code(directories[0][0])}, {INCOMPLETE}"
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
-    roots = install.root_files or _ROOT_BUILD_FILES
+    roots = install.root_files or PYTHON_BUILD_FILES
     for directory, anchored in directories:
         for file in changed:
             if directory == ".":  # the tool's own files there (its manifests, locks, hooks)
@@ -212,30 +211,14 @@ def _after_run_time(text: str) -> str:
     matching close (a default inside, `${ROOT:-/opt}`, is part of it), a backquoted command."""
     end = i = 0
     while i < len(text):
-        if text[i] == "`":
-            close = text.find("`", i + 1)
-            end = i = len(text) if close < 0 else close + 1
-        elif text[i] == "$" and text[i + 1 : i + 2] in ("{", "("):
-            end = i = _closing(text, i + 1)
+        if text[i] == "`" or text.startswith(("${", "$("), i):
+            end = i = expansion_end(text, i)
         elif text[i] == "$":
             match = _NAME_AFTER_DOLLAR.match(text, i + 1)
             end = i = match.end() if match else i + 1
         else:
             i += 1
     return text[end:]
-
-
-def _closing(text: str, at: int) -> int:
-    """Just past the bracket that closes the one at `at` (the end of `text` when none does)."""
-    opening = text[at]
-    closing = "}" if opening == "{" else ")"
-    depth = 0
-    for i in range(at, len(text)):
-        depth += text[i] == opening
-        depth -= text[i] == closing
-        if depth == 0:
-            return i + 1
-    return len(text)
 
 
 _NAME_AFTER_DOLLAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")

@@ -306,7 +306,7 @@ def test_conda_package_files_and_environment_files_are_recorded(text, installs, 
 )
 def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(text, root_files):
     (install,) = evaluate(read_script(text + "\n", "s.sh"), None).installs
-    assert root_files <= set(install.root_files) and not install.imports
+    assert root_files <= set(install.root_files) and not install.loaded_by
 
 
 @pytest.mark.parametrize(
@@ -323,7 +323,7 @@ def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(te
 )
 def test_directories_put_on_python_s_path_are_recorded_as_imports(text, words):
     run = evaluate(read_script(text + "\n", "s.sh"), None)
-    assert sorted(i.word for i in run.installs if i.imports) == sorted(words)
+    assert sorted(i.word for i in run.installs if i.loaded_by) == sorted(words)
 
 
 @pytest.mark.parametrize(
@@ -575,6 +575,6 @@ def test_a_command_substitution_in_an_array_subscript_is_read():
 def test_a_python_path_of_more_entries_than_the_bound_makes_the_reading_incomplete():
     text = "export PYTHONPATH=" + ":".join(f"d{i}" for i in range(100)) + "\n"
     run = evaluate(read_script(text, "s.sh"), None)
-    assert len([i for i in run.installs if i.imports]) == 64
+    assert len([i for i in run.installs if i.loaded_by]) == 64
     assert run.problems == ("s.sh:1: PYTHONPATH names more than 64 entries, which signoff does "
                             "not follow",)  # fmt: skip

@@ -53,9 +53,10 @@ class ScriptFileRun(Frozen):
     # A local install (LOCAL_INSTALLS) of the checkout's root: the files there that count,
     # as globs (the tool's manifests, locks and hooks; none given: a Python build's own files).
     root_files: tuple[str, ...] = ()
-    # A directory put ahead of the installed packages on Python's import path (`PYTHONPATH`)
-    # rather than installed: every module in it may be imported in place of one installed.
-    imports: bool = False
+    # The variable that puts the directory (or library) where every later program loads code
+    # from ahead of what is installed, rather than installing it (`PYTHONPATH`, `LD_PRELOAD`);
+    # "" for an install.
+    loaded_by: str = ""
 
 
 class Ran(Frozen):

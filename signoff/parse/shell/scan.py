@@ -390,6 +390,17 @@ class Scanner:
         return end
 
 
+def expansion_end(text: str, at: int) -> int:
+    """Just past the `${...}`, `$(...)` or backquoted command that starts at `at` (its `$` or
+    backquote), read as a word is read (quotes and nesting inside); the end of `text` when it
+    is not closed."""
+    scanner = Scanner(text)
+    if text[at] == "`":
+        return scanner._backtick(at + 1, len(text))
+    close = "}" if text[at + 1] == "{" else ")"
+    return scanner._balanced(at + 1, len(text), text[at + 1], close)
+
+
 def _runs_code(word: str) -> bool:
     """Whether expanding the word runs commands (a substitution, in or out of quotes)."""
     return "$(" in word or "`" in word or word.startswith(("<(", ">("))

@@ -410,7 +410,10 @@ _PROJECT_DIR_OPTIONS: dict[str, frozenset[str]] = {
 }
 _SPEC_OPTIONS = frozenset({"--with", "--with-editable", "--from", "--spec"})
 _PIPENV_SPEC_OPTIONS = frozenset({"-e", "--editable"})  # `pipenv install -e ./pkg`
-# The package a runner runs, given by option (`npx -p ./tool cmd`, `pnpm dlx --package ./x`).
+# npm's package runners run the package they are handed (its bin and install scripts): the
+# word after which it is the next operand ("": right after the runner, `npx ./tool`), and the
+# options giving it (`npx -p ./tool cmd`, `pnpm dlx --package ./x`).
+_PACKAGE_RUNNERS = {"npx": "", "pnpx": "", "bunx": "", "pnpm": "dlx", "yarn": "dlx"}
 _RUNNER_SPEC_OPTIONS = {
     "npx": frozenset({"-p", "--package"}),
     "pnpx": frozenset({"-p", "--package"}),
@@ -431,10 +434,6 @@ _PROJECT_VALUE_OPTIONS = frozenset(
 _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
     "uv": frozenset({"add", "tool"}),
     "uvx": frozenset(),
-    # npm's package runners run the package they are handed (its bin and install scripts)
-    "npx": frozenset(),
-    "pnpx": frozenset(),
-    "bunx": frozenset(),
     "pipx": frozenset({"install", "inject"}),
     "pdm": frozenset({"add"}),
     "poetry": frozenset({"add"}),
@@ -449,16 +448,16 @@ _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
 # What a project manager reads in the project's directory when it builds, installs or runs it:
 # at the checkout's root only these files count (as globs; elsewhere any file of the directory
 # does). Python's build files for pip and any tool not listed.
-_PYTHON_BUILD = ("setup.py", "setup.cfg", "pyproject.toml")
+PYTHON_BUILD_FILES = ("setup.py", "setup.cfg", "pyproject.toml")
 _NODE_PROJECT = ("package.json", "package-lock.json", "npm-shrinkwrap.json", ".npmrc")
 _ROOT_FILES: dict[str, tuple[str, ...]] = {
-    "uv": (*_PYTHON_BUILD, "uv.lock", "uv.toml"),
-    "uvx": (*_PYTHON_BUILD, "uv.lock", "uv.toml"),
-    "poetry": (*_PYTHON_BUILD, "poetry.lock", "poetry.toml"),
-    "pdm": (*_PYTHON_BUILD, "pdm.lock", "pdm.toml"),
-    "pipenv": (*_PYTHON_BUILD, "Pipfile", "Pipfile.lock"),
-    "hatch": (*_PYTHON_BUILD, "hatch.toml", "hatch_build.py"),
-    "rye": (*_PYTHON_BUILD, "requirements.lock", "requirements-dev.lock"),
+    "uv": (*PYTHON_BUILD_FILES, "uv.lock", "uv.toml"),
+    "uvx": (*PYTHON_BUILD_FILES, "uv.lock", "uv.toml"),
+    "poetry": (*PYTHON_BUILD_FILES, "poetry.lock", "poetry.toml"),
+    "pdm": (*PYTHON_BUILD_FILES, "pdm.lock", "pdm.toml"),
+    "pipenv": (*PYTHON_BUILD_FILES, "Pipfile", "Pipfile.lock"),
+    "hatch": (*PYTHON_BUILD_FILES, "hatch.toml", "hatch_build.py"),
+    "rye": (*PYTHON_BUILD_FILES, "requirements.lock", "requirements-dev.lock"),
     # lifecycle scripts in package.json; `.npmrc` may name the shell scripts run in
     "npm": _NODE_PROJECT,
     # `.yarnrc.yml`'s `yarnPath` and plugins, the Plug'n'Play loader, all run as yarn starts
@@ -478,7 +477,7 @@ def project_files(argv: Sequence[Field]) -> tuple[str, ...]:
     as counted at the checkout's root (`_ROOT_FILES`; Python's build files by default)."""
     words = argv[command_index(argv) :]
     tool = basename(words[0].text) if words and words[0].known else ""
-    return _ROOT_FILES.get(tool, _PYTHON_BUILD)
+    return _ROOT_FILES.get(tool, PYTHON_BUILD_FILES)
 
 
 # go's options that take the next word as their value (a joined `-o=x` is one word).
@@ -528,7 +527,8 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
     if not words or not words[0].known:
         return []
     tool = basename(words[0].text)
-    if tool not in _PROJECT_INSTALLS and tool not in _OPERAND_INSTALLS:
+    known = (_PROJECT_INSTALLS, _OPERAND_INSTALLS, _PACKAGE_RUNNERS)
+    if not any(tool in tools for tools in known):
         return []
     project: Field | None = None
     found: list[Field] = []
@@ -575,10 +575,10 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
             found = [_under(project, f) for f in found]
     if syncs and not (tool == "hatch" and command == "env" and _second(operands) != "create"):
         found.append(project if project is not None else Field(".", True, "", words[0].line))
-    if tool in ("npx", "pnpx", "bunx") and operands:  # the package it runs: `npx ./tool`
-        found += [operands[0]] if _local_spec(operands[0]) else []
-    if tool in ("pnpm", "yarn") and command == "dlx" and len(operands) > 1:  # `pnpm dlx ./x`
-        found += [operands[1]] if _local_spec(operands[1]) else []
+    runner = _PACKAGE_RUNNERS.get(tool)
+    at = 0 if runner == "" else 1 if runner and command == runner else len(operands)
+    if at < len(operands) and _local_spec(operands[at]):  # the package run: `npx ./tool`
+        found.append(operands[at])
     if command in _OPERAND_INSTALLS.get(tool, ()):  # (`uvx`, `pipx run`: only `--from`/`--spec`)
         start = 1
         if tool == "uv" and command == "tool":

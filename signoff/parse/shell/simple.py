@@ -558,7 +558,7 @@ class SimpleCommands(Calls):
             self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=word.raw[:200], word=entry.text, name="", line=self.at(word.line),
                 reach=reach, why=why, origin=self.origin(word.line), directories=where,
-                root_files=root_globs(name), imports=True,
+                root_files=root_globs(name), loaded_by=name,
             ))  # fmt: skip
 
     def _writes_startup_file(self, path: str, where: tuple[int, str]) -> None:
