@@ -316,6 +316,9 @@ def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(te
         ("PYTHONPATH=a:b/c python3 x.py", ["a", "b/c"]),
         ('PYTHONPATH+=":tools/py"', ["tools/py"]),
         ("export PYTHONUSERBASE=/opt/u PYTHONHOME=py", ["/opt/u", "py"]),
+        # given to the command a wrapper runs, known or not
+        ("env -i PYTHONPATH=a LD_PRELOAD=b/l.so python3 x.py", ["a", "b/l.so"]),
+        ('sudo -E PYTHONPATH="$(dirname "$0")/lib" python3 x.py', ['$(dirname "$0")/lib']),
         ('d=$(mktemp -d); export PYTHONPATH="$d${PYTHONPATH:+:$PYTHONPATH}"', []),
         ("export PYTHONPATH=", []),
         ("PYTHONDONTWRITEBYTECODE=1 python3 x.py", []),

@@ -918,7 +918,8 @@ def _wrapper_option(word: Field) -> bool:
     whose value is known only at run time but stays in that one word (`--jobid="$ID"`)."""
     if word.known:
         return _wrapper_word(word.text)
-    return word.single and word.prefix.startswith("-")
+    # `--jobid="$ID"`, or `NAME="$(...)"` given to `env`/`sudo`: still one word of theirs
+    return word.single and (word.prefix.startswith("-") or bool(ASSIGNMENT.match(word.prefix)))
 
 
 def _wrapper_word(text: str) -> bool:

@@ -42,6 +42,7 @@ from signoff.parse.shell.import_paths import (
     import_path_entries,
     python_startup_file,
     root_globs,
+    wrapper_assignments,
 )
 from signoff.parse.shell.option_commands import (
     COMMAND_VARIABLES,
@@ -296,7 +297,7 @@ class SimpleCommands(Calls):
                 self.file_read_later(field, word.line, scope, word.raw[:120])
             if match.group(1) in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
                 self._command_variable(match.group(1), given, word.line, scope)
-            self._import_path(match.group(1), given, word, scope)  # `PYTHONPATH=x python3`
+            self._import_path(match.group(1), given, word.raw, word.line, scope)  # `X=y cmd`
             self._evaluated_value(match.group(1), given, word.line)  # `PS1='$(x)' bash -i`
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
@@ -395,6 +396,8 @@ class SimpleCommands(Calls):
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
+        for assigned in wrapper_assignments(argv[: command_index(argv)]):  # `env PYTHONPATH=x`
+            self._import_path(*assigned, node.line, scope)
         if self.hook.client(self, argv, scope):
             return scope, Outcome(None)
         if name in ("cd", "pushd") and len(argv) > 1:
@@ -540,24 +543,24 @@ class SimpleCommands(Calls):
         else:
             self.run_text(value.text, scope.copy(), line, subshell=True)
 
-    def _import_path(self, name: str, value: Text, word: Word, scope: Scope) -> None:
+    def _import_path(self, name: str, value: Text, shown: str, line: int, scope: Scope) -> None:
         """`PYTHONPATH=DIR` (`PYTHONUSERBASE`, `PYTHONHOME`; `LD_LIBRARY_PATH`, `LD_PRELOAD`,
         `LD_AUDIT`): every later Python (program) loads the code there ahead of what is
         installed; each directory or file named is recorded as a local install is
         (import_paths), held against a PASS when it holds a file the PR wrote."""
-        entries = import_path_entries(name, value, word.line)
+        entries = import_path_entries(name, value, line)
         if not entries:
             return  # nearly every assignment
         if len(entries) > MAX_PATH_ENTRIES:  # no real path is that long: a bound on records
-            self.problem(word.line, f"{name} names more than {MAX_PATH_ENTRIES} entries, which "
+            self.problem(line, f"{name} names more than {MAX_PATH_ENTRIES} entries, which "
                          "signoff does not follow")  # fmt: skip
             entries = entries[:MAX_PATH_ENTRIES]
         reach, why = reach_of(scope)
         where = directories(scope)
         for entry in entries:
             self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
-                command=word.raw[:200], word=entry.text, name="", line=self.at(word.line),
-                reach=reach, why=why, origin=self.origin(word.line), directories=where,
+                command=shown[:200], word=entry.text, name="", line=self.at(line),
+                reach=reach, why=why, origin=self.origin(line), directories=where,
                 root_files=root_globs(name), loaded_by=name,
             ))  # fmt: skip
 
@@ -889,7 +892,7 @@ class SimpleCommands(Calls):
             self.file_read_later(field, word.line, scope, word.raw[:120])
         if name in COMMAND_VARIABLES and value.text:  # a command git (or ssh) runs later
             self._command_variable(name, value, word.line, scope)
-        self._import_path(name, value, word, scope)
+        self._import_path(name, value, word.raw, word.line, scope)
         if index:
             at = word.offset + match.start(2) + 1  # where the subscript's text starts
             scope.put(name, self._element(exp, current, index[1:-1], at, value, word.line))

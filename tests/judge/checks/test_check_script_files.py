@@ -1104,6 +1104,8 @@ IMPORT_PATHS = [
     'export PYTHONPATH="$ROOT/benchmarks/single_node/fixed_seq_len/pylib"',
     'export PYTHONPATH="${LIB:-/opt/lib}/benchmarks/single_node/fixed_seq_len/pylib"',
     "cd benchmarks/single_node/fixed_seq_len && export PYTHONUSERBASE=pylib",
+    "env PYTHONPATH=benchmarks/single_node/fixed_seq_len/pylib python3 -c 'print(1)'",
+    'sudo -E PYTHONPATH="$(dirname "$0")/pylib" python3 -c "print(1)"',
 ]
 
 
@@ -1186,6 +1188,7 @@ LINKER_LINES = [
     'LD_PRELOAD=benchmarks/single_node/fixed_seq_len/lib/libhook.so vllm serve "$MODEL"',
     'export LD_LIBRARY_PATH="$(dirname "$0")/lib:${LD_LIBRARY_PATH:-}"',
     "export LD_AUDIT=benchmarks/single_node/fixed_seq_len/lib/libhook.so",
+    'env LD_PRELOAD=benchmarks/single_node/fixed_seq_len/lib/libhook.so vllm serve "$MODEL"',
 ]
 
 
