@@ -14,7 +14,6 @@ later Python. Nothing is executed here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.values import Text
@@ -81,24 +80,3 @@ def python_startup_file(path: str) -> bool:
     """A file Python runs as it starts when it lies on its path or in a site directory."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
     return name in _STARTUP_NAMES or name.endswith(".pth")
-
-
-def wrapper_assignments(wrappers: Sequence[Field]) -> list[tuple[str, Text, str]]:
-    """The path variables wrappers set for the command they run (`env PYTHONPATH=x cmd`,
-    `sudo LD_PRELOAD=x cmd`): each name, its value and the word as written."""
-    found: list[tuple[str, Text, str]] = []
-    for word in wrappers:
-        name, equals, rest = (word.text if word.known else word.prefix).partition("=")
-        if not equals or name not in IMPORT_PATH_VARIABLES:
-            continue
-        if word.known:
-            value = Text(rest)
-        else:  # the value's pieces: the word's less its `NAME=`
-            cut, parts = len(name) + 1, []
-            for text, known in word.parts:
-                parts.append((text[cut:], known))
-                cut = max(cut - len(text), 0)
-            kept = tuple(p for p in parts if p[0])
-            value = Text("".join(t for t, _ in kept), False, rest, kept)
-        found.append((name, value, word.text[:200]))
-    return found

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from signoff.parse.shell.fields import Field, joined
 from signoff.parse.shell.option_commands import OPTION_RUNNERS, option_command
 from signoff.parse.shell.scan import ASSIGNMENT
+from signoff.parse.shell.values import Text
 
 # Commands that run the command given in their arguments (after their own options).
 WRAPPERS = frozenset(
@@ -893,6 +894,28 @@ def _torch_launcher(argv: Sequence[Field]) -> bool:
     texts = [word.text for word in argv]
     modules = {texts[i + 1] for i in range(len(texts) - 1) if texts[i] == "-m"}
     return bool(modules & _TORCH_LAUNCHERS and _NO_PYTHON & set(texts))
+
+
+def wrapper_assignments(wrappers: Sequence[Field]) -> list[tuple[str, Text, str]]:
+    """The variables wrappers set for the command they run (`env BASH_ENV=x cmd`, `sudo
+    PYTHONPATH=x cmd`): each name, its value and the word as written."""
+    found: list[tuple[str, Text, str]] = []
+    for word in wrappers:
+        match = ASSIGNMENT.match(word.text if word.known else word.prefix)
+        if match is None or match.group(2) or match.group(3):
+            continue  # an option or argument, or no plain `NAME=`
+        name, cut = match.group(1), match.end()
+        if word.known:
+            value = Text(word.text[cut:])
+        else:  # the value's pieces: the word's less its `NAME=`
+            parts = []
+            for text, known in word.parts:
+                parts.append((text[cut:], known))
+                cut = max(cut - len(text), 0)
+            kept = tuple(p for p in parts if p[0])
+            value = Text("".join(t for t, _ in kept), False, word.prefix[match.end() :], kept)
+        found.append((name, value, word.text[:200]))
+    return found
 
 
 def command_index(argv: Sequence[Field]) -> int:

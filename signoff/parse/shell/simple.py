@@ -42,7 +42,6 @@ from signoff.parse.shell.import_paths import (
     import_path_entries,
     python_startup_file,
     root_globs,
-    wrapper_assignments,
 )
 from signoff.parse.shell.option_commands import (
     COMMAND_VARIABLES,
@@ -95,6 +94,7 @@ from signoff.parse.shell.script_files import (
     shell_string_of,
     system_program,
     with_xargs_input,
+    wrapper_assignments,
 )
 from signoff.parse.shell.syntax import Loop, Simple, Word
 from signoff.parse.shell.values import (
@@ -292,14 +292,19 @@ class SimpleCommands(Calls):
             assert match is not None
             given = exp.value(word.raw[match.end() :], word.offset + match.end())
             prefix[match.group(1)] = given.text
-            if match.group(1) in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
-                field = Field(given.text, given.known, given.prefix, word.line, given.parts)
-                self.file_read_later(field, word.line, scope, word.raw[:120])
-            if match.group(1) in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
-                self._command_variable(match.group(1), given, word.line, scope)
-            self._import_path(match.group(1), given, word.raw, word.line, scope)  # `X=y cmd`
-            self._evaluated_value(match.group(1), given, word.line)  # `PS1='$(x)' bash -i`
+            self._given_to_command(match.group(1), given, word.raw, word.line, scope)
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
+
+    def _given_to_command(self, name: str, given: Text, raw: str, line: int, scope: Scope) -> None:
+        """A variable set for one command (`X=v cmd`, or by a wrapper: `env X=v cmd`) that
+        makes a later program run code: a startup file, a command, a path it loads from."""
+        if name in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
+            field = Field(given.text, given.known, given.prefix, line, given.parts)
+            self.file_read_later(field, line, scope, raw[:120])
+        if name in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
+            self._command_variable(name, given, line, scope)
+        self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
+        self._evaluated_value(name, given, line)  # `PS1='$(x)' bash -i`
 
     def dispatch(
         self,
@@ -357,6 +362,8 @@ class SimpleCommands(Calls):
             command = " ".join(f.text for f in argv)[:200]
             reads = f"{basename(name)} reads settings that may run commands from"
             self.file_read_later(settings, node.line, scope, command, reads)
+        for given, value, raw in wrapper_assignments(argv[: command_index(argv)]):  # `env X=v`
+            self._given_to_command(given, value, raw, node.line, scope)
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
@@ -396,8 +403,6 @@ class SimpleCommands(Calls):
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
-        for assigned in wrapper_assignments(argv[: command_index(argv)]):  # `env PYTHONPATH=x`
-            self._import_path(*assigned, node.line, scope)
         if self.hook.client(self, argv, scope):
             return scope, Outcome(None)
         if name in ("cd", "pushd") and len(argv) > 1:
