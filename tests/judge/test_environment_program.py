@@ -76,7 +76,7 @@ def test_a_checkout_directory_put_on_path_still_fails(check):
 
 
 def test_a_computed_assignment_in_the_script_still_fails(check):
-    resolve = RESOLVE + 'name=PY\nprintf -v "$name" %s ./tool\n'
+    resolve = RESOLVE + 'name=PY\nprintf -v "$name" %s "$(cat /tmp/interpreter)"\n'
     result = check(_pr(resolve), "no-arch-hacks")
     assert result.status == "FAIL"
     assert "known only at run time" in result.reason

@@ -271,20 +271,6 @@ def _trap(
     )
 
 
-def _read(
-    runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
-) -> tuple[Scope, Outcome]:
-    texts = [field.text for field in argv[1:]]
-    targets = [text for text in texts if NAME.fullmatch(text)]
-    for option in ("-a", "-v", "-u", "-d", "-p", "-t", "-n", "-N"):
-        if option in texts and texts.index(option) + 1 < len(texts):
-            value = texts[texts.index(option) + 1]
-            targets = [t for t in targets if t != value or option in ("-a", "-v")]
-    for name in targets:
-        scope.put(name, unknown(f"${name}"))
-    return scope, Outcome(None)
-
-
 def _repoint(
     runner: SimpleCommands, argv: list[Field], node: Simple, scope: Scope, exp: Expander
 ) -> tuple[Scope, Outcome]:
@@ -318,7 +304,7 @@ BUILTINS: dict[str, Builtin] = {
     "unset": _unset, "shift": _shift, "set": _set,
     "source": _source, ".": _source, "eval": _eval,
     **{name: _shell for name in INTERPRETERS}, "trap": _trap,
-    "read": _read, "mapfile": _read, "readarray": _read, "alias": _alias,
+    "alias": _alias,
     "hash": _repoint, "enable": _repoint,
 }  # fmt: skip
 

@@ -172,14 +172,17 @@ class Evaluator(SimpleCommands):
     def pipeline(self, pipe: Pipeline, scope: Scope) -> tuple[Scope, Outcome]:
         if len(pipe.commands) == 1:
             scope, outcome = self.command(pipe.commands[0], scope)
-        else:  # every part of a pipeline runs in a subshell
+        else:  # every part of a pipeline runs in a subshell (the last one too, unless lastpipe)
             outcome = Outcome()
             feed: str | None = None  # `cat f | bash`: a written file as the next one's input
             printed: str | None = None  # `echo '...' | bash`: the text it prints
             for command in pipe.commands:
                 self.feeding, self.stdin_from = None, feed
                 self.printing, self.stdin_text = None, printed
-                _, outcome = self.command(command, scope.copy())
+                if command is pipe.commands[-1] and self.lastpipe:  # (`echo x | read -r V`)
+                    scope, outcome = self.command(command, scope)
+                else:
+                    _, outcome = self.command(command, scope.copy())
                 feed = self.feeding
                 owner, text = self.printing or (None, "")
                 printed = text if owner is command else ""

@@ -152,6 +152,14 @@ class Expander:
             return None
         return arith.evaluate(text.text, self._arith_lookup, self._arith_assign)
 
+    def evaluated(self, text: str) -> int | None:
+        """Arithmetic on text already expanded (`let`'s arguments, an integer variable's
+        value); None when it is unknown or a subscript would run a command (the caller's
+        problem: shell.evaluated)."""
+        if subscript_runs(text):
+            return None
+        return arith.evaluate(text, self._arith_lookup, self._arith_assign)
+
     def _runs_code(self, text: str, what: str = "arithmetic") -> bool:
         """Arithmetic on `text` (or a name it holds) would run a command (shell.evaluated):
         a problem."""
@@ -288,8 +296,10 @@ class Expander:
         return text_segs(value, quoted)
 
     def _array(self, array: Array, written: str, quoted: bool, index: str) -> list[Segment]:
-        if index in ("@", "*"):
+        if index in ("@", "*") and (array.items or array.exact):
             return self._items(array.values(), written, quoted, star=index == "*")
+        if index in ("@", "*"):  # (`mapfile -t A`: items known only at run time)
+            return [Segment(written, quoted, known=False, split=not quoted)]
         key = index or "0"
         if not array.assoc and key not in dict(array.items):
             number = self.arithmetic(key, 0)

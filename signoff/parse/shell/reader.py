@@ -174,6 +174,7 @@ class ReaderState:
         self.exec_stdin = 0  # the line of an `exec < F` / `exec <<< S` that replaced stdin
         self.written_names: set[str] = set()  # the base names of the files in `writes`
         self.integers: set[str] = set()  # names declared `-i`: arithmetic reads what they get
+        self.lastpipe = False  # `shopt -s lastpipe`: a pipeline's last command runs in the shell
         # a written file the last simple command printed (`cat f`), and the one a pipeline
         # feeds the command it is evaluating on its standard input
         self.feeding: str | None = None

@@ -58,8 +58,9 @@ class Token:
     # heredoc: `text` is the index into `heredocs`; redirect: a redirection's target that runs
     # commands when bash expands it (`> "$(cmd)"`, `< <(cmd)`), kept so they are read; out, in,
     # string: the file a redirection writes or reads, or a here-string (what a shell reading
-    # its standard input runs, and the files a script writes before it runs them)
-    kind: Literal["word", "op", "heredoc", "redirect", "out", "in", "string"]
+    # its standard input runs, and the files a script writes before it runs them); fd: the
+    # NAME of a `{NAME}>` redirection, which bash sets to the descriptor it opens
+    kind: Literal["word", "op", "heredoc", "redirect", "out", "in", "string", "fd"]
     text: str
     offset: int
 
@@ -152,6 +153,7 @@ class Scanner:
         if char in _REDIRECT_START and not self._in_test and self._is_redirect(i, end):
             return self._redirect(i, end, out)
         if char == "{" and not self._in_test and (named := _NAMED_FD.match(text, i, end)):
+            out.append(Token("fd", text[i + 1 : named.end() - 1], i))
             return self._redirect(named.end(), end, out)  # `exec {fd}<<<'...'`: bash picks fd
         if char in _OPERATOR_START and (op := _starting(text, i, _OPERATORS)):
             out.append(Token("op", op, i))

@@ -38,10 +38,17 @@ from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.import_paths import (
+    IMPORT_PATH_VARIABLES,
     MAX_PATH_ENTRIES,
     import_path_entries,
     python_startup_file,
     root_globs,
+)
+from signoff.parse.shell.named_assignments import (
+    ASSIGNING_BUILTINS,
+    Target,
+    named_targets,
+    target_name,
 )
 from signoff.parse.shell.option_commands import (
     COMMAND_VARIABLES,
@@ -257,6 +264,8 @@ class SimpleCommands(Calls):
         self._record_heredocs(node, scope)
         for target in node.redirects:  # bash expands them as the command starts: what they run
             exp.fields(target.raw, target.offset, target.line)
+        for name in node.fds:  # `exec {fd}>F`: the number of the descriptor bash opens
+            scope.put(name, unknown(f"${name}"))
         if not node.words:
             self._record_writes(node, exp, [], scope)
             for word in node.assigns:
@@ -292,12 +301,13 @@ class SimpleCommands(Calls):
             assert match is not None
             given = exp.value(word.raw[match.end() :], word.offset + match.end())
             prefix[match.group(1)] = given.text
-            self._given_to_command(match.group(1), given, word.raw, word.line, scope)
+            self._sets(match.group(1), given, word.raw, word.line, scope)
         return self.dispatch(argv, prefix, node, scope, exp, functions=True)
 
-    def _given_to_command(self, name: str, given: Text, raw: str, line: int, scope: Scope) -> None:
-        """A variable set for one command (`X=v cmd`, or by a wrapper: `env X=v cmd`) that
-        makes a later program run code: a startup file, a command, a path it loads from."""
+    def _sets(self, name: str, given: Text, raw: str, line: int, scope: Scope) -> None:
+        """A variable set (`X=v`; for one command, `X=v cmd` or `env X=v cmd`; by a builtin,
+        `printf -v X`) that makes a later program run code: a startup file, a command, a path
+        it loads from, a prompt or an integer's arithmetic."""
         if name in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
             field = Field(given.text, given.known, given.prefix, line, given.parts)
             self.file_read_later(field, line, scope, raw[:120])
@@ -305,6 +315,28 @@ class SimpleCommands(Calls):
             self._command_variable(name, given, line, scope)
         self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
         self._evaluated_value(name, given, line)  # `PS1='$(x)' bash -i`
+
+    def _assign_targets(self, argv: list[Field], targets: list[Target], line: int,
+                        scope: Scope) -> None:  # fmt: skip
+        """`printf -v NAME`, `read NAME`, `getopts O NAME`, ...: each variable gets its value
+        as `NAME=value` gives it (named_assignments); an element (`a[1]`) makes the whole
+        variable unknown. A name known only at run time may be any variable."""
+        command = argv[0].text
+        for target in targets:
+            name = target_name(target.word)
+            if not name:
+                if not target.word.known:
+                    self.problem(line, f"{command} assigns {target.word.text[:40]}, a variable "
+                                 "named only at run time")  # fmt: skip
+                continue
+            whole = "[" not in target.word.text
+            value = target.value if target.value is not None and whole else unknown(f"${name}")
+            if target.value is None and name in IMPORT_PATH_VARIABLES:
+                self.problem(line, f"{command} sets {name} to text known only at run time, "
+                             "where later programs load code from")  # fmt: skip
+            shown = " ".join(f.text for f in argv)[:200]
+            self._sets(name, value, shown, line, scope)
+            scope.put(name, Array((), exact=False) if target.array else value)
 
     def dispatch(
         self,
@@ -363,7 +395,7 @@ class SimpleCommands(Calls):
             reads = f"{basename(name)} reads settings that may run commands from"
             self.file_read_later(settings, node.line, scope, command, reads)
         for given, value, raw in wrapper_assignments(argv[: command_index(argv)]):  # `env X=v`
-            self._given_to_command(given, value, raw, node.line, scope)
+            self._sets(given, value, raw, node.line, scope)
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
@@ -400,6 +432,18 @@ class SimpleCommands(Calls):
             self._evaluated_names(argv, node, scope)
         if name in _FILE_RUNNERS or name in _FILE_READERS or PYTHON.fullmatch(name):
             self._runs_descriptor(argv, node)
+        if name in ASSIGNING_BUILTINS:
+            default_ifs = "IFS" not in prefix and not scope.is_assigned("IFS")
+            targets = named_targets(argv, _here_string_value(node, exp) if default_ifs else None)
+            if targets is not None:  # `printf -v NAME ...`, `read NAME`, `wait -p NAME`
+                self._assign_targets(argv, targets, node.line, scope)
+                return scope, Outcome(None)
+        lastpipe = name == "shopt" and any(f.text == "lastpipe" for f in argv[2:])
+        if lastpipe and argv[1].text in ("-s", "-u"):  # a pipeline's last command: in the shell
+            self.lastpipe = argv[1].text == "-s"
+        if name == "let":  # each argument is arithmetic (`let i++ j=2`)
+            for field in argv[1:]:
+                self._let(field, scope, exp)
         handler = BUILTINS.get(name)
         if handler is not None:
             return handler(self, argv, node, scope, exp)
@@ -436,6 +480,15 @@ class SimpleCommands(Calls):
         return scope, Outcome(None)
 
     # --- text bash runs where it is used (shell.evaluated) ---------------------------------------
+
+    def _let(self, field: Field, scope: Scope, exp: Expander) -> None:
+        """`let EXPR`: the arithmetic runs, assignments included; one known only at run time
+        may assign any name it holds."""
+        if field.known:
+            exp.evaluated(field.text)
+            return
+        for name in sorted(set(_IDENT.findall(field.text))):
+            scope.put(name, unknown(f"${name}"))
 
     def _evaluated_value(self, name: str, value: Text, line: int) -> None:
         """A value bash evaluates later that runs a command: a prompt (PS4 on every line
@@ -891,13 +944,11 @@ class SimpleCommands(Calls):
             scope.put(name, _array_value(current, items, name, append=append))
             return name
         value = exp.value(word.raw[match.end() :], word.offset + match.end())
-        self._evaluated_value(name, value, word.line)
-        if name in _STARTUP_FILES and value.text:  # every shell started later reads it
-            field = Field(value.text, value.known, value.prefix, word.line, value.parts)
-            self.file_read_later(field, word.line, scope, word.raw[:120])
-        if name in COMMAND_VARIABLES and value.text:  # a command git (or ssh) runs later
-            self._command_variable(name, value, word.line, scope)
-        self._import_path(name, value, word.raw, word.line, scope)
+        self._sets(name, value, word.raw, word.line, scope)
+        if name in self.integers:  # `declare -i X; X=1+1`: bash stores the arithmetic's value
+            number = exp.evaluated(value.text) if value.known and not append else None
+            value = Text(str(number)) if number is not None and not index else unknown(f"${name}")
+            index, append = None, False
         if index:
             at = word.offset + match.start(2) + 1  # where the subscript's text starts
             scope.put(name, self._element(exp, current, index[1:-1], at, value, word.line))
@@ -1057,3 +1108,9 @@ def _value_text(scope: Scope, name: str) -> str | None:
         and option.value is not FROM_ENVIRONMENT
     ]
     return "\n".join(texts) or None
+
+
+def _here_string_value(node: Simple, exp: Expander) -> Text | None:
+    """The command's last here-string (`<<< WORD`), expanded; None when it has none."""
+    words = [word for kind, word in node.streams if kind == "string"]
+    return exp.value(words[-1].raw, words[-1].offset) if words else None

@@ -10,6 +10,7 @@ a keyword in the wrong place or nesting deeper than `MAX_DEPTH` becomes a proble
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from signoff.parse.shell.scan import ASSIGNMENT, HeredocBody, Scanner, Target, Token
@@ -36,6 +37,7 @@ class Simple:
     redirects: list[Word] = field(default_factory=list)  # targets that run code when expanded
     # the files its redirections write ("out") or read ("in"), and its here-strings ("string")
     streams: list[tuple[Target, Word]] = field(default_factory=list)
+    fds: list[str] = field(default_factory=list)  # `{NAME}>F`: the NAMEs bash sets
     # the names its words may read, sorted (found once, when first asked: shell.simple)
     names: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
     assigned: frozenset[str] | None = field(default=None, compare=False, repr=False)  # calls.frame
@@ -272,6 +274,8 @@ class _Parser:
             self._redirect(token, top.body)
         elif token.kind == "out" or token.kind == "in" or token.kind == "string":
             self._stream(token.kind, token, top.body)
+        elif token.kind == "fd":
+            self._fd(token, top.body)
         elif token.kind == "op":
             return self._operator(index, top)
         else:
@@ -420,33 +424,33 @@ class _Parser:
         on a compound command (`done < <(cmd)`) it is expanded before the compound runs, so
         it becomes a command of its own, grouped just ahead of the compound."""
         word = self._make_word(token)
-        if body.simple is not None or not body.closed or not body.cmds:
-            if body.simple is None:
-                body.simple = Simple(word.line)
-            body.simple.redirects.append(word)
-            return
-        compound = body.cmds[-1]
-        ahead = AndOr(Pipeline(word.line, [Simple(word.line, redirects=[word])]))
-        body.cmds[-1] = Group(
-            _line_of(compound),
-            Seq([ahead, AndOr(Pipeline(compound.line, [compound]))]),
-            subshell=False,
-        )
+        self._attach(body, word.line, lambda simple: simple.redirects.append(word))
 
     def _stream(self, kind: Target, token: Token, body: _List) -> None:
         """A file a redirection writes or reads, or a here-string: kept with its simple command
         (on a compound command, `done > f`, with a command of its own just ahead of it)."""
         word = self._make_word(token)
+        self._attach(body, word.line, lambda simple: simple.streams.append((kind, word)))
+
+    def _fd(self, token: Token, body: _List) -> None:
+        """`{NAME}>F`: bash sets NAME to the descriptor it opens (as `_stream` keeps it)."""
+        line = self.scanner.lines.at(token.offset)
+        self._attach(body, line, lambda simple: simple.fds.append(token.text))
+
+    def _attach(self, body: _List, line: int, add: Callable[[Simple], None]) -> None:
+        """A redirection's part, added to its simple command; on a compound command, to a
+        command of its own grouped just ahead of the compound."""
         if body.simple is not None or not body.closed or not body.cmds:
             if body.simple is None:
-                body.simple = Simple(word.line)
-            body.simple.streams.append((kind, word))
+                body.simple = Simple(line)
+            add(body.simple)
             return
         compound = body.cmds[-1]
-        ahead = AndOr(Pipeline(word.line, [Simple(word.line, streams=[(kind, word)])]))
+        ahead = Simple(line)
+        add(ahead)
         body.cmds[-1] = Group(
             _line_of(compound),
-            Seq([ahead, AndOr(Pipeline(compound.line, [compound]))]),
+            Seq([AndOr(Pipeline(line, [ahead])), AndOr(Pipeline(compound.line, [compound]))]),
             subshell=False,
         )
 

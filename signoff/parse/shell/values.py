@@ -21,18 +21,21 @@ from typing import Final
 from signoff.parse.shell.syntax import Case, Command, Func, Group, If, Loop, Parsed, Seq, Simple
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ASSIGNS = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?=|\$\{([A-Za-z_]\w*):?=")
+_ASSIGNS = re.compile(
+    r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?=|\$\{([A-Za-z_]\w*):?=|\{([A-Za-z_]\w*)\}[<>]"
+)
 _DECLARING = re.compile(
     r"\b(?:read|for|local|declare|typeset|export|readonly|unset|mapfile|readarray|getopts|"
-    r"printf|select)\b([^\n;|&]*)"
+    r"printf|select|wait|let)\b([^\n;|&]*)"
 )
 
 
 @lru_cache(maxsize=64)
 def assigned_names(text: str) -> frozenset[str]:
-    """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, and any word after a
-    builtin that assigns (`read`, `for`, `local`, `export`, ...). One pass over the text."""
-    names = {a or b for a, b in _ASSIGNS.findall(text)}
+    """Every name the text may assign: `NAME=`, `NAME+=`, `${NAME:=}`, `{NAME}>`, and any word
+    after a builtin that assigns (`read`, `for`, `local`, `export`, `let`, ...). One pass over
+    the text."""
+    names = {a or b or c for a, b, c in _ASSIGNS.findall(text)}
     for match in _DECLARING.finditer(text):
         names.update(_IDENT.findall(match.group(1)))
     return frozenset(names)

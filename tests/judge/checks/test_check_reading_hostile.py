@@ -193,6 +193,30 @@ def test_check_7_reads_a_flag_printed_through_escapes_as_bash_prints_it(
     assert result.status == "FAIL" and "--hf-overrides" in result.reason
 
 
+@pytest.mark.parametrize(
+    "sets",
+    [
+        "printf -v F '%s' '--hf-overrides'",
+        "printf -vF -- '--hf-%s' overrides",
+        "shopt -s lastpipe; echo --hf-overrides | read -r F",
+        "mapfile -t F <<< --hf-overrides",
+        "exec {F}>/dev/null",  # a descriptor's number: known only at run time
+    ],
+    ids=["printf-v", "printf-v-joined", "lastpipe-read", "mapfile", "named-descriptor"],
+)
+def test_check_7_reads_a_variable_a_builtin_sets_as_bash_sets_it(check: Any, sets: str) -> None:
+    """`F=--kv-cache-dtype` first: a builtin that sets F by name replaces that value."""
+    script = (
+        "F=--kv-cache-dtype\n"
+        + sets
+        + "\n"
+        + SCRIPT.replace(LAUNCH_LINE, LAUNCH_LINE + '  "$F" \'{"num_hidden_layers": 2}\' \\\n')
+    )
+    result = check(with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert "--hf-overrides" in result.reason or "known only at run time" in result.reason
+
+
 def test_an_escape_the_reader_cannot_decode_leaves_the_flag_unknown(check: Any) -> None:
     script = "F=$(printf '%b' '--hf\\c')\n" + SCRIPT.replace(
         LAUNCH_LINE, LAUNCH_LINE + "  \"$F\"-overrides '{}' \\\n"

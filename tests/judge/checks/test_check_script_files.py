@@ -554,6 +554,9 @@ CONTAINERS = {
     'docker run --rm "$SERVER_IMAGE" vllm serve "$MODEL"',
     "docker-image-mapfile": "mapfile -t IMGS < /tmp/i\n"
     'docker run --rm "${IMGS[0]}" vllm serve "$MODEL"',
+    # `printf -v` sets the variable as an assignment does (the image read from its output)
+    "docker-image-printf-v": "IMG=$IMAGE; printf -v IMG 'evil/%s' vllm:1\n"
+    'docker run --rm "$IMG" vllm serve "$MODEL"',
     # the runtime's global options before its subcommand, and its other spellings
     "docker-global-host": 'docker -H unix:///run/d.sock run --rm evil/vllm:1 vllm serve "$MODEL"',
     "docker-global-flags": 'docker -D --log-level debug run evil/vllm:1 vllm serve "$MODEL"',
@@ -787,7 +790,7 @@ OTHER_LANGUAGES = {
 COMPUTED_COMMANDS = {
     "substitution": "c=$(cat /tmp/c); $c",
     "read": "read -r c < /tmp/c; $c --port 1",
-    "printf-v": "printf -v c 'docker run --rm %s vllm serve m' evil/vllm:patched; $c",
+    "printf-v": "printf -v c '%s --port 1' \"$(cat /tmp/c)\"; $c",
     "mapfile": 'mapfile -t c < /tmp/c; "${c[@]}"',
 }
 
@@ -1106,6 +1109,8 @@ IMPORT_PATHS = [
     "cd benchmarks/single_node/fixed_seq_len && export PYTHONUSERBASE=pylib",
     "env PYTHONPATH=benchmarks/single_node/fixed_seq_len/pylib python3 -c 'print(1)'",
     'sudo -E PYTHONPATH="$(dirname "$0")/pylib" python3 -c "print(1)"',
+    'printf -v PYTHONPATH "%s/pylib" "$(dirname "$0")"; export PYTHONPATH',
+    'read -r PYTHONPATH <<< "$(dirname "$0")/pylib"; export PYTHONPATH',
 ]
 
 
