@@ -35,7 +35,7 @@ from signoff.judge.paths import path_matches
 from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
-from signoff.parse.shell.import_paths import LINKER_VARIABLES
+from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
 from signoff.parse.shell.scan import expansion_end
 from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
@@ -43,6 +43,7 @@ from signoff.parse.shell.sources import DIR_OF
 UNREAD = "signoff does not read scripts run by file"
 UNBUILT = "signoff does not read what a package's build runs or installs"
 UNIMPORTED = "signoff does not read the Python code every later Python imports from there"
+UNIMPORTED_FIRST = "signoff does not read the Python code it may import from there"
 UNLINKED = "signoff does not read native libraries"
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
@@ -127,6 +128,11 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
                 f"{run.path}:{install.line} sets {code(install.command)}, which has every "
                 f"program started later load native code from {held}; {UNLINKED}{where}{may}"
             )
+        if install.loaded_by == FIRST_PATH_ENTRY:  # `python3 -m M` imports from `.` first
+            return (
+                f"{run.path}:{install.line} runs {code(install.command)}, whose first import "
+                f"path entry is {held}; {UNIMPORTED_FIRST}{where}{may}"
+            )
         if install.loaded_by:  # `PYTHONPATH=DIR`
             return (
                 f"{run.path}:{install.line} sets {code(install.command)}, which puts {held}, "
@@ -168,7 +174,12 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
     for directory, anchored in directories:
         for file in changed:
             if directory == ".":  # the tool's own files there (its manifests, locks, hooks)
-                hit = any(path_matches(file.path, glob) for glob in roots)
+                hit = _counted(file.path, roots)
+            elif install.counted:  # only some files count, wherever the directory is
+                hit = any(
+                    _counted(inside, install.counted)
+                    for inside in _inside(file.path, directory, anchored)
+                )
             elif anchored:
                 hit = file.path == directory or file.path.startswith(f"{directory}/")
             else:  # the known tail: a directory on the file's path, or the file itself
@@ -182,6 +193,25 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
                 holding = f"a directory holding {code(file.path)}, which this PR {verb}"
                 return f"{code(directory)}, {holding}"
     return ""
+
+
+def _counted(path: str, globs: tuple[str, ...]) -> bool:
+    """Whether `path` matches a glob and no `!`-glob of `globs`."""
+    if any(path_matches(path, glob[1:]) for glob in globs if glob.startswith("!")):
+        return False
+    return any(path_matches(path, glob) for glob in globs if not glob.startswith("!"))
+
+
+def _inside(path: str, directory: str, anchored: bool) -> list[str]:
+    """`path` relative to `directory` (from the checkout's root, or, not anchored, wherever a
+    directory of that path lies on it)."""
+    if anchored:
+        return [path[len(directory) + 1 :]] if path.startswith(f"{directory}/") else []
+    found, at = [], f"/{path}".find(f"/{directory}/")
+    while at != -1:
+        found.append(path[at + len(directory) + 1 :])
+        at = f"/{path}".find(f"/{directory}/", at + 1)
+    return found
 
 
 def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[tuple[str, bool]]:

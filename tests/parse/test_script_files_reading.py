@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from signoff.parse.benchmark.script import evaluate, read_script
+from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY
 
 
 def _files(text: str) -> list[tuple[str, str, str]]:
@@ -171,7 +172,8 @@ def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_
 )
 def test_local_installs_are_recorded_with_the_directory_as_written(text, words):
     run = evaluate(read_script(text + "\n", "s.sh"), None)
-    assert [install.word for install in run.installs] == words
+    installed = [install for install in run.installs if install.loaded_by != FIRST_PATH_ENTRY]
+    assert [install.word for install in installed] == words
 
 
 @pytest.mark.parametrize(
@@ -326,7 +328,32 @@ def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(te
 )
 def test_directories_put_on_python_s_path_are_recorded_as_imports(text, words):
     run = evaluate(read_script(text + "\n", "s.sh"), None)
-    assert sorted(i.word for i in run.installs if i.loaded_by) == sorted(words)
+    put = [i.word for i in run.installs if i.loaded_by and i.loaded_by != FIRST_PATH_ENTRY]
+    assert sorted(put) == sorted(words)
+
+
+@pytest.mark.parametrize(
+    ("text", "entries"),
+    [
+        ("python3 x.py", ["."]),
+        ("python3 -u tools/x.py --port 1", ["tools"]),
+        ('python3 "$(dirname "$0")/x.py"', ['$(dirname "$0")']),
+        ("python3 -m sglang.launch_server", ["."]),
+        ("python3 -Xdev -W ignore -c 'print(1)'", ["."]),
+        ("python3 - <<'EOF'\nprint(1)\nEOF", ["."]),
+        ("timeout 60 python3.12 -X dev tools/x.py", ["tools"]),
+        ("python3 -I x.py", []),
+        ("python3 -sP -m m", []),
+        ('python3 "$TOOL"', []),
+        ("docker run --rm img python3 x.py", []),
+        ("for i in 1 2 3; do python3 x.py; done", ["."]),  # once
+    ],
+)
+def test_python_s_first_path_entry_is_recorded_with_the_modules_that_count(text, entries):
+    run = evaluate(read_script(text + "\n", "s.sh"), None)
+    first = [i for i in run.installs if i.loaded_by == FIRST_PATH_ENTRY]
+    assert [i.word for i in first] == entries
+    assert all("*.py" in i.counted and "!**/test_*.py" in i.counted for i in first)
 
 
 @pytest.mark.parametrize(

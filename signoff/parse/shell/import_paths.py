@@ -27,15 +27,25 @@ LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"})
 IMPORT_PATH_VARIABLES = PYTHON_PATH_VARIABLES | LINKER_VARIABLES
 _LISTS = frozenset({"PYTHONPATH", *LINKER_VARIABLES})
 MAX_PATH_ENTRIES = 64  # entries of one assignment recorded (real ones hold a handful)
-# At the checkout's root, the files an entry of `.` may load first: its Python modules and
-# packages, or its native libraries (anywhere else, every file of the directory counts).
-_ROOT_MODULES = ("*.py", "*/__init__.py", "*.pth")
-_ROOT_LIBRARIES = ("*.so", "*.so.*")
+# The files of a directory on Python's path that an import may load in place of an installed
+# module: modules, bytecode (beside them or cached), extension modules, packages, `.pth` files.
+PYTHON_MODULE_FILES = (
+    "*.py", "*.pyc", "*.so", "*.pth", "*/__init__.py", "*/__init__.pyc", "*/__init__.*so",
+    "__pycache__/*", "*/__pycache__/*",
+)  # fmt: skip
+_LIBRARIES = ("*.so", "*.so.*")
+# `loaded_by` of Python's own first path entry: its program's directory, or the working
+# directory for `-m` and `-c` (`script_files.python_first_entry`).
+FIRST_PATH_ENTRY = "sys.path[0]"
+# What of that entry counts: its modules, less pytest's test modules (`!`: not counted), which
+# no program imports and no installed module is named like.
+FIRST_ENTRY_FILES = (*PYTHON_MODULE_FILES, "!**/test_*.py", "!**/*_test.py", "!**/conftest.py")
 
 
 def root_globs(name: str) -> tuple[str, ...]:
-    """What an entry of `.` in `name` loads at the checkout's root (as globs)."""
-    return _ROOT_LIBRARIES if name in LINKER_VARIABLES else _ROOT_MODULES
+    """What an entry of `.` in `name` loads at the checkout's root (as globs; anywhere else
+    every file of the directory counts)."""
+    return _LIBRARIES if name in LINKER_VARIABLES else PYTHON_MODULE_FILES
 
 
 # Files Python runs as it starts, wherever they are written (site's own hooks).

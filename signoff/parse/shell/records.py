@@ -54,9 +54,14 @@ class ScriptFileRun(Frozen):
     # as globs (the tool's manifests, locks and hooks; none given: a Python build's own files).
     root_files: tuple[str, ...] = ()
     # The variable that puts the directory (or library) where every later program loads code
-    # from ahead of what is installed, rather than installing it (`PYTHONPATH`, `LD_PRELOAD`);
-    # "" for an install.
+    # from ahead of what is installed, rather than installing it (`PYTHONPATH`, `LD_PRELOAD`;
+    # `sys.path[0]`: a Python's own first path entry, import_paths.FIRST_PATH_ENTRY); "" for an
+    # install.
     loaded_by: str = ""
+    # The files that count wherever the directory is, as globs relative to it, `!` before one
+    # that does not count (none: every file of it; at the root, `root_files`): the modules
+    # Python's first path entry holds.
+    counted: tuple[str, ...] = ()
 
 
 class Ran(Frozen):

@@ -44,6 +44,7 @@ _NO_PYTHON = frozenset({"--no-python", "--no_python"})
 _TORCH_LAUNCHERS = frozenset({"torch.distributed.run", "torch.distributed.launch"})
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
 _PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
+_PYTHON_LONG_VALUED = frozenset({"--check-hash-based-pycs"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
 # `at`/`batch`: a shell runs what they read (standard input, or `-f F`) later.
 _AT = frozenset({"at", "batch"})
@@ -832,6 +833,48 @@ def python_program(argv: Sequence[Field]) -> Field | None:
             return None
         i += 2 if text in _PYTHON_OPTION_ARGS else 1
     return None
+
+
+def python_first_entry(argv: Sequence[Field]) -> Field | None:
+    """The directory Python puts first on its module path, ahead of the standard library and
+    what is installed, for this command line (alone or behind wrappers that run it on this
+    host): its program file's directory (`python3 tools/x.py`: `tools`), or the working
+    directory (`.`) for `-m`, `-c` and a program read from standard input. None with `-I` or
+    `-P` (isolated, safe path), for a program file named only at run time, or when no Python
+    runs here."""
+    first = basename(argv[0].text) if argv and argv[0].known else ""
+    if first not in WRAPPERS and not PYTHON.fullmatch(first):
+        return None  # nearly every command
+    start = command_index(argv)
+    if start >= len(argv) or _elsewhere(argv[:start]) or not _is_python(argv[start]):
+        return None
+    line = argv[start].line
+    here = Field(".", True, "", line)
+    i = start + 1
+    while i < len(argv) and argv[i].known and argv[i].text.startswith("-") and argv[i].text != "-":
+        text = argv[i].text
+        if text == "--":
+            i += 1
+            break
+        step = 2 if text in _PYTHON_LONG_VALUED else 1
+        for at, letter in enumerate(text[1:] if not text.startswith("--") else ""):
+            if letter in "IP":
+                return None
+            if letter in "cm":
+                return here
+            if letter in "XW":
+                step = 2 if at == len(text) - 2 else 1  # `-X dev` or `-Xdev`
+                break
+        i += step
+    if i >= len(argv) or (argv[i].known and argv[i].text == "-"):
+        return here  # its program from standard input
+    program = argv[i]
+    if program.known:
+        return Field(posixpath.dirname(program.text) or ".", True, "", line)
+    name = known_name(program)
+    if not name or not program.text.endswith(f"/{name}"):
+        return None  # `python3 "$TOOL"`: any directory
+    return Field(program.text[: -len(name) - 1], False, "", line)
 
 
 def python_reads_stdin(argv: Sequence[Field]) -> bool:

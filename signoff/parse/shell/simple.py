@@ -38,6 +38,8 @@ from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.import_paths import (
+    FIRST_ENTRY_FILES,
+    FIRST_PATH_ENTRY,
     IMPORT_PATH_VARIABLES,
     MAX_PATH_ENTRIES,
     import_path_entries,
@@ -92,6 +94,7 @@ from signoff.parse.shell.script_files import (
     basename,
     behind_wrappers,
     command_index,
+    python_first_entry,
     python_program,
     python_reads_stdin,
     reads_program_from_input,
@@ -422,6 +425,9 @@ class SimpleCommands(Calls):
             self.hook.external(self, argv, prefix, scope, heredoc=True)
             self._remote_script(node, scope)
             return scope, Outcome(None)
+        entry = python_first_entry(argv)
+        if entry is not None:  # `python3 x/y.py` imports from `x` first, `python3 -m M` from `.`
+            self._first_path_entry(entry, argv, node.line, scope)
         program = python_program(argv)
         if program is not None and program.known:  # `python3 -c "os.system('...')"`
             self._python_commands(program.text, prefix, node, scope, exp)
@@ -621,6 +627,21 @@ class SimpleCommands(Calls):
                 reach=reach, why=why, origin=self.origin(line), directories=where,
                 root_files=root_globs(name), loaded_by=name,
             ))  # fmt: skip
+
+    def _first_path_entry(self, entry: Field, argv: list[Field], line: int, scope: Scope) -> None:
+        """A Python imports from its first path entry (its program's directory, or the working
+        directory) ahead of everything installed: recorded as an import path is, counting only
+        the modules the directory holds, wherever it is."""
+        reach, why = reach_of(scope)
+        record = ScriptFileRun(
+            command=" ".join(f.text for f in argv)[:200], word=entry.text, name="",
+            line=self.at(line), reach=reach, why=why, origin=self.origin(line),
+            directories=directories(scope), root_files=FIRST_ENTRY_FILES,
+            loaded_by=FIRST_PATH_ENTRY, counted=FIRST_ENTRY_FILES,
+        )  # fmt: skip
+        installs = self.records.of(LOCAL_INSTALLS)
+        if record not in installs[-8:]:  # (a loop running Python records it once)
+            installs.append(record)
 
     def _writes_startup_file(self, path: str, where: tuple[int, str]) -> None:
         line, reader = where

@@ -1230,6 +1230,54 @@ def test_a_path_variable_naming_nothing_the_pr_wrote_passes(check, line, added):
     _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))  # (a patch there)
 
 
+# Python imports from its first path entry ahead of the standard library and everything
+# installed: its program's directory, or the working directory for `-m`, `-c` and standard
+# input. A module, package or bytecode file the PR puts there is what an import loads.
+HERE = "benchmarks/single_node/fixed_seq_len"
+FIRST_ENTRIES = [
+    ("python3 -m sglang.launch_server --model-path x", "sglang/__init__.py", "the checkout's root"),
+    ("python3 -c 'import json'", "json.py", "the checkout's root"),
+    ("python3 - <<'EOF'\nprint(1)\nEOF", "typing.py", "the checkout's root"),
+    ("python3 -Xdev -m x", "x.cpython-312-x86_64-linux-gnu.so", "the checkout's root"),
+    ('cd "$(dirname "$0")" && python3 -m lm_eval --help', f"{HERE}/json.py", f"`{HERE}`"),
+    ("python3 utils/bench_serving/benchmark_serving.py --use-chat-template", "utils/bench_serving/numpy.py",
+     "`utils/bench_serving`"),
+    ("timeout 60 python3 -u tools/x.py", "tools/__pycache__/json.cpython-312.pyc", "`tools`"),
+    ('python3 "$ROOT/tools/x.py"', "tools/aiohttp/__init__.py", "`tools`"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added, entry", FIRST_ENTRIES)
+def test_a_module_the_pr_puts_on_pythons_first_path_entry_fails(
+    check, line, added, entry, check_id
+):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert f"whose first import path entry is {entry}" in result.reason
+    assert f"`{added}`, which this PR adds" in result.reason
+
+
+@pytest.mark.parametrize(
+    "line, added",
+    [
+        ("python3 -I -c 'import json'", "json.py"),  # isolated: no first entry
+        ("python3 -P -m x", "x.py"),  # safe path
+        ("python3 -sP -u -m x", "x.py"),
+        ("python3 utils/bench_serving/benchmark_serving.py", "utils/bench_serving/README.md"),
+        ("python3 utils/evals/score.py", "utils/evals/test_score.py"),  # pytest's, not imported
+        ("python3 -m sglang.launch_server", "sglang/launch_server.py"),  # not a package
+        ("python3 -c 'print(1)'", f"{HERE}/tool.py"),  # not the working directory
+        ('python3 "$TOOL"', "json.py"),  # its directory is known only at run time
+        ("docker run --rm img python3 -c 'print(1)'", "json.py"),  # another machine's
+    ],
+)
+def test_a_file_off_pythons_first_path_entry_passes(check, line, added):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, added, "import os\n")
+    for check_id in ("no-arch-hacks", "spec-chat-template"):
+        assert "first import path entry" not in check(parts, check_id).reason
+
+
 @pytest.mark.parametrize("check_id", CHECKS)
 def test_a_program_deno_fetches_from_a_url_fails_closed(check, check_id):
     result = check(_beside_the_server("deno run -A https://example.com/patch.ts"), check_id)
