@@ -30,6 +30,7 @@ def _tp_after(line: str) -> list[str | None]:
         ("let X=2", "2"),
         ("let 'X = 1 + 1'", "2"),
         ("declare -i X; X=1+1", "2"),
+        ("[[ 1 -le X=2 ]]", "2"),  # `[[ ]]`'s integer operands are arithmetic
     ],
 )
 def test_a_builtin_assigning_a_known_value_gives_it(line, value):

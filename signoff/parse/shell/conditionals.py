@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from signoff.parse.shell.arith import evaluate as arithmetic
 from signoff.parse.shell.evaluated import subscript_runs
 from signoff.parse.shell.expand import Expander
 from signoff.parse.shell.fields import Field
-from signoff.parse.shell.values import FROM_ENVIRONMENT, Text
+from signoff.parse.shell.values import Text
 from signoff.parse.shell.wildcards import match as glob_match
 from signoff.parse.shell.wildcards import matches_everything
 
@@ -232,16 +231,7 @@ class DoubleBracket:
     def _arith(self, value: Text) -> int | None:
         if not value.known or _runs_code(self.expander, value.text):
             return None
-        return arithmetic(value.text, lambda name: _arith_name(self.expander, name))
-
-
-def _arith_name(expander: Expander, name: str) -> str | None:
-    value = expander.hooks.lookup(name)
-    if value is None:
-        return ""
-    if isinstance(value, Text) and value.known and value is not FROM_ENVIRONMENT:
-        return None if _runs_code(expander, value.text) else value.text
-    return None
+        return self.expander.evaluated(value.text)  # (`[[ 1 -eq X=1 ]]` assigns X)
 
 
 def _runs_code(expander: Expander, text: str) -> bool:

@@ -283,35 +283,53 @@ class Expander:
     def _variable(self, name: str, written: str, quoted: bool, index: str) -> list[Segment]:
         value = self.hooks.lookup(name)
         if value is FROM_ENVIRONMENT:
+            if index not in ("", "0", "@", "*"):
+                self.arithmetic(index, 0)  # the subscript's assignments happen all the same
             return [Segment(written, quoted, known=False, split=not quoted)]
         if isinstance(value, Array):
             return self._array(value, written, quoted, index)
         if index in ("@", "*"):
             items = () if value is None else (value,)
             return self._items(items, written, quoted, star=index == "*")
-        if value is None:
-            return [Segment("", quoted, split=not quoted)]
-        if index not in ("", "0"):
-            return [Segment("", quoted, split=not quoted)]
-        return text_segs(value, quoted)
+        found, known = self._element(value, index)
+        if not known:
+            return [Segment(written, quoted, known=False, split=not quoted)]
+        return text_segs(found or Text(""), quoted)
 
     def _array(self, array: Array, written: str, quoted: bool, index: str) -> list[Segment]:
         if index in ("@", "*") and (array.items or array.exact):
             return self._items(array.values(), written, quoted, star=index == "*")
         if index in ("@", "*"):  # (`mapfile -t A`: items known only at run time)
             return [Segment(written, quoted, known=False, split=not quoted)]
-        key = index or "0"
-        if not array.assoc and key not in dict(array.items):
-            number = self.arithmetic(key, 0)
-            if number is None:
-                return [Segment(written, quoted, known=False, split=not quoted)]
-            key = str(number)
-        found = dict(array.items).get(key)
-        if found is None and not array.exact:
+        found, known = self._element(array, index)
+        if not known:
             return [Segment(written, quoted, known=False, split=not quoted)]
-        if found is None:
-            return [Segment("", quoted, split=not quoted)]
-        return text_segs(found, quoted)
+        return text_segs(found or Text(""), quoted)
+
+    def _element(self, value: Value | None, index: str) -> tuple[Text | None, bool]:
+        """The element `${NAME[index]}` names, and whether that is known: an indexed array's
+        subscript and a string's are arithmetic (side effects included; a negative one counts
+        from the end), a string is element 0. (None, True): no such element."""
+        if isinstance(value, Array):
+            key = index or "0"
+            if not value.assoc and key not in dict(value.items):
+                number = self.arithmetic(key, 0)
+                if number is None:
+                    return None, False
+                if number < 0:
+                    keys = [int(k) for k, _ in value.items if k.lstrip("-").isdigit()]
+                    if not value.exact:
+                        return None, False
+                    number += max(keys, default=-1) + 1
+                key = str(number)
+            found = dict(value.items).get(key)
+            return found, found is not None or value.exact
+        if index in ("", "0") or not isinstance(value, Text | None):
+            return value if isinstance(value, Text) else None, True
+        number = self.arithmetic(index, 0)
+        if number is None:
+            return None, False
+        return (value if number in (0, -1) else None), True
 
     def _items(
         self, items: tuple[Text, ...], written: str, quoted: bool, *, star: bool
@@ -381,11 +399,12 @@ class Expander:
             n = int(name)
             return params[n - 1] if 0 < n <= len(params) else None
         value = self.hooks.lookup(name, guarded=guarded)
-        if isinstance(value, Array):
-            if index in ("@", "*"):
-                return _joined_items(tuple(value.values()))
-            return dict(value.items).get(index or "0")
-        return value
+        if isinstance(value, Array) and index in ("@", "*"):
+            return _joined_items(tuple(value.values()))
+        if value is FROM_ENVIRONMENT or index in ("", "@", "*"):
+            return value
+        found, known = self._element(value, index)
+        return found if known else unknown(f"${{{name}[{index}]}}")
 
     def _each(self, name: str, index: str) -> tuple[Text, ...] | None:
         """The elements an operator applies to one by one: an array's `[@]`/`[*]`, or the
@@ -410,6 +429,8 @@ class Expander:
     ) -> list[Segment]:
         unknown_seg = [Segment(whole, quoted, known=False, split=not quoted)]
         operand_offset = offset + 2 + len(whole[2:-1]) - len(word)
+        if op == ":" and (index in ("@", "*") or name in ("@", "*")):  # `${A[@]:1:2}`
+            return self._slice(name, index, word, operand_offset, whole, quoted)
         items = self._each(name, index) if op not in _FALLBACKS else None
         if items is not None:  # `"${A[@]/#/-}"`, `"${@^^}"`: each element on its own
             changed = [self._transform(op, t.text, word, operand_offset, depth) for t in items]
@@ -499,6 +520,44 @@ class Expander:
         segs = self._segments(raw, offset, depth + 1)
         glob = "".join(wildcards.escape(s.text) if s.quoted else s.text for s in segs)
         return glob, all(s.known for s in segs)
+
+    def _slice(
+        self, name: str, index: str, word: str, offset: int, whole: str, quoted: bool
+    ) -> list[Segment]:
+        """`${A[@]:START:LENGTH}`, `${@:START}`: elements, not characters (a string is element
+        0; `$@` counts `$0` first, known only at run time); a negative START counts from the
+        end. Unknown when a bound or the elements are."""
+        unknown_seg = [Segment(whole, quoted, known=False, split=not quoted)]
+        start_text, colon, length_text = word.partition(":")
+        start = self.arithmetic(start_text, offset) if start_text.strip() else 0
+        length = self.arithmetic(length_text, offset) if colon else None
+        if start is None or (colon and (length is None or length < 0)):
+            return unknown_seg  # (a negative length is an error for elements)
+        items: list[tuple[int, Text]]
+        if name in ("@", "*"):
+            params = self.hooks.positional()
+            if params is None:
+                return unknown_seg
+            items = list(enumerate(params, start=1))
+            top = len(params) + 1
+        else:
+            value = self.hooks.lookup(name)
+            if isinstance(value, Array) and (value.assoc or not value.exact):
+                return unknown_seg
+            if isinstance(value, Array):
+                items = sorted((int(k), v) for k, v in value.items if k.lstrip("-").isdigit())
+            elif value is FROM_ENVIRONMENT or (isinstance(value, Text) and not value.known):
+                return unknown_seg
+            else:
+                items = [] if value is None else [(0, value)]
+            top = items[-1][0] + 1 if items else 0
+        begin = start if start >= 0 else top + start
+        if name in ("@", "*") and begin == 0:
+            return unknown_seg  # `$0`, the script's name as the runner called it
+        chosen = [v for k, v in items if k >= begin] if begin >= 0 else []
+        star = name == "*" or index == "*"
+        return self._items(tuple(chosen[:length] if length is not None else chosen), whole,
+                           quoted, star=star)  # fmt: skip
 
     def _substring(self, text: str, word: str, offset: int) -> str | None:
         start_text, _, length_text = word.partition(":")

@@ -12,7 +12,7 @@ descriptor is the scanner's.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from signoff.parse.shell.fields import Field, Segment, join_segments
@@ -39,10 +39,12 @@ class Target:
     array: bool = False  # `mapfile`, `read -a`: an array whose items are known only at run time
 
 
-def named_targets(argv: Sequence[Field], here_string: Text | None = None) -> list[Target] | None:
+def named_targets(
+    argv: Sequence[Field], here_string: Callable[[], Text | None] = lambda: None
+) -> list[Target] | None:
     """What the builtin `argv` assigns by name; None when it assigns nothing that way
     (`printf` without `-v`, `wait` without `-p`). `here_string`: the command's `<<<` word,
-    expanded, when it has one and IFS is bash's default."""
+    expanded, when it has one and IFS is bash's default (asked only when `read` takes it)."""
     name = argv[0].text if argv and argv[0].known else ""
     if name == "printf":
         return _printf(argv)
@@ -94,15 +96,16 @@ def _printed(words: Sequence[Field]) -> Text | None:
     return join_segments([Segment(text, True, known=known) for text, known in parts if text])
 
 
-def _read(argv: Sequence[Field], here_string: Text | None) -> list[Target]:
+def _read(argv: Sequence[Field], here_string: Callable[[], Text | None]) -> list[Target]:
     words, options = _operands(argv, _READ_VALUED)
     named = [Target(word, array=True) for option, word in options if option == "a"]
     flags = {option for option, _ in options} | {
         flag for word in argv[1:] if word.known and word.text.startswith("-") for flag in word.text
     }
     plain = "r" in flags and not flags & _READ_SHAPING  # one line, backslashes as they are
-    if plain and not named and len(words) <= 1 and here_string is not None:
-        return [Target(words[0] if words else _name("REPLY", argv), _first_line(here_string))]
+    line = here_string() if plain and not named and len(words) <= 1 else None
+    if line is not None:
+        return [Target(words[0] if words else _name("REPLY", argv), _first_line(line))]
     return named + [Target(word) for word in words] or [Target(_name("REPLY", argv))]
 
 

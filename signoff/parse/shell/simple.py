@@ -440,7 +440,9 @@ class SimpleCommands(Calls):
             self._runs_descriptor(argv, node)
         if name in ASSIGNING_BUILTINS:
             default_ifs = "IFS" not in prefix and not scope.is_assigned("IFS")
-            targets = named_targets(argv, _here_string_value(node, exp) if default_ifs else None)
+            targets = named_targets(
+                argv, lambda: _here_string_value(node, exp) if default_ifs else None
+            )
             if targets is not None:  # `printf -v NAME ...`, `read NAME`, `wait -p NAME`
                 self._assign_targets(argv, targets, node.line, scope)
                 return scope, Outcome(None)

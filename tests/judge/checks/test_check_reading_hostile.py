@@ -217,6 +217,20 @@ def test_check_7_reads_a_variable_a_builtin_sets_as_bash_sets_it(check: Any, set
     assert "--hf-overrides" in result.reason or "known only at run time" in result.reason
 
 
+@pytest.mark.parametrize(
+    "word",
+    ['"${F[1-1]}"', '"${F[-1]}"', '"${A[@]:2:1}"', '"${A[-1]}"', '"${A[@]: -1}"'],
+    ids=["string-element-arithmetic", "string-element-negative", "array-slice",
+         "array-element-negative", "array-slice-negative"],
+)  # fmt: skip
+def test_check_7_reads_an_element_or_slice_as_bash_gives_it(check: Any, word: str) -> None:
+    script = "F=--hf-overrides\nA=(--kv-cache-dtype fp8 --hf-overrides)\n" + SCRIPT.replace(
+        LAUNCH_LINE, LAUNCH_LINE + f"  {word} '{{\"num_hidden_layers\": 2}}' \\\n"
+    )
+    result = check(with_script(script), "no-arch-hacks")
+    assert result.status == "FAIL" and "--hf-overrides" in result.reason, result.reason
+
+
 def test_an_escape_the_reader_cannot_decode_leaves_the_flag_unknown(check: Any) -> None:
     script = "F=$(printf '%b' '--hf\\c')\n" + SCRIPT.replace(
         LAUNCH_LINE, LAUNCH_LINE + "  \"$F\"-overrides '{}' \\\n"
