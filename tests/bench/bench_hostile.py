@@ -302,6 +302,19 @@ def many_changed_files_and_run_time_paths(files: int, lines: int) -> dict[str, A
     return parts
 
 
+def python_directories(files: int, runs: int) -> dict[str, Any]:
+    """3,000 changed Python modules, and a script running Python from 2,000 directories (each
+    a first import path entry held against every changed file)."""
+    parts = passing_parts()
+    for i in range(files):
+        parts["changed_files"].append(
+            {"path": f"benchmarks/d{i % 50}/e{i}/m.py", "status": "added", "patch": None}
+        )
+    block = "".join(f"python3 tools/p{i}/run.py\n" for i in range(runs))
+    replace_file(parts, SCRIPT_PATH, "head", block + SCRIPT)
+    return parts
+
+
 CASES: dict[str, Callable[[], dict[str, Any]]] = {
     **{name: (lambda make=make: with_signoff(make())) for name, make in SIGNOFFS.items()},
     "signoff-exception-prose-fork-image": fork_image_with_exception_prose,
@@ -359,6 +372,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "sources-and-launch-files-among-3000-changed": lambda: many_changed_files_and_run_time_paths(
         2_990, 400
     ),
+    "python-from-2000-directories-among-3000-changed": lambda: python_directories(2_990, 2_000),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from signoff.parse.benchmark.script import evaluate, read_script
-from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY
+from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, MAX_FIRST_ENTRIES
 
 
 def _files(text: str) -> list[tuple[str, str, str]]:
@@ -608,3 +608,11 @@ def test_a_python_path_of_more_entries_than_the_bound_makes_the_reading_incomple
     assert len([i for i in run.installs if i.loaded_by]) == 64
     assert run.problems == ("s.sh:1: PYTHONPATH names more than 64 entries, which signoff does "
                             "not follow",)  # fmt: skip
+
+
+def test_python_run_from_more_directories_than_the_bound_makes_the_reading_incomplete():
+    text = "".join(f"python3 tools/p{i}/run.py\n" for i in range(MAX_FIRST_ENTRIES + 1))
+    run = evaluate(read_script(text, "s.sh"), None)
+    first = [i for i in run.installs if i.loaded_by == FIRST_PATH_ENTRY]
+    assert len(first) == MAX_FIRST_ENTRIES
+    assert any(f"more than {MAX_FIRST_ENTRIES} directories" in p for p in run.problems)

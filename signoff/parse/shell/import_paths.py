@@ -40,6 +40,7 @@ FIRST_PATH_ENTRY = "sys.path[0]"
 # What of that entry counts: its modules, less pytest's test modules (`!`: not counted), which
 # no program imports and no installed module is named like.
 FIRST_ENTRY_FILES = (*PYTHON_MODULE_FILES, "!**/test_*.py", "!**/*_test.py", "!**/conftest.py")
+MAX_FIRST_ENTRIES = 64  # distinct first entries of one reading (real scripts run Python from few)
 
 
 def root_globs(name: str) -> tuple[str, ...]:

@@ -41,6 +41,7 @@ from signoff.parse.shell.import_paths import (
     FIRST_ENTRY_FILES,
     FIRST_PATH_ENTRY,
     IMPORT_PATH_VARIABLES,
+    MAX_FIRST_ENTRIES,
     MAX_PATH_ENTRIES,
     import_path_entries,
     python_startup_file,
@@ -642,8 +643,15 @@ class SimpleCommands(Calls):
             loaded_by=FIRST_PATH_ENTRY, counted=FIRST_ENTRY_FILES,
         )  # fmt: skip
         installs = self.records.of(LOCAL_INSTALLS)
-        if record not in installs[-8:]:  # (a loop running Python records it once)
-            installs.append(record)
+        first = [one for one in installs if one.loaded_by == FIRST_PATH_ENTRY]
+        where = (record.word, record.directories, record.origin)
+        if any((one.word, one.directories, one.origin) == where for one in first):
+            return  # (a loop running Python, or a second Python from there: the first names it)
+        if len(first) >= MAX_FIRST_ENTRIES:  # each is held against every changed file
+            self.problem(line, f"Python runs from more than {MAX_FIRST_ENTRIES} directories, "
+                         "which signoff does not follow")  # fmt: skip
+            return
+        installs.append(record)
 
     def _writes_startup_file(self, path: str, where: tuple[int, str]) -> None:
         line, reader = where
