@@ -17,6 +17,7 @@ from signoff.parse.shell.printf import echo_output, printf_output
         (["a\\tb\\n"], "a\tb\n"),
         (["%s,", "a", "b", "c"], "a,b,c,"),  # the format is reused for the remaining arguments
         (["--", "%s", "x"], "x"),
+        (["--", "--hf-%s", "overrides"], "--hf-overrides"),  # a format after `--`
         (["100%%"], "100%"),
         (["%x", "255"], "ff"),
     ],

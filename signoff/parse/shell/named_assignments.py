@@ -78,8 +78,6 @@ def _printf(argv: Sequence[Field]) -> list[Target] | None:
         target, words = words[0], []  # `printf "-v$name" ...`: a name known only at run time
     if target is None:
         return None
-    if words and words[0].known and words[0].text == "--":
-        words = words[1:]
     return [Target(target, _printed(words))]
 
 

@@ -21,9 +21,11 @@ MAX_OUTPUT = 65_536
 def printf_output(args: list[str]) -> str | None:
     """`printf FORMAT [ARGS...]` as bash prints it, or None when it cannot be read."""
     if args[:1] == ["--"]:
-        args = args[1:]
-    if not args or args[0].startswith("-"):
+        args = args[1:]  # (a format after `--` may start with `-`)
+    elif args[:1] and args[0].startswith("-"):
         return None  # `printf -v NAME` assigns instead of printing
+    if not args:
+        return None
     fmt, rest = decode(args[0], "format"), list(args[1:])
     if fmt is None or fmt.count("%") != args[0].count("%"):
         return None  # bash prints an escaped `%` as itself; never read it as a conversion
