@@ -28,6 +28,17 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "which this PR adds (`benchmarks/single_node/bin/vllm`)",
         ),
+        # a variable a builtin sets by name (`printf -v`) holds what bash gives it
+        ("fail_builtin_assigned_override", [7], 7, "--hf-overrides"),
+        # a slice of an array takes elements (`${A[@]: -1}`)
+        ("fail_sliced_override", [7], 7, "--hf-overrides"),
+        # Python imports from its first path entry before the standard library
+        (
+            "fail_python_first_entry",
+            [7, 8],
+            7,
+            "whose first import path entry is the checkout's root, holding `json.py`",
+        ),
         # a changelog metadata line is ignored only in the changelog
         ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
     ],

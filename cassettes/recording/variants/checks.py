@@ -289,6 +289,60 @@ def fail_arch_underscore(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_builtin_assigned_override(data: dict[str, Any]) -> str:
+    """7: a variable the script sets to a harmless flag, then `printf -v` sets to
+    `--hf-overrides`, stands before an override's JSON on the launch line."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        "EXTRA=--enforce-eager\nprintf -v EXTRA -- '--hf-%s' overrides\n",
+    )
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        '--kv-cache-dtype fp8 \\\n  "$EXTRA" \'{"num_hidden_layers": 40}\' \\\n',
+    )
+    return pass_conversation(data)
+
+
+def fail_sliced_override(data: dict[str, Any]) -> str:
+    """7: the last element of an array, `${A[@]: -1}`, is `--hf-overrides` (a slice takes
+    elements, not characters)."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\nOPTS=(--enforce-eager --hf-overrides)\n',
+    )
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        "--kv-cache-dtype fp8 \\\n",
+        '--kv-cache-dtype fp8 \\\n  "${OPTS[@]: -1}" \'{"num_hidden_layers": 40}\' \\\n',
+    )
+    return pass_conversation(data)
+
+
+SHADOWING_MODULE_PATH = "json.py"
+
+
+def fail_python_first_entry(data: dict[str, Any]) -> str:
+    """7, 8: the script runs `python3 -c` at the checkout's root, where the PR adds `json.py`:
+    Python imports it in place of the standard library's."""
+    _edit_pr_file(
+        data,
+        SCRIPT_PATH,
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
+        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+        "python3 -c 'import json, vllm; print(json.dumps(vllm.__version__))'\n",
+    )
+    _pull(data)["commits"][0]["files"][SHADOWING_MODULE_PATH] = "import os  # patched\n"
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
