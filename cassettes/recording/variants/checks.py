@@ -139,12 +139,20 @@ def fail_image_reference(data: dict[str, Any]) -> str:
 
 def fail_no_arch_hacks(data: dict[str, Any]) -> str:
     """7: the script passes --hf-overrides to the server."""
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        "--kv-cache-dtype fp8 \\\n",
-        "--kv-cache-dtype fp8 \\\n  --hf-overrides '{\"num_hidden_layers\": 40}' \\\n",
-    )
+    return _override_through(data, "", "--hf-overrides")
+
+
+_SOURCE_LINE = 'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
+_LAUNCH_LINE = "--kv-cache-dtype fp8 \\\n"
+
+
+def _override_through(data: dict[str, Any], setup: str, word: str) -> str:
+    """The script runs `setup` right after it sources the library, and its launch passes
+    `word` before an override's JSON."""
+    if setup:
+        _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + setup)
+    override = f"  {word} '{{\"num_hidden_layers\": 40}}' \\\n"
+    _edit_pr_file(data, SCRIPT_PATH, _LAUNCH_LINE, _LAUNCH_LINE + override)
     return pass_conversation(data)
 
 
@@ -280,50 +288,20 @@ def fail_launch_config_after_cd(data: dict[str, Any]) -> str:
 
 def fail_arch_underscore(data: dict[str, Any]) -> str:
     """7: `--hf_overrides`, which vLLM's parser reads as `--hf-overrides`."""
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        "--kv-cache-dtype fp8 \\\n",
-        "--kv-cache-dtype fp8 \\\n  --hf_overrides '{\"num_hidden_layers\": 40}' \\\n",
-    )
-    return pass_conversation(data)
+    return _override_through(data, "", "--hf_overrides")
 
 
 def fail_builtin_assigned_override(data: dict[str, Any]) -> str:
     """7: a variable the script sets to a harmless flag, then `printf -v` sets to
     `--hf-overrides`, stands before an override's JSON on the launch line."""
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
-        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
-        "EXTRA=--enforce-eager\nprintf -v EXTRA -- '--hf-%s' overrides\n",
-    )
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        "--kv-cache-dtype fp8 \\\n",
-        '--kv-cache-dtype fp8 \\\n  "$EXTRA" \'{"num_hidden_layers": 40}\' \\\n',
-    )
-    return pass_conversation(data)
+    setup = "EXTRA=--enforce-eager\nprintf -v EXTRA -- '--hf-%s' overrides\n"
+    return _override_through(data, setup, '"$EXTRA"')
 
 
 def fail_sliced_override(data: dict[str, Any]) -> str:
     """7: the last element of an array, `${A[@]: -1}`, is `--hf-overrides` (a slice takes
     elements, not characters)."""
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
-        'source "$(dirname "$0")/../../benchmark_lib.sh"\nOPTS=(--enforce-eager --hf-overrides)\n',
-    )
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        "--kv-cache-dtype fp8 \\\n",
-        '--kv-cache-dtype fp8 \\\n  "${OPTS[@]: -1}" \'{"num_hidden_layers": 40}\' \\\n',
-    )
-    return pass_conversation(data)
+    return _override_through(data, "OPTS=(--enforce-eager --hf-overrides)\n", '"${OPTS[@]: -1}"')
 
 
 SHADOWING_MODULE_PATH = "json.py"
@@ -332,13 +310,8 @@ SHADOWING_MODULE_PATH = "json.py"
 def fail_python_first_entry(data: dict[str, Any]) -> str:
     """7, 8: the script runs `python3 -c` at the checkout's root, where the PR adds `json.py`:
     Python imports it in place of the standard library's."""
-    _edit_pr_file(
-        data,
-        SCRIPT_PATH,
-        'source "$(dirname "$0")/../../benchmark_lib.sh"\n',
-        'source "$(dirname "$0")/../../benchmark_lib.sh"\n'
-        "python3 -c 'import json, vllm; print(json.dumps(vllm.__version__))'\n",
-    )
+    runs = "python3 -c 'import json, vllm; print(json.dumps(vllm.__version__))'\n"
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
     _pull(data)["commits"][0]["files"][SHADOWING_MODULE_PATH] = "import os  # patched\n"
     return pass_conversation(data)
 
