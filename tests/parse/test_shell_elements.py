@@ -33,6 +33,8 @@ FLAG = "F=--hf-overrides\n"
         ARRAY + "vllm serve m ${A[@]: -2}",
         ARRAY + 'I=2\nvllm serve m "${A[I]:-z}" y',
         ARRAY + 'vllm serve m "${A[-2]}" y',
+        'declare -A M\nM[k]=--hf-overrides\nK=k\nvllm serve m "${M[$K]:-}" y',
+        'declare -A M\nM[k]=--hf-overrides\nK=k\nvllm serve m "${M[$K]}" y',
         'set -- --kv x --hf-overrides y\nvllm serve m "${@:3}"',
         'set -- --kv x --hf-overrides y\nvllm serve m "${@: -2:2}"',
     ],

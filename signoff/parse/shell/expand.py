@@ -309,9 +309,15 @@ class Expander:
     def _element(self, value: Value | None, index: str) -> tuple[Text | None, bool]:
         """The element `${NAME[index]}` names, and whether that is known: an indexed array's
         subscript and a string's are arithmetic (side effects included; a negative one counts
-        from the end), a string is element 0. (None, True): no such element."""
+        from the end), an associative array's is expanded, a string is element 0. (None,
+        True): no such element."""
         if isinstance(value, Array):
             key = index or "0"
+            if value.assoc and not is_literal(key):  # `${M[$k]}`: the key as expanded
+                expanded = self.value(key, 0)
+                if not expanded.known:
+                    return None, False
+                key = expanded.text
             if not value.assoc and key not in dict(value.items):
                 number = self.arithmetic(key, 0)
                 if number is None:
