@@ -868,13 +868,56 @@ def python_first_entry(argv: Sequence[Field]) -> Field | None:
         i += step
     if i >= len(argv) or (argv[i].known and argv[i].text == "-"):
         return here  # its program from standard input
-    program = argv[i]
+    return program_directory(argv[i])
+
+
+def program_directory(program: Field) -> Field | None:
+    """The directory of a Python program file, Python's first path entry when it runs it
+    (None: a file named only at run time, `"$TOOL"`, which may be anywhere)."""
     if program.known:
-        return Field(posixpath.dirname(program.text) or ".", True, "", line)
+        return Field(posixpath.dirname(program.text) or ".", True, "", program.line)
     name = known_name(program)
     if not name or not program.text.endswith(f"/{name}"):
-        return None  # `python3 "$TOOL"`: any directory
-    return Field(program.text[: -len(name) - 1], False, "", line)
+        return None
+    return Field(program.text[: -len(name) - 1], False, "", program.line)
+
+
+# Launchers that start Python on a program file, each with its subcommand ("": none), and
+# the modules that do so under `python -m`.
+_PYTHON_LAUNCHERS = {"accelerate": "launch", "deepspeed": ""}
+_PYTHON_LAUNCHER_MODULES = frozenset(
+    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner"}
+)
+
+
+def launched_python_program(argv: Sequence[Field]) -> Field | None:
+    """The Python program file a launcher runs (`accelerate launch tools/train.py`,
+    `deepspeed tools/train.py`, `torchrun ... x.py`, `python3 -m torch.distributed.run ...
+    x.py`; behind wrappers on this host): its first operand named `*.py`; None otherwise."""
+    start = command_index(argv)
+    if start >= len(argv):
+        return None
+    wrappers = {basename(w.text) for w in argv[:start] if w.known}
+    if "torchrun" in wrappers and not wrappers & (_NOT_ON_THIS_HOST - {"torchrun"}):
+        return argv[start] if known_name(argv[start]).endswith(".py") else None  # its program
+    if _elsewhere(argv[:start]) or not argv[start].known:
+        return None
+    words = list(argv[start:])
+    texts = [word.text for word in words]
+    name = basename(texts[0])
+    if name in _PYTHON_LAUNCHERS:
+        sub = _PYTHON_LAUNCHERS[name]
+        if sub and texts[1:2] != [sub]:
+            return None
+        rest = words[2:] if sub else words[1:]
+    elif _is_python(words[0]) and "-m" in texts[:-1]:
+        module = texts[texts.index("-m") + 1]
+        if module not in _PYTHON_LAUNCHER_MODULES or _NO_PYTHON & set(texts):
+            return None
+        rest = words[texts.index("-m") + 2 :]
+    else:
+        return None
+    return next((word for word in rest if known_name(word).endswith(".py")), None)
 
 
 def python_reads_stdin(argv: Sequence[Field]) -> bool:

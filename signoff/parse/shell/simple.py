@@ -95,6 +95,8 @@ from signoff.parse.shell.script_files import (
     basename,
     behind_wrappers,
     command_index,
+    launched_python_program,
+    program_directory,
     python_first_entry,
     python_program,
     python_reads_stdin,
@@ -429,6 +431,13 @@ class SimpleCommands(Calls):
         entry = python_first_entry(argv)
         if entry is not None:  # `python3 x/y.py` imports from `x` first, `python3 -m M` from `.`
             self._first_path_entry(entry, argv, node.line, scope)
+        launched = launched_python_program(argv)
+        if launched is not None:  # `accelerate launch x/train.py`: Python runs that file
+            if launched is not argv[command_index(argv)]:  # (torchrun's: a file run already)
+                self.runs_file(launched, node.line, scope, " ".join(f.text for f in argv)[:200])
+            entry = program_directory(launched)
+            if entry is not None:
+                self._first_path_entry(entry, argv, node.line, scope)
         program = python_program(argv)
         if program is not None and program.known:  # `python3 -c "os.system('...')"`
             self._python_commands(program.text, prefix, node, scope, exp)

@@ -1257,6 +1257,26 @@ def test_a_module_the_pr_puts_on_pythons_first_path_entry_fails(
     assert f"`{added}`, which this PR adds" in result.reason
 
 
+# Launchers that start Python on a program file run that file, and import from its directory.
+LAUNCHED = [
+    ("accelerate launch --num_processes 8 tools/train.py", "tools/train.py"),
+    ("deepspeed --num_gpus 8 tools/train.py --deepspeed ds.json", "tools/train.py"),
+    ("python3 -m torch.distributed.run --nproc-per-node 2 tools/train.py", "tools/train.py"),
+    ('accelerate launch "$(dirname "$0")/train.py"', f"{HERE}/train.py"),
+    ("torchrun --nproc-per-node 8 tools/train.py", "tools/json.py"),
+    ("accelerate launch tools/train.py", "tools/__pycache__/json.cpython-312.pyc"),
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", LAUNCHED)
+def test_a_python_program_a_launcher_runs_counts_with_its_directory(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert f"`{added}`, which this PR adds" in result.reason or (
+        f"which this PR adds (`{added}`)" in result.reason
+    )
+
+
 @pytest.mark.parametrize(
     "line, added",
     [
@@ -1269,6 +1289,8 @@ def test_a_module_the_pr_puts_on_pythons_first_path_entry_fails(
         ("python3 -c 'print(1)'", f"{HERE}/tool.py"),  # not the working directory
         ('python3 "$TOOL"', "json.py"),  # its directory is known only at run time
         ("docker run --rm img python3 -c 'print(1)'", "json.py"),  # another machine's
+        ("accelerate launch --help", "json.py"),  # runs no program file
+        ("deepspeed --version", "json.py"),
     ],
 )
 def test_a_file_off_pythons_first_path_entry_passes(check, line, added):
