@@ -39,6 +39,13 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "whose first import path entry is the checkout's root, holding `json.py`",
         ),
+        # a launcher runs the Python program file it is handed
+        (
+            "fail_launched_program",
+            [7, 8],
+            7,
+            "which this PR adds (`benchmarks/single_node/fixed_seq_len/warmup.py`)",
+        ),
         # a changelog metadata line is ignored only in the changelog
         ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
     ],

@@ -316,6 +316,17 @@ def fail_python_first_entry(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+LAUNCHED_PROGRAM_PATH = "benchmarks/single_node/fixed_seq_len/warmup.py"
+
+
+def fail_launched_program(data: dict[str, Any]) -> str:
+    """7, 8: the script has `accelerate launch` run a Python program the PR adds beside it."""
+    runs = 'accelerate launch --num_processes 1 "$(dirname "$0")/warmup.py"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    _pull(data)["commits"][0]["files"][LAUNCHED_PROGRAM_PATH] = "import os  # anything\n"
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
