@@ -43,8 +43,7 @@ _NOT_ON_THIS_HOST = frozenset(
 _NO_PYTHON = frozenset({"--no-python", "--no_python"})
 _TORCH_LAUNCHERS = frozenset({"torch.distributed.run", "torch.distributed.launch"})
 PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")  # runs a program file too (`python3 x.py`)
-_PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q"})
-_PYTHON_LONG_VALUED = frozenset({"--check-hash-based-pycs"})
+_PYTHON_OPTION_ARGS = frozenset({"-X", "-W", "-Q", "--check-hash-based-pycs"})
 STDIN = "(standard input)"  # the word of an interpreter that reads its script from stdin
 # `at`/`batch`: a shell runs what they read (standard input, or `-f F`) later.
 _AT = frozenset({"at", "batch"})
@@ -848,27 +847,34 @@ def python_first_entry(argv: Sequence[Field]) -> Field | None:
     start = command_index(argv)
     if start >= len(argv) or _elsewhere(argv[:start]) or not _is_python(argv[start]):
         return None
-    line = argv[start].line
-    here = Field(".", True, "", line)
-    i = start + 1
-    while i < len(argv) and argv[i].known and argv[i].text.startswith("-") and argv[i].text != "-":
-        text = argv[i].text
-        if text == "--":
-            i += 1
+    if _isolated(argv[start + 1 :]):
+        return None
+    here = Field(".", True, "", argv[start].line)
+    program = _python_operand(argv, start + 1)
+    if program is None or (program.text == STDIN and not program.known):
+        return here  # `-m`, `-c`, or its program from standard input
+    at = next(k for k, word in enumerate(argv) if word is program)
+    if argv[at - 1].known and argv[at - 1].text == "-c":
+        return here  # `-c "$CODE"`: a program known only at run time, given inline
+    return program_directory(program)
+
+
+def _isolated(options: Sequence[Field]) -> bool:
+    """Python's `-I` or `-P` among its options (before `-c`/`-m`, its program or `--`)."""
+    i = 0
+    while i < len(options) and options[i].known and options[i].text.startswith("-"):
+        text = options[i].text
+        if text in ("-", "--"):
             break
-        step = 2 if text in _PYTHON_LONG_VALUED else 1
-        for at, letter in enumerate(text[1:] if not text.startswith("--") else ""):
+        for letter in text[1:] if not text.startswith("--") else "":
             if letter in "IP":
-                return None
+                return True
             if letter in "cm":
-                return here
+                return False
             if letter in "XW":
-                step = 2 if at == len(text) - 2 else 1  # `-X dev` or `-Xdev`
-                break
-        i += step
-    if i >= len(argv) or (argv[i].known and argv[i].text == "-"):
-        return here  # its program from standard input
-    return program_directory(argv[i])
+                break  # its value follows
+        i += 2 if text in _PYTHON_OPTION_ARGS else 1
+    return False
 
 
 def program_directory(program: Field) -> Field | None:
