@@ -8,6 +8,7 @@ from .checks import (
     fail_arch_underscore,
     fail_builtin_assigned_override,
     fail_codeowner,
+    fail_environment_runner,
     fail_evals,
     fail_image_reference,
     fail_latest_template,
@@ -406,6 +407,13 @@ VARIANTS = [
         expect=("REJECTED", (7, 8)),
     ),
     Variant(
+        "fail_environment_runner",
+        "checks 7, 8: `uv run` starts a Python program the PR adds",
+        fail_environment_runner,
+        publish=True,
+        expect=("REJECTED", (7, 8)),
+    ),
+    Variant(
         "fail_arch_underscore",
         "check 7: `--hf_overrides`, read by vLLM as --hf-overrides",
         fail_arch_underscore,
@@ -706,9 +714,9 @@ VARIANTS = [
     ),
     Variant(
         "fail_engine_uv_run",
-        "checks 3, 10 (E8): `uv run --with git+<fork> vllm serve ...`",
+        "check 10 (E8): `uv run --with git+<fork> vllm serve ...`",
         fail_engine_uv_run,
-        expect=("REJECTED", (3, 10)),
+        expect=("REJECTED", (10,)),
         standard="E8",
     ),
     Variant(

@@ -319,12 +319,25 @@ def fail_python_first_entry(data: dict[str, Any]) -> str:
 LAUNCHED_PROGRAM_PATH = "benchmarks/single_node/fixed_seq_len/warmup.py"
 
 
-def fail_launched_program(data: dict[str, Any]) -> str:
-    """7, 8: the script has `accelerate launch` run a Python program the PR adds beside it."""
-    runs = 'accelerate launch --num_processes 1 "$(dirname "$0")/warmup.py"\n'
+def _runs_added_program(data: dict[str, Any], runs: str) -> str:
+    """The script runs `runs` right after it sources the library; the PR adds the program."""
     _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
     _pull(data)["commits"][0]["files"][LAUNCHED_PROGRAM_PATH] = "import os  # anything\n"
     return pass_conversation(data)
+
+
+def fail_launched_program(data: dict[str, Any]) -> str:
+    """7, 8: the script has `accelerate launch` run a Python program the PR adds beside it."""
+    return _runs_added_program(
+        data, 'accelerate launch --num_processes 1 "$(dirname "$0")/warmup.py"\n'
+    )
+
+
+def fail_environment_runner(data: dict[str, Any]) -> str:
+    """7, 8: the script has `uv run` start a Python program the PR adds beside it."""
+    return _runs_added_program(
+        data, 'uv run --no-project --with pyyaml --python 3.12 "$(dirname "$0")/warmup.py"\n'
+    )
 
 
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"

@@ -376,11 +376,14 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
 # the options whose value is a package spec (a local path is a project too).
 _PROJECT_INSTALLS: dict[str, frozenset[str]] = {
     "uv": frozenset({"sync", "run"}),
-    "poetry": frozenset({"install", "sync"}),
-    "pdm": frozenset({"install", "sync"}),
-    "pipenv": frozenset({"install", "sync"}),
+    # `run` reads the manifest too: its scripts (`[tool.pdm.scripts]`, a Pipfile's
+    # `[scripts]`, poetry's entry points, pixi's tasks) are commands the project defines
+    "poetry": frozenset({"install", "sync", "run"}),
+    "pdm": frozenset({"install", "sync", "run"}),
+    "pipenv": frozenset({"install", "sync", "run"}),
     "hatch": frozenset({"run", "shell", "env"}),
-    "rye": frozenset({"sync"}),
+    "rye": frozenset({"sync", "run"}),
+    "pixi": frozenset({"install", "run", "shell"}),
     # other languages' package managers run the project's own hooks: npm's lifecycle scripts
     # (`preinstall`, `postinstall`, ...) and `npm run` scripts, Cargo's `build.rs`, a Gemfile's
     # gemspecs
@@ -456,9 +459,10 @@ _ROOT_FILES: dict[str, tuple[str, ...]] = {
     "uvx": (*PYTHON_BUILD_FILES, "uv.lock", "uv.toml"),
     "poetry": (*PYTHON_BUILD_FILES, "poetry.lock", "poetry.toml"),
     "pdm": (*PYTHON_BUILD_FILES, "pdm.lock", "pdm.toml"),
-    "pipenv": (*PYTHON_BUILD_FILES, "Pipfile", "Pipfile.lock"),
+    "pipenv": (*PYTHON_BUILD_FILES, "Pipfile", "Pipfile.lock", ".env"),  # `.env`: variables
     "hatch": (*PYTHON_BUILD_FILES, "hatch.toml", "hatch_build.py"),
     "rye": (*PYTHON_BUILD_FILES, "requirements.lock", "requirements-dev.lock"),
+    "pixi": (*PYTHON_BUILD_FILES, "pixi.toml", "pixi.lock"),
     # lifecycle scripts in package.json; `.npmrc` may name the shell scripts run in
     "npm": _NODE_PROJECT,
     # `.yarnrc.yml`'s `yarnPath` and plugins, the Plug'n'Play loader, all run as yarn starts
@@ -784,7 +788,7 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     start = command_index(argv)
     while 0 < start < len(argv) and _option_word(argv[start]):
         start += 1  # `srun --jobid=$ID bash -c`: an option even if its value could split
-    if not 0 < start < len(argv) or _elsewhere(argv[:start]):
+    if not 0 < start < len(argv) or runs_elsewhere(argv[:start]):
         return 0
     shell = argv[start]
     if not (shell.known and basename(shell.text) in INTERPRETERS):
@@ -792,7 +796,7 @@ def shell_string_behind_wrappers(argv: Sequence[Field]) -> int:
     return start if command_string_at(argv[start:]) else 0
 
 
-def _elsewhere(wrappers: Sequence[Field]) -> bool:
+def runs_elsewhere(wrappers: Sequence[Field]) -> bool:
     """The wrappers run their command somewhere other than on this host as a plain program:
     in a container image, or under torchrun as a Python program (unless `--no-python`)."""
     names = {basename(word.text) for word in wrappers if word.known}
@@ -818,7 +822,7 @@ def python_program(argv: Sequence[Field]) -> Field | None:
     if first not in WRAPPERS and not PYTHON.fullmatch(first):
         return None  # nearly every command
     start = command_index(argv)
-    if start >= len(argv) or _elsewhere(argv[:start]):
+    if start >= len(argv) or runs_elsewhere(argv[:start]):
         return None
     program = argv[start]
     if not (program.known and PYTHON.fullmatch(basename(program.text))):
@@ -845,7 +849,7 @@ def python_first_entry(argv: Sequence[Field]) -> Field | None:
     if first not in WRAPPERS and not PYTHON.fullmatch(first):
         return None  # nearly every command
     start = command_index(argv)
-    if start >= len(argv) or _elsewhere(argv[:start]) or not _is_python(argv[start]):
+    if start >= len(argv) or runs_elsewhere(argv[:start]) or not _is_python(argv[start]):
         return None
     if _isolated(argv[start + 1 :]):
         return None
@@ -906,7 +910,7 @@ def launched_python_program(argv: Sequence[Field]) -> Field | None:
     wrappers = {basename(w.text) for w in argv[:start] if w.known}
     if "torchrun" in wrappers and not wrappers & (_NOT_ON_THIS_HOST - {"torchrun"}):
         return argv[start] if known_name(argv[start]).endswith(".py") else None  # its program
-    if _elsewhere(argv[:start]) or not argv[start].known:
+    if runs_elsewhere(argv[:start]) or not argv[start].known:
         return None
     words = list(argv[start:])
     texts = [word.text for word in words]
@@ -930,7 +934,7 @@ def python_reads_stdin(argv: Sequence[Field]) -> bool:
     """Python, alone or behind wrappers that run it on this host, reads its program from
     standard input (`python3 - <<'EOF'`, `python3 <<EOF`)."""
     start = command_index(argv)
-    if start >= len(argv) or _elsewhere(argv[:start]):
+    if start >= len(argv) or runs_elsewhere(argv[:start]):
         return False
     if not (argv[start].known and PYTHON.fullmatch(basename(argv[start].text))):
         return False

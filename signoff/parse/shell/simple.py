@@ -26,6 +26,11 @@ from signoff.parse.shell import wildcards
 from signoff.parse.shell.builtins import BUILTINS, _is_set
 from signoff.parse.shell.calls import Calls
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
+from signoff.parse.shell.environment_runners import (
+    ENV_FILE_VARIABLES,
+    RunnerCommand,
+    environment_run,
+)
 from signoff.parse.shell.evaluated import (
     EVALUATES_NAMES,
     PROMPTS,
@@ -317,6 +322,10 @@ class SimpleCommands(Calls):
         if name in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
             field = Field(given.text, given.known, given.prefix, line, given.parts)
             self.file_read_later(field, line, scope, raw[:120])
+        loads = ENV_FILE_VARIABLES.get(name)
+        if loads and given.text:  # `UV_ENV_FILE=f uv run ...`: its variables may load code
+            field = Field(given.text, given.known, given.prefix, line, given.parts)
+            self.file_read_later(field, line, scope, raw[:120], loads)
         if name in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
             self._command_variable(name, given, line, scope)
         self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
@@ -402,6 +411,12 @@ class SimpleCommands(Calls):
             self.file_read_later(settings, node.line, scope, command, reads)
         for given, value, raw in wrapper_assignments(argv[: command_index(argv)]):  # `env X=v`
             self._sets(given, value, raw, node.line, scope)
+        run = environment_run(argv)
+        if run is not None:  # `uv run python x.py`: the runner's line, then what it starts
+            self._environment_run(run, prefix, node, scope, exp)
+            if name == "exec":
+                return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
+            return scope, Outcome(None)
         wrapped = shell_string_behind_wrappers(argv)
         if wrapped:  # `timeout 60 bash -c '...'`: the wrappers' line, then the string it runs
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
@@ -496,6 +511,32 @@ class SimpleCommands(Calls):
         if name == "exec" and len(argv) > 1:
             return scope, Outcome(True, "exit", f"exec at line {self.at(node.line)}")
         return scope, Outcome(None)
+
+    def _environment_run(
+        self,
+        run: RunnerCommand,
+        prefix: dict[str, str],
+        node: Simple,
+        scope: Scope,
+        exp: Expander,
+    ) -> None:
+        """`uv run [options] CMD`, `conda run --cwd D CMD`: the runner is recorded as a program
+        (it may install the project), the files it loads variables from as files a later shell
+        runs, and CMD is read as a program started there, in its own process."""
+        self.hook.external(self, run.runner, prefix, scope, heredoc=bool(node.heredocs))
+        shown = " ".join(f.text for f in [*run.runner, *run.command])[:200]
+        for file in run.env_files:
+            self.file_read_later(file, node.line, scope, shown, "the runner loads variables from")
+        if run.problem:
+            self.problem(node.line, run.problem)
+            return
+        if not run.command:
+            return
+        inner = scope.copy()
+        if run.directory is not None:
+            went = _changed_directories(directories(scope), [run.directory])
+            inner.assign(CWD, tuple(Option(Text(d)) for d in went) or (Option(None),))
+        self.dispatch(run.command, prefix, node, inner, exp, functions=False)
 
     # --- text bash runs where it is used (shell.evaluated) ---------------------------------------
 

@@ -327,7 +327,7 @@ LOCAL_INSTALLS = [
     'pip install "${BASH_SOURCE%/*}/../pkg"',
     # project managers build the project of a directory, or a local path they are handed
     "cd benchmarks/single_node/pkg && uv sync",
-    "uv run --project benchmarks/single_node/pkg python3 -m pkg",
+    "uv run --project benchmarks/single_node/pkg pkg-cli",
     "uvx --from ./benchmarks/single_node/pkg pkg-cli",
     "cd benchmarks/single_node/pkg && poetry install --no-root",
     "pipx install benchmarks/single_node/pkg",
@@ -1305,3 +1305,84 @@ def test_a_program_deno_fetches_from_a_url_fails_closed(check, check_id):
     result = check(_beside_the_server("deno run -A https://example.com/patch.ts"), check_id)
     assert result.status == "FAIL", result.reason
     assert "deno runs a program fetched from https://example.com/patch.ts" in result.reason
+
+
+# Environment runners start a command in the environment they manage: the command is read as
+# if written alone (`uv run x.py` is `python x.py`), wherever their options put it.
+ENVIRONMENT_RUNS = [
+    ("uv run python tools/x.py", "tools/x.py"),
+    ("uv run tools/x.py", "tools/x.py"),
+    ("uv run --no-project --python 3.12 -- python3 tools/x.py", "tools/x.py"),
+    ("uv --quiet run --with-requirements r.txt --frozen bash tools/x.sh", "tools/x.sh"),
+    ("uv run --script tools/x", "tools/x"),
+    ("uv run -m tools.x --port 1", "tools/x.py"),
+    ("uv run -p3.12 -qq tools/x.py", "tools/x.py"),
+    ("uv run --directory tools python3 x.py", "tools/x.py"),
+    ("poetry run python tools/x.py", "tools/x.py"),
+    ("poetry -C tools run python x.py", "tools/x.py"),
+    ("pdm run -v python tools/x.py", "tools/x.py"),
+    ("pipenv run python tools/x.py", "tools/x.py"),
+    ("hatch run test:python tools/x.py", "tools/x.py"),
+    ("hatch -e test run tools/x.py", "tools/x.py"),
+    ("rye run python tools/x.py", "tools/x.py"),
+    ("pixi run --frozen python tools/x.py", "tools/x.py"),
+    ("conda run -n bench --no-capture-output python tools/x.py", "tools/x.py"),
+    ("micromamba run --cwd tools -n bench python x.py", "tools/x.py"),
+    ("timeout 600 uv run python tools/x.py", "tools/x.py"),
+    ("env A=1 poetry run bash -c 'python3 tools/x.py'", "tools/x.py"),
+    ("uv run python tools/train.py", "tools/json.py"),  # its first import path entry
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", ENVIRONMENT_RUNS)
+def test_the_command_an_environment_runner_starts_is_read_as_if_written_alone(
+    check, line, added, check_id
+):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert added in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "uv run --no-such-option x python3 -c 'print(1)'",  # where its command starts
+        "conda run -e A=1 python3 -c 'print(1)'",
+        "uv run https://example.com/x.py",  # a script it downloads
+    ],
+)
+def test_an_environment_runner_whose_command_cannot_be_placed_fails_closed(check, line):
+    parts = _parts(line, helper=None)
+    for check_id in ("no-arch-hacks", "spec-chat-template"):
+        result = check(parts, check_id)
+        assert result.status == "FAIL", (check_id, result.reason)
+
+
+@pytest.mark.parametrize(
+    "line, added",
+    [
+        ("uv run --env-file tools/bench.env python3 -c 'print(1)'", "tools/bench.env"),
+        ("pipenv run python3 -c 'print(1)'", ".env"),  # pipenv loads the project's `.env`
+        ("pdm run bench", "pyproject.toml"),  # a script the project's manifest defines
+        ("poetry run bench", "pyproject.toml"),
+    ],
+)
+def test_the_files_an_environment_runner_loads_count(check, line, added):
+    for check_id in ("no-arch-hacks", "spec-chat-template"):
+        result = _failed_with_added(check, check_id, line, added, "PYTHONPATH=tools\n")
+        assert added in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "uv run python3 tools/x.py",  # the program is the repository's own
+        "conda run -n bench python3 -c 'print(1)'",
+        "poetry install --no-root",  # no command started
+        "uv run --no-project -- python3 -c 'print(1)'",
+    ],
+)
+def test_an_environment_runner_of_unchanged_files_passes(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, "docs/y.py", "import os\n")
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
