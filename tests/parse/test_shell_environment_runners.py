@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from signoff.parse.benchmark.script import evaluate, read_script
-from signoff.parse.shell.environment_runners import environment_run
+from signoff.parse.shell.environment_runners import environment_run, uv_list_files
 from signoff.parse.shell.fields import Field
 
 
@@ -118,3 +118,20 @@ def test_hatchs_matrix_filter_is_its_own_word():
 def test_a_command_xargs_fills_in_is_known_only_at_run_time():
     run = _run("ls tools | xargs -I{} uv run python3 tools/{}")
     assert ("tools/{}", "") in {(f.word, f.name) for f in run.script_files}  # no known name
+
+
+@pytest.mark.parametrize(
+    "line, files",
+    [
+        ("uv run --with-requirements a.txt --python 3.12 python3 x.py -r b.txt", ["a.txt"]),
+        ("uvx --with-requirements=a.txt tool -r b.txt", ["a.txt"]),
+        ("uv tool run tool -c b.txt", []),  # the tool's own option
+        ("uv tool install tool --overrides a.txt -c c.txt", ["a.txt", "c.txt"]),
+        ("uv add x -r a.txt", ["a.txt"]),
+        ("timeout 9 uv --quiet add --requirements a.txt", ["a.txt"]),
+        ("uv pip install -r b.txt", []),  # pip's grammar, read as pip's
+        ("uv sync --python 3.12", []),
+    ],
+)
+def test_the_package_lists_uv_installs_from_are_its_own_options(line, files):
+    assert [f.text for f in uv_list_files(_words(line))] == files

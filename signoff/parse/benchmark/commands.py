@@ -35,6 +35,7 @@ from signoff.parse.benchmark.launch_read import (
 )
 from signoff.parse.benchmark.script_text import MAX_LINE
 from signoff.parse.shell.containers import container_image
+from signoff.parse.shell.environment_runners import uv_list_files
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell.records import (
@@ -158,6 +159,7 @@ class BenchmarkCommands:
         runs = script_file_word(argv, heredoc=heredoc) if running else None
         listed = [runs] if runs is not None else []
         listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
+        listed += uv_list_files(argv) if running else []  # `uv run --with-requirements x.txt`
         listed += python_module_files(argv) if running else []  # `python3 -m tools.x`
         where = directories(scope) if runs is not None else ()  # where a relative one lies
         for file in listed:  # its text is not read: the checks decide what that may hide

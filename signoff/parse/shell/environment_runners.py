@@ -148,6 +148,48 @@ ENV_FILE_VARIABLES = {
 }
 
 
+# uv's options naming a list of packages to install (requirements, constraints, overrides):
+# `uv run --with-requirements F`, `uvx --with-requirements F`, `uv add -r F`, `uv tool install
+# --overrides F`. Each may name an engine fork or wheel, and its text is not read.
+_UV_LIST_OPTIONS = frozenset(
+    {"--with-requirements", "-r", "--requirements", "--requirement", "-c", "--constraints",
+     "--constraint", "--overrides", "--override", "--build-constraints", "--build-constraint",
+     "-b"}
+)  # fmt: skip
+# Where a uv command line hands the rest to the program it runs (`uv run CMD`, `uvx TOOL`,
+# `uv tool run TOOL`): the list options before it are uv's, those after the program's.
+_UV_RUNS = {("uv", "run"), ("uvx",), ("uv", "tool", "run")}
+
+
+def uv_list_files(argv: Sequence[Field]) -> list[Field]:
+    """The package list files a uv command line installs from (`_UV_LIST_OPTIONS`), alone or
+    behind wrappers; `uv pip` is pip's grammar and is read as pip is."""
+    words = argv[command_index(argv) :]
+    if not words or not words[0].known or basename(words[0].text) not in ("uv", "uvx"):
+        return []
+    path: tuple[str, ...] = (basename(words[0].text),)
+    found: list[Field] = []
+    i = 1
+    while i < len(words):
+        word = words[i]
+        text = word.text if word.known else word.prefix
+        name, joined, value = text.partition("=")
+        if name in _UV_LIST_OPTIONS | _UV.values and name.startswith("-"):
+            given = Field(value, word.known, "", word.line) if joined else _next(words, i)
+            if name in _UV_LIST_OPTIONS and given is not None:
+                found.append(given)
+            i += 1 if joined else 2
+            continue
+        if text.startswith("-") or not word.known:
+            i += 1
+            continue
+        if path in _UV_RUNS or path == ("uv", "pip"):
+            break  # the program and its arguments; pip's are read as pip's
+        path = (*path, text) if len(path) < 3 else path
+        i += 1
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class RunnerCommand:
     runner: list[Field]  # the runner's own words, leading wrappers included (`uv run --with x`)

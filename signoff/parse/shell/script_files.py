@@ -159,7 +159,13 @@ def script_file_word(argv: Sequence[Field], *, heredoc: bool = False) -> Field |
     return _substituted(found, {"{}", *_xargs_replace(argv)})
 
 
-_PIP_LIST_OPTIONS = ("-r", "--requirement", "-c", "--constraint")
+# pip's and `uv pip`'s options naming a file of packages (uv's plural spellings, overrides and
+# build constraints too)
+_PIP_LIST_OPTIONS = frozenset(
+    {"-r", "--requirement", "--requirements", "-c", "--constraint", "--constraints",
+     "--override", "--overrides", "--build-constraint", "--build-constraints"}
+)  # fmt: skip
+_PIP_LIST_JOINED = tuple(sorted(f"{o}=" for o in _PIP_LIST_OPTIONS if o.startswith("--")))
 
 
 _PIP = re.compile(r"pip[\d.]*")
@@ -196,7 +202,7 @@ def package_list_files(argv: Sequence[Field]) -> list[Field]:
         text = word.text
         if text in _PIP_LIST_OPTIONS and i + 1 < len(words):
             found.append(words[i + 1])
-        elif text.startswith(tuple(f"{o}=" for o in _PIP_LIST_OPTIONS[1::2])):
+        elif text.startswith(_PIP_LIST_JOINED):
             value = text.split("=", 1)[1]
             found.append(Field(value, word.known, "", word.line, word.parts))
         elif text[:2] in ("-r", "-c") and len(text) > 2 and not text.startswith("--"):

@@ -1386,3 +1386,28 @@ def test_an_environment_runner_of_unchanged_files_passes(check, line):
     parts = _parts(line, helper=None)
     add_changed_file(parts, "docs/y.py", "import os\n")
     _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))
+
+
+FORK_LIST = "vllm @ git+https://github.com/x/vllm@fork\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "uv run --with-requirements tools/req.txt python3 -c 'print(1)'",
+        "uvx --with-requirements=tools/req.txt ruff check .",
+        "uv add -r tools/req.txt",
+        "uv tool install aiperf --overrides tools/req.txt",
+        "uv pip install vllm --overrides tools/req.txt",
+        "uv pip install --constraints=tools/req.txt vllm",
+    ],
+)
+def test_a_package_list_uv_installs_from_counts(check, line):
+    result = _failed_with_added(check, "engine-patches", line, "tools/req.txt", FORK_LIST)
+    assert "(`tools/req.txt`)" in result.reason
+
+
+def test_a_list_option_after_the_program_uv_runs_is_the_programs(check):
+    parts = _parts("uv run python3 -c 'print(1)' -r tools/req.txt", helper=None)
+    add_changed_file(parts, "tools/req.txt", FORK_LIST)
+    _assert_passes(check, parts, ("engine-patches",))
