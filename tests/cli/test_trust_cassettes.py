@@ -53,6 +53,13 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "which this PR adds (`benchmarks/single_node/fixed_seq_len/warmup.py`)",
         ),
+        # a program signoff has no rule for (a profiler) runs the command it is handed
+        (
+            "fail_profiled_program",
+            [7, 8],
+            7,
+            "which this PR adds (`benchmarks/single_node/fixed_seq_len/warmup.py`)",
+        ),
         # a changelog metadata line is ignored only in the changelog
         ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
     ],

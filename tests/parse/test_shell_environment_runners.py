@@ -135,3 +135,11 @@ def test_a_command_xargs_fills_in_is_known_only_at_run_time():
 )
 def test_the_package_lists_uv_installs_from_are_its_own_options(line, files):
     assert [f.text for f in uv_list_files(_words(line))] == files
+
+
+def test_a_server_command_another_program_only_records_is_no_second_launch():
+    run = _run(
+        "CMD=(python3 -m sglang.launch_server --model-path m --tp 8)\n"
+        'write_command "$LOG" "${CMD[@]}"\n"${CMD[@]}" &'
+    )
+    assert [launch.line for launch in run.launches] == [4]

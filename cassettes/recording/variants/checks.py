@@ -333,6 +333,14 @@ def fail_launched_program(data: dict[str, Any]) -> str:
     )
 
 
+def fail_profiled_program(data: dict[str, Any]) -> str:
+    """7, 8: the script runs a Python program the PR adds beside it under a profiler
+    (`nsys profile`), a program signoff has no rule for that runs the command it is handed."""
+    return _runs_added_program(
+        data, 'nsys profile -o /tmp/warmup --trace cuda python3 "$(dirname "$0")/warmup.py"\n'
+    )
+
+
 def fail_environment_runner(data: dict[str, Any]) -> str:
     """7, 8: the script has `uv run` start a Python program the PR adds beside it."""
     return _runs_added_program(

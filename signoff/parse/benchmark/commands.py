@@ -48,6 +48,7 @@ from signoff.parse.shell.records import (
 )
 from signoff.parse.shell.script_files import (
     basename,
+    code_operands,
     conda_packages,
     dotted_files,
     known_name,
@@ -160,6 +161,7 @@ class BenchmarkCommands:
         listed = [runs] if runs is not None else []
         listed += package_list_files(argv) if running else []  # `pip install -r x.txt`
         listed += uv_list_files(argv) if running else []  # `uv run --with-requirements x.txt`
+        listed += code_operands(argv, listed) if running else []  # `snakemake -s x.py`
         listed += python_module_files(argv) if running else []  # `python3 -m tools.x`
         where = directories(scope) if runs is not None else ()  # where a relative one lies
         for file in listed:  # its text is not read: the checks decide what that may hide

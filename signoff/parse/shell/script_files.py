@@ -900,10 +900,18 @@ def program_directory(program: Field) -> Field | None:
 
 # Launchers that start Python on a program file, each with its subcommand ("": none), and
 # the modules that do so under `python -m`.
-_PYTHON_LAUNCHERS = {"accelerate": "launch", "deepspeed": ""}
+# Profilers, debuggers, test runners and app runners start Python on the file they are
+# handed too (`coverage run x.py`, `python3 -m cProfile x.py`, `streamlit run x.py`).
+_PYTHON_LAUNCHERS = {
+    "accelerate": "launch", "deepspeed": "", "coverage": "run", "ipython": "", "pytest": "",
+    "py.test": "", "kernprof": "", "memray": "run", "pyinstrument": "", "viztracer": "",
+    "scalene": "", "mprof": "run", "locust": "", "streamlit": "run", "nox": "",
+}  # fmt: skip
 _PYTHON_LAUNCHER_MODULES = frozenset(
-    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner"}
-)
+    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner", "cProfile",
+     "profile", "pdb", "trace", "coverage", "debugpy", "pytest", "IPython", "memray",
+     "pyinstrument", "viztracer", "scalene", "kernprof", "line_profiler", "locust", "streamlit"}
+)  # fmt: skip
 
 
 def launched_python_program(argv: Sequence[Field]) -> Field | None:
@@ -971,23 +979,125 @@ def system_program(path: str) -> bool:
     return posixpath.dirname(posixpath.normpath(path)) in SYSTEM_BIN_DIRS
 
 
+# Programs whose operands are data, never a command they run: file and text tools, package
+# managers and version control, which name interpreters and program files as things to copy,
+# compare, install or look up (`ln -s /usr/bin/python3 python`, `apt-get install python3`,
+# `grep -c python3 x.sh`, `git add tools/x.py`).
+_DATA_TOOLS = frozenset(
+    {"cp", "mv", "ln", "rm", "install", "mkdir", "rmdir", "touch", "chmod", "chown", "chgrp",
+     "ls", "stat", "file", "readlink", "realpath", "dirname", "basename", "cat", "tac", "head",
+     "tail", "less", "more", "wc", "sort", "uniq", "cut", "paste", "tr", "diff", "cmp", "comm",
+     "grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "jq", "yq", "sha1sum", "sha256sum",
+     "sha512sum", "md5sum", "b2sum", "cksum", "base64", "od", "xxd", "hexdump", "strings",
+     "tar", "zip", "unzip", "gzip", "gunzip", "zstd", "xz", "bzip2", "rsync", "scp", "sftp",
+     "curl", "wget", "aria2c", "git", "gh", "hg", "svn", "patch", "which", "whereis", "type",
+     "apt", "apt-get", "apt-cache", "dpkg", "yum", "dnf", "rpm", "apk", "zypper", "pacman",
+     "brew", "snap", "pip", "pip3", "conda", "mamba", "micromamba", "update-alternatives",
+     "tee", "dd", "truncate", "shred", "split", "column", "fold", "nl", "envsubst", "logger",
+     "pgrep", "pkill", "kill", "killall", "ps", "lsof", "fuser", "find", "locate", "tree",
+     "du", "df", "test", "[", "expr", "printf", "echo", "date", "seq", "mktemp", "hf",
+     "huggingface-cli", "aws", "gsutil", "az", "s3cmd", "rclone", "docker", "podman", "kubectl",
+     # Python's project and environment tools name an interpreter to use, not to run (their
+     # `run` forms are read by environment_runners)
+     "uv", "uvx", "pipx", "virtualenv", "pyenv", "poetry", "pdm", "pipenv", "hatch", "rye",
+     "pixi"}
+)  # fmt: skip
+
+
 def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
-    """Where a shell given a command string stands among the words of a program signoff has
-    no rule for (`strace -f sh -c STR`, `unshare -r bash -c STR`, `kubectl exec P -- sh -c
-    STR`): a program handed a shell's command line is taken to run it, as a wrapper does (0:
-    none). Programs in `handled` (builtins, wrappers, the runners read elsewhere) and
-    interpreters, whose other words are their program's arguments, are left alone; Python
-    too, unless it runs torchrun's module with `--no-python`."""
+    """Where a command line stands among the words of a program signoff has no rule for,
+    which is taken to run it, as a wrapper does (0: none): a shell given a command string
+    (`strace -f sh -c STR`, `kubectl exec P -- sh -c STR`), a shell or Python by name or path
+    (`nsys profile -o p python3 x.py`, `perf record -g -- bash x.sh`, `gosu u python3 x.py`),
+    or a program path right after `--` (`tini -- ./run.sh`, `runuser -u u -- tools/x.py`).
+    Programs in `handled` (builtins, wrappers, the runners read elsewhere), `_DATA_TOOLS`
+    and interpreters, whose other words are their program's arguments, are left alone;
+    Python too, unless it runs torchrun's module with `--no-python`."""
     name = basename(argv[0].text) if argv and argv[0].known else ""
     if PYTHON.fullmatch(name) and not _torch_launcher(argv):
         return 0  # its words are its program's
     if not name or name in handled or name in INTERPRETERS:
         return 0
+    data = name in _DATA_TOOLS
     for j in range(1, len(argv)):
         word = argv[j]
-        if word.known and a_shell(word.text) and command_string_at(argv[j:]):
+        if not word.known or word.text.startswith("-"):
+            continue  # an option is no command (`--entrypoint=/bin/bash`, `--python=python3`)
+        if a_shell(word.text) and command_string_at(argv[j:]):
+            return j
+        if data:
+            continue
+        if (a_shell(word.text) or _is_python(word)) and _handed_a_program(argv, j):
+            return j
+        if argv[j - 1].known and argv[j - 1].text == "--" and _program_path(word.text):
             return j
     return 0
+
+
+# Files that are programs by their name: a program handed one may run it (a test runner, a
+# notebook executor, a workflow tool, a baseline script given a PR's script as its job).
+_CODE_SUFFIXES = (".py", ".sh", ".bash", ".ipynb")
+# `MOD:ATTR`, how app servers and task queues name the code they import (`uvicorn
+# tools.x:app`, `gunicorn -k w pkg.wsgi:application`, `celery -A tasks:app worker`)
+_APP_REFERENCE = re.compile(r"(?P<module>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):[A-Za-z_]\w*(?:\(.*\))?")
+
+
+def code_operands(argv: Sequence[Field], ran: Sequence[Field]) -> list[Field]:
+    """The program files a command line hands its program besides `ran` (what it runs, read
+    elsewhere), unless the program only handles files as data (`_DATA_TOOLS`): operands and
+    `--opt=VALUE` values named `*.py`, `*.sh`, `*.bash`, `*.ipynb`, and the modules of
+    `MOD:ATTR` references. Words known only at run time name nothing here."""
+    start = command_index(argv)
+    words = argv[start:]
+    if not words or not words[0].known or basename(words[0].text) in _DATA_TOOLS:
+        return []
+    if runs_elsewhere(argv[:start]):
+        return []
+    if a_shell(words[0].text) or _is_python(words[0]):
+        return []  # its other words are its program's arguments
+    found: list[Field] = []
+    for k, word in enumerate(words[1:], 1):
+        command = word.known and not word.text.startswith("-")
+        if command and (a_shell(word.text) or _is_python(word)):
+            # the command it is handed, read where it runs (`shell_among_operands`), or a
+            # module's files (`nsys profile python3 -m tools.x`)
+            after = [w.text if w.known else "" for w in words[k + 1 : k + 3]]
+            if len(after) == 2 and after[0] == "-m" and _MODULE.fullmatch(after[1]):
+                found += _module_files(words[k + 2])
+            break
+        if not word.known or any(word is r for r in ran) or _not_a_path(word.text):
+            continue
+        text = word.text.partition("=")[2] if word.text.startswith("--") else word.text
+        app = _APP_REFERENCE.fullmatch(text)
+        if text.endswith(_CODE_SUFFIXES) and not text.startswith("-"):
+            found.append(word if text == word.text else Field(text, True, text, word.line))
+        elif app is not None:
+            found += _module_files(Field(app["module"], True, app["module"], word.line))
+    return found
+
+
+def _not_a_path(text: str) -> bool:
+    """A URL, or a message that ends like a file name (`next: bash run.sh`)."""
+    return "://" in text or any(c.isspace() for c in text)
+
+
+def _handed_a_program(argv: Sequence[Field], j: int) -> bool:
+    """The interpreter at `j` is handed a program file (`python3 x.py`, `bash "$D/x.sh"`) or
+    Python a `-c` program: not one named alone or with options only (`--python
+    /usr/bin/python3`, `bash -l`), nor `python3 -m M`, which may be a server another
+    program only records (`write_command log python3 -m sglang.launch_server ...`; its
+    module's files count as `code_operands`)."""
+    if _is_python(argv[j]):
+        program = _python_operand(argv, j + 1)
+        code = any(w.known and w.text == "-c" for w in argv[j + 1 : j + 3])
+        return code or (program is not None and program.text != STDIN)
+    program = _operand(argv, j + 1)
+    return program is not None and program.text != STDIN
+
+
+def _program_path(text: str) -> bool:
+    """A word that runs a file when it is the command: a path (`./run.sh`, `tools/x.py`)."""
+    return "/" in text and not text.endswith("/")
 
 
 def _torch_launcher(argv: Sequence[Field]) -> bool:

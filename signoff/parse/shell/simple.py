@@ -147,10 +147,11 @@ _FOLLOWED_OUTPUT = FETCHERS | {"cat"}
 _PATTERN = re.compile(r"[*?]|\[[^\]]+\]")
 _QUOTING = re.compile(r"['\"\\$`]")
 # Commands whose other words are read by their own rules, not as a command line they run.
+# (`runuser -u U -- CMD` and `su`, given no `-c` string, run their command as a wrapper does)
 _LEFT_TO_THEIR_RULES = (
     frozenset(BUILTINS) | WRAPPERS | STRING_RUNNERS | OPTION_RUNNERS | _SILENT
     | {"command", "builtin", "coproc", "setsid", "exec", "eval", "time", "nohup"}
-)  # fmt: skip
+) - {"runuser", "su"}  # fmt: skip
 # Builtins that read a file as code, besides those that run it as a program.
 _FILE_READERS = frozenset({"source", "."})
 # `setsid` (util-linux) options: none takes a value, so its program is the first other word.
@@ -434,7 +435,8 @@ class SimpleCommands(Calls):
             shell = [Field("sh", True, "", argv[0].line), Field("-c", True, "", argv[0].line)]
             self.dispatch([*shell, string], prefix, node, scope, exp, functions=False)
             return scope, Outcome(None)
-        at = shell_among_operands(argv, _LEFT_TO_THEIR_RULES)
+        unread = unread_commands(basename(name), argv)  # `nc -e /bin/sh`: its own rule
+        at = 0 if unread else shell_among_operands(argv, _LEFT_TO_THEIR_RULES)
         if at:  # `strace -f sh -c STR`: the program runs the shell it is handed
             self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))
             self.dispatch(argv[at:], prefix, node, scope, exp, functions=False)
@@ -504,7 +506,6 @@ class SimpleCommands(Calls):
             self.feeding = printed[-1] if printed else None
         self.written_program(argv, node, scope, exp, prefix)
         self._other_language(argv, node, scope)
-        unread = unread_commands(basename(name), argv)  # `crontab -`, `nc -e /bin/sh`
         if unread:
             self.problem(node.line, unread)
         self.hook.external(self, argv, prefix, scope, heredoc=bool(node.heredocs))

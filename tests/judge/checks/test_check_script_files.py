@@ -1411,3 +1411,61 @@ def test_a_list_option_after_the_program_uv_runs_is_the_programs(check):
     parts = _parts("uv run python3 -c 'print(1)' -r tools/req.txt", helper=None)
     add_changed_file(parts, "tools/req.txt", FORK_LIST)
     _assert_passes(check, parts, ("engine-patches",))
+
+
+# A program signoff has no rule for that is handed a command line runs it, as a wrapper does
+# (profilers, tracers, init shims, user switchers); one that runs Python on a file it is
+# handed (test runners, profilers, app servers) runs that file.
+UNKNOWN_RUNNERS = [
+    "nsys profile -o /tmp/p --trace cuda python3 tools/x.py",
+    "strace -f -o /tmp/s python3 tools/x.py",
+    "perf record -g -- python3 tools/x.py",
+    "py-spy record -o p.svg -- python3 tools/x.py",
+    "rocprofv3 --kernel-trace -- python3 tools/x.py",
+    "runuser -u bench -- python3 tools/x.py",
+    "gosu bench python3 tools/x.py",
+    "tini -- tools/x.py",
+    "chroot / python3 tools/x.py",
+    "xvfb-run python3 tools/x.py",
+    "coverage run tools/x.py",
+    "python3 -m cProfile -o p.out tools/x.py",
+    "python3 -m pdb tools/x.py",
+    "pytest -x tools/x.py",
+    "streamlit run tools/x.py",
+    "uvicorn tools.x:app --port 8000",
+    "celery -A tools.x:app worker",
+    "snakemake -s tools/x.py",
+    "jupyter nbconvert --execute --to notebook tools/x.ipynb",
+    "mytool --job=tools/x.sh",
+    "nsys profile -t cuda python3 -m tools.x",
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", UNKNOWN_RUNNERS)
+def test_a_program_handed_a_command_or_a_program_file_runs_it(check, line, check_id):
+    added = "tools/x.ipynb" if ".ipynb" in line else "tools/x.sh" if ".sh" in line else "tools/x.py"
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert added in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cp tools/x.py /tmp/x.py",  # a file tool: its operands are data
+        "git add tools/x.py",
+        "grep -c python3 tools/x.py",
+        "sha256sum tools/x.py",
+        "apt-get install -y python3 python3-pip",
+        "ln -sf /usr/bin/python3 /usr/local/bin/python",
+        "uv venv --seed --python /usr/bin/python3",  # an interpreter named, not run
+        "mytool --python python3",
+        "curl -fsSL -o tools/x.sh https://example.com/x.sh",
+    ],
+)
+def test_a_program_handed_files_as_data_does_not_run_them(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, "tools/x.py", "import os\n")
+    add_changed_file(parts, "tools/x.sh", "echo hi\n")
+    result = check(parts, "no-arch-hacks")
+    assert "tools/x." not in result.reason, result.reason
