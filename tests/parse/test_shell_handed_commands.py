@@ -60,7 +60,8 @@ def test_files_handed_as_data_are_not_run(line):
         ("mytool --job=tools/x.sh", ["tools/x.sh"]),
         ("jupyter nbconvert --execute tools/x.ipynb", ["tools/x.ipynb"]),
         ("nsys profile python3 -m tools.x", ["tools/x.py", "tools/x/__main__.py"]),
-        ("python3 tools/a.py tools/b.py", []),  # the program's own arguments
+        ("python3 tools/a.py tools/b.py", ["tools/b.py"]),  # a.py may run what it is handed
+        ("bash -c 'python3 tools/b.py' sh", []),  # the string is read where bash runs it
         ("mytool localhost:8000 img:v0.5.1 host:22", []),  # ports and versioned tags
     ],
 )

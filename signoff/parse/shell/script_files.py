@@ -1046,15 +1046,14 @@ def code_operands(argv: Sequence[Field], ran: Sequence[Field]) -> list[Field]:
     """The program files a command line hands its program besides `ran` (what it runs, read
     elsewhere), unless the program only handles files as data (`_DATA_TOOLS`): operands and
     `--opt=VALUE` values named `*.py`, `*.sh`, `*.bash`, `*.ipynb`, and the modules of
-    `MOD:ATTR` references. Words known only at run time name nothing here."""
+    `MOD:ATTR` references. An interpreter's program gets its own arguments so (`python3
+    a.py b.py`: a.py may run b.py). Words known only at run time name nothing here."""
     start = command_index(argv)
     words = argv[start:]
     if not words or not words[0].known or basename(words[0].text) in _DATA_TOOLS:
         return []
     if runs_elsewhere(argv[:start]):
         return []
-    if a_shell(words[0].text) or _is_python(words[0]):
-        return []  # its other words are its program's arguments
     found: list[Field] = []
     for k, word in enumerate(words[1:], 1):
         command = word.known and not word.text.startswith("-")

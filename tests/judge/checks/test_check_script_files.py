@@ -1469,3 +1469,10 @@ def test_a_program_handed_files_as_data_does_not_run_them(check, line):
     add_changed_file(parts, "tools/x.sh", "echo hi\n")
     result = check(parts, "no-arch-hacks")
     assert "tools/x." not in result.reason, result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_program_file_handed_to_an_unchanged_program_counts(check, check_id):
+    line = "python3 utils/collect_results.py --plugin tools/x.py"
+    result = _failed_with_added(check, check_id, line, "tools/x.py", "import os\n")
+    assert "tools/x.py" in result.reason
