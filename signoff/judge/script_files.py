@@ -12,6 +12,7 @@ the PR's file list is incomplete, every such call counts. Dead paths were never 
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from collections.abc import Iterable
@@ -392,10 +393,22 @@ def _parent(path: str) -> str:
     return basename(path.rsplit("/", 1)[0]) if "/" in path else ""
 
 
+# A name with a pattern the shell expands to the files it matches (`*`, `?`, `[...]`).
+_PATTERN = re.compile(r"[*?\[]")
+
+
 def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], script: str) -> str:
     """How the PR may have written the file `call` runs ("" when it cannot have)."""
     if ctx.evidence.files_truncated:
         return INCOMPLETE
+    if call.name and _PATTERN.search(call.name):  # `bash tools/*.sh`: each file it matches
+        named = [f for name, files in _changed_by_name(ctx).items()
+                 if fnmatch.fnmatchcase(name, call.name) for f in files]  # fmt: skip
+        same = [f for f in named if f.path not in skip]
+        if same:
+            verb = "adds" if same[0].status == "added" else "changes"
+            return f"which this PR {verb} ({code(same[0].path)}, a file the pattern matches)"
+        return ""
     if call.name:
         named = _changed_by_name(ctx).get(call.name, [])
         same = [f for f in named if _same_name(f.path, call) and f.path not in skip]

@@ -60,6 +60,13 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "which this PR adds (`benchmarks/single_node/fixed_seq_len/warmup.py`)",
         ),
+        # an inline program imports by dotted name from its first path entry
+        (
+            "fail_inline_import",
+            [7, 8],
+            7,
+            "holding `benchmarks/single_node/fixed_seq_len/warmup.py`, which this PR adds",
+        ),
         # a changelog metadata line is ignored only in the changelog
         ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
     ],

@@ -9,6 +9,7 @@ import pytest
 
 from signoff.parse.benchmark.script import evaluate, read_script
 from signoff.parse.shell.fields import Field
+from signoff.parse.shell.python_files import inline_program_files
 from signoff.parse.shell.script_files import code_operands
 
 
@@ -69,3 +70,19 @@ def test_program_files_and_app_modules_handed_to_a_program_are_recorded(line, fi
     found = [f.text for f in code_operands(_words(line), [])]
     assert [f for f in files if f not in found] == []
     assert files or found == []
+
+
+@pytest.mark.parametrize(
+    "program, paths",
+    [
+        ("import tools.x", ("tools/x.py", "tools/x/__init__.py")),
+        ("from a.b import c", ("a/b.py", "a/b/__init__.py", "a/b/c.py", "a/b/c/__init__.py")),
+        ("import os.path, json, x", ()),  # the standard library; a one-part name
+        ("import runpy; runpy.run_path('tools/x.py')", ("tools/x.py",)),
+        ("print('see tools/x.py for details')", ()),  # a message
+        ("from . import y", ()),  # a relative import: its own package's
+        ("this is not python", ()),
+    ],
+)
+def test_an_inline_programs_files_are_its_dotted_imports_and_named_programs(program, paths):
+    assert inline_program_files(program) == paths

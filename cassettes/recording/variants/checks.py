@@ -341,6 +341,14 @@ def fail_profiled_program(data: dict[str, Any]) -> str:
     )
 
 
+def fail_inline_import(data: dict[str, Any]) -> str:
+    """7, 8: an inline Python program imports the program the PR adds by its dotted name,
+    through directories with no `__init__.py` (namespace packages from the checkout's root)."""
+    return _runs_added_program(
+        data, "python3 -c 'import benchmarks.single_node.fixed_seq_len.warmup'\n"
+    )
+
+
 def fail_environment_runner(data: dict[str, Any]) -> str:
     """7, 8: the script has `uv run` start a Python program the PR adds beside it."""
     return _runs_added_program(

@@ -52,6 +52,7 @@ from signoff.parse.shell.script_files import (
     conda_packages,
     dotted_files,
     known_name,
+    launched_module_files,
     local_projects,
     package_list_files,
     project_files,
@@ -163,6 +164,7 @@ class BenchmarkCommands:
         listed += uv_list_files(argv) if running else []  # `uv run --with-requirements x.txt`
         listed += code_operands(argv, listed) if running else []  # `snakemake -s x.py`
         listed += python_module_files(argv) if running else []  # `python3 -m tools.x`
+        listed += launched_module_files(argv) if running else []  # `torchrun -m tools.x`
         where = directories(scope) if runs is not None else ()  # where a relative one lies
         for file in listed:  # its text is not read: the checks decide what that may hide
             reader.records.of(SCRIPT_FILES).append(ScriptFileRun(

@@ -944,6 +944,37 @@ def launched_python_program(argv: Sequence[Field]) -> Field | None:
     return next((word for word in rest if known_name(word).endswith(".py")), None)
 
 
+# Launchers' options running a module instead of a program file (`torchrun -m tools.x`,
+# `deepspeed --module tools.x`, `accelerate launch -m tools.x`), and the launchers.
+_LAUNCHER_MODULE_OPTIONS = frozenset({"-m", "--module"})
+_MODULE_LAUNCHERS = frozenset({"torchrun", "accelerate", "deepspeed"})
+_LAUNCHER_MODULES = frozenset(
+    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner"}
+)
+
+
+def launched_module_files(argv: Sequence[Field]) -> list[Field]:
+    """The files of the module a Python launcher runs in module mode (`torchrun ... -m
+    tools.x`, `deepspeed --module tools.x`, `accelerate launch -m tools.x`, `python3 -m
+    torch.distributed.run -m tools.x`), as `python3 -m` runs it; none when a program file
+    (`*.py`) comes first. A module named only at run time is that run-time word."""
+    texts = [w.text if w.known else "" for w in argv]
+    by_module = [i + 2 for i in range(len(texts) - 1) if texts[i] == "-m"
+                 and texts[i + 1] in _LAUNCHER_MODULES]  # fmt: skip
+    by_name = [i + 1 for i, t in enumerate(texts) if basename(t) in _MODULE_LAUNCHERS]
+    if not by_module and not by_name:
+        return []
+    for i in range((by_module or by_name)[0], len(argv) - 1):
+        if texts[i].endswith(".py"):
+            return []
+        if texts[i] in _LAUNCHER_MODULE_OPTIONS:
+            module = argv[i + 1]
+            if not module.known:
+                return [module]
+            return _module_files(module) if _MODULE.fullmatch(module.text) else []
+    return []
+
+
 def python_reads_stdin(argv: Sequence[Field]) -> bool:
     """Python, alone or behind wrappers that run it on this host, reads its program from
     standard input (`python3 - <<'EOF'`, `python3 <<EOF`)."""

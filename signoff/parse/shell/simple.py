@@ -67,6 +67,7 @@ from signoff.parse.shell.option_commands import (
 )
 from signoff.parse.shell.other_languages import other_program
 from signoff.parse.shell.python_commands import python_commands
+from signoff.parse.shell.python_files import inline_program_files
 from signoff.parse.shell.reader import (
     _ENV_FUNCTION,
     _IDENT,
@@ -323,6 +324,9 @@ class SimpleCommands(Calls):
         if name in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
             field = Field(given.text, given.known, given.prefix, line, given.parts)
             self.file_read_later(field, line, scope, raw[:120])
+        if name == "PYTHONSTARTUP" and given.text:  # an interactive Python runs it first
+            field = Field(given.text, given.known, given.prefix, line, given.parts)
+            self.file_read_later(field, line, scope, raw[:120], "an interactive Python runs")
         loads = ENV_FILE_VARIABLES.get(name)
         if loads and given.text:  # `UV_ENV_FILE=f uv run ...`: its variables may load code
             field = Field(given.text, given.known, given.prefix, line, given.parts)
@@ -695,8 +699,8 @@ class SimpleCommands(Calls):
         )  # fmt: skip
         installs = self.records.of(LOCAL_INSTALLS)
         first = [one for one in installs if one.loaded_by == FIRST_PATH_ENTRY]
-        where = (record.word, record.directories, record.origin)
-        if any((one.word, one.directories, one.origin) == where for one in first):
+        where = (record.word, record.directories, record.origin, record.counted)
+        if any((one.word, one.directories, one.origin, one.counted) == where for one in first):
             return  # (a loop running Python, or a second Python from there: the first names it)
         if len(first) >= MAX_FIRST_ENTRIES:  # each is held against every changed file
             self.problem(line, f"Python runs from more than {MAX_FIRST_ENTRIES} directories, "
@@ -968,6 +972,7 @@ class SimpleCommands(Calls):
     ) -> None:
         """Read the command lines an inline Python program hands to the system, each as `sh -c`
         reads it, in a scope of their own (a child process changes none of the script's)."""
+        self._inline_program_files(program, node.line, scope)
         found = python_commands(program)
         for path in found.writes:  # `open('/tmp/r.sh', 'w')`: a file the script writes
             self.wrote(Field(path, True, "", node.line), None, scope=scope, exp=exp)
@@ -976,6 +981,20 @@ class SimpleCommands(Calls):
         for text in found.lines:
             shell = [Field(w, True, "", node.line) for w in ("sh", "-c", text)]
             self.dispatch(shell, prefix, node, scope.copy(), exp, functions=False)
+
+    def _inline_program_files(self, program: str, line: int, scope: Scope) -> None:
+        """The files an inline program imports by a dotted name or names as a program
+        (python_files), counted as files of its first path entry, the working directory:
+        exactly those paths (an absolute path is no checkout file)."""
+        paths = tuple(p for p in inline_program_files(program) if not p.startswith("/"))
+        if not paths:
+            return
+        reach, why = reach_of(scope)
+        self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
+            command=f"python3 -c {program[:120]!r}", word=".", name="", line=self.at(line),
+            reach=reach, why=why, origin=self.origin(line), directories=directories(scope),
+            root_files=paths, loaded_by=FIRST_PATH_ENTRY, counted=paths,
+        ))  # fmt: skip
 
     def _record_ran(self, node: Simple, scope: Scope) -> None:
         """A simple command of the script's own text that runs, by where it starts (commands

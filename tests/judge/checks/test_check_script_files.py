@@ -1476,3 +1476,46 @@ def test_a_program_file_handed_to_an_unchanged_program_counts(check, check_id):
     line = "python3 utils/collect_results.py --plugin tools/x.py"
     result = _failed_with_added(check, check_id, line, "tools/x.py", "import os\n")
     assert "tools/x.py" in result.reason
+
+
+# Files Python runs that no program operand names: an inline program's dotted imports (a
+# namespace package from the working directory too) and the program files its strings name,
+# a launcher's module, a file a name pattern matches, and an interactive start-up file.
+INLINE_AND_PATTERN_RUNS = [
+    ("python3 -c 'import tools.x'", "tools/x.py"),
+    ("python3 -c 'from tools.x import main; main()'", "tools/x.py"),
+    ("python3 -c \"exec(open('tools/x.py').read())\"", "tools/x.py"),
+    ("python3 -c \"import runpy; runpy.run_path('tools/x.py')\"", "tools/x.py"),
+    ("torchrun --nproc-per-node 2 -m tools.x", "tools/x.py"),
+    ("deepspeed --num_gpus 8 --module tools.x", "tools/x.py"),
+    ("accelerate launch -m tools.x", "tools/x.py"),
+    ("python3 -m torch.distributed.run --nproc-per-node 2 -m tools.x", "tools/x.py"),
+    ("bash tools/*.sh", "tools/x.sh"),
+    ('for f in tools/*.sh; do bash "$f"; done', "tools/x.sh"),
+    ("bash tools/[x].sh", "tools/x.sh"),
+    ("PYTHONSTARTUP=tools/x.py python3 -i -c 1", "tools/x.py"),
+]
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", INLINE_AND_PATTERN_RUNS)
+def test_a_file_python_or_a_pattern_reaches_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert added in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "python3 -c 'import json, os.path; from vllm import LLM'",  # nothing of the checkout
+        "python3 -c 'import tools'",  # a one-part name: the first path entry's own rule
+        "bash tools/*.txt",
+        "torchrun --nproc-per-node 2 bench/run.py -m tools.x",  # the program's own `-m`
+    ],
+)
+def test_imports_and_patterns_naming_no_changed_program_pass(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, "tools/x.py", "import os\n")
+    add_changed_file(parts, "tools/x.sh", "echo hi\n")
+    result = check(parts, "no-arch-hacks")
+    assert "tools/x." not in result.reason, result.reason
