@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.script_files import (
+    WRAPPERS,
     basename,
     behind_wrappers,
     command_index,
@@ -202,13 +203,18 @@ class RunnerCommand:
 def environment_run(argv: Sequence[Field]) -> RunnerCommand | None:
     """The command a `TOOL run` line starts on this host, alone or behind wrappers; None when
     the line is no such thing (`uv sync`, `poetry install`, a runner inside a container)."""
+    if not argv or not argv[0].known:
+        return None
+    named = basename(argv[0].text)
+    if named not in RUNNERS and named not in WRAPPERS:
+        return None  # nearly every command
     start = command_index(argv)
     first = argv[start] if start < len(argv) else None
-    if first is None or not first.known or runs_elsewhere(argv[:start]):
+    if first is None or not first.known:
         return None
     tool = basename(first.text)
     runner = RUNNERS.get(tool)
-    if runner is None:
+    if runner is None or runs_elsewhere(argv[:start]):
         return None
     directory: Field | None = None
     env_files: list[Field] = []

@@ -958,6 +958,8 @@ def launched_module_files(argv: Sequence[Field]) -> list[Field]:
     tools.x`, `deepspeed --module tools.x`, `accelerate launch -m tools.x`, `python3 -m
     torch.distributed.run -m tools.x`), as `python3 -m` runs it; none when a program file
     (`*.py`) comes first. A module named only at run time is that run-time word."""
+    if not any(w.text == "-m" or basename(w.text) in _MODULE_LAUNCHERS for w in argv):
+        return []  # nearly every command
     texts = [w.text if w.known else "" for w in argv]
     by_module = [i + 2 for i in range(len(texts) - 1) if texts[i] == "-m"
                  and texts[i + 1] in _LAUNCHER_MODULES]  # fmt: skip
@@ -1054,11 +1056,12 @@ def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
         word = argv[j]
         if not word.known or word.text.startswith("-"):
             continue  # an option is no command (`--entrypoint=/bin/bash`, `--python=python3`)
-        if a_shell(word.text) and command_string_at(argv[j:]):
+        interpreter = _interpreter_word(word.text)
+        if interpreter and a_shell(word.text) and command_string_at(argv[j:]):
             return j
         if data:
             continue
-        if (a_shell(word.text) or _is_python(word)) and _handed_a_program(argv, j):
+        if interpreter and _handed_a_program(argv, j):
             return j
         if argv[j - 1].known and argv[j - 1].text == "--" and _program_path(word.text):
             return j
@@ -1081,29 +1084,37 @@ def code_operands(argv: Sequence[Field], ran: Sequence[Field]) -> list[Field]:
     a.py b.py`: a.py may run b.py). Words known only at run time name nothing here."""
     start = command_index(argv)
     words = argv[start:]
-    if not words or not words[0].known or basename(words[0].text) in _DATA_TOOLS:
-        return []
-    if runs_elsewhere(argv[:start]):
+    if len(words) < 2 or not words[0].known or basename(words[0].text) in _DATA_TOOLS:
         return []
     found: list[Field] = []
     for k, word in enumerate(words[1:], 1):
-        command = word.known and not word.text.startswith("-")
-        if command and (a_shell(word.text) or _is_python(word)):
+        if not word.known:
+            continue
+        if not word.text.startswith("-") and _interpreter_word(word.text):
             # the command it is handed, read where it runs (`shell_among_operands`), or a
             # module's files (`nsys profile python3 -m tools.x`)
             after = [w.text if w.known else "" for w in words[k + 1 : k + 3]]
             if len(after) == 2 and after[0] == "-m" and _MODULE.fullmatch(after[1]):
                 found += _module_files(words[k + 2])
             break
-        if not word.known or any(word is r for r in ran) or _not_a_path(word.text):
-            continue
         text = word.text.partition("=")[2] if word.text.startswith("--") else word.text
-        app = _APP_REFERENCE.fullmatch(text)
-        if text.endswith(_CODE_SUFFIXES) and not text.startswith("-"):
+        if text.endswith(_CODE_SUFFIXES):
+            if text.startswith("-") or _not_a_path(text) or any(word is r for r in ran):
+                continue
             found.append(word if text == word.text else Field(text, True, text, word.line))
-        elif app is not None:
-            found += _module_files(Field(app["module"], True, app["module"], word.line))
-    return found
+        elif ":" in text and not _not_a_path(text):
+            app = _APP_REFERENCE.fullmatch(text)
+            if app is not None:
+                found += _module_files(Field(app["module"], True, app["module"], word.line))
+    return found if found and not runs_elsewhere(argv[:start]) else []
+
+
+def _interpreter_word(text: str) -> bool:
+    """A shell or Python by name or path (`bash`, `/usr/bin/python3`, `/bin//sh`)."""
+    name = text.rpartition("/")[2]
+    if name in INTERPRETERS or (name.startswith("python") and PYTHON.fullmatch(name)):
+        return True
+    return (not name or "//" in text or "/." in text) and a_shell(text)
 
 
 def _not_a_path(text: str) -> bool:
