@@ -86,3 +86,11 @@ def test_program_files_and_app_modules_handed_to_a_program_are_recorded(line, fi
 )
 def test_an_inline_programs_files_are_its_dotted_imports_and_named_programs(program, paths):
     assert inline_program_files(program) == paths
+
+
+def test_inline_imports_are_one_record_per_place_and_bounded_as_first_entries_are():
+    loop = "for i in $(seq 1 500); do python3 -c 'import tools.x'; done\n"
+    places = "".join(f"cd /d{i}; python3 -c 'import a{i}.b'\n" for i in range(70))
+    run = evaluate(read_script(f"#!/usr/bin/env bash\n{loop}{places}", "s.sh"), {})
+    assert len([i for i in run.installs if i.loaded_by]) == 64
+    assert any("Python runs from more than 64 directories" in p for p in run.problems)

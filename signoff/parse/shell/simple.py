@@ -686,16 +686,23 @@ class SimpleCommands(Calls):
                 root_files=root_globs(name), loaded_by=name,
             ))  # fmt: skip
 
-    def _first_path_entry(self, entry: Field, argv: list[Field], line: int, scope: Scope) -> None:
+    def _first_path_entry(
+        self,
+        entry: Field,
+        argv: list[Field],
+        line: int,
+        scope: Scope,
+        counted: tuple[str, ...] = FIRST_ENTRY_FILES,
+    ) -> None:
         """A Python imports from its first path entry (its program's directory, or the working
         directory) ahead of everything installed: recorded as an import path is, counting only
-        the modules the directory holds, wherever it is."""
+        the modules the directory holds (`counted`: or just those paths), wherever it is."""
         reach, why = reach_of(scope)
         record = ScriptFileRun(
             command=" ".join(f.text for f in argv)[:200], word=entry.text, name="",
             line=self.at(line), reach=reach, why=why, origin=self.origin(line),
-            directories=directories(scope), root_files=FIRST_ENTRY_FILES,
-            loaded_by=FIRST_PATH_ENTRY, counted=FIRST_ENTRY_FILES,
+            directories=directories(scope), root_files=counted,
+            loaded_by=FIRST_PATH_ENTRY, counted=counted,
         )  # fmt: skip
         installs = self.records.of(LOCAL_INSTALLS)
         first = [one for one in installs if one.loaded_by == FIRST_PATH_ENTRY]
@@ -987,14 +994,9 @@ class SimpleCommands(Calls):
         (python_files), counted as files of its first path entry, the working directory:
         exactly those paths (an absolute path is no checkout file)."""
         paths = tuple(p for p in inline_program_files(program) if not p.startswith("/"))
-        if not paths:
-            return
-        reach, why = reach_of(scope)
-        self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
-            command=f"python3 -c {program[:120]!r}", word=".", name="", line=self.at(line),
-            reach=reach, why=why, origin=self.origin(line), directories=directories(scope),
-            root_files=paths, loaded_by=FIRST_PATH_ENTRY, counted=paths,
-        ))  # fmt: skip
+        if paths:  # (one record per place and program; bounded as every first entry is)
+            shown = [Field(f"python3 -c {program[:120]!r}", True, "", line)]
+            self._first_path_entry(Field(".", True, "", line), shown, line, scope, paths)
 
     def _record_ran(self, node: Simple, scope: Scope) -> None:
         """A simple command of the script's own text that runs, by where it starts (commands
