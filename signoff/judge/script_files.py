@@ -12,7 +12,6 @@ the PR's file list is incomplete, every such call counts. Dead paths were never 
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
 import re
 from collections.abc import Iterable
@@ -36,6 +35,7 @@ from signoff.judge.paths import path_matches
 from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
+from signoff.parse.shell import wildcards
 from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
 from signoff.parse.shell.scan import expansion_end
 from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
@@ -393,17 +393,13 @@ def _parent(path: str) -> str:
     return basename(path.rsplit("/", 1)[0]) if "/" in path else ""
 
 
-# A name with a pattern the shell expands to the files it matches (`*`, `?`, `[...]`).
-_PATTERN = re.compile(r"[*?\[]")
-
-
 def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], script: str) -> str:
     """How the PR may have written the file `call` runs ("" when it cannot have)."""
     if ctx.evidence.files_truncated:
         return INCOMPLETE
-    if call.name and _PATTERN.search(call.name):  # `bash tools/*.sh`: each file it matches
+    if call.name and wildcards.has_pattern(call.name):  # `bash tools/*.sh`: each it matches
         named = [f for name, files in _changed_by_name(ctx).items()
-                 if fnmatch.fnmatchcase(name, call.name) for f in files]  # fmt: skip
+                 if wildcards.match(call.name, name) is not False for f in files]  # fmt: skip
         same = [f for f in named if f.path not in skip]
         if same:
             verb = "adds" if same[0].status == "added" else "changes"

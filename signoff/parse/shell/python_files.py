@@ -16,9 +16,8 @@ import sys
 from functools import lru_cache
 
 from signoff.parse.shell.python_commands import MAX_PROGRAM
+from signoff.parse.shell.script_files import CODE_SUFFIXES, not_a_path
 
-# Files that are programs by their name (as `script_files.code_operands` counts them).
-CODE_SUFFIXES = (".py", ".sh", ".bash", ".ipynb")
 _STANDARD_LIBRARY = frozenset(sys.stdlib_module_names)
 
 
@@ -39,7 +38,7 @@ def inline_program_files(program: str) -> tuple[str, ...]:
                 found.setdefault(path, None)
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
-            if text.endswith(CODE_SUFFIXES) and _a_path(text):
+            if text.endswith(CODE_SUFFIXES) and not not_a_path(text):
                 found.setdefault(text, None)
     return tuple(found)
 
@@ -60,8 +59,3 @@ def _namespace_files(name: str) -> list[str]:
         return []
     stems = ["/".join(parts[: k + 1]) for k in range(1, len(parts))]
     return [f"{stem}{tail}" for stem in stems for tail in (".py", "/__init__.py")]
-
-
-def _a_path(text: str) -> bool:
-    """A file's name, not a URL or a message that ends like one."""
-    return "://" not in text and not any(c.isspace() for c in text) and len(text) < 4096

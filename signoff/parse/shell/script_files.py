@@ -907,9 +907,12 @@ _PYTHON_LAUNCHERS = {
     "py.test": "", "kernprof": "", "memray": "run", "pyinstrument": "", "viztracer": "",
     "scalene": "", "mprof": "run", "locust": "", "streamlit": "run", "nox": "",
 }  # fmt: skip
-_PYTHON_LAUNCHER_MODULES = frozenset(
-    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner", "cProfile",
-     "profile", "pdb", "trace", "coverage", "debugpy", "pytest", "IPython", "memray",
+# (the launchers proper, which may run a module of their own: `launched_module_files`)
+_LAUNCHER_MODULES = frozenset(
+    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner"}
+)
+_PYTHON_LAUNCHER_MODULES = _LAUNCHER_MODULES | frozenset(
+    {"cProfile", "profile", "pdb", "trace", "coverage", "debugpy", "pytest", "IPython", "memray",
      "pyinstrument", "viztracer", "scalene", "kernprof", "line_profiler", "locust", "streamlit"}
 )  # fmt: skip
 
@@ -948,9 +951,6 @@ def launched_python_program(argv: Sequence[Field]) -> Field | None:
 # `deepspeed --module tools.x`, `accelerate launch -m tools.x`), and the launchers.
 _LAUNCHER_MODULE_OPTIONS = frozenset({"-m", "--module"})
 _MODULE_LAUNCHERS = frozenset({"torchrun", "accelerate", "deepspeed"})
-_LAUNCHER_MODULES = frozenset(
-    {*_TORCH_LAUNCHERS, "accelerate.commands.launch", "deepspeed.launcher.runner"}
-)
 
 
 def launched_module_files(argv: Sequence[Field]) -> list[Field]:
@@ -1070,7 +1070,7 @@ def shell_among_operands(argv: Sequence[Field], handled: frozenset[str]) -> int:
 
 # Files that are programs by their name: a program handed one may run it (a test runner, a
 # notebook executor, a workflow tool, a baseline script given a PR's script as its job).
-_CODE_SUFFIXES = (".py", ".sh", ".bash", ".ipynb")
+CODE_SUFFIXES = (".py", ".sh", ".bash", ".ipynb")
 # `MOD:ATTR`, how app servers and task queues name the code they import (`uvicorn
 # tools.x:app`, `gunicorn -k w pkg.wsgi:application`, `celery -A tasks:app worker`)
 _APP_REFERENCE = re.compile(r"(?P<module>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):[A-Za-z_]\w*(?:\(.*\))?")
@@ -1098,11 +1098,11 @@ def code_operands(argv: Sequence[Field], ran: Sequence[Field]) -> list[Field]:
                 found += _module_files(words[k + 2])
             break
         text = word.text.partition("=")[2] if word.text.startswith("--") else word.text
-        if text.endswith(_CODE_SUFFIXES):
-            if text.startswith("-") or _not_a_path(text) or any(word is r for r in ran):
+        if text.endswith(CODE_SUFFIXES):
+            if text.startswith("-") or not_a_path(text) or any(word is r for r in ran):
                 continue
             found.append(word if text == word.text else Field(text, True, text, word.line))
-        elif ":" in text and not _not_a_path(text):
+        elif ":" in text and not not_a_path(text):
             app = _APP_REFERENCE.fullmatch(text)
             if app is not None:
                 found += _module_files(Field(app["module"], True, app["module"], word.line))
@@ -1117,7 +1117,7 @@ def _interpreter_word(text: str) -> bool:
     return (not name or "//" in text or "/." in text) and a_shell(text)
 
 
-def _not_a_path(text: str) -> bool:
+def not_a_path(text: str) -> bool:
     """A URL, or a message that ends like a file name (`next: bash run.sh`)."""
     return "://" in text or any(c.isspace() for c in text)
 

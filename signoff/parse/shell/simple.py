@@ -145,7 +145,6 @@ _FILE_RUNNERS = INTERPRETERS | WRAPPERS | COMMAND_FILE_READERS | {"ssh", "at", "
 # wrote, or one the checks judge by name), `curl URL` (judge/fetched_code).
 _FOLLOWED_OUTPUT = FETCHERS | {"cat"}
 # What makes a word a pattern of file names: `*`, `?` or a bracket expression.
-_PATTERN = re.compile(r"[*?]|\[[^\]]+\]")
 _QUOTING = re.compile(r"['\"\\$`]")
 # Commands whose other words are read by their own rules, not as a command line they run.
 # (`runuser -u U -- CMD` and `su`, given no `-c` string, run their command as a wrapper does)
@@ -170,7 +169,7 @@ def _names_by_pattern(raw: str) -> bool:
     unquoted, with `*`, `?` or a bracket expression (not the command `[`)."""
     if "*" not in raw and "?" not in raw and "[" not in raw:
         return False  # nearly every command word
-    return _QUOTING.search(raw) is None and _PATTERN.search(raw) is not None
+    return _QUOTING.search(raw) is None and wildcards.has_pattern(raw)
 
 
 class SimpleCommands(Calls):

@@ -2,12 +2,14 @@
 
 Patterns and subjects come from untrusted scripts, so matching is the linear-backtracking
 wildcard algorithm over a bounded product of lengths, never a compiled regular expression
-(which can backtrack exponentially). `*`, `?`, `[...]` (ranges, `!`/`^` negation, `[:class:]`)
-and backslash escapes are supported; anything else is literal. None means "could not decide".
+(which can backtrack exponentially; `has_pattern`'s fixed one cannot). `*`, `?`, `[...]`
+(ranges, `!`/`^` negation, `[:class:]`) and backslash escapes are supported; anything else is
+literal. None means "could not decide".
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -62,6 +64,15 @@ def match(pattern: str, text: str) -> bool | None:
     while p < len(pieces) and pieces[p].kind == "star":
         p += 1
     return p == len(pieces)
+
+
+_PATTERN_PIECE = re.compile(r"[*?]|\[[^\]]+\]")
+
+
+def has_pattern(text: str) -> bool:
+    """Whether `text` holds a pattern character: `*`, `?` or a bracket expression (not a lone
+    `[`, the command)."""
+    return _PATTERN_PIECE.search(text) is not None
 
 
 def matches_everything(pattern: str) -> bool:

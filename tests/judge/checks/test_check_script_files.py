@@ -1493,6 +1493,7 @@ INLINE_AND_PATTERN_RUNS = [
     ("bash tools/*.sh", "tools/x.sh"),
     ('for f in tools/*.sh; do bash "$f"; done', "tools/x.sh"),
     ("bash tools/[x].sh", "tools/x.sh"),
+    ("bash tools/[^y].sh", "tools/x.sh"),  # bash's `^` negation, as `!`
     ("PYTHONSTARTUP=tools/x.py python3 -i -c 1", "tools/x.py"),
 ]
 
