@@ -181,14 +181,17 @@ def test_an_inline_program_that_opens_engine_files_for_writing_counts_whatever_i
     assert "rewrites installed engine files" in result.reason
 
 
+@pytest.mark.parametrize("check_id", ["no-arch-hacks", "spec-chat-template", "engine-patches"])
 @pytest.mark.parametrize("verb", ["cp", "install -m755", "ln -sf", "mv"])
-def test_replacing_the_engine_command_on_path_counts_as_rewriting_the_engine(check, verb):
-    """`vllm` then runs the PR's file; the launch the checks read is no longer the engine's."""
-    result = _engine_check(
-        check, f'{verb} "$(dirname "$0")/vllmw" /usr/local/bin/vllm', {f"{HERE}/vllmw": HACK}
-    )
+def test_replacing_the_engine_command_on_path_runs_the_pr_file_in_its_place(check, verb, check_id):
+    """`vllm serve` then runs the PR's file: the launch the checks read is no longer the
+    engine's, and no rule reads what runs instead (Checks 7 and 8 passed it before)."""
+    line = f'{verb} "$(dirname "$0")/vllmw" /usr/local/bin/vllm'
+    parts = _script(SCRIPT.replace('hf download "$MODEL"\n', f'hf download "$MODEL"\n{line}\n'))
+    add_changed_file(parts, f"{HERE}/vllmw", HACK)
+    result = check(parts, check_id, "current")
     assert result.status == "FAIL", result.reason
-    assert "/usr/local/bin/vllm" in result.reason
+    assert f"{HERE}/vllmw" in result.reason and "runs `vllm serve" in result.reason
 
 
 @pytest.mark.parametrize(

@@ -752,6 +752,7 @@ class SimpleCommands(Calls):
             of = file_key(source.text)
             if of not in self.writes:  # a copy of a copy is one of the first file
                 self.copies[key] = self.copies.get(of, source)
+                self._name_written(field.text)  # (`cp x /usr/local/bin/x`, then `x`)
                 return
             self.writes[key] = self.writes.get(key, 0) + self.writes[of]
             self._name_written(field.text)
@@ -855,6 +856,9 @@ class SimpleCommands(Calls):
             if word.known and writable(word):  # a later write may be what it reads (a fifo, `&`)
                 self.ran_unwritten.setdefault(file_key(word.text), node.line)
             copied = self.copies.get(file_key(word.text))
+            if copied is None and by_name:  # `cp tools/x /usr/local/bin/x; x`
+                named = (src for key, src in self.copies.items() if basename(key) == word.text)
+                copied = next(named, None)
             if copied is not None:  # `cp notes.txt /tmp/r.sh; bash /tmp/r.sh`: notes.txt runs
                 self.runs_file(copied, node.line, scope, " ".join(f.text for f in argv)[:200])
             return

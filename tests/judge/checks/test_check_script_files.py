@@ -1495,6 +1495,7 @@ INLINE_AND_PATTERN_RUNS = [
     ("bash tools/[x].sh", "tools/x.sh"),
     ("bash tools/[^y].sh", "tools/x.sh"),  # bash's `^` negation, as `!`
     ("PYTHONSTARTUP=tools/x.py python3 -i -c 1", "tools/x.py"),
+    ("cp tools/x.py /usr/local/bin/x && x", "tools/x.py"),  # a copy run by its bare name
 ]
 
 
