@@ -358,6 +358,7 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
     while i < len(words):
         word = words[i]
         text = word.text
+        editable = word.known and (text == "--editable" or text.startswith(("-e", "--editable=")))
         if word.known and text in ("-e", "--editable") and i + 1 < len(words):
             word, text, i = words[i + 1], words[i + 1].text, i + 1
         elif word.known and text.startswith("--editable="):
@@ -371,7 +372,7 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
             i += 1
             continue
         path = _EXTRAS.sub("", text)
-        if _local_path(path):
+        if _local_path(path) or (editable and _editable_path(path)):
             found.append(Field(path, word.known, word.prefix, word.line, word.parts))
         i += 1
     return found
@@ -420,6 +421,9 @@ _PROJECT_DIR_OPTIONS: dict[str, frozenset[str]] = {
 }
 _SPEC_OPTIONS = frozenset({"--with", "--with-editable", "--from", "--spec"})
 _PIPENV_SPEC_OPTIONS = frozenset({"-e", "--editable"})  # `pipenv install -e ./pkg`
+# Their value is a directory however it is spelled (`-e tools`, `--with-editable tools`): an
+# editable install is of a local project, or of a VCS URL.
+_EDITABLE_OPTIONS = frozenset({"-e", "--editable", "--with-editable"})
 # npm's package runners run the package they are handed (its bin and install scripts): the
 # word after which it is the next operand ("": right after the runner, `npx ./tool`), and the
 # options giving it (`npx -p ./tool cmd`, `pnpm dlx --package ./x`).
@@ -559,7 +563,7 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
                                 given.line, given.parts)  # fmt: skip
             elif name in directory:
                 project = given
-            elif _local_spec(given):
+            elif _local_spec(given) or (name in _EDITABLE_OPTIONS and _editable_path(given.text)):
                 found.append(given)
             i += 1 if joined else 2
             continue
@@ -614,6 +618,13 @@ def _second(operands: Sequence[Field]) -> str:
 def _local_spec(word: Field) -> bool:
     """A package spec that is a local path (`.`, `./x`, `a/b`, `x.whl`), not a name or a URL."""
     return _local_path(_EXTRAS.sub("", word.text), _PACKAGE_SUFFIXES)
+
+
+def _editable_path(text: str) -> bool:
+    """An editable install's value: a local directory unless it is a URL or a VCS reference
+    (pip: a value that is no directory is an error, not a package name)."""
+    text = _EXTRAS.sub("", text)
+    return bool(text) and "://" not in text and not text.startswith(("git+", "hg+", "svn+", "bzr+"))
 
 
 def _local_path(text: str, suffixes: tuple[str, ...] = ()) -> bool:

@@ -320,6 +320,11 @@ LOCAL_INSTALLS = [
     "cd benchmarks/single_node && python3 -m pip install --no-build-isolation ./pkg",
     'pip install "$(dirname "$0")/../pkg"',
     'pip install --editable "$GITHUB_WORKSPACE/benchmarks/single_node/pkg"',
+    # an editable install's value is a directory however it is spelled
+    "cd benchmarks/single_node && pip install -e pkg",
+    "cd benchmarks/single_node && pip install --no-deps -e 'pkg[dev]'",
+    "cd benchmarks/single_node && uv pip install --editable=pkg",
+    "cd benchmarks/single_node && uv run --no-project --with-editable pkg python3 -c 1",
     # a checkout root known only at run time: the path's known tail names the directory
     'pip install "$ROOT/benchmarks/single_node/pkg"',
     'pip install "${ROOT:-/opt/src}/benchmarks/single_node/pkg"',  # a default is run-time too
@@ -380,6 +385,8 @@ def test_a_directory_named_with_an_at_sign_is_still_a_local_install(check, check
         'cd "$SRC_DIR" && uv pip install -e .',
         "pip install benchmarks/single_node/other",
         "pip install aiperf==1.0 ./benchmarks/single_node/notes",
+        "cd benchmarks/single_node && pip install pkg",  # a name: pip asks the index for it
+        "cd benchmarks/single_node && pip install -e git+https://github.com/o/pkg#egg=pkg",
         "pip install -r benchmarks/single_node/requirements.txt",
         "uv run --no-project --with pyyaml --python 3.12 utils/ci_priority.py",
         "cd /tmp/clone && uv sync",
