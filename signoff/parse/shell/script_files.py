@@ -51,7 +51,14 @@ _MAKE = frozenset({"make", "gmake"})
 _COMPOSE = frozenset({"docker-compose", "podman-compose"})
 # Programs that run what a file of theirs says, in a language that is not shell (see
 # `_reads_commands`).
-COMMAND_FILE_READERS = _MAKE | _COMPOSE | {"compose", "kubectl"}
+# Task runners: the options naming their task file, and the file they read by default in the
+# working directory (a justfile's recipes, tox's and nox's sessions run commands).
+_TASK_FILES: dict[str, tuple[frozenset[str], str]] = {
+    "just": (frozenset({"-f", "--justfile"}), "justfile"),
+    "tox": (frozenset({"-c", "--conf"}), "tox.ini"),
+    "nox": (frozenset({"-f", "--noxfile"}), "noxfile.py"),
+}
+COMMAND_FILE_READERS = _MAKE | _COMPOSE | {"compose", "kubectl"} | _TASK_FILES.keys()
 # kubectl's subcommands that run what a manifest file says (`kubectl apply -f pod.yaml`).
 _KUBECTL_MANIFEST_VERBS = frozenset({"apply", "create", "replace", "run"})
 _KUBECTL_FILE_OPTIONS = ("--filename", "-k", "--kustomize")
@@ -1097,7 +1104,7 @@ def code_operands(argv: Sequence[Field], ran: Sequence[Field]) -> list[Field]:
     words = argv[start:]
     if len(words) < 2 or not words[0].known or basename(words[0].text) in _DATA_TOOLS:
         return []
-    found: list[Field] = []
+    found: list[Field] = _program_files(words)
     for k, word in enumerate(words[1:], 1):
         if not word.known:
             continue
@@ -1118,6 +1125,35 @@ def code_operands(argv: Sequence[Field], ran: Sequence[Field]) -> list[Field]:
             if app is not None:
                 found += _module_files(Field(app["module"], True, app["module"], word.line))
     return found if found and not runs_elsewhere(argv[:start]) else []
+
+
+# Programs that run as code a file an option names, whatever its name: node's preloaded
+# modules, cmake's script and initial cache; and programs that run every operand's tasks
+# (`ansible-playbook site.yml`: its tasks run commands).
+_PROGRAM_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"}),
+    "cmake": frozenset({"-P", "-C"}),
+}
+_PROGRAM_OPERANDS = frozenset({"ansible-playbook"})
+
+
+def _program_files(words: Sequence[Field]) -> list[Field]:
+    tool = basename(words[0].text)
+    options = _PROGRAM_FILE_OPTIONS.get(tool)
+    if options is None and tool not in _PROGRAM_OPERANDS:
+        return []
+    found: list[Field] = []
+    for k, word in enumerate(words[1:], 1):
+        name, joined, value = word.text.partition("=")
+        if not word.known or not_a_path(word.text):
+            continue
+        if options is not None and name in options and joined:
+            found.append(Field(value, True, value, word.line))
+        elif options is not None and word.text in options and k + 1 < len(words):
+            found.append(words[k + 1])
+        elif options is None and not word.text.startswith("-"):
+            found.append(word)
+    return [word for word in found if word.known and word.text]
 
 
 def _interpreter_word(text: str) -> bool:
@@ -1193,7 +1229,14 @@ def command_index(argv: Sequence[Field]) -> int:
             i += 2 if argv[i].known and argv[i].text in takes_value else 1
         if wrapper in _OPERAND_FIRST and i < len(argv) and not argv[i].known and argv[i].single:
             i += 1  # `timeout "$LIMIT" cmd`: one word, known only at run time, is the limit
+        if wrapper == "flock" and i + 1 < len(argv) and not _flock_string(argv[i + 1]):
+            i += 1  # `flock /tmp/lock CMD`: the lock file is flock's (`-c STR`: its own rule)
     return min(i, len(argv))
+
+
+def _flock_string(word: Field) -> bool:
+    """flock's `-c`/`--command` after the lock file: it hands a string to a shell."""
+    return word.known and (word.text in ("-c", "--command") or word.text.startswith("--command="))
 
 
 def _option_word(word: Field) -> bool:
@@ -1479,7 +1522,7 @@ def _reads_commands(argv: Sequence[Field], i: int) -> bool:
     """`make`, `docker compose` (`docker-compose`, `podman compose`): they run what a file of
     theirs says (a makefile's recipes, a compose file's images and commands)."""
     name = basename(argv[i].text)
-    if name in _MAKE or name in _COMPOSE:
+    if name in _MAKE or name in _COMPOSE or name in _TASK_FILES:
         return True
     if name == "kubectl":
         texts = [word.text for word in argv[i + 1 :]]
@@ -1493,6 +1536,9 @@ def _commands_file(argv: Sequence[Field], i: int) -> Field:
     `--makefile`; kubectl's `--filename` and a kustomization `-k DIR`), else the default one
     (`Makefile`, in `-C DIR` when given; `docker-compose.yml`)."""
     words = list(argv[i + 1 :])
+    tasks = _TASK_FILES.get(basename(argv[i].text))
+    if tasks is not None:
+        return _task_file(words, *tasks, argv[i].line)
     kubectl = _KUBECTL_FILE_OPTIONS if basename(argv[i].text) == "kubectl" else ()
     directory = ""
     for j, word in enumerate(words):
@@ -1509,6 +1555,17 @@ def _commands_file(argv: Sequence[Field], i: int) -> Field:
             directory = value.text.rstrip("/") + "/"
     make = basename(argv[i].text) in _MAKE
     return Field(f"{directory}Makefile" if make else "docker-compose.yml", True, "", argv[i].line)
+
+
+def _task_file(words: Sequence[Field], options: frozenset[str], default: str, line: int) -> Field:
+    """A task runner's file: its option's value (`-f F`, `--justfile=F`), else its default."""
+    for j, word in enumerate(words):
+        name, joined, value = word.text.partition("=")
+        if word.known and name in options and joined:
+            return Field(value, True, value, word.line)
+        if word.known and word.text in options and j + 1 < len(words):
+            return words[j + 1]
+    return Field(default, True, "", line)
 
 
 def _python_operand(argv: Sequence[Field], i: int) -> Field | None:

@@ -1504,12 +1504,33 @@ INLINE_AND_PATTERN_RUNS = [
     ("PYTHONSTARTUP=tools/x.py python3 -i -c 1", "tools/x.py"),
     ("cp tools/x.py /usr/local/bin/x && x", "tools/x.py"),  # a copy run by its bare name
 ]
+# Programs that run a file an option or operand names, and task runners' files
+TASK_AND_PROGRAM_FILES = [
+    ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
+    ("flock -w 5 /tmp/lock timeout 60 bash tools/x.sh", "tools/x.sh"),
+    ("node -r ./tools/x.js -e 1", "tools/x.js"),
+    ("node --import=./tools/x.mjs app.js", "tools/x.mjs"),
+    ("cmake -P tools/x.cmake", "tools/x.cmake"),
+    ("ansible-playbook -i localhost, tools/site.yml", "tools/site.yml"),
+    ("just --justfile tools/justfile build", "tools/justfile"),
+    ("cd tools && just build", "tools/justfile"),
+    ("tox -c tools/tox.ini -e py", "tools/tox.ini"),
+    ("cd tools && tox", "tools/tox.ini"),
+    ("cd tools && nox -s bench", "tools/noxfile.py"),
+]
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("line, added", INLINE_AND_PATTERN_RUNS)
 def test_a_file_python_or_a_pattern_reaches_counts(check, line, added, check_id):
     result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert added in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", TASK_AND_PROGRAM_FILES)
+def test_a_file_a_program_or_task_runner_runs_as_code_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "echo hi\n")
     assert added in result.reason
 
 
@@ -1520,6 +1541,8 @@ def test_a_file_python_or_a_pattern_reaches_counts(check, line, added, check_id)
         "python3 -c 'import tools'",  # a one-part name: the first path entry's own rule
         "bash tools/*.txt",
         "torchrun --nproc-per-node 2 bench/run.py -m tools.x",  # the program's own `-m`
+        "flock /tmp/lock -c 'echo hi'",
+        "cd tools && make",  # another runner's file
     ],
 )
 def test_imports_and_patterns_naming_no_changed_program_pass(check, line):
