@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from signoff.parse.shell import wildcards
 from signoff.parse.shell.builtins import BUILTINS, _is_set
@@ -67,7 +67,7 @@ from signoff.parse.shell.option_commands import (
 )
 from signoff.parse.shell.other_languages import other_program
 from signoff.parse.shell.python_commands import python_commands
-from signoff.parse.shell.python_files import inline_program_files
+from signoff.parse.shell.python_files import inline_path_entries, inline_program_files
 from signoff.parse.shell.reader import (
     _ENV_FUNCTION,
     _IDENT,
@@ -460,10 +460,12 @@ class SimpleCommands(Calls):
                 self._first_path_entry(entry, argv, node.line, scope)
         program = python_program(argv)
         if program is not None and program.known:  # `python3 -c "os.system('...')"`
-            self._python_commands(program.text, prefix, node, scope, exp)
+            handed = argv[next(i for i, word in enumerate(argv) if word is program) + 1 :]
+            self._python_commands(program.text, prefix, node, scope, exp, handed)
         elif node.heredocs and python_reads_stdin(argv):  # `python3 - <<'EOF'` (as written)
             body = self.sources[-1].heredocs[node.heredocs[-1]].body
-            self._python_commands(body, prefix, node, scope, exp)
+            dash = next((i for i, w in enumerate(argv) if w.known and w.text == "-"), len(argv))
+            self._python_commands(body, prefix, node, scope, exp, argv[dash + 1 :])
         if name in EVALUATES_NAMES:
             self._evaluated_names(argv, node, scope)
         if name in _FILE_RUNNERS or name in _FILE_READERS or PYTHON.fullmatch(name):
@@ -978,11 +980,18 @@ class SimpleCommands(Calls):
             self.problem(node.line, "ssh runs an expanding heredoc as its script")
 
     def _python_commands(
-        self, program: str, prefix: dict[str, str], node: Simple, scope: Scope, exp: Expander
+        self,
+        program: str,
+        prefix: dict[str, str],
+        node: Simple,
+        scope: Scope,
+        exp: Expander,
+        handed: Sequence[Field] = (),
     ) -> None:
         """Read the command lines an inline Python program hands to the system, each as `sh -c`
-        reads it, in a scope of their own (a child process changes none of the script's)."""
-        self._inline_program_files(program, node.line, scope)
+        reads it, in a scope of their own (a child process changes none of the script's).
+        `handed`: the program's arguments (`sys.argv[1:]`)."""
+        self._inline_program_files(program, node.line, scope, handed)
         found = python_commands(program)
         for path in found.writes:  # `open('/tmp/r.sh', 'w')`: a file the script writes
             self.wrote(Field(path, True, "", node.line), None, scope=scope, exp=exp)
@@ -992,14 +1001,22 @@ class SimpleCommands(Calls):
             shell = [Field(w, True, "", node.line) for w in ("sh", "-c", text)]
             self.dispatch(shell, prefix, node, scope.copy(), exp, functions=False)
 
-    def _inline_program_files(self, program: str, line: int, scope: Scope) -> None:
+    def _inline_program_files(
+        self, program: str, line: int, scope: Scope, handed: Sequence[Field]
+    ) -> None:
         """The files an inline program imports by a dotted name or names as a program
         (python_files), counted as files of its first path entry, the working directory:
-        exactly those paths (an absolute path is no checkout file)."""
+        exactly those paths (an absolute path is no checkout file). A directory it puts on
+        its import path is an entry too: every module there counts, as for `PYTHONPATH`."""
+        shown = [Field(f"python3 -c {program[:120]!r}", True, "", line)]
         paths = tuple(p for p in inline_program_files(program) if not p.startswith("/"))
         if paths:  # (one record per place and program; bounded as every first entry is)
-            shown = [Field(f"python3 -c {program[:120]!r}", True, "", line)]
             self._first_path_entry(Field(".", True, "", line), shown, line, scope, paths)
+        for entry in inline_path_entries(program):  # `sys.path.insert(0, "tools")`
+            if isinstance(entry, str):
+                self._first_path_entry(Field(entry, True, "", line), shown, line, scope)
+            elif entry <= len(handed):  # `sys.path.insert(0, sys.argv[1])`
+                self._first_path_entry(handed[entry - 1], shown, line, scope)
 
     def _record_ran(self, node: Simple, scope: Scope) -> None:
         """A simple command of the script's own text that runs, by where it starts (commands

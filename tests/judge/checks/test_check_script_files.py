@@ -1504,6 +1504,20 @@ INLINE_AND_PATTERN_RUNS = [
     ("PYTHONSTARTUP=tools/x.py python3 -i -c 1", "tools/x.py"),
     ("cp tools/x.py /usr/local/bin/x && x", "tools/x.py"),  # a copy run by its bare name
 ]
+# Python's import path as an inline program sets it, and the imports it makes by a string
+IMPORT_PATH_RUNS = [
+    ("python3 -c 'import sys; sys.path.insert(0, \"tools\"); import x'", "tools/x.py"),
+    ("python3 -c 'import sys; sys.path[:0] = [\"tools\"]; import x'", "tools/x.py"),
+    ("python3 -c 'import sys; sys.path += [\"tools\"]; import x'", "tools/x.py"),
+    ("python3 -c 'import site; site.addsitedir(\"tools\")'", "tools/x.py"),
+    ("python3 -c 'import sys; sys.path.append(sys.argv[1]); import x' tools", "tools/x.py"),
+    (
+        "python3 - tools <<'PY'\nimport sys\nsys.path.insert(0, sys.argv[1])\nimport x\nPY",
+        "tools/x.py",
+    ),
+    ("python3 -c 'import importlib; importlib.import_module(\"tools.x\")'", "tools/x.py"),
+    ("python3 -c '__import__(\"tools.x\")'", "tools/x.py"),
+]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
     ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
@@ -1528,6 +1542,13 @@ def test_a_file_python_or_a_pattern_reaches_counts(check, line, added, check_id)
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", IMPORT_PATH_RUNS)
+def test_a_directory_an_inline_program_puts_on_its_import_path_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert added in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
 @pytest.mark.parametrize("line, added", TASK_AND_PROGRAM_FILES)
 def test_a_file_a_program_or_task_runner_runs_as_code_counts(check, line, added, check_id):
     result = _failed_with_added(check, check_id, line, added, "echo hi\n")
@@ -1541,6 +1562,10 @@ def test_a_file_a_program_or_task_runner_runs_as_code_counts(check, line, added,
         "python3 -c 'import tools'",  # a one-part name: the first path entry's own rule
         "bash tools/*.txt",
         "torchrun --nproc-per-node 2 bench/run.py -m tools.x",  # the program's own `-m`
+        # an entry it computes is not followed; a string that is no import path is no entry
+        'python3 -c \'import os, sys; sys.path.insert(0, os.path.join("tools", "x"))\'',
+        "python3 -c 'import sys; print(\"tools\", sys.argv[1])' tools",
+        "python3 -c 'import importlib; importlib.import_module(\"json\")'",
         "flock /tmp/lock -c 'echo hi'",
         "cd tools && make",  # another runner's file
     ],
