@@ -478,6 +478,7 @@ _ROOT_FILES: dict[str, tuple[str, ...]] = {
     "pdm": (*PYTHON_BUILD_FILES, "pdm.lock", "pdm.toml"),
     "pipenv": (*PYTHON_BUILD_FILES, "Pipfile", "Pipfile.lock", ".env"),  # `.env`: variables
     "hatch": (*PYTHON_BUILD_FILES, "hatch.toml", "hatch_build.py"),
+    "cmake": ("CMakeLists.txt", "*.cmake", "CMakePresets.json", "CMakeUserPresets.json"),
     "rye": (*PYTHON_BUILD_FILES, "requirements.lock", "requirements-dev.lock"),
     "pixi": (*PYTHON_BUILD_FILES, "pixi.toml", "pixi.lock"),
     # lifecycle scripts in package.json; `.npmrc` may name the shell scripts run in
@@ -539,6 +540,56 @@ def _go_packages(words: Sequence[Field]) -> tuple[list[Field], bool]:
     return found, handed
 
 
+# cmake's options taking the next word as their value (`-S DIR`, `-D NAME=VALUE`, ...), and
+# its modes that configure no source directory.
+_CMAKE_VALUE_OPTIONS = frozenset(
+    {"-S", "-B", "-G", "-T", "-A", "-C", "-D", "-U", "-P", "--preset", "--toolchain",
+     "--install-prefix", "--log-level", "--log-context", "--graphviz", "--trace-format",
+     "--trace-source", "--trace-redirect", "--debug-find-pkg", "--debug-find-var",
+     "--profiling-format", "--profiling-output", "--warn-uninitialized"}
+)  # fmt: skip
+_CMAKE_OTHER_MODES = frozenset(
+    {
+        "--build",
+        "--install",
+        "--open",
+        "-E",
+        "-P",
+        "--find-package",
+        "--workflow",
+        "--help",
+        "-h",
+        "--version",
+        "--system-information",
+    }
+)
+
+
+def _cmake_source(words: Sequence[Field]) -> list[Field]:
+    """The source directory `cmake` configures: its CMakeLists.txt and the files it includes
+    run at configure time (`execute_process`), so it is a project built here. `-S DIR`, else
+    the operand (`cmake ..`, `cmake -B build .`); `--build`, `-P` (a script: a code operand)
+    and the other modes configure nothing."""
+    source: Field | None = None
+    i = 1
+    while i < len(words):
+        word = words[i]
+        text = word.text if word.known else ""
+        if text in _CMAKE_OTHER_MODES:
+            return []
+        if text == "-S" and i + 1 < len(words):
+            return [words[i + 1]]
+        if text.startswith("-S") and len(text) > 2:
+            return [Field(text[2:], True, text[2:], word.line)]
+        if text in _CMAKE_VALUE_OPTIONS:
+            i += 2
+            continue
+        if source is None and not _option_word(word):
+            source = word
+        i += 1
+    return [source] if source is not None else []
+
+
 def project_installs(argv: Sequence[Field]) -> list[Field]:
     """The local projects a project manager builds and installs: the directory's own project
     (`uv sync`, `uv run` without `--no-project`, `poetry install`, `pdm sync`, `pipenv
@@ -548,6 +599,8 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
     words = argv[command_index(argv) :]
     if not words or not words[0].known:
         return []
+    if basename(words[0].text) == "cmake":
+        return _cmake_source(words)
     tool = basename(words[0].text)
     known = (_PROJECT_INSTALLS, _OPERAND_INSTALLS, _PACKAGE_RUNNERS)
     if not any(tool in tools for tools in known):

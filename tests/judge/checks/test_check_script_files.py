@@ -325,6 +325,9 @@ LOCAL_INSTALLS = [
     "cd benchmarks/single_node && pip install --no-deps -e 'pkg[dev]'",
     "cd benchmarks/single_node && uv pip install --editable=pkg",
     "cd benchmarks/single_node && uv run --no-project --with-editable pkg python3 -c 1",
+    # cmake's configure step runs the source directory's CMakeLists.txt (`execute_process`)
+    "cmake -S benchmarks/single_node/pkg -B /tmp/build",
+    "cd benchmarks/single_node/pkg && mkdir -p build && cd build && cmake -G Ninja ..",
     # a checkout root known only at run time: the path's known tail names the directory
     'pip install "$ROOT/benchmarks/single_node/pkg"',
     'pip install "${ROOT:-/opt/src}/benchmarks/single_node/pkg"',  # a default is run-time too
@@ -390,6 +393,8 @@ def test_a_directory_named_with_an_at_sign_is_still_a_local_install(check, check
         "pip install -r benchmarks/single_node/requirements.txt",
         "uv run --no-project --with pyyaml --python 3.12 utils/ci_priority.py",
         "cd /tmp/clone && uv sync",
+        "cd /tmp/clone && cmake -B build . && cmake --build build",
+        "cd benchmarks/single_node/pkg && cmake --build /tmp/build",  # builds what exists
         "pipx install aiperf",
         "uvx ruff check benchmarks/single_node/pkg",
         "cd benchmarks/single_node/pkg && cargo install ripgrep",
