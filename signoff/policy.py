@@ -49,6 +49,9 @@ class Paths(Strict):
     benchmark_scripts: str = "benchmarks/**/*.sh"
     single_node_scripts: str = "benchmarks/single_node/**"
     multi_node_scripts: str = "benchmarks/multi_node/**"
+    # Where the launchers' containers mount the checkout (`-v $GITHUB_WORKSPACE:/workspace/`):
+    # an absolute path under one is a checkout path (`pip install /workspace/tools/pkg`).
+    checkout_mounts: tuple[str, ...] = ()
 
 
 class SignoffSyntax(Strict):

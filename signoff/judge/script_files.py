@@ -167,7 +167,7 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
     the checkout's root holds only the files the tool reads there (`install.root_files`: its
     manifests, locks and hooks; Python's build files by default); a path whose start is known
     only at run time names any directory its known tail ends with."""
-    directories = _install_directories(run, install)
+    directories = _install_directories(run, install, ctx.policy.paths.checkout_mounts)
     if directories and ctx.evidence.files_truncated:
         return f"{code(directories[0][0])}, {INCOMPLETE}"
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
@@ -215,16 +215,19 @@ def _inside(path: str, directory: str, anchored: bool) -> list[str]:
     return found
 
 
-def _install_directories(run: ScriptRun, install: ScriptFileRun) -> list[tuple[str, bool]]:
+def _install_directories(
+    run: ScriptRun, install: ScriptFileRun, mounts: tuple[str, ...]
+) -> list[tuple[str, bool]]:
     """Where in the checkout the installed directory may be, and whether from its root: the
     word joined to each directory the last `cd` may have gone to (or to the checkout's root,
-    where the sweep starts the script), with `$GITHUB_WORKSPACE` and the script's own
-    directory (`$(dirname "$0")`, `${BASH_SOURCE%/*}`, ... as `source` reads them) spelled
-    out. An absolute path is outside the checkout; a run-time start leaves the known tail."""
+    where the sweep starts the script), with `$GITHUB_WORKSPACE`, the checkout's mount points
+    in the launchers' containers (`mounts`: `/workspace`) and the script's own directory
+    (`$(dirname "$0")`, `${BASH_SOURCE%/*}`, ... as `source` reads them) spelled out. Any
+    other absolute path is outside the checkout; a run-time start leaves the known tail."""
     script = install.origin.rpartition(":")[0] or run.path
     found: list[tuple[str, bool]] = []
     for base in install.directories or ("",):
-        path = _in_checkout(posixpath.join(base, install.word), script)
+        path = _in_checkout(posixpath.join(base, install.word), script, mounts)
         if path is None or path.startswith("/"):
             continue
         anchored = not run_time(path)
@@ -255,11 +258,15 @@ def _after_run_time(text: str) -> str:
 _NAME_AFTER_DOLLAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 
 
-def _in_checkout(path: str, script: str) -> str | None:
+def _in_checkout(path: str, script: str, mounts: tuple[str, ...] = ()) -> str | None:
     """`path` with the checkout's root and the script's directory spelled out (None: `~`)."""
     for prefix in _WORKSPACE:
         if path.startswith(prefix):
             path = path[len(prefix) :].lstrip("/") or "."
+    for mount in mounts:  # `/workspace/tools/pkg` in a container holding the checkout there
+        root = mount.rstrip("/")
+        if path == root or path.startswith(f"{root}/"):
+            path = path[len(root) :].lstrip("/") or "."
     path = DIR_OF.sub(lambda _: posixpath.dirname(script) or ".", path)
     return None if path.startswith("~") else path
 

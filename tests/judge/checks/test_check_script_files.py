@@ -325,6 +325,8 @@ LOCAL_INSTALLS = [
     "cd benchmarks/single_node && pip install --no-deps -e 'pkg[dev]'",
     "cd benchmarks/single_node && uv pip install --editable=pkg",
     "cd benchmarks/single_node && uv run --no-project --with-editable pkg python3 -c 1",
+    "pip install /workspace/benchmarks/single_node/pkg",  # the checkout, mounted
+    "cd /workspace/benchmarks/single_node/pkg && pip install .",
     # cmake's configure step runs the source directory's CMakeLists.txt (`execute_process`)
     "cmake -S benchmarks/single_node/pkg -B /tmp/build",
     "cd benchmarks/single_node/pkg && mkdir -p build && cd build && cmake -G Ninja ..",
@@ -394,6 +396,7 @@ def test_a_directory_named_with_an_at_sign_is_still_a_local_install(check, check
         "uv run --no-project --with pyyaml --python 3.12 utils/ci_priority.py",
         "cd /tmp/clone && uv sync",
         "cd /tmp/clone && cmake -B build . && cmake --build build",
+        "pip install /opt/workspace/benchmarks/single_node/pkg",  # not where it is mounted
         "cd benchmarks/single_node/pkg && cmake --build /tmp/build",  # builds what exists
         "pipx install aiperf",
         "uvx ruff check benchmarks/single_node/pkg",
@@ -1123,6 +1126,8 @@ IMPORT_PATHS = [
     'sudo -E PYTHONPATH="$(dirname "$0")/pylib" python3 -c "print(1)"',
     'printf -v PYTHONPATH "%s/pylib" "$(dirname "$0")"; export PYTHONPATH',
     'read -r PYTHONPATH <<< "$(dirname "$0")/pylib"; export PYTHONPATH',
+    # the checkout where the launchers' containers mount it (profile `paths.checkout_mounts`)
+    "export PYTHONPATH=/workspace/benchmarks/single_node/fixed_seq_len/pylib",
 ]
 
 
