@@ -38,7 +38,12 @@ from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
 from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
 from signoff.parse.shell.scan import expansion_end
-from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
+from signoff.parse.shell.script_files import (
+    PACKAGE_DIRECTORY_VARIABLES,
+    PACKAGE_FILES,
+    PYTHON_BUILD_FILES,
+    basename,
+)
 from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
@@ -133,6 +138,11 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             return (
                 f"{run.path}:{install.line} runs {code(install.command)}, whose first import "
                 f"path entry is {held}; {UNIMPORTED_FIRST}{where}{may}"
+            )
+        if install.loaded_by in PACKAGE_DIRECTORY_VARIABLES:  # `PIP_FIND_LINKS=DIR`
+            return (
+                f"{run.path}:{install.line} sets {code(install.command)}, from which a later "
+                f"install builds or takes packages: {held}; {UNBUILT}{where}{may}"
             )
         if install.loaded_by:  # `PYTHONPATH=DIR`
             return (

@@ -165,9 +165,10 @@ def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_
         ("python3 -m pip install --editable=../pkg", ["../pkg"]),
         ("pip install --target /opt/x --no-deps aiperf", []),
         ("pip install git+https://github.com/x/y.git https://x.io/p/a.whl", []),
-        ("pip install -r req/a.txt -c c/b.txt --find-links w/h ./p", ["./p"]),
+        # find-links: a directory whose packages install in place of the index's
+        ("pip install -r req/a.txt -c c/b.txt --find-links w/h ./p", ["./p", "w/h"]),
         ("pip install ./fork@v1 pkg@git+https://x.io/y.git", ["./fork@v1"]),  # a path with @
-        ("pip download ./p", []),
+        ("pip download ./p", ["./p"]),  # its metadata is built: its setup.py runs
     ],
 )
 def test_local_installs_are_recorded_with_the_directory_as_written(text, words):

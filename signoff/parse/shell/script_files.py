@@ -339,7 +339,8 @@ _PIP_VALUE_OPTIONS = frozenset(
      "--python-version", "--implementation", "--abi", "--upgrade-strategy", "--progress-bar",
      "--log", "--cache-dir", "-C", "--config-settings", "--global-option", "--trusted-host",
      "--cert", "--client-cert", "--proxy", "--timeout", "--retries", "--exists-action",
-     "--report", "--only-binary", "--no-binary", "--group", "--extra", "-p"}
+     "--report", "--only-binary", "--no-binary", "--group", "--extra", "-p",
+     "-w", "--wheel-dir", "-d", "--dest"}  # `pip wheel -w DIR`, `pip download -d DIR`
 )  # fmt: skip
 _EXTRAS = re.compile(r"\[[^\]]*\]$")  # `.[dev]`
 
@@ -355,9 +356,11 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
     for i, text in enumerate(texts):
         if _PIP.fullmatch(text):
             at = next((j for j in range(i + 1, len(texts)) if texts[j][:1] not in ("-", "")), -1)
-            if at >= 0 and texts[at] == "install":
+            if at >= 0 and texts[at] in _PIP_BUILDS:
                 start = at + 1
             break
+        if _BUILD_FRONTEND.fullmatch(text) or (text == "build" and texts[i - 1 : i] == ["-m"]):
+            return _built_projects(words[i + 1 :])  # `python3 -m build DIR`, `pyproject-build`
     if start < 0:
         return []
     found: list[Field] = []
@@ -372,24 +375,75 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
             text = text.removeprefix("--editable=")
         elif word.known and text.startswith("-e") and not text.startswith("--"):
             text = text[2:]  # `-e./pkg`
+        elif word.known and _find_links(words, i) is not None:  # a directory of packages
+            links, i = _find_links(words, i) or (word, i)
+            if _editable_path(links.text):
+                found.append(links)
+            i += 1
+            continue
         elif word.known and text in _PIP_VALUE_OPTIONS:
             i += 2
             continue
         elif word.known and text.startswith("-"):
             i += 1
             continue
-        path = _EXTRAS.sub("", text)
+        path = _file_reference(_EXTRAS.sub("", text))
         if _local_path(path) or (editable and _editable_path(path)):
             found.append(Field(path, word.known, word.prefix, word.line, word.parts))
         i += 1
     return found
 
 
+# pip's subcommands that build a local project (`pip wheel DIR`, `pip download DIR`: its
+# metadata is built, running its setup.py) or install it; and the PEP 517 build front end.
+_PIP_BUILDS = frozenset({"install", "wheel", "download"})
+_BUILD_FRONTEND = re.compile(r"pyproject-build")
+_BUILD_VALUE_OPTIONS = frozenset({"-o", "--outdir", "-C", "--config-setting", "--installer"})
+_FIND_LINKS = ("-f", "--find-links")
+# A direct reference to a local file or directory: `name @ file:///x/pkg`, `file:pkg`.
+_FILE_URL = re.compile(r"(?:[A-Za-z0-9._-]+(?:\[[^\]]*\])?\s*@\s*)?file:(?://)?")
+
+
+def _find_links(words: Sequence[Field], i: int) -> tuple[Field, int] | None:
+    """`-f DIR`, `--find-links DIR`, `--find-links=DIR`, `-fDIR` at `i`: the value and where
+    it ends. pip and uv install the packages they find there in place of the index's."""
+    text = words[i].text
+    if text in _FIND_LINKS:
+        return (words[i + 1], i + 1) if i + 1 < len(words) else None
+    if text.startswith("--find-links="):
+        value = text.removeprefix("--find-links=")
+    elif text.startswith("-f") and not text.startswith("--") and len(text) > 2:
+        value = text[2:]
+    else:
+        return None
+    return Field(value, True, value, words[i].line), i
+
+
+def _file_reference(text: str) -> str:
+    """The path a `file:` direct reference names (`x @ file:///w/pkg` -> `/w/pkg`)."""
+    match = _FILE_URL.match(text)
+    return text[match.end() :] or "." if match is not None and "file:" in text else text
+
+
+def _built_projects(words: Sequence[Field]) -> list[Field]:
+    """The project `python3 -m build` or `pyproject-build` builds: its operand, else `.`."""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.known and word.text in _BUILD_VALUE_OPTIONS:
+            i += 2
+            continue
+        if not _option_word(word):
+            return [word] if _editable_path(word.text) else []
+        i += 1
+    return [Field(".", True, "", words[0].line if words else 0)]
+
+
 # Project managers that build and install the project of a directory (its pyproject.toml,
 # setup.py, Pipfile): the subcommands that do, per tool; the options naming that directory; and
 # the options whose value is a package spec (a local path is a project too).
 _PROJECT_INSTALLS: dict[str, frozenset[str]] = {
-    "uv": frozenset({"sync", "run"}),
+    "uv": frozenset({"sync", "run", "build"}),
     # `run` reads the manifest too: its scripts (`[tool.pdm.scripts]`, a Pipfile's
     # `[scripts]`, poetry's entry points, pixi's tasks) are commands the project defines
     "poetry": frozenset({"install", "sync", "run"}),
@@ -453,7 +507,7 @@ _PROJECT_VALUE_OPTIONS = frozenset(
 # Installers of a local path given as an operand: `uv tool install ./x`, `uv add ./x`,
 # `pipx install ./x`, `pdm add ./x`, `poetry add ./x`.
 _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
-    "uv": frozenset({"add", "tool"}),
+    "uv": frozenset({"add", "tool", "build"}),
     "uvx": frozenset(),
     "pipx": frozenset({"install", "inject"}),
     "pdm": frozenset({"add"}),
@@ -464,6 +518,29 @@ _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
     "pnpm": frozenset({"install", "i", "add"}),
     "gem": frozenset({"install"}),
 }
+
+
+# Variables naming a directory a later install builds or takes packages from: uv's project
+# (`uv run`, `uv sync` build and install it), pip's editable project, and directories of
+# packages installed in place of the index's (find-links); with what counts at the checkout's
+# root (elsewhere every file of the directory does).
+_ARCHIVES = ("*.whl", "*.tar.gz", "*.tgz", "*.zip", "*.tar.bz2", "*.egg")
+PACKAGE_DIRECTORY_VARIABLES: dict[str, tuple[str, ...]] = {
+    "UV_PROJECT": ("setup.py", "setup.cfg", "pyproject.toml", "uv.lock", "uv.toml"),
+    "UV_WORKING_DIR": ("setup.py", "setup.cfg", "pyproject.toml", "uv.lock", "uv.toml"),
+    "PIP_EDITABLE": ("setup.py", "setup.cfg", "pyproject.toml"),
+    "PIP_FIND_LINKS": _ARCHIVES,
+    "UV_FIND_LINKS": _ARCHIVES,
+}
+_LIST_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def listed_values(value: Text, line: int) -> list[Field]:
+    """The files or directories a variable of installer settings names: a blank- or
+    comma-separated list when it is known whole, else the one value known in part."""
+    if not value.known:
+        return [Field(value.text, False, value.prefix, line, value.parts)]
+    return [Field(t, True, t, line) for t in _LIST_SEPARATORS.split(value.text) if t]
 
 
 # What a project manager reads in the project's directory when it builds, installs or runs it:
@@ -627,6 +704,12 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
                 found.append(given)
             i += 1 if joined else 2
             continue
+        if tool in ("uv", "uvx") and word.known and _find_links(words, i) is not None:
+            links, i = _find_links(words, i) or (word, i)  # `uv run -f DIR`: packages there
+            if _editable_path(links.text):
+                found.append(links)
+            i += 1
+            continue
         if word.known and text in _NO_PROJECT:
             no_project = True
         elif word.known and text in _PROJECT_VALUE_OPTIONS:
@@ -635,7 +718,11 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
             operands.append(word)
         i += 1
     command = operands[0].text if operands and operands[0].known else ""
+    if tool == "uv" and command == "pip":
+        return []  # `uv pip install`: pip's grammar (`local_projects`)
     syncs = command in _PROJECT_INSTALLS.get(tool, ()) and not (tool == "uv" and no_project)
+    if tool == "uv" and command == "build" and len(operands) > 1:
+        syncs = False  # `uv build DIR` builds DIR, not the working directory's project
     if tool == "cargo" and command == "install" and project is None:
         syncs = False  # `cargo install NAME` builds a crate of the registry, not this directory
     if tool == "yarn":  # `yarn NAME` runs the project's script NAME, `yarn` alone installs

@@ -93,6 +93,7 @@ from signoff.parse.shell.script_files import (
     DESCRIPTOR,
     INTERPRETERS,
     LOOKED_UP,
+    PACKAGE_DIRECTORY_VARIABLES,
     PYTHON,
     STDIN,
     STRING_RUNNERS,
@@ -102,6 +103,7 @@ from signoff.parse.shell.script_files import (
     behind_wrappers,
     command_index,
     launched_python_program,
+    listed_values,
     program_directory,
     python_first_entry,
     python_program,
@@ -328,8 +330,10 @@ class SimpleCommands(Calls):
             self.file_read_later(field, line, scope, raw[:120], "an interactive Python runs")
         loads = ENV_FILE_VARIABLES.get(name)
         if loads and given.text:  # `UV_ENV_FILE=f uv run ...`: its variables may load code
-            field = Field(given.text, given.known, given.prefix, line, given.parts)
-            self.file_read_later(field, line, scope, raw[:120], loads)
+            for field in self._listed(name, given, line):
+                self.file_read_later(field, line, scope, raw[:120], loads)
+        if name in PACKAGE_DIRECTORY_VARIABLES and given.text:  # `PIP_FIND_LINKS=wheels`
+            self._package_directories(name, given, raw, line, scope)
         if name in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
             self._command_variable(name, given, line, scope)
         self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
@@ -685,6 +689,26 @@ class SimpleCommands(Calls):
                 command=shown[:200], word=entry.text, name="", line=self.at(line),
                 reach=reach, why=why, origin=self.origin(line), directories=where,
                 root_files=root_globs(name), loaded_by=name,
+            ))  # fmt: skip
+
+    def _listed(self, name: str, value: Text, line: int) -> list[Field]:
+        entries = listed_values(value, line)
+        if len(entries) > MAX_PATH_ENTRIES:  # no real list is that long: a bound on records
+            self.problem(line, f"{name} names more than {MAX_PATH_ENTRIES} entries, which "
+                         "signoff does not follow")  # fmt: skip
+        return entries[:MAX_PATH_ENTRIES]
+
+    def _package_directories(
+        self, name: str, value: Text, shown: str, line: int, scope: Scope
+    ) -> None:
+        """`UV_PROJECT=DIR`, `PIP_FIND_LINKS=DIR`: a later install builds or takes packages
+        from DIR, recorded as a local install is (loaded by the variable)."""
+        reach, why = reach_of(scope)
+        for entry in self._listed(name, value, line):
+            self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
+                command=shown[:200], word=entry.text, name="", line=self.at(line),
+                reach=reach, why=why, origin=self.origin(line), directories=directories(scope),
+                root_files=PACKAGE_DIRECTORY_VARIABLES[name], loaded_by=name,
             ))  # fmt: skip
 
     def _first_path_entry(

@@ -1528,6 +1528,31 @@ IMPORT_PATH_RUNS = [
     ("python3 -c 'import importlib; importlib.import_module(\"tools.x\")'", "tools/x.py"),
     ("python3 -c '__import__(\"tools.x\")'", "tools/x.py"),
 ]
+# Where an install takes its packages from, by option or by variable: a directory of packages
+# (find-links), uv's project, files of packages or settings, a project pip or a PEP 517 front
+# end builds, a `file:` direct reference
+WHEEL = "tools/wheels/aiperf-9.9-py3-none-any.whl"
+PACKAGE_SOURCES = [
+    ("pip install --find-links tools/wheels aiperf", WHEEL),
+    ("uv pip install -f tools/wheels aiperf", WHEEL),
+    ("uv run --find-links=tools/wheels --with aiperf python3 -c 1", WHEEL),
+    ("PIP_FIND_LINKS=tools/wheels pip install aiperf", WHEEL),
+    ("export UV_FIND_LINKS=/opt/w,tools/wheels", WHEEL),
+    ("UV_PROJECT=tools uv run python3 -c 1", "tools/setup.py"),
+    ("export UV_WORKING_DIR=tools", "tools/setup.py"),
+    ("UV_OVERRIDE='/opt/o.txt tools/o.txt' uv pip install aiperf", "tools/o.txt"),
+    ("PIP_REQUIREMENT=tools/r.txt pip install", "tools/r.txt"),
+    ("export PIP_CONSTRAINT=tools/c.txt", "tools/c.txt"),
+    ("UV_CONFIG_FILE=tools/uv.toml uv pip install aiperf", "tools/uv.toml"),
+    ("PIP_CONFIG_FILE=tools/pip.conf pip install aiperf", "tools/pip.conf"),
+    ("pip wheel tools/pkg -w /tmp/w", "tools/pkg/setup.py"),
+    ("pip download tools/pkg -d /tmp/d", "tools/pkg/setup.py"),
+    ("python3 -m build tools/pkg", "tools/pkg/setup.py"),
+    ("cd tools/pkg && pyproject-build", "tools/pkg/setup.py"),
+    ("uv build tools/pkg", "tools/pkg/setup.py"),
+    ("pip install 'aiperf @ file:///workspace/tools/pkg'", "tools/pkg/setup.py"),
+    ("pip install file:tools/pkg", "tools/pkg/setup.py"),
+]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
     ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
@@ -1556,6 +1581,32 @@ def test_a_file_python_or_a_pattern_reaches_counts(check, line, added, check_id)
 def test_a_directory_an_inline_program_puts_on_its_import_path_counts(check, line, added, check_id):
     result = _failed_with_added(check, check_id, line, added, "import os\n")
     assert added in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", PACKAGE_SOURCES)
+def test_a_package_source_holding_a_file_the_pr_adds_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert added in result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pip install -f https://download.pytorch.org/whl/torch_stable.html torch",
+        "PIP_CONFIG_FILE=/dev/null pip install aiperf",
+        "pip download aiperf -d tools/wheels",  # where it saves, not what it builds
+        "pip wheel aiperf --wheel-dir tools/wheels",
+        "cd /tmp/src && python3 -m build",
+        "export UV_PROJECT=/opt/project",
+    ],
+)
+def test_a_package_source_outside_what_the_pr_changed_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    for path in (WHEEL, "tools/setup.py"):
+        add_changed_file(parts, path, "import os\n")
+    _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))  # (engine-patches:
+    # an index the profile does not trust, a config that may name one)
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
