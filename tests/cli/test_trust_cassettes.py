@@ -67,6 +67,41 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "holding `benchmarks/single_node/fixed_seq_len/warmup.py`, which this PR adds",
         ),
+        # a copy of a program the PR adds, run by its name from PATH
+        (
+            "fail_copy_run_by_name",
+            [7, 8],
+            7,
+            "which this PR adds (`benchmarks/single_node/fixed_seq_len/warmup.py`)",
+        ),
+        # an inline program's import path entry, handed as its argument
+        (
+            "fail_import_path",
+            [7, 8],
+            7,
+            "holding `benchmarks/single_node/fixed_seq_len/warmup.py`, which this PR adds",
+        ),
+        # flock's first operand is its lock file; the command behind it runs
+        (
+            "fail_wrapped_by_flock",
+            [7, 8],
+            7,
+            "which this PR adds (`benchmarks/single_node/fixed_seq_len/warmup.py`)",
+        ),
+        # a directory a later install takes packages from, named by a variable
+        (
+            "fail_package_source",
+            [7, 8],
+            7,
+            "from which a later install builds or takes packages",
+        ),
+        # the checkout where the launchers' containers mount it
+        (
+            "fail_mounted_checkout_install",
+            [7, 8],
+            7,
+            "which this PR adds; signoff does not read what a package's build runs",
+        ),
         # a changelog metadata line is ignored only in the changelog
         ("sweep_older_metadata_line", [1, 2], 1, "changed after the swept commit"),
     ],

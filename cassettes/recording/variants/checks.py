@@ -356,6 +356,44 @@ def fail_environment_runner(data: dict[str, Any]) -> str:
     )
 
 
+def fail_copy_run_by_name(data: dict[str, Any]) -> str:
+    """7, 8: the script copies the program the PR adds onto PATH and runs it by its name."""
+    return _runs_added_program(
+        data, 'cp "$(dirname "$0")/warmup.py" /usr/local/bin/warmup && warmup --steps 3\n'
+    )
+
+
+def fail_import_path(data: dict[str, Any]) -> str:
+    """7, 8: an inline Python program puts the script's directory on its import path and
+    imports the program the PR adds there by its one-part name."""
+    return _runs_added_program(
+        data,
+        "python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import warmup' "
+        '"$(dirname "$0")"\n',
+    )
+
+
+def fail_wrapped_by_flock(data: dict[str, Any]) -> str:
+    """7, 8: `flock LOCKFILE CMD` runs the program the PR adds (the lock file is flock's)."""
+    return _runs_added_program(data, 'flock /tmp/warmup.lock python3 "$(dirname "$0")/warmup.py"\n')
+
+
+def fail_package_source(data: dict[str, Any]) -> str:
+    """7, 8: `PIP_FIND_LINKS` has pip take packages from the script's directory, which holds
+    a file the PR adds."""
+    return _runs_added_program(
+        data, 'PIP_FIND_LINKS="$(dirname "$0")" pip install --no-index aiperf\n'
+    )
+
+
+def fail_mounted_checkout_install(data: dict[str, Any]) -> str:
+    """7, 8: `pip install -e` of the script's directory, spelled where the launchers'
+    containers mount the checkout (`/workspace`)."""
+    return _runs_added_program(
+        data, "pip install -e /workspace/benchmarks/single_node/fixed_seq_len\n"
+    )
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
