@@ -377,16 +377,29 @@ def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str
         if given is not None:
             yield flag, given
             for path in _json_strings(given):  # `--speculative-config '{"model": "./d"}'`
-                yield flag, Field(path, True, path, given.line)
+                yield flag, path
 
 
-def _json_strings(word: Field) -> list[str]:
+# Stand-ins for a JSON value's run-time pieces while it is parsed: private-use characters,
+# which a JSON string may hold and a script's own text does not.
+_PIECE_OPEN, _PIECE_CLOSE = "\ue000", "\ue001"
+_PIECE = re.compile(f"{_PIECE_OPEN}([0-9]+){_PIECE_CLOSE}")
+
+
+def _json_strings(word: Field) -> list[Field]:
     """The strings of a JSON object given inline as a flag's value (a speculative config's
-    draft `model` may be a directory the PR adds); none for any other value."""
-    if not word.known or not word.text.lstrip().startswith("{") or len(word.text) > _JSON_CHARS:
+    draft `model` may be a directory the PR adds); none for any other value. A run-time piece
+    inside a string stays one (`"model": "$(dirname "$0")/draft"` names `draft` there, as the
+    same word given alone would)."""
+    if not word.text.lstrip().startswith("{") or len(word.text) > _JSON_CHARS:
         return []
+    pieces = tuple(word.parts) if not word.known and word.parts else ((word.text, True),)
+    marked = "".join(
+        text if known else f"{_PIECE_OPEN}{i}{_PIECE_CLOSE}"
+        for i, (text, known) in enumerate(pieces)
+    )
     try:
-        found = [json.loads(word.text)]
+        found = [json.loads(marked)]
     except ValueError:
         return []
     strings: list[str] = []
@@ -398,7 +411,26 @@ def _json_strings(word: Field) -> list[str]:
             found += value
         elif isinstance(value, str):
             strings.append(value)
-    return sorted(strings)
+    return [_unmarked(text, pieces, word.line) for text in sorted(strings)]
+
+
+def _unmarked(text: str, pieces: tuple[tuple[str, bool], ...], line: int) -> Field:
+    """A JSON string as a field: known, or with its run-time pieces put back."""
+    if _PIECE_OPEN not in text:
+        return Field(text, True, text, line)
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for match in _PIECE.finditer(text):
+        if match.start() > at:
+            parts.append((text[at : match.start()], True))
+        index = int(match[1])
+        parts.append((pieces[index][0] if index < len(pieces) else "", False))
+        at = match.end()
+    if at < len(text):
+        parts.append((text[at:], True))
+    first = next(i for i, (_, known) in enumerate(parts) if not known)
+    prefix = "".join(t for t, _ in parts[:first])
+    return Field("".join(t for t, _ in parts), False, prefix, line, tuple(parts))
 
 
 def _client_program(argv: list[Field], clients: frozenset[str]) -> str:

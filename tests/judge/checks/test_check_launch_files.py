@@ -111,6 +111,36 @@ def test_a_draft_model_directory_the_pr_adds_in_inline_json_fails_the_override_c
 
 
 @pytest.mark.parametrize(
+    "draft",
+    [
+        '\\"$(dirname \\"$0\\")/draft\\"',  # a run-time piece inside the JSON string
+        '\\"${BASH_SOURCE%/*}/draft\\"',
+        '\\"$ROOT/' + HERE + '/draft\\"',  # a start known only at run time: the known tail
+    ],
+)
+def test_a_draft_directory_named_with_run_time_pieces_in_inline_json_still_fails(check, draft):
+    """`--speculative-config "{\\"model\\": \\"$(dirname \\"$0\\")/draft\\"}"`: the JSON
+    holds a run-time piece; the string is read as the same word given alone would be."""
+    flag = f'--speculative-config "{{\\"method\\": \\"mtp\\", \\"model\\": {draft}}}"'
+    parts = _launch_with(flag, {f"{HERE}/draft/config.json": "{}"})
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"{HERE}/draft/config.json" in result.reason and "--speculative" in result.reason
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        '--speculative-config "{\\"method\\": \\"mtp\\", \\"model\\": \\"$DRAFT\\"}"',
+        '--speculative-config "{\\"method\\": \\"mtp\\", \\"num_speculative_tokens\\": $N}"',
+    ],
+)
+def test_inline_json_whose_run_time_pieces_name_no_changed_file_passes(check, flag):
+    parts = _launch_with(flag, {f"{HERE}/draft/config.json": "{}"})
+    assert check(parts, "no-arch-hacks").status == "PASS"
+
+
+@pytest.mark.parametrize(
     "model", ['"$(dirname "$0")/trimmed"', f"{HERE}/trimmed", '"${BASH_SOURCE%/*}/trimmed"']
 )
 def test_a_model_directory_the_pr_adds_served_as_the_positional_model_fails(check, model):
