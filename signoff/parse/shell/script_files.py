@@ -375,10 +375,10 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
             text = text.removeprefix("--editable=")
         elif word.known and text.startswith("-e") and not text.startswith("--"):
             text = text[2:]  # `-e./pkg`
-        elif word.known and _find_links(words, i) is not None:  # a directory of packages
-            links, i = _find_links(words, i) or (word, i)
-            if _editable_path(links.text):
-                found.append(links)
+        elif word.known and (links := _find_links(words, i)) is not None:  # packages there
+            directory_word, i = links
+            if _editable_path(directory_word.text):
+                found.append(directory_word)
             i += 1
             continue
         elif word.known and text in _PIP_VALUE_OPTIONS:
@@ -422,7 +422,7 @@ def _find_links(words: Sequence[Field], i: int) -> tuple[Field, int] | None:
 def _file_reference(text: str) -> str:
     """The path a `file:` direct reference names (`x @ file:///w/pkg` -> `/w/pkg`)."""
     match = _FILE_URL.match(text)
-    return text[match.end() :] or "." if match is not None and "file:" in text else text
+    return text if match is None else (text[match.end() :] or ".")
 
 
 def _built_projects(words: Sequence[Field]) -> list[Field]:
@@ -520,29 +520,6 @@ _OPERAND_INSTALLS: dict[str, frozenset[str]] = {
 }
 
 
-# Variables naming a directory a later install builds or takes packages from: uv's project
-# (`uv run`, `uv sync` build and install it), pip's editable project, and directories of
-# packages installed in place of the index's (find-links); with what counts at the checkout's
-# root (elsewhere every file of the directory does).
-_ARCHIVES = ("*.whl", "*.tar.gz", "*.tgz", "*.zip", "*.tar.bz2", "*.egg")
-PACKAGE_DIRECTORY_VARIABLES: dict[str, tuple[str, ...]] = {
-    "UV_PROJECT": ("setup.py", "setup.cfg", "pyproject.toml", "uv.lock", "uv.toml"),
-    "UV_WORKING_DIR": ("setup.py", "setup.cfg", "pyproject.toml", "uv.lock", "uv.toml"),
-    "PIP_EDITABLE": ("setup.py", "setup.cfg", "pyproject.toml"),
-    "PIP_FIND_LINKS": _ARCHIVES,
-    "UV_FIND_LINKS": _ARCHIVES,
-}
-_LIST_SEPARATORS = re.compile(r"[\s,]+")
-
-
-def listed_values(value: Text, line: int) -> list[Field]:
-    """The files or directories a variable of installer settings names: a blank- or
-    comma-separated list when it is known whole, else the one value known in part."""
-    if not value.known:
-        return [Field(value.text, False, value.prefix, line, value.parts)]
-    return [Field(t, True, t, line) for t in _LIST_SEPARATORS.split(value.text) if t]
-
-
 # What a project manager reads in the project's directory when it builds, installs or runs it:
 # at the checkout's root only these files count (as globs; elsewhere any file of the directory
 # does). Python's build files for pip and any tool not listed.
@@ -570,6 +547,29 @@ _ROOT_FILES: dict[str, tuple[str, ...]] = {
     "bundle": ("Gemfile", "Gemfile.lock", "gems.rb", "gems.locked", "*.gemspec", ".bundle/**"),
     "go": ("go.mod", "go.sum", "go.work", "go.work.sum", "**/*.go", "vendor/**"),
 }  # fmt: skip
+
+
+# Variables naming a directory a later install builds or takes packages from: uv's project
+# (`uv run`, `uv sync` build and install it), pip's editable project, and directories of
+# packages installed in place of the index's (find-links); with what counts at the checkout's
+# root (elsewhere every file of the directory does).
+_ARCHIVES = ("*.whl", "*.tar.gz", "*.tgz", "*.zip", "*.tar.bz2", "*.egg")
+PACKAGE_DIRECTORY_VARIABLES: dict[str, tuple[str, ...]] = {
+    "UV_PROJECT": _ROOT_FILES["uv"],
+    "UV_WORKING_DIR": _ROOT_FILES["uv"],
+    "PIP_EDITABLE": PYTHON_BUILD_FILES,
+    "PIP_FIND_LINKS": _ARCHIVES,
+    "UV_FIND_LINKS": _ARCHIVES,
+}
+_LIST_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def listed_values(value: Text, line: int) -> list[Field]:
+    """The files or directories a variable of installer settings names: a blank- or
+    comma-separated list when it is known whole, else the one value known in part."""
+    if not value.known:
+        return [Field(value.text, False, value.prefix, line, value.parts)]
+    return [Field(t, True, t, line) for t in _LIST_SEPARATORS.split(value.text) if t]
 
 
 def project_files(argv: Sequence[Field]) -> tuple[str, ...]:
@@ -626,20 +626,9 @@ _CMAKE_VALUE_OPTIONS = frozenset(
      "--profiling-format", "--profiling-output", "--warn-uninitialized"}
 )  # fmt: skip
 _CMAKE_OTHER_MODES = frozenset(
-    {
-        "--build",
-        "--install",
-        "--open",
-        "-E",
-        "-P",
-        "--find-package",
-        "--workflow",
-        "--help",
-        "-h",
-        "--version",
-        "--system-information",
-    }
-)
+    {"--build", "--install", "--open", "-E", "-P", "--find-package", "--workflow", "--help",
+     "-h", "--version", "--system-information"}
+)  # fmt: skip
 
 
 def _cmake_source(words: Sequence[Field]) -> list[Field]:
@@ -676,9 +665,9 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
     words = argv[command_index(argv) :]
     if not words or not words[0].known:
         return []
-    if basename(words[0].text) == "cmake":
-        return _cmake_source(words)
     tool = basename(words[0].text)
+    if tool == "cmake":
+        return _cmake_source(words)
     known = (_PROJECT_INSTALLS, _OPERAND_INSTALLS, _PACKAGE_RUNNERS)
     if not any(tool in tools for tools in known):
         return []
@@ -704,10 +693,11 @@ def project_installs(argv: Sequence[Field]) -> list[Field]:
                 found.append(given)
             i += 1 if joined else 2
             continue
-        if tool in ("uv", "uvx") and word.known and _find_links(words, i) is not None:
-            links, i = _find_links(words, i) or (word, i)  # `uv run -f DIR`: packages there
-            if _editable_path(links.text):
-                found.append(links)
+        links = _find_links(words, i) if tool in ("uv", "uvx") and word.known else None
+        if links is not None:  # `uv run -f DIR`: packages there
+            directory_word, i = links
+            if _editable_path(directory_word.text):
+                found.append(directory_word)
             i += 1
             continue
         if word.known and text in _NO_PROJECT:
@@ -1274,6 +1264,8 @@ _PROGRAM_FILE_OPTIONS: dict[str, frozenset[str]] = {
     "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"}),
     "cmake": frozenset({"-P", "-C"}),
 }
+
+
 _PROGRAM_OPERANDS = frozenset({"ansible-playbook"})
 
 
