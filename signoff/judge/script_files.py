@@ -36,7 +36,11 @@ from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
-from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
+from signoff.parse.shell.import_paths import (
+    CACHE_DIRECTORY_VARIABLES,
+    FIRST_PATH_ENTRY,
+    LINKER_VARIABLES,
+)
 from signoff.parse.shell.scan import expansion_end
 from signoff.parse.shell.script_files import (
     PACKAGE_DIRECTORY_VARIABLES,
@@ -51,6 +55,7 @@ UNBUILT = "signoff does not read what a package's build runs or installs"
 UNIMPORTED = "signoff does not read the Python code every later Python imports from there"
 UNIMPORTED_FIRST = "signoff does not read the Python code it may import from there"
 UNLINKED = "signoff does not read native libraries"
+UNLOADED = "signoff does not read the models, code or kernels loaded from there"
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
@@ -138,6 +143,12 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
             return (
                 f"{run.path}:{install.line} runs {code(install.command)}, whose first import "
                 f"path entry is {held}; {UNIMPORTED_FIRST}{where}{may}"
+            )
+        if install.loaded_by in CACHE_DIRECTORY_VARIABLES:  # `HF_HUB_CACHE=DIR`
+            return (
+                f"{run.path}:{install.line} sets {code(install.command)}, from which the "
+                f"engine and its libraries load models, their code or compiled kernels: "
+                f"{held}; {UNLOADED}{where}{may}"
             )
         if install.loaded_by in PACKAGE_DIRECTORY_VARIABLES:  # `PIP_FIND_LINKS=DIR`
             return (

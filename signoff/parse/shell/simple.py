@@ -43,6 +43,7 @@ from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.import_paths import (
+    CACHE_DIRECTORY_VARIABLES,
     FIRST_ENTRY_FILES,
     FIRST_PATH_ENTRY,
     IMPORT_PATH_VARIABLES,
@@ -332,8 +333,9 @@ class SimpleCommands(Calls):
         if loads and given.text:  # `UV_ENV_FILE=f uv run ...`: its variables may load code
             for field in self._listed(name, given, line):
                 self.file_read_later(field, line, scope, raw[:120], loads)
-        if name in PACKAGE_DIRECTORY_VARIABLES and given.text:  # `PIP_FIND_LINKS=wheels`
-            self._package_directories(name, given, raw, line, scope)
+        loaded_from = PACKAGE_DIRECTORY_VARIABLES.get(name) or CACHE_DIRECTORY_VARIABLES.get(name)
+        if loaded_from and given.text:  # `PIP_FIND_LINKS=wheels`, `HF_HUB_CACHE=hub`
+            self._loaded_directories(name, given, raw, line, scope, loaded_from)
         if name in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
             self._command_variable(name, given, line, scope)
         self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
@@ -698,17 +700,24 @@ class SimpleCommands(Calls):
                          "signoff does not follow")  # fmt: skip
         return entries[:MAX_PATH_ENTRIES]
 
-    def _package_directories(
-        self, name: str, value: Text, shown: str, line: int, scope: Scope
+    def _loaded_directories(
+        self,
+        name: str,
+        value: Text,
+        shown: str,
+        line: int,
+        scope: Scope,
+        root_files: tuple[str, ...],
     ) -> None:
         """`UV_PROJECT=DIR`, `PIP_FIND_LINKS=DIR`: a later install builds or takes packages
-        from DIR, recorded as a local install is (loaded by the variable)."""
+        from DIR; `HF_HUB_CACHE=DIR`: the engine loads models (and their code) from DIR.
+        Recorded as a local install is, loaded by the variable."""
         reach, why = reach_of(scope)
         for entry in self._listed(name, value, line):
             self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=shown[:200], word=entry.text, name="", line=self.at(line),
                 reach=reach, why=why, origin=self.origin(line), directories=directories(scope),
-                root_files=PACKAGE_DIRECTORY_VARIABLES[name], loaded_by=name,
+                root_files=root_files, loaded_by=name,
             ))  # fmt: skip
 
     def _first_path_entry(

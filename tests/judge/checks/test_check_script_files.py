@@ -1553,6 +1553,23 @@ PACKAGE_SOURCES = [
     ("pip install 'aiperf @ file:///workspace/tools/pkg'", "tools/pkg/setup.py"),
     ("pip install file:tools/pkg", "tools/pkg/setup.py"),
 ]
+# Directories the engine loads models, their code or compiled kernels from, by variable: a
+# model config the PR puts in a Hugging Face cache is the model the engine serves
+HUB = "benchmarks/single_node/fixed_seq_len/hub"
+SNAPSHOT = "models--deepseek-ai--DeepSeek-V4-Pro/snapshots/0123abcd/config.json"
+CACHE_DIRECTORIES = [
+    ('export HF_HUB_CACHE="$(dirname "$0")/hub"', f"{HUB}/{SNAPSHOT}"),
+    ('HF_HOME="$(dirname "$0")/hub" vllm serve "$MODEL" --port 1 &', f"{HUB}/hub/{SNAPSHOT}"),
+    ('export HUGGINGFACE_HUB_CACHE="$(dirname "$0")/hub"', f"{HUB}/{SNAPSHOT}"),
+    ('export HF_MODULES_CACHE="$(dirname "$0")/hub"', f"{HUB}/transformers_modules/m/x.py"),
+    ('export TRITON_CACHE_DIR="$(dirname "$0")/hub"', f"{HUB}/abc/kernel.cubin"),
+    ('export XDG_CACHE_HOME="$(dirname "$0")/hub"', f"{HUB}/vllm/torch_compile_cache/x.py"),
+    ('export HOME="$(dirname "$0")/hub"', f"{HUB}/.cache/huggingface/hub/{SNAPSHOT}"),
+    (
+        "export TORCHINDUCTOR_CACHE_DIR=/workspace/benchmarks/single_node/fixed_seq_len/hub",
+        f"{HUB}/fx/x.py",
+    ),
+]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
     ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
@@ -1607,6 +1624,30 @@ def test_a_package_source_outside_what_the_pr_changed_counts_for_nothing(check, 
         add_changed_file(parts, path, "import os\n")
     _assert_passes(check, parts, ("no-arch-hacks", "spec-chat-template"))  # (engine-patches:
     # an index the profile does not trust, a config that may name one)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", CACHE_DIRECTORIES)
+def test_a_cache_directory_holding_a_file_the_pr_adds_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, '{"num_hidden_layers": 2}\n')
+    assert added in result.reason or f"{HUB}" in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "export HF_HUB_CACHE=/mnt/hf_hub_cache",
+        'export TRITON_CACHE_DIR="/tmp/triton-cache-$JOB_ID"',
+        'export HF_HOME="$cache/.hf-home"',
+        'export XDG_CACHE_HOME="$compute_home/.cache"',
+        "export HOME=$(mktemp -d)",
+        "export VLLM_CACHE_ROOT=/it-share/gharunners/.cache/vllm",
+    ],
+)
+def test_a_cache_directory_outside_what_the_pr_changed_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, f"{HUB}/{SNAPSHOT}", "{}\n")
+    _assert_passes(check, parts, CHECKS)
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
