@@ -95,6 +95,13 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "from which a later install builds or takes packages",
         ),
+        # a cache directory the engine loads the model's config from
+        (
+            "fail_model_cache",
+            [7, 8],
+            7,
+            "from which the engine and its libraries load models",
+        ),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

@@ -394,6 +394,21 @@ def fail_mounted_checkout_install(data: dict[str, Any]) -> str:
     )
 
 
+MODEL_CACHE_CONFIG = (
+    "benchmarks/single_node/fixed_seq_len/hub/models--deepseek-ai--DeepSeek-V4-Pro/snapshots/"
+    "0123abcd/config.json"
+)
+
+
+def fail_model_cache(data: dict[str, Any]) -> str:
+    """7, 8: the script points the Hugging Face cache into its directory, where the PR adds
+    the model's config.json (a trimmed model the engine would serve)."""
+    runs = 'export HF_HUB_CACHE="$(dirname "$0")/hub"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    _pull(data)["commits"][0]["files"][MODEL_CACHE_CONFIG] = '{"num_hidden_layers": 2}\n'
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
