@@ -408,15 +408,19 @@ def _find_links(words: Sequence[Field], i: int) -> tuple[Field, int] | None:
     """`-f DIR`, `--find-links DIR`, `--find-links=DIR`, `-fDIR` at `i`: the value and where
     it ends. pip and uv install the packages they find there in place of the index's."""
     text = words[i].text
-    if text in _FIND_LINKS:
-        return (words[i + 1], i + 1) if i + 1 < len(words) else None
-    if text.startswith("--find-links="):
-        value = text.removeprefix("--find-links=")
+    if text in _FIND_LINKS and i + 1 < len(words):
+        given, end = words[i + 1], i + 1
+        if not given.known:
+            return given, end
+        value = given.text
+    elif text.startswith("--find-links="):
+        value, end = text.removeprefix("--find-links="), i
     elif text.startswith("-f") and not text.startswith("--") and len(text) > 2:
-        value = text[2:]
+        value, end = text[2:], i
     else:
         return None
-    return Field(value, True, value, words[i].line), i
+    value = _file_reference(value)  # `file:///w/wheels` is the directory `/w/wheels`
+    return Field(value, True, value, words[i].line), end
 
 
 def _file_reference(text: str) -> str:
@@ -569,7 +573,8 @@ def listed_values(value: Text, line: int) -> list[Field]:
     comma-separated list when it is known whole, else the one value known in part."""
     if not value.known:
         return [Field(value.text, False, value.prefix, line, value.parts)]
-    return [Field(t, True, t, line) for t in _LIST_SEPARATORS.split(value.text) if t]
+    texts = (_file_reference(t) for t in _LIST_SEPARATORS.split(value.text) if t)
+    return [Field(t, True, t, line) for t in texts]  # (`file:///w/wheels` is `/w/wheels`)
 
 
 def project_files(argv: Sequence[Field]) -> tuple[str, ...]:

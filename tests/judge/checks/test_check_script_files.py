@@ -1538,6 +1538,8 @@ PACKAGE_SOURCES = [
     ("uv run --find-links=tools/wheels --with aiperf python3 -c 1", WHEEL),
     ("PIP_FIND_LINKS=tools/wheels pip install aiperf", WHEEL),
     ("export UV_FIND_LINKS=/opt/w,tools/wheels", WHEEL),
+    ("pip install --find-links file:///workspace/tools/wheels aiperf", WHEEL),
+    ("PIP_FIND_LINKS=file:///workspace/tools/wheels pip install aiperf", WHEEL),
     ("UV_PROJECT=tools uv run python3 -c 1", "tools/setup.py"),
     ("export UV_WORKING_DIR=tools", "tools/setup.py"),
     ("UV_OVERRIDE='/opt/o.txt tools/o.txt' uv pip install aiperf", "tools/o.txt"),
