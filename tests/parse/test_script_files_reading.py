@@ -169,6 +169,11 @@ def test_python_c_is_a_program_known_only_at_run_time_only_when_it_is_a_command_
         ("pip install -r req/a.txt -c c/b.txt --find-links w/h ./p", ["./p", "w/h"]),
         ("pip install ./fork@v1 pkg@git+https://x.io/y.git", ["./fork@v1"]),  # a path with @
         ("pip download ./p", ["./p"]),  # its metadata is built: its setup.py runs
+        ("pip wheel ./p -w out", ["./p"]),  # -w: where it saves
+        ("pip install --find-links=file:///w/h aiperf", ["/w/h"]),
+        ("python3 -I -m build", ["."]),  # a PEP 517 build of the working directory
+        ("pyproject-build -o dist ./p", ["./p"]),
+        ("python3 -m pip install build", []),  # the package named build
     ],
 )
 def test_local_installs_are_recorded_with_the_directory_as_written(text, words):

@@ -359,7 +359,7 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
             if at >= 0 and texts[at] in _PIP_BUILDS:
                 start = at + 1
             break
-        if _BUILD_FRONTEND.fullmatch(text) or (text == "build" and texts[i - 1 : i] == ["-m"]):
+        if _BUILD_FRONTEND.fullmatch(text) or _python_module(texts, i, "build"):
             return _built_projects(words[i + 1 :])  # `python3 -m build DIR`, `pyproject-build`
     if start < 0:
         return []
@@ -427,6 +427,14 @@ def _file_reference(text: str) -> str:
     """The path a `file:` direct reference names (`x @ file:///w/pkg` -> `/w/pkg`)."""
     match = _FILE_URL.match(text)
     return text if match is None else (text[match.end() :] or ".")
+
+
+def _python_module(texts: Sequence[str], i: int, module: str) -> bool:
+    """Whether `texts[i]` is `module` run as `python3 [options] -m module`."""
+    return (
+        texts[i] == module and i >= 2 and texts[i - 1] == "-m"
+        and any(PYTHON.fullmatch(text) for text in texts[: i - 1])
+    )  # fmt: skip
 
 
 def _built_projects(words: Sequence[Field]) -> list[Field]:
