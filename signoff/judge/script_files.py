@@ -36,18 +36,10 @@ from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
-from signoff.parse.shell.import_paths import (
-    CACHE_DIRECTORY_VARIABLES,
-    FIRST_PATH_ENTRY,
-    LINKER_VARIABLES,
-)
+from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
+from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, MODELS, PACKAGES
 from signoff.parse.shell.scan import expansion_end
-from signoff.parse.shell.script_files import (
-    PACKAGE_DIRECTORY_VARIABLES,
-    PACKAGE_FILES,
-    PYTHON_BUILD_FILES,
-    basename,
-)
+from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
 
 UNREAD = "signoff does not read scripts run by file"
@@ -56,6 +48,14 @@ UNIMPORTED = "signoff does not read the Python code every later Python imports f
 UNIMPORTED_FIRST = "signoff does not read the Python code it may import from there"
 UNLINKED = "signoff does not read native libraries"
 UNLOADED = "signoff does not read the models, code or kernels loaded from there"
+# What a later program takes from a directory a variable names, and what signoff does not read.
+_TAKES = {
+    PACKAGES: ("a later install builds or takes packages", UNBUILT),
+    MODELS: (
+        "the engine and its libraries load models, their code or compiled kernels",
+        UNLOADED,
+    ),
+}
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.
 _WORKSPACE = ("$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}")
@@ -144,16 +144,12 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
                 f"{run.path}:{install.line} runs {code(install.command)}, whose first import "
                 f"path entry is {held}; {UNIMPORTED_FIRST}{where}{may}"
             )
-        if install.loaded_by in CACHE_DIRECTORY_VARIABLES:  # `HF_HUB_CACHE=DIR`
+        directory = DIRECTORY_VARIABLES.get(install.loaded_by)
+        if directory is not None:  # `PIP_FIND_LINKS=DIR`, `HF_HUB_CACHE=DIR`
+            takes, unread = _TAKES[directory.takes]
             return (
-                f"{run.path}:{install.line} sets {code(install.command)}, from which the "
-                f"engine and its libraries load models, their code or compiled kernels: "
-                f"{held}; {UNLOADED}{where}{may}"
-            )
-        if install.loaded_by in PACKAGE_DIRECTORY_VARIABLES:  # `PIP_FIND_LINKS=DIR`
-            return (
-                f"{run.path}:{install.line} sets {code(install.command)}, from which a later "
-                f"install builds or takes packages: {held}; {UNBUILT}{where}{may}"
+                f"{run.path}:{install.line} sets {code(install.command)}, from which {takes}: "
+                f"{held}; {unread}{where}{may}"
             )
         if install.loaded_by:  # `PYTHONPATH=DIR`
             return (

@@ -141,23 +141,6 @@ RUNNERS: dict[str, _Runner] = {
 }
 _HATCH_ENVIRONMENT = re.compile(r"[A-Za-z0-9_.+-]+:(?=.)")  # `hatch run test:pytest`
 _HATCH_FILTER = re.compile(r"\+[A-Za-z0-9_-]+=")  # `hatch run +py=3.12 test:cov`: its own word
-# Variables naming files of variables a runner loads into its command's environment (as its
-# `--env-file` does): whatever sets them, the file counts as one a later program runs.
-ENV_FILE_VARIABLES = {
-    "UV_ENV_FILE": "uv loads variables from",
-    "PIPENV_DOTENV_LOCATION": "pipenv loads variables from",
-    # files of packages or settings a later install reads, as its `-r`, `-c`, `--overrides`
-    # or `--config-file` would name them (lists of several, blank- or comma-separated)
-    "PIP_REQUIREMENT": "pip installs the packages listed in",
-    "PIP_CONSTRAINT": "pip installs the versions listed in",
-    "PIP_CONFIG_FILE": "pip reads its settings (indexes, options) from",
-    "UV_OVERRIDE": "uv installs the versions listed in",
-    "UV_CONSTRAINT": "uv installs the versions listed in",
-    "UV_BUILD_CONSTRAINT": "uv builds with the versions listed in",
-    "UV_CONFIG_FILE": "uv reads its settings (indexes, sources, overrides) from",
-}
-
-
 # uv's options naming a list of packages to install (requirements, constraints, overrides):
 # `uv run --with-requirements F`, `uvx --with-requirements F`, `uv add -r F`, `uv tool install
 # --overrides F`. Each may name an engine fork or wheel, and its text is not read.

@@ -34,33 +34,6 @@ PYTHON_MODULE_FILES = (
     "__pycache__/*", "*/__pycache__/*",
 )  # fmt: skip
 _LIBRARIES = ("*.so", "*.so.*")
-# Directories the engine and its libraries load models, their code and compiled kernels from,
-# named by a variable: the Hugging Face caches (a model's config.json, and with
-# trust_remote_code its Python modules), the kernel and graph caches (Triton, TorchInductor,
-# vLLM, torch extensions, FlashInfer, CUDA's JIT), the cache root they default under, and
-# the home directory that root defaults under. With what counts when one names the checkout's
-# root (elsewhere every file of the directory does).
-_EVERYTHING = ("**",)
-CACHE_DIRECTORY_VARIABLES: dict[str, tuple[str, ...]] = {
-    "HF_HOME": ("hub/**", "modules/**", "datasets/**", "xet/**", "assets/**"),
-    "HF_HUB_CACHE": ("models--*/**", "datasets--*/**"),
-    "HUGGINGFACE_HUB_CACHE": ("models--*/**", "datasets--*/**"),
-    "TRANSFORMERS_CACHE": ("models--*/**",),
-    "HF_MODULES_CACHE": ("transformers_modules/**",),
-    "HF_DATASETS_CACHE": _EVERYTHING,
-    "MODELSCOPE_CACHE": _EVERYTHING,
-    "TORCH_HOME": ("hub/**", "checkpoints/**"),
-    "TRITON_CACHE_DIR": _EVERYTHING,
-    "TORCHINDUCTOR_CACHE_DIR": _EVERYTHING,
-    "VLLM_CACHE_ROOT": _EVERYTHING,
-    "TORCH_EXTENSIONS_DIR": _EVERYTHING,
-    "FLASHINFER_WORKSPACE_BASE": _EVERYTHING,
-    "CUDA_CACHE_PATH": _EVERYTHING,
-    "XDG_CACHE_HOME": ("huggingface/**", "vllm/**", "triton/**", "torch/**", "flashinfer/**",
-                       "torch_extensions/**", "sglang/**"),
-    "HOME": (".cache/**", ".triton/**", ".nv/**", ".config/**", ".local/**"),
-}  # fmt: skip
-
 # `loaded_by` of Python's own first path entry: its program's directory, or the working
 # directory for `-m` and `-c` (`script_files.python_first_entry`).
 FIRST_PATH_ENTRY = "sys.path[0]"

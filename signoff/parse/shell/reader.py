@@ -43,8 +43,6 @@ _SILENT = frozenset(
      "jobs", "disown", "kill", "pwd", "getopts", "let", "caller", "help", "history"}
 )  # fmt: skip
 _DECLARERS = frozenset({"export", "local", "declare", "typeset", "readonly"})
-# Variables naming a file every shell started later runs first (bash: BASH_ENV; sh: ENV).
-_STARTUP_FILES = frozenset({"BASH_ENV", "ENV"})
 _ENV_FUNCTION = "BASH_FUNC_"  # an environment entry bash imports as a function
 # Programs the reader does not record as commands that PATH finds as files (`sleep`, `grep`).
 # Functions bash calls by itself: for a command it cannot find on the machine.

@@ -387,7 +387,7 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
         elif word.known and text.startswith("-"):
             i += 1
             continue
-        path = _file_reference(_EXTRAS.sub("", text))
+        path = file_reference(_EXTRAS.sub("", text))
         if _local_path(path) or (editable and _editable_path(path)):
             found.append(Field(path, word.known, word.prefix, word.line, word.parts))
         i += 1
@@ -419,11 +419,11 @@ def _find_links(words: Sequence[Field], i: int) -> tuple[Field, int] | None:
         value, end = text[2:], i
     else:
         return None
-    value = _file_reference(value)  # `file:///w/wheels` is the directory `/w/wheels`
+    value = file_reference(value)  # `file:///w/wheels` is the directory `/w/wheels`
     return Field(value, True, value, words[i].line), end
 
 
-def _file_reference(text: str) -> str:
+def file_reference(text: str) -> str:
     """The path a `file:` direct reference names (`x @ file:///w/pkg` -> `/w/pkg`)."""
     match = _FILE_URL.match(text)
     return text if match is None else (text[match.end() :] or ".")
@@ -561,36 +561,17 @@ _ROOT_FILES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-# Variables naming a directory a later install builds or takes packages from: uv's project
-# (`uv run`, `uv sync` build and install it), pip's editable project, and directories of
-# packages installed in place of the index's (find-links); with what counts at the checkout's
-# root (elsewhere every file of the directory does).
-_ARCHIVES = ("*.whl", "*.tar.gz", "*.tgz", "*.zip", "*.tar.bz2", "*.egg")
-PACKAGE_DIRECTORY_VARIABLES: dict[str, tuple[str, ...]] = {
-    "UV_PROJECT": _ROOT_FILES["uv"],
-    "UV_WORKING_DIR": _ROOT_FILES["uv"],
-    "PIP_EDITABLE": PYTHON_BUILD_FILES,
-    "PIP_FIND_LINKS": _ARCHIVES,
-    "UV_FIND_LINKS": _ARCHIVES,
-}
-_LIST_SEPARATORS = re.compile(r"[\s,]+")
-
-
-def listed_values(value: Text, line: int) -> list[Field]:
-    """The files or directories a variable of installer settings names: a blank- or
-    comma-separated list when it is known whole, else the one value known in part."""
-    if not value.known:
-        return [Field(value.text, False, value.prefix, line, value.parts)]
-    texts = (_file_reference(t) for t in _LIST_SEPARATORS.split(value.text) if t)
-    return [Field(t, True, t, line) for t in texts]  # (`file:///w/wheels` is `/w/wheels`)
+def root_files(tool: str) -> tuple[str, ...]:
+    """The files (globs) `tool` reads in a project directory at the checkout's root
+    (`_ROOT_FILES`; Python's build files by default)."""
+    return _ROOT_FILES.get(tool, PYTHON_BUILD_FILES)
 
 
 def project_files(argv: Sequence[Field]) -> tuple[str, ...]:
     """The files (globs) the installer of this command line reads in a project directory,
     as counted at the checkout's root (`_ROOT_FILES`; Python's build files by default)."""
     words = argv[command_index(argv) :]
-    tool = basename(words[0].text) if words and words[0].known else ""
-    return _ROOT_FILES.get(tool, PYTHON_BUILD_FILES)
+    return root_files(basename(words[0].text) if words and words[0].known else "")
 
 
 # go's options that take the next word as their value (a joined `-o=x` is one word).

@@ -27,7 +27,6 @@ from signoff.parse.shell.builtins import BUILTINS, _is_set
 from signoff.parse.shell.calls import Calls
 from signoff.parse.shell.conditionals import DoubleBracket, Tri, either
 from signoff.parse.shell.environment_runners import (
-    ENV_FILE_VARIABLES,
     RunnerCommand,
     environment_run,
 )
@@ -43,7 +42,6 @@ from signoff.parse.shell.expand import Expander, is_literal
 from signoff.parse.shell.fields import Field
 from signoff.parse.shell.flow import Outcome, Path, Runner
 from signoff.parse.shell.import_paths import (
-    CACHE_DIRECTORY_VARIABLES,
     FIRST_ENTRY_FILES,
     FIRST_PATH_ENTRY,
     IMPORT_PATH_VARIABLES,
@@ -67,13 +65,13 @@ from signoff.parse.shell.option_commands import (
     unread_commands,
 )
 from signoff.parse.shell.other_languages import other_program
+from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, FILE_VARIABLES, named_paths
 from signoff.parse.shell.python_commands import python_commands
 from signoff.parse.shell.python_files import inline_path_entries, inline_program_files
 from signoff.parse.shell.reader import (
     _ENV_FUNCTION,
     _IDENT,
     _SILENT,
-    _STARTUP_FILES,
     EXTERNAL,
     MAX_CANDIDATES,
     MAX_VARIANTS,
@@ -94,7 +92,6 @@ from signoff.parse.shell.script_files import (
     DESCRIPTOR,
     INTERPRETERS,
     LOOKED_UP,
-    PACKAGE_DIRECTORY_VARIABLES,
     PYTHON,
     STDIN,
     STRING_RUNNERS,
@@ -104,7 +101,6 @@ from signoff.parse.shell.script_files import (
     behind_wrappers,
     command_index,
     launched_python_program,
-    listed_values,
     program_directory,
     python_first_entry,
     python_program,
@@ -323,19 +319,13 @@ class SimpleCommands(Calls):
         """A variable set (`X=v`; for one command, `X=v cmd` or `env X=v cmd`; by a builtin,
         `printf -v X`) that makes a later program run code: a startup file, a command, a path
         it loads from, a prompt or an integer's arithmetic."""
-        if name in _STARTUP_FILES and given.text:  # `BASH_ENV=x bash y.sh`
-            field = Field(given.text, given.known, given.prefix, line, given.parts)
-            self.file_read_later(field, line, scope, raw[:120])
-        if name == "PYTHONSTARTUP" and given.text:  # an interactive Python runs it first
-            field = Field(given.text, given.known, given.prefix, line, given.parts)
-            self.file_read_later(field, line, scope, raw[:120], "an interactive Python runs")
-        loads = ENV_FILE_VARIABLES.get(name)
-        if loads and given.text:  # `UV_ENV_FILE=f uv run ...`: its variables may load code
-            for field in self._listed(name, given, line):
-                self.file_read_later(field, line, scope, raw[:120], loads)
-        loaded_from = PACKAGE_DIRECTORY_VARIABLES.get(name) or CACHE_DIRECTORY_VARIABLES.get(name)
-        if loaded_from and given.text:  # `PIP_FIND_LINKS=wheels`, `HF_HUB_CACHE=hub`
-            self._loaded_directories(name, given, raw, line, scope, loaded_from)
+        reader = FILE_VARIABLES.get(name)
+        if reader and given.text:  # `BASH_ENV=x bash y.sh`, `UV_ENV_FILE=f uv run ...`
+            for field in self._named_paths(name, given, line):
+                self.file_read_later(field, line, scope, raw[:120], reader)
+        directory = DIRECTORY_VARIABLES.get(name)
+        if directory and given.text:  # `PIP_FIND_LINKS=wheels`, `HF_HUB_CACHE=hub`
+            self._loaded_directories(name, given, raw, line, scope, directory.root_files)
         if name in COMMAND_VARIABLES and given.text:  # `GIT_SSH_COMMAND=X git`
             self._command_variable(name, given, line, scope)
         self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
@@ -693,8 +683,8 @@ class SimpleCommands(Calls):
                 root_files=root_globs(name), loaded_by=name,
             ))  # fmt: skip
 
-    def _listed(self, name: str, value: Text, line: int) -> list[Field]:
-        entries = listed_values(value, line)
+    def _named_paths(self, name: str, value: Text, line: int) -> list[Field]:
+        entries = named_paths(name, value, line)
         if len(entries) > MAX_PATH_ENTRIES:  # no real list is that long: a bound on records
             self.problem(line, f"{name} names more than {MAX_PATH_ENTRIES} entries, which "
                          "signoff does not follow")  # fmt: skip
@@ -713,7 +703,7 @@ class SimpleCommands(Calls):
         from DIR; `HF_HUB_CACHE=DIR`: the engine loads models (and their code) from DIR.
         Recorded as a local install is, loaded by the variable."""
         reach, why = reach_of(scope)
-        for entry in self._listed(name, value, line):
+        for entry in self._named_paths(name, value, line):
             self.records.of(LOCAL_INSTALLS).append(ScriptFileRun(
                 command=shown[:200], word=entry.text, name="", line=self.at(line),
                 reach=reach, why=why, origin=self.origin(line), directories=directories(scope),
