@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from signoff.parse.shell.fields import Field, joined
 from signoff.parse.shell.option_commands import OPTION_RUNNERS, option_command
@@ -360,7 +360,8 @@ def local_projects(argv: Sequence[Field]) -> list[Field]:
                 start = at + 1
             break
         if _BUILD_FRONTEND.fullmatch(text) or _python_module(texts, i, "build"):
-            return _built_projects(words[i + 1 :])  # `python3 -m build DIR`, `pyproject-build`
+            # `python3 -m build DIR`, `pyproject-build`
+            return _built_projects(words[i + 1 :], words[i].line)
     if start < 0:
         return []
     found: list[Field] = []
@@ -437,18 +438,12 @@ def _python_module(texts: Sequence[str], i: int, module: str) -> bool:
     )  # fmt: skip
 
 
-def _built_projects(words: Sequence[Field]) -> list[Field]:
+def _built_projects(words: Sequence[Field], line: int) -> list[Field]:
     """The project `python3 -m build` or `pyproject-build` builds: its operand, else `.`."""
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word.known and word.text in _BUILD_VALUE_OPTIONS:
-            i += 2
-            continue
-        if not _option_word(word):
-            return [word] if _editable_path(word.text) else []
-        i += 1
-    return [Field(".", True, "", words[0].line if words else 0)]
+    operand = next(_operands(words, _BUILD_VALUE_OPTIONS), None)
+    if operand is None:
+        return [Field(".", True, "", line)]
+    return [operand] if _editable_path(operand.text) else []
 
 
 # Project managers that build and install the project of a directory (its pyproject.toml,
@@ -832,19 +827,24 @@ def system_packages(argv: Sequence[Field]) -> list[Field]:
 
 def _package_operands(words: Sequence[Field], *, every: bool) -> list[Field]:
     """The operands that name a local file (`every`: each operand is a path)."""
-    found: list[Field] = []
+    return [
+        word
+        for word in _operands(words, _PACKAGE_VALUE_OPTIONS)
+        if "://" not in word.text and (every or _local_path(word.text, _SYSTEM_PACKAGES))
+    ]
+
+
+def _operands(words: Sequence[Field], value_options: frozenset[str]) -> Iterator[Field]:
+    """A command's operands: its words that are no option nor an option's value."""
     i = 0
     while i < len(words):
         word = words[i]
-        if word.known and word.text in _PACKAGE_VALUE_OPTIONS:
-            i += 2
+        if word.known and word.text in value_options:
+            i += 2  # the option and its value
             continue
         i += 1
-        if _option_word(word):
-            continue
-        if "://" not in word.text and (every or _local_path(word.text, _SYSTEM_PACKAGES)):
-            found.append(word)
-    return found
+        if not _option_word(word):
+            yield word
 
 
 # The words xargs adds to its command from its standard input, as a word known only at run time.
