@@ -36,7 +36,7 @@ from signoff.parse.benchmark.launch_read import (
 from signoff.parse.benchmark.script_text import MAX_LINE
 from signoff.parse.shell.containers import container_image
 from signoff.parse.shell.environment_runners import uv_list_files
-from signoff.parse.shell.fields import Field
+from signoff.parse.shell.fields import Field, of_pieces
 from signoff.parse.shell.reader import EXTERNAL, WRITES_HEREDOC
 from signoff.parse.shell.records import (
     CONTAINERS,
@@ -428,9 +428,7 @@ def _unmarked(text: str, pieces: tuple[tuple[str, bool], ...], line: int) -> Fie
         at = match.end()
     if at < len(text):
         parts.append((text[at:], True))
-    first = next(i for i, (_, known) in enumerate(parts) if not known)
-    prefix = "".join(t for t, _ in parts[:first])
-    return Field("".join(t for t, _ in parts), False, prefix, line, tuple(parts))
+    return of_pieces(parts, line)
 
 
 def _client_program(argv: list[Field], clients: frozenset[str]) -> str:

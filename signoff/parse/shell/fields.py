@@ -44,6 +44,17 @@ def joined(words: Sequence[Field], between: str = " ") -> Field:
     return Field(between.join(w.text for w in words), known, "", words[0].line, single=known)
 
 
+def of_pieces(pieces: Sequence[tuple[str, bool]], line: int) -> Field:
+    """One field of (text, known) pieces: known when every piece is, else with its literal
+    prefix and its pieces (so a known tail still names a path)."""
+    text = "".join(piece for piece, _ in pieces)
+    first = next((i for i, (_, known) in enumerate(pieces) if not known), None)
+    if first is None:
+        return Field(text, True, text, line)
+    prefix = "".join(piece for piece, _ in pieces[:first])
+    return Field(text, False, prefix, line, tuple(pieces))
+
+
 def substituted(written: str, printed: str | Parts | None, quoted: bool) -> list[Segment]:
     """A command substitution: its output when known (trailing newlines dropped, as the shell
     does), its pieces when known in part (the run-time ones as written), else the text as

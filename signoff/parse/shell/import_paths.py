@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from signoff.parse.shell.fields import Field
+from signoff.parse.shell.fields import Field, of_pieces
 from signoff.parse.shell.values import Text
 
 # The variables naming directories Python reads code from before (or instead of) what the
@@ -77,13 +77,7 @@ def import_path_entries(name: str, value: Text, line: int) -> list[Field]:
         parts = tuple((text, known) for text, known in entry if text)
         if not parts or not any(known and text.strip("/") for text, known in parts):
             continue  # empty (`::`), or all run-time text
-        text = "".join(t for t, _ in parts)
-        if all(known for _, known in parts):
-            found.append(Field(text, True, text, line))
-        else:
-            first = next(i for i, (_, known) in enumerate(parts) if not known)
-            prefix = "".join(t for t, _ in parts[:first])
-            found.append(Field(text, False, prefix, line, parts))
+        found.append(of_pieces(parts, line))
     return found
 
 
