@@ -94,6 +94,19 @@ class PythonCommands(NamedTuple):
     writes: tuple[str, ...] = ()  # literal paths it may write (a download's: judge/fetched_code)
 
 
+@lru_cache(maxsize=4)
+def program_tree(program: str) -> ast.Module | None:
+    """An inline program's syntax tree (None: too long, or no Python this reader can parse).
+    Its commands and the files it imports (python_files) are read right after each other from
+    the one tree; a tree is many times its text, so few are kept."""
+    if len(program) > MAX_PROGRAM:
+        return None
+    try:
+        return ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 @lru_cache(maxsize=256)  # a script's programs are read once per configuration point
 def python_commands(program: str) -> PythonCommands:
     """The command lines `program` hands to the system (none: nothing, or not Python)."""
@@ -101,11 +114,10 @@ def python_commands(program: str) -> PythonCommands:
 
 
 def _commands(program: str, nesting: int) -> PythonCommands:
-    if len(program) > MAX_PROGRAM or not any(n in program for n in _MARKS):
+    if not any(n in program for n in _MARKS):
         return PythonCommands((), False)
-    try:
-        tree = ast.parse(program)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = program_tree(program)
+    if tree is None:
         return PythonCommands((), False)
     imported = _imported_names(tree)
     modules = _subprocess_names(tree)

@@ -18,30 +18,17 @@ import ast
 import sys
 from functools import lru_cache
 
-from signoff.parse.shell.python_commands import MAX_PROGRAM
+from signoff.parse.shell.python_commands import program_tree
 from signoff.parse.shell.script_files import CODE_SUFFIXES, not_a_path
 
 _STANDARD_LIBRARY = frozenset(sys.stdlib_module_names)
-
-
-@lru_cache(maxsize=4)
-def _tree(program: str) -> ast.Module | None:
-    """The program's syntax tree (None: too long, or no Python this reader can parse): both
-    readings below walk the one tree, one right after the other (a tree is many times its
-    text, so few are kept)."""
-    if len(program) > MAX_PROGRAM:
-        return None
-    try:
-        return ast.parse(program)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 @lru_cache(maxsize=512)
 def inline_program_files(program: str) -> tuple[str, ...]:
     """The relative or absolute paths of the files `program` may import or run, in order
     (none when it is no Python this reader can parse)."""
-    tree = _tree(program)
+    tree = program_tree(program)
     if tree is None:
         return ()
     found: dict[str, None] = {}
@@ -100,7 +87,7 @@ def inline_path_entries(program: str) -> tuple[str | int, ...]:
     """The directories an inline program adds to its import path, in order: a literal string,
     or `sys.argv[N]` as the number N (the caller knows the program's arguments). An entry it
     computes otherwise is not followed (a site-packages directory it looks up, say)."""
-    tree = _tree(program)
+    tree = program_tree(program)
     if tree is None:
         return ()
     found: dict[str | int, None] = {}
