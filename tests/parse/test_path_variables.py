@@ -15,6 +15,8 @@ from signoff.parse.shell.values import Text
         ("PIP_FIND_LINKS", "/opt/w  tools/wheels", ["/opt/w", "tools/wheels"]),
         ("UV_FIND_LINKS", "/opt/w,tools/wheels", ["/opt/w", "tools/wheels"]),
         ("UV_OVERRIDE", "a.txt b.txt", ["a.txt", "b.txt"]),
+        ("UV_FIND_LINKS", "my wheels,tools/wheels", ["my wheels", "tools/wheels"]),  # commas only
+        ("UV_ENV_FILE", "a.env b.env", ["a.env b.env", "a.env", "b.env"]),  # read both ways
         # every other variable names one path, blanks and commas included
         ("HF_HOME", "models/my hub", ["models/my hub"]),
         ("BASH_ENV", "tools/env,1.sh", ["tools/env,1.sh"]),

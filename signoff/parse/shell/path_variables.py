@@ -86,13 +86,22 @@ DIRECTORY_VARIABLES: dict[str, LoadedDirectory] = {
     "HOME": LoadedDirectory(MODELS, _HOME),
 }
 
-# The variables holding a list (pip splits its variables on blanks, uv on blanks or commas);
-# every other one names one path, spaces and commas included.
-_LISTS = frozenset(
-    {"PIP_REQUIREMENT", "PIP_CONSTRAINT", "UV_OVERRIDE", "UV_CONSTRAINT", "UV_BUILD_CONSTRAINT",
-     "PIP_FIND_LINKS", "UV_FIND_LINKS"}
-)  # fmt: skip
-_LIST_SEPARATORS = re.compile(r"[\s,]+")
+# The variables holding a list, and what separates its entries as their program reads them:
+# pip splits its list options on blanks, uv on the one character its option declares. Every
+# other variable names one path, blanks and commas included. uv reads UV_ENV_FILE whole for
+# `uv run` and as a blank-separated list elsewhere: both count.
+_BLANKS, _SPACE, _COMMA = re.compile(r"\s+"), re.compile(" "), re.compile(",")
+_LISTS: dict[str, re.Pattern[str]] = {
+    "PIP_REQUIREMENT": _BLANKS,
+    "PIP_CONSTRAINT": _BLANKS,
+    "PIP_FIND_LINKS": _BLANKS,
+    "UV_OVERRIDE": _SPACE,
+    "UV_CONSTRAINT": _SPACE,
+    "UV_BUILD_CONSTRAINT": _SPACE,
+    "UV_FIND_LINKS": _COMMA,
+    "UV_ENV_FILE": _SPACE,
+}
+_ALSO_WHOLE = frozenset({"UV_ENV_FILE"})
 
 
 def named_paths(name: str, value: Text, line: int) -> list[Field]:
@@ -100,5 +109,9 @@ def named_paths(name: str, value: Text, line: int) -> list[Field]:
     value as it is (known in part or whole); `file:///w/wheels` is `/w/wheels`."""
     if not value.known:
         return [Field(value.text, False, value.prefix, line, value.parts)]
-    texts = _LIST_SEPARATORS.split(value.text) if name in _LISTS else [value.text]
-    return [Field(t, True, t, line) for t in map(file_reference, texts) if t]
+    separator = _LISTS.get(name)
+    texts = separator.split(value.text) if separator is not None else [value.text]
+    if name in _ALSO_WHOLE:
+        texts = [value.text, *texts]
+    paths = dict.fromkeys(file_reference(text) for text in texts if text)
+    return [Field(path, True, path, line) for path in paths if path]
