@@ -37,7 +37,7 @@ from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
 from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
-from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, MODELS, PACKAGES
+from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, MODELS, PACKAGES, TOOLS
 from signoff.parse.shell.scan import expansion_end
 from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
@@ -48,12 +48,18 @@ UNIMPORTED = "signoff does not read the Python code every later Python imports f
 UNIMPORTED_FIRST = "signoff does not read the Python code it may import from there"
 UNLINKED = "signoff does not read native libraries"
 UNLOADED = "signoff does not read the models, code or kernels loaded from there"
+UNCOMPILED = "signoff does not read the programs run or the code linked from there"
 # What a later program takes from a directory a variable names, and what signoff does not read.
 _TAKES = {
     PACKAGES: ("a later install builds or takes packages", UNBUILT),
     MODELS: (
         "the engine and its libraries load models, their code or compiled kernels",
         UNLOADED,
+    ),
+    TOOLS: (
+        "the engine's just-in-time kernel builds (Triton, torch extensions, DeepGEMM, "
+        "FlashInfer) run compilers and tools or link code",
+        UNCOMPILED,
     ),
 }
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"

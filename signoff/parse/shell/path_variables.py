@@ -1,4 +1,5 @@
-"""Variables naming a file or directory that a later program reads code, packages or models from.
+"""Variables naming a file or directory that a later program reads code, packages or models from,
+or runs compilers and tools from.
 
 Wherever one is set (`X=v`, `export X=v`, `X=v cmd`, `env X=v cmd`, `printf -v X`, ...), the
 reader records it (`SimpleCommands._sets`): a file as one a later program runs, a directory as a
@@ -38,6 +39,7 @@ FILE_VARIABLES: dict[str, str] = {
 # What a later program takes from a directory a variable names.
 PACKAGES = "packages"  # an install builds or takes packages from it
 MODELS = "models"  # the engine and its libraries load models, their code or compiled kernels
+TOOLS = "tools"  # the engine's just-in-time kernel builds run compilers or link code from it
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,18 @@ _CACHE_ROOT = (
     "huggingface/**", "vllm/**", "triton/**", "torch/**", "flashinfer/**", "torch_extensions/**",
     "sglang/**",
 )  # fmt: skip
-_HOME = (".cache/**", ".triton/**", ".nv/**", ".config/**", ".local/**")
+_HOME = (".cache/**", ".triton/**", ".nv/**", ".config/**", ".local/**", ".deep_gemm/**")
+# The programs and toolkits the engine's kernel builds run while it serves: the C and C++
+# compilers (Triton builds its launchers with $CC; Python extension builds run $CC and $CXX),
+# CMake's CUDA compiler, DeepGEMM's nvcc, Triton's ptxas and disassemblers, the libcuda
+# directory and libdevice bitcode Triton links, and the CUDA and ROCm toolkits torch
+# extensions, FlashInfer and DeepGEMM compile with (their bin/nvcc, bin/hipcc)
+_TOOLCHAIN = (
+    "CC", "CXX", "CUDACXX", "DG_JIT_NVCC_COMPILER", "TRITON_PTXAS_PATH",
+    "TRITON_PTXAS_BLACKWELL_PATH", "TRITON_CUOBJDUMP_PATH", "TRITON_NVDISASM_PATH",
+    "TRITON_LIBCUDA_PATH", "TRITON_LIBDEVICE_PATH", "CUDA_HOME", "CUDA_PATH", "ROCM_PATH",
+    "ROCM_HOME", "HIP_PATH",
+)  # fmt: skip
 DIRECTORY_VARIABLES: dict[str, LoadedDirectory] = {
     # uv's project (`uv run`, `uv sync` build and install it), pip's editable project, and
     # directories of packages installed in place of the index's (find-links)
@@ -82,8 +95,17 @@ DIRECTORY_VARIABLES: dict[str, LoadedDirectory] = {
     "TORCH_EXTENSIONS_DIR": LoadedDirectory(MODELS, _EVERYTHING),
     "FLASHINFER_WORKSPACE_BASE": LoadedDirectory(MODELS, _EVERYTHING),
     "CUDA_CACHE_PATH": LoadedDirectory(MODELS, _EVERYTHING),
+    # DeepGEMM's (its own name, SGLang's and SGLang's older one), TVM FFI's (FlashInfer's JIT),
+    # TileLang's and CuTe DSL's kernel caches
+    "DG_JIT_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    "SGLANG_DG_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    "SGL_DG_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    "TVM_FFI_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    "TILELANG_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    "CUTE_DSL_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
     "XDG_CACHE_HOME": LoadedDirectory(MODELS, _CACHE_ROOT),
     "HOME": LoadedDirectory(MODELS, _HOME),
+    **dict.fromkeys(_TOOLCHAIN, LoadedDirectory(TOOLS, _EVERYTHING)),
 }
 
 # The variables holding a list, and what separates its entries as their program reads them:
@@ -100,18 +122,56 @@ _LISTS: dict[str, re.Pattern[str]] = {
     "UV_BUILD_CONSTRAINT": _SPACE,
     "UV_FIND_LINKS": _COMMA,
     "UV_ENV_FILE": _SPACE,
+    # a compiler given as a command (`CC="ccache gcc"`): setuptools splits it into words
+    "CC": _BLANKS,
+    "CXX": _BLANKS,
+    "CUDACXX": _BLANKS,
 }
 _ALSO_WHOLE = frozenset({"UV_ENV_FILE"})
 
 
 def named_paths(name: str, value: Text, line: int) -> list[Field]:
-    """The files or directories `name=value` names: each entry of a list known whole, else the
-    value as it is (known in part or whole); `file:///w/wheels` is `/w/wheels`."""
-    if not value.known:
-        return [Field(value.text, False, value.prefix, line, value.parts)]
+    """The files or directories `name=value` names: each entry of a list (split where its known
+    text separates them: `CC="ccache $(dirname "$0")/cc"`), else the value as it is (known in
+    part or whole); `file:///w/wheels` is `/w/wheels`."""
     separator = _LISTS.get(name)
+    if not value.known:
+        if separator is None or not value.parts:
+            return [Field(value.text, False, value.prefix, line, value.parts)]
+        whole = [Field(value.text, False, value.prefix, line, value.parts)]
+        entries = [_entry(pieces, line) for pieces in _split_parts(value.parts, separator)]
+        return (whole if name in _ALSO_WHOLE else []) + entries
     texts = separator.split(value.text) if separator is not None else [value.text]
     if name in _ALSO_WHOLE:
         texts = [value.text, *texts]
     paths = dict.fromkeys(file_reference(text) for text in texts if text)
     return [Field(path, True, path, line) for path in paths if path]
+
+
+def _split_parts(
+    parts: tuple[tuple[str, bool], ...], separator: re.Pattern[str]
+) -> list[tuple[tuple[str, bool], ...]]:
+    """A partly known list's entries: its known pieces split where the separator stands, the
+    run-time pieces kept whole within the entry they stand in."""
+    entries: list[list[tuple[str, bool]]] = [[]]
+    for text, known in parts:
+        pieces = separator.split(text) if known else [text]
+        for index, piece in enumerate(pieces):
+            if index:
+                entries.append([])
+            if piece:
+                entries[-1].append((piece, known))
+    return [tuple(entry) for entry in entries if entry]
+
+
+def _entry(pieces: tuple[tuple[str, bool], ...], line: int) -> Field:
+    text = "".join(piece for piece, _ in pieces)
+    if all(known for _, known in pieces):
+        path = file_reference(text)
+        return Field(path, True, path, line)
+    prefix = ""
+    for piece, known in pieces:
+        if not known:
+            break
+        prefix += piece
+    return Field(text, False, prefix, line, pieces)

@@ -1538,6 +1538,8 @@ PACKAGE_SOURCES = [
     ("uv run --find-links=tools/wheels --with aiperf python3 -c 1", WHEEL),
     ("PIP_FIND_LINKS=tools/wheels pip install aiperf", WHEEL),
     ("export UV_FIND_LINKS=/opt/w,tools/wheels", WHEEL),
+    ('export UV_FIND_LINKS="$WHEELS,/workspace/tools/wheels"', WHEEL),  # split where known
+    ('export PIP_FIND_LINKS="/opt/w ${ROOT:-/workspace}/tools/wheels"', WHEEL),
     ("pip install --find-links file:///workspace/tools/wheels aiperf", WHEEL),
     ("PIP_FIND_LINKS=file:///workspace/tools/wheels pip install aiperf", WHEEL),
     ("UV_PROJECT=tools uv run python3 -c 1", "tools/setup.py"),
@@ -1571,6 +1573,25 @@ CACHE_DIRECTORIES = [
         "export TORCHINDUCTOR_CACHE_DIR=/workspace/benchmarks/single_node/fixed_seq_len/hub",
         f"{HUB}/fx/x.py",
     ),
+]
+# Kernel caches the engine loads compiled kernels from (DeepGEMM, TVM FFI), by variable
+KERNEL_CACHES = [
+    ('export DG_JIT_CACHE_DIR="$(dirname "$0")/hub"', f"{HUB}/kernel.cubin"),
+    ('export SGLANG_DG_CACHE_DIR="$(dirname "$0")/hub"', f"{HUB}/cache/kernel.so"),
+    ('export TVM_FFI_CACHE_DIR="$(dirname "$0")/hub"', f"{HUB}/x/lib.so"),
+    ("export HOME=/workspace", ".deep_gemm/cache/kernel.cubin"),  # DeepGEMM's default cache
+]
+# Compilers, tools and toolkits the engine's just-in-time kernel builds run or link, by variable
+TOOLCHAINS = [
+    ('export CC="$(dirname "$0")/cc"', f"{HUB[:-4]}/cc"),
+    ('export CC="ccache $(dirname "$0")/cc"', f"{HUB[:-4]}/cc"),
+    ('CXX="$(dirname "$0")/cxx" vllm serve "$MODEL" --port 1 &', f"{HUB[:-4]}/cxx"),
+    ('export CUDACXX="$(dirname "$0")/hub/nvcc"', f"{HUB}/nvcc"),
+    ('export DG_JIT_NVCC_COMPILER="$(dirname "$0")/hub/nvcc"', f"{HUB}/nvcc"),
+    ('export TRITON_PTXAS_PATH="$(dirname "$0")/hub/ptxas"', f"{HUB}/ptxas"),
+    ('export TRITON_LIBCUDA_PATH="$(dirname "$0")/hub"', f"{HUB}/libcuda.so.1"),
+    ('export CUDA_HOME="$(dirname "$0")/hub"', f"{HUB}/bin/nvcc"),
+    ("export ROCM_PATH=/workspace/benchmarks/single_node/fixed_seq_len/hub", f"{HUB}/bin/hipcc"),
 ]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
@@ -1649,6 +1670,43 @@ def test_a_cache_directory_holding_a_file_the_pr_adds_counts(check, line, added,
 def test_a_cache_directory_outside_what_the_pr_changed_counts_for_nothing(check, line):
     parts = _parts(line, helper=None)
     add_changed_file(parts, f"{HUB}/{SNAPSHOT}", "{}\n")
+    _assert_passes(check, parts, CHECKS)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", KERNEL_CACHES)
+def test_a_kernel_cache_holding_a_file_the_pr_adds_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "\x7fELF\n")
+    assert "load models, their code or compiled kernels" in result.reason, result.reason
+    assert added in result.reason, result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", TOOLCHAINS)
+def test_a_compiler_or_toolkit_the_pr_adds_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, '#!/bin/sh\nexec gcc "$@"\n')
+    assert "just-in-time kernel builds" in result.reason, result.reason
+    assert "signoff does not read the programs run or the code linked from there" in result.reason
+    assert added in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'ROCM_PATH="${ROCM_PATH:-/opt/rocm}"\nexport ROCM_PATH="${ROCM_PATH}"',
+        "export CXX=hipcc",
+        'export CC="ccache gcc"',
+        "export CUDA_HOME=/usr/local/cuda",
+        'export CUDA_HOME="$cuda_home"',
+        "TRITON_PTXAS_PATH=$(find /usr/local/cuda* -type f -name ptxas -print -quit)",
+        'export DG_JIT_CACHE_DIR="/tmp/dg-cache-$JOB_ID"',
+        "export SGLANG_DG_CACHE_DIR=/configs/deepgemm_cache",
+    ],
+)
+def test_a_toolchain_or_kernel_cache_outside_what_the_pr_changed_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    for added in (f"{HUB}/bin/nvcc", f"{HUB[:-4]}/hipcc", f"{HUB[:-4]}/gcc"):
+        add_changed_file(parts, added, "#!/bin/sh\n")
     _assert_passes(check, parts, CHECKS)
 
 
