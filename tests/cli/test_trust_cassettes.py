@@ -102,6 +102,14 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "from which the engine and its libraries load models",
         ),
+        # a compiler or tool the engine's kernel builds run, named by a variable
+        (
+            "fail_kernel_toolchain",
+            [7, 8],
+            7,
+            "from which the engine's just-in-time kernel builds (Triton, torch extensions, "
+            "DeepGEMM, FlashInfer) run compilers and tools",
+        ),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

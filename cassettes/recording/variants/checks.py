@@ -409,6 +409,19 @@ def fail_model_cache(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+TOOLCHAIN_PTXAS = "benchmarks/single_node/fixed_seq_len/ptxas"
+
+
+def fail_kernel_toolchain(data: dict[str, Any]) -> str:
+    """7, 8: the script points Triton's ptxas at its directory, where the PR adds a `ptxas`
+    (a program every kernel Triton compiles while the engine serves runs)."""
+    runs = 'export TRITON_PTXAS_PATH="$(dirname "$0")/ptxas"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    ptxas = '#!/bin/sh\nexec /usr/local/cuda/bin/ptxas "$@"\n'
+    _pull(data)["commits"][0]["files"][TOOLCHAIN_PTXAS] = ptxas
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
