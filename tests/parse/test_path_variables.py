@@ -34,5 +34,24 @@ def test_a_value_known_only_in_part_stays_one_path_with_its_pieces():
     assert not field.known and field.parts == value.parts
 
 
+def test_a_list_known_only_in_part_splits_where_its_known_text_separates_entries():
+    value = Text(
+        "ccache $(dirname $0)/cc",
+        known=False,
+        prefix="ccache ",
+        parts=(("ccache ", True), ("$(dirname $0)", False), ("/cc", True)),
+    )
+    first, second = named_paths("CC", value, 3)
+    assert (first.text, first.known) == ("ccache", True)
+    assert (second.text, second.known, second.prefix) == ("$(dirname $0)/cc", False, "")
+    assert second.parts == (("$(dirname $0)", False), ("/cc", True))
+
+
+def test_a_list_known_only_in_part_read_whole_too_keeps_the_whole_value():
+    value = Text("$A b.env", known=False, prefix="", parts=(("$A", False), (" b.env", True)))
+    texts = [field.text for field in named_paths("UV_ENV_FILE", value, 3)]
+    assert texts == ["$A b.env", "$A", "b.env"]
+
+
 def test_no_variable_is_both_a_file_and_a_directory():
     assert not set(FILE_VARIABLES) & set(DIRECTORY_VARIABLES)
