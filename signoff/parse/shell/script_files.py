@@ -16,7 +16,7 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 
-from signoff.parse.shell.fields import Field, joined
+from signoff.parse.shell.fields import Field, joined, of_pieces
 from signoff.parse.shell.option_commands import OPTION_RUNNERS, option_command
 from signoff.parse.shell.scan import ASSIGNMENT
 from signoff.parse.shell.values import Text
@@ -57,7 +57,12 @@ _TASK_FILES: dict[str, tuple[frozenset[str], str]] = {
     "just": (frozenset({"-f", "--justfile"}), "justfile"),
     "tox": (frozenset({"-c", "--conf"}), "tox.ini"),
     "nox": (frozenset({"-f", "--noxfile"}), "noxfile.py"),
+    # ninja (and samurai) run the commands of build.ninja's rules, read in `-C DIR`
+    "ninja": (frozenset({"-f"}), "build.ninja"),
+    "samu": (frozenset({"-f"}), "build.ninja"),
 }
+# Task runners that change to a directory before reading their file (`ninja -C DIR`).
+_TASK_DIRECTORY_OPTIONS = {"ninja": "-C", "samu": "-C"}
 COMMAND_FILE_READERS = _MAKE | _COMPOSE | {"compose", "kubectl"} | _TASK_FILES.keys()
 # kubectl's subcommands that run what a manifest file says (`kubectl apply -f pod.yaml`).
 _KUBECTL_MANIFEST_VERBS = frozenset({"apply", "create", "replace", "run"})
@@ -1664,7 +1669,13 @@ def _commands_file(argv: Sequence[Field], i: int) -> Field:
     words = list(argv[i + 1 :])
     tasks = _TASK_FILES.get(basename(argv[i].text))
     if tasks is not None:
-        return _task_file(words, *tasks, argv[i].line)
+        found = _task_file(words, *tasks, argv[i].line)
+        option = _TASK_DIRECTORY_OPTIONS.get(basename(argv[i].text))
+        into = _option_value(words, option) if option else None
+        if into is None or found.text.startswith("/"):
+            return found
+        pieces = [*(into.parts or ((into.text, into.known),)), ("/", True)]
+        return of_pieces([*pieces, *(found.parts or ((found.text, found.known),))], found.line)
     kubectl = _KUBECTL_FILE_OPTIONS if basename(argv[i].text) == "kubectl" else ()
     directory = ""
     for j, word in enumerate(words):
@@ -1681,6 +1692,18 @@ def _commands_file(argv: Sequence[Field], i: int) -> Field:
             directory = value.text.rstrip("/") + "/"
     make = basename(argv[i].text) in _MAKE
     return Field(f"{directory}Makefile" if make else "docker-compose.yml", True, "", argv[i].line)
+
+
+def _option_value(words: Sequence[Field], option: str) -> Field | None:
+    """The value of a short option given as the next word or joined to it (`-C d`, `-Cd`);
+    the last one counts, as getopt reads them."""
+    found = None
+    for j, word in enumerate(words):
+        if word.known and word.text == option and j + 1 < len(words):
+            found = words[j + 1]
+        elif word.known and word.text.startswith(option) and len(word.text) > len(option):
+            found = Field(word.text[len(option) :], True, word.text[len(option) :], word.line)
+    return found
 
 
 def _task_file(words: Sequence[Field], options: frozenset[str], default: str, line: int) -> Field:

@@ -1606,6 +1606,11 @@ TASK_AND_PROGRAM_FILES = [
     ("tox -c tools/tox.ini -e py", "tools/tox.ini"),
     ("cd tools && tox", "tools/tox.ini"),
     ("cd tools && nox -s bench", "tools/noxfile.py"),
+    # ninja runs build.ninja's commands, read in `-C DIR`
+    ("ninja -C tools/b", "tools/b/build.ninja"),
+    ('ninja -C "$(dirname "$0")/../../../tools/b" -f x.ninja', "tools/b/x.ninja"),
+    ("ninja -Ctools/b install", "tools/b/build.ninja"),
+    ("cd tools/b && samu", "tools/b/build.ninja"),
 ]
 
 
