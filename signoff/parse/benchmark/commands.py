@@ -374,10 +374,33 @@ def _valued_words(launch: ServerLaunch, argv: list[Field]) -> Iterator[tuple[str
             continue
         flag, eq, _ = text.partition("=")
         given = _equals_value(field, len(flag) + 1) if eq else _next_value(argv, index)
-        if given is not None:
-            yield flag, given
-            for path in _json_strings(given):  # `--speculative-config '{"model": "./d"}'`
+        if given is None:
+            continue
+        values = [given]
+        if not eq:  # `--lora-modules a=./x b=./y`: a list of NAME=PATH items
+            values += _named_items(argv, index + 2) if _NAMED_ITEM.match(given.text) else []
+        for value in values:
+            yield flag, value
+            named = _NAMED_ITEM.match(value.text)
+            if named is not None:  # `a=./lora`: the adapter named `a` is read from ./lora
+                yield flag, _equals_value(value, named.end())
+            for path in _json_strings(value):  # `--speculative-config '{"model": "./d"}'`
                 yield flag, path
+
+
+# A `NAME=PATH` item of a flag's value (LoRA adapters: vLLM's `--lora-modules`, SGLang's
+# `--lora-paths`).
+_NAMED_ITEM = re.compile(r"[A-Za-z0-9_.-]+=")
+
+
+def _named_items(argv: list[Field], start: int) -> list[Field]:
+    """The further `NAME=PATH` items of a flag that takes several (`a=./x b=./y`)."""
+    found: list[Field] = []
+    for word in argv[start:]:
+        if not _not_an_option(word) or not _NAMED_ITEM.match(word.text):
+            break
+        found.append(word)
+    return found
 
 
 # Stand-ins for a JSON value's run-time pieces while it is parsed: private-use characters,

@@ -98,6 +98,32 @@ def test_a_model_file_the_pr_adds_named_by_the_launch_fails_the_override_check(c
     assert file in result.reason and flag in result.reason
 
 
+@pytest.mark.parametrize(
+    "flag",
+    [
+        '--enable-lora --lora-modules dsv4="$(dirname "$0")/lora"',
+        '--enable-lora --lora-modules base=/opt/lora dsv4="$(dirname "$0")/lora" --port 1',
+        f"""--enable-lora --lora-modules '{{"name": "dsv4", "path": "{HERE}/lora"}}'""",
+    ],
+)
+def test_a_lora_adapter_the_pr_adds_fails_the_override_check(check, flag):
+    """`--lora-modules NAME=PATH` (and SGLang's `--lora-paths`): the adapter the engine
+    applies to the model is the PR's."""
+    parts = _launch_with(flag, {f"{HERE}/lora/adapter_config.json": "{}"})
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"{HERE}/lora/adapter_config.json" in result.reason and "--lora" in result.reason
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["--enable-lora --lora-modules dsv4=/opt/lora", "--override-neuron-config a=b --port 1"],
+)
+def test_a_named_value_naming_no_changed_file_passes(check, flag):
+    parts = _launch_with(flag, {f"{HERE}/lora/adapter_config.json": "{}"})
+    assert check(parts, "no-arch-hacks").status == "PASS"
+
+
 @pytest.mark.parametrize("spelling", ["--speculative-config '{}'", "--speculative_config='{}'"])
 def test_a_draft_model_directory_the_pr_adds_in_inline_json_fails_the_override_check(
     check, spelling
