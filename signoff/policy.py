@@ -41,6 +41,16 @@ PROFILE_SCHEMA_VERSION = 1
 DEFAULT_PROFILE_NAME = "inferencex.yaml"
 
 
+class TrustedSubmodule(Strict):
+    """A submodule the maintainers decided a PR may point at another commit of the repository
+    it names: the files in it count for nothing then, unless the PR changes a `url` in
+    `.gitmodules` (which repository it is)."""
+
+    path: str = Field(min_length=1)  # as .gitmodules and the PR's file list name it
+    repository: str = Field(min_length=1)  # the `url` the base's .gitmodules gives it
+    decision: Decision  # the maintainer decision it rests on (URLs)
+
+
 class Paths(Strict):
     codeowners: str = ".github/CODEOWNERS"
     template: str = "docs/PR_REVIEW_CHECKLIST.md"
@@ -52,6 +62,7 @@ class Paths(Strict):
     # Where the launchers' containers mount the checkout (`-v $GITHUB_WORKSPACE:/workspace/`):
     # an absolute path under one is a checkout path (`pip install /workspace/tools/pkg`).
     checkout_mounts: tuple[str, ...] = ()
+    trusted_submodules: tuple[TrustedSubmodule, ...] = ()
 
 
 class SignoffSyntax(Strict):

@@ -605,6 +605,8 @@ def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     name = shown.strip("\"'").rsplit("/", 1)[-1]
     if not name or any(mark in name for mark in "$`(){}*?[]\\\"' "):
         return False
+    if ctx.submodule_named(shown):  # a file in a submodule the PR moves is the PR's
+        return False
     for changed in ctx.evidence.changed_files:
         if changed.status != "removed" and changed.path.rsplit("/", 1)[-1] == name:
             return False

@@ -28,6 +28,7 @@ from signoff.parse.comment.checklist_template import ParsedTemplate, parse_templ
 from signoff.parse.comment.item_matching import MatchReport, match_items
 from signoff.parse.comment.links import RecipeLinkRef, recipe_links
 from signoff.parse.comment.signoff_comment import ParsedSignoff, parse_signoff
+from signoff.parse.diff import gitlink_target, patch_lines
 from signoff.parse.inferencex.codeowners import CodeOwners, parse_codeowners
 from signoff.parse.inferencex.config_points import (
     ConfigPoint,
@@ -141,6 +142,10 @@ def _master_once(text: str, path: str, sku_pattern: str) -> MasterConfig:
     return parse_master_config(text, path, sku_pattern, _load_once)
 
 
+_QUOTES = "\"'"  # quotes around a word as a reason shows it
+_URL_SETTING = re.compile(r"\s*url\s*=", re.IGNORECASE)  # a submodule's url in .gitmodules
+
+
 class JudgeContext:
     """Lazy, memoised views of one evidence bundle under one policy; pure and network-free."""
 
@@ -251,6 +256,47 @@ class JudgeContext:
             if changed.previous_path:
                 paths.add(changed.previous_path)
         return tuple(sorted(paths))
+
+    @cached_property
+    def moved_submodules(self) -> dict[str, str]:
+        """Submodules the PR adds or points at another commit, with that commit: every file
+        inside one is the PR's to choose, and signoff reads none of them."""
+        trusted = set() if self._submodule_urls_changed else {
+            one.path for one in self.policy.paths.trusted_submodules
+        }  # fmt: skip
+        return {path: commit for path, commit in self.gitlinks.items() if path not in trusted}
+
+    @cached_property
+    def gitlinks(self) -> dict[str, str]:
+        """Every submodule the PR adds or points at another commit, with that commit, trusted
+        or not: a directory of files, not a file a command runs or an install reads."""
+        found: dict[str, str] = {}
+        for changed in self.evidence.changed_files:
+            target = gitlink_target(changed.patch) if changed.status != "removed" else None
+            if target:
+                found[changed.path] = target
+        return found
+
+    @cached_property
+    def _submodule_urls_changed(self) -> bool:
+        """The PR changes which repository a submodule is (a `url` line of `.gitmodules`), or
+        its `.gitmodules` patch cannot be read: no submodule is trusted then."""
+        changed = next((f for f in self.evidence.changed_files if f.path == ".gitmodules"), None)
+        if changed is None:
+            return False
+        if changed.patch is None:
+            return True
+        lines = patch_lines(changed.patch)
+        edited = (*lines.added, *lines.removed)
+        return not lines.complete or any(_URL_SETTING.match(one.text) for one in edited)
+
+    def submodule_named(self, text: str) -> str:
+        """The moved submodule a path's text names a file or directory inside of, wherever it
+        starts (`/workspace/utils/aiperf/env.sh`, `$ROOT/utils/aiperf`); "" for none."""
+        for submodule in self.moved_submodules:
+            if f"/{submodule}/" in f"/{text.strip(_QUOTES)}/":
+                return submodule
+        return ""
 
     def changed_matching(self, pattern: str) -> tuple[ChangedFile, ...]:
         return tuple(

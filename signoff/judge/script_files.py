@@ -38,7 +38,7 @@ from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
 from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
 from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, MODELS, PACKAGES, TOOLS
-from signoff.parse.shell.scan import expansion_end
+from signoff.parse.shell.scan import expansion_end, fallback_words
 from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
 
@@ -95,6 +95,9 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
         return contained
     saved = saved_by_fetches(ctx, run)
     for call in (*run.script_files, *_by_plain_name(run)):
+        moved = _in_moved_submodule(ctx, run, call)
+        if moved:  # the PR chose the file's text, however the base ran it
+            return f"{_runs(run, call)}, which runs {moved}; {UNREAD}{_where(run, call)}"
         if unchanged_call(ctx, run, call):
             continue  # the base ran it the same way, fed the same
         fetch = fetched_from(ctx, run, call, saved)
@@ -193,7 +196,12 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
     directories = _install_directories(run, install, ctx.policy.paths.checkout_mounts)
     if directories and ctx.evidence.files_truncated:
         return f"{code(directories[0][0])}, {INCOMPLETE}"
+    moved = _in_moved_submodule(ctx, run, install, directories)
+    if moved:
+        return moved
+    gitlinks = ctx.gitlinks  # a moved submodule counts above, and a trusted one not at all
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
+    changed = [f for f in changed if f.path not in gitlinks]
     roots = install.root_files or PYTHON_BUILD_FILES
     for directory, anchored in directories:
         for file in changed:
@@ -216,6 +224,36 @@ def _installed_from_pr(ctx: JudgeContext, run: ScriptRun, install: ScriptFileRun
                     return f"{code(file.path)}, which this PR {verb}"  # a package file
                 holding = f"a directory holding {code(file.path)}, which this PR {verb}"
                 return f"{code(directory)}, {holding}"
+    return ""
+
+
+def _in_moved_submodule(
+    ctx: JudgeContext,
+    run: ScriptRun,
+    record: ScriptFileRun,
+    paths: list[tuple[str, bool]] | None = None,
+) -> str:
+    """How the file or directory a record names lies in a submodule the PR points at another
+    commit, whose files signoff does not read ("" when it does not): a path from the
+    checkout's root inside it, or a path whose start is known only at run time that names it
+    (`$ROOT/utils/aiperf/x.sh`)."""
+    moved = ctx.moved_submodules
+    if not moved:
+        return ""
+    if paths is None:
+        paths = _install_directories(run, record, ctx.policy.paths.checkout_mounts)
+    for path, anchored in paths:
+        for submodule, commit in moved.items():
+            if anchored:
+                inside = path == submodule or path.startswith(f"{submodule}/")
+            else:
+                inside = f"/{submodule}/" in f"/{path}/"
+            if not inside:
+                continue
+            what = f"a submodule this PR points at commit {code(commit[:12])}"
+            if path == submodule:
+                return f"{code(submodule)}, {what}"
+            return f"{code(path)}, inside {code(submodule)}, {what}"
     return ""
 
 
@@ -249,8 +287,9 @@ def _install_directories(
     other absolute path is outside the checkout; a run-time start leaves the known tail."""
     script = install.origin.rpartition(":")[0] or run.path
     found: list[tuple[str, bool]] = []
-    for base in install.directories or ("",):
-        path = _in_checkout(posixpath.join(base, install.word), script, mounts)
+    words = [install.word, *fallback_words(install.word)]
+    for base, word in ((b, w) for b in install.directories or ("",) for w in words):
+        path = _in_checkout(posixpath.join(base, word), script, mounts)
         if path is None or path.startswith("/"):
             continue
         anchored = not run_time(path)
@@ -402,7 +441,7 @@ def _changed_by_name(ctx: JudgeContext) -> dict[str, list[ChangedFile]]:
     def build() -> dict[str, list[ChangedFile]]:
         named: dict[str, list[ChangedFile]] = {}
         for file in ctx.evidence.changed_files:
-            if file.status != "removed":
+            if file.status != "removed" and file.path not in ctx.gitlinks:
                 named.setdefault(basename(file.path), []).append(file)
         return named
 
@@ -446,7 +485,9 @@ def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], scrip
     # may be it, except the master configs and changelog that signoff itself reads as data.
     data = {ctx.policy.append_only.changelog, *ctx.changed_master_files}
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
-    runnable = [f.path for f in changed if f.path not in skip | data | {script}]
+    runnable = [
+        f.path for f in changed if f.path not in skip | data | {script} | ctx.gitlinks.keys()
+    ]
     if runnable:
         more = f" and {len(runnable) - 1} more" if len(runnable) > 1 else ""
         return (

@@ -54,3 +54,24 @@ def patch_lines(patch: str) -> PatchLines:
         else:
             old, new = old + 1, new + 1
     return PatchLines(added=tuple(added), removed=tuple(removed), complete=complete)
+
+
+# A submodule's entry (a gitlink): its patch is the commit it points at, one line a side.
+_GITLINK_LINE = re.compile(r"[-+]Subproject commit [0-9a-f]{40}(?:-dirty)?")
+
+
+def gitlink_target(patch: str | None) -> str | None:
+    """The commit a submodule's patch points the submodule at ("" when the patch removes it);
+    None when the patch is not a submodule's (GitHub lists a moved submodule as a changed file
+    at its path, with this patch)."""
+    if not patch:
+        return None
+    lines = [
+        line
+        for line in patch.split("\n")
+        if line and not _HUNK.match(line) and not line.startswith("\\")  # "\ No newline ..."
+    ]
+    if not lines or not all(_GITLINK_LINE.fullmatch(line) for line in lines):
+        return None
+    added = [line for line in lines if line.startswith("+")]
+    return added[-1].split()[-1].removesuffix("-dirty") if added else ""

@@ -331,6 +331,9 @@ def test_a_local_install_records_the_files_its_tool_reads_at_a_project_s_root(te
         ('d=$(mktemp -d); export PYTHONPATH="$d${PYTHONPATH:+:$PYTHONPATH}"', []),
         ("export PYTHONPATH=", []),
         ("PYTHONDONTWRITEBYTECODE=1 python3 x.py", []),
+        # all run-time text, but with a fallback the script wrote: that path when PP is unset
+        ('export PYTHONPATH="${PP:-$(dirname "$0")/pp}"', ['${PP:-$(dirname "$0")/pp}']),
+        ('export PYTHONPATH="${PP:-}"', []),
     ],
 )
 def test_directories_put_on_python_s_path_are_recorded_as_imports(text, words):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from signoff.parse.shell.fields import Field, of_pieces
+from signoff.parse.shell.scan import fallback_words
 from signoff.parse.shell.values import Text
 
 # The variables naming directories Python reads code from before (or instead of) what the
@@ -56,7 +57,9 @@ _STARTUP_NAMES = frozenset({"sitecustomize.py", "usercustomize.py"})
 def import_path_entries(name: str, value: Text, line: int) -> list[Field]:
     """The directories `name=value` puts on Python's path, each as a field (a run-time piece
     keeps the entry unknown, its known tail still names the directory). An entry that is all
-    run-time text (`$PYTHONPATH`, `$(mktemp -d)`) names nothing known and is left out."""
+    run-time text (`$PYTHONPATH`, `$(mktemp -d)`) names nothing known and is left out, unless
+    it holds a fallback the script wrote (`${PP:-$(dirname "$0")/pp}`: that path when PP is
+    unset)."""
     if name not in IMPORT_PATH_VARIABLES or not value.text:
         return []
     pieces = value.parts if not value.known else ((value.text, True),)
@@ -75,8 +78,10 @@ def import_path_entries(name: str, value: Text, line: int) -> list[Field]:
     found: list[Field] = []
     for entry in entries:
         parts = tuple((text, known) for text, known in entry if text)
-        if not parts or not any(known and text.strip("/") for text, known in parts):
-            continue  # empty (`::`), or all run-time text
+        known = any(known and text.strip("/") for text, known in parts)
+        written = fallback_words("".join(text for text, _ in parts))
+        if not parts or not (known or any(word.strip("/") for word in written)):
+            continue  # empty (`::`), or all run-time text with no fallback the script wrote
         found.append(of_pieces(parts, line))
     return found
 

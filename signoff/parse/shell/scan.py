@@ -403,6 +403,41 @@ def expansion_end(text: str, at: int) -> int:
     return scanner._balanced(at + 1, len(text), text[at + 1], close)
 
 
+# `${NAME:-WORD}` (or `-`, `:=`, `=`) at its start: WORD is what it gives when NAME is unset.
+_FALLBACK_START = re.compile(r"\$\{[A-Za-z_]\w*:?[-=]")
+_MAX_FALLBACK_DEPTH = 4  # `${A:-${B:-x}}` nested this deep at most
+
+
+def fallback_words(word: str) -> list[str]:
+    """The word as the script spells it when what its fallbacks stand in for is unset:
+    `${PKG:-$(dirname "$0")/pkg}` names `$(dirname "$0")/pkg` then (one such word per level
+    of nesting)."""
+    found: list[str] = []
+    for _ in range(_MAX_FALLBACK_DEPTH):
+        replaced = _with_fallbacks(word)
+        if replaced is None:
+            break
+        found.append(replaced)
+        word = replaced
+    return found
+
+
+def _with_fallbacks(text: str) -> str | None:
+    out: list[str] = []
+    i, replaced = 0, False
+    while i < len(text):
+        start = _FALLBACK_START.match(text, i) if text[i] == "$" else None
+        if start is not None:
+            end = expansion_end(text, i)
+            if end > start.end() and text[end - 1] == "}":
+                out.append(text[start.end() : end - 1])
+                i, replaced = end, True
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out) if replaced else None
+
+
 def _runs_code(word: str) -> bool:
     """Whether expanding the word runs commands (a substitution, in or out of quotes)."""
     return "$(" in word or "`" in word or word.startswith(("<(", ">("))

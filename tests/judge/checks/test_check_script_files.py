@@ -1593,6 +1593,40 @@ TOOLCHAINS = [
     ('export CUDA_HOME="$(dirname "$0")/hub"', f"{HUB}/bin/nvcc"),
     ("export ROCM_PATH=/workspace/benchmarks/single_node/fixed_seq_len/hub", f"{HUB}/bin/hipcc"),
 ]
+# Files inside a submodule the PR points at another commit: the PR chose their text
+SUBMODULE = "utils/trace-replay"
+GITLINK = (
+    "@@ -1 +1 @@\n-Subproject commit 754356e9a39acc6cc6afb242d123bb57c3fb6f75\n"
+    "+Subproject commit 1111111111111111111111111111111111111111"
+)
+IN_SUBMODULE = [
+    "python3 /workspace/utils/trace-replay/tools/x.py",
+    "bash utils/trace-replay/scripts/run.sh",
+    "cd utils/trace-replay && ./run.sh --port 1",
+    'bash "$ROOT/utils/trace-replay/run.sh"',
+    "pip install -e /workspace/utils/trace-replay",
+    'export PYTHONPATH="/workspace/utils/trace-replay/lib:$PYTHONPATH"',
+    "PYTHONPATH=/workspace/utils/trace-replay/src python3 -m replay",
+]
+
+
+def _moving_submodule(parts: dict, path: str = SUBMODULE) -> dict:
+    parts["changed_files"].append({"path": path, "status": "modified", "patch": GITLINK})
+    return parts
+
+
+# A path a fallback names when its variable is unset: `${PKG:-$(dirname "$0")/pkg}`
+FALLBACKS = [
+    ('pip install -e "${PKG_DIR:-$(dirname "$0")/hub}"', f"{HUB}/setup.py"),
+    ('PKG_DIR="${PKG_DIR:-$(dirname "$0")/hub}"\npip install -e "$PKG_DIR"', f"{HUB}/setup.py"),
+    (
+        'pip install -e "${PKG_DIR:-${WS}/benchmarks/single_node/fixed_seq_len/hub}"',
+        f"{HUB}/setup.py",
+    ),
+    ('export PYTHONPATH="${PP:-$(dirname "$0")/hub}"', f"{HUB}/vllm/__init__.py"),
+    ('export HF_HUB_CACHE="${HF_HUB_CACHE:-$(dirname "$0")/hub}"', f"{HUB}/{SNAPSHOT}"),
+    ('export CUDA_HOME="${CUDA_HOME:-${ROOT:-$(dirname "$0")/hub}}"', f"{HUB}/bin/nvcc"),
+]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
     ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
@@ -1712,6 +1746,84 @@ def test_a_toolchain_or_kernel_cache_outside_what_the_pr_changed_counts_for_noth
     parts = _parts(line, helper=None)
     for added in (f"{HUB}/bin/nvcc", f"{HUB[:-4]}/hipcc", f"{HUB[:-4]}/gcc"):
         add_changed_file(parts, added, "#!/bin/sh\n")
+    _assert_passes(check, parts, CHECKS)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", IN_SUBMODULE)
+def test_a_file_inside_a_submodule_the_pr_moves_counts(check, line, check_id):
+    result = check(_moving_submodule(_parts(line, helper=None)), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "a submodule this PR points at commit `111111111111`" in result.reason
+    assert f"`{SUBMODULE}`" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_file_sourced_from_a_submodule_the_pr_moves_is_not_read(check, check_id):
+    line = "source /workspace/utils/trace-replay/env.sh"
+    result = check(_moving_submodule(_parts(line, helper=None)), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "sources /workspace/utils/trace-replay/env.sh, which is not read" in result.reason
+    _assert_passes(check, _parts(line, helper=None), (check_id,))  # the submodule unmoved
+
+
+@pytest.mark.parametrize("line", IN_SUBMODULE[:4])  # runs (local installs: engine-patches')
+def test_a_submodule_the_pr_leaves_where_it_was_counts_for_nothing(check, line):
+    _assert_passes(check, _parts(line, helper=None), CHECKS)
+
+
+def test_a_submodule_the_pr_moves_counts_for_nothing_where_nothing_uses_it(check):
+    _assert_passes(check, _moving_submodule(_parts("echo ready", helper=None)), CHECKS)
+
+
+def test_a_submodule_the_profile_trusts_counts_for_nothing_when_it_moves(check):
+    # utils/aiperf: InferenceX's paths.trusted_submodules (its bumps are the maintainers' own)
+    parts = _moving_submodule(_parts("pip install -e /workspace/utils/aiperf", helper=None),
+                              "utils/aiperf")  # fmt: skip
+    _assert_passes(check, parts, CHECKS)
+    branch = "@@ -2,2 +2,2 @@\n-\tbranch = main\n+\tbranch = agentx-v1.0\n"
+    parts["changed_files"].append({"path": ".gitmodules", "status": "modified", "patch": branch})
+    _assert_passes(check, parts, CHECKS)  # another branch of the same repository
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "@@ -3 +3 @@\n-\turl = https://github.com/SemiAnalysisAI/aiperf.git\n"
+        "+\turl = https://github.com/someone/aiperf.git",
+        None,  # a patch GitHub did not send: which repository it is cannot be told
+    ],
+)
+def test_a_trusted_submodule_whose_repository_the_pr_changes_counts(check, patch):
+    parts = _moving_submodule(_parts("pip install -e /workspace/utils/aiperf", helper=None),
+                              "utils/aiperf")  # fmt: skip
+    parts["changed_files"].append({"path": ".gitmodules", "status": "modified", "patch": patch})
+    for check_id in CHECKS:
+        result = check(parts, check_id)
+        assert result.status == "FAIL", (check_id, result.reason)
+        assert "`utils/aiperf`, a submodule this PR points at commit" in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", FALLBACKS)
+def test_a_fallback_naming_a_directory_the_pr_writes_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "import os\n")
+    assert HUB in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'export ROCM_PATH="${ROCM_PATH:-/opt/rocm}"',
+        'export HF_HUB_CACHE="${HF_HUB_CACHE:-/mnt/hf_hub_cache}"',
+        'pip install -e "${AIPERF_DIR:-${INFMAX_CONTAINER_WORKSPACE}/utils/aiperf}"',
+        'export XDG_CACHE_HOME="${XDG_CACHE_HOME:-}"',
+        'export TRITON_CACHE_DIR="${TRITON_CACHE_DIR:-$(mktemp -d)}"',
+    ],
+)
+def test_a_fallback_outside_what_the_pr_changed_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, f"{HUB}/setup.py", "import os\n")
     _assert_passes(check, parts, CHECKS)
 
 
