@@ -110,6 +110,13 @@ REPO = "SemiAnalysisAI/InferenceX"
             "from which the engine's just-in-time kernel builds (Triton, torch extensions, "
             "DeepGEMM, FlashInfer) run compilers and tools",
         ),
+        # a program inside a submodule the PR points at another commit
+        (
+            "fail_moved_submodule",
+            [7, 8],
+            7,
+            "inside `utils/trace-replay`, a submodule this PR points at commit `111111111111`",
+        ),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

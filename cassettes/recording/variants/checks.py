@@ -422,6 +422,22 @@ def fail_kernel_toolchain(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+SUBMODULE_PATH = "utils/trace-replay"
+
+
+def fail_moved_submodule(data: dict[str, Any]) -> str:
+    """7, 8: the PR points the `utils/trace-replay` submodule at another commit, and the script
+    runs a program inside it (GitHub lists the submodule as a changed file whose patch is the
+    commit it points at)."""
+    runs = "python3 /workspace/utils/trace-replay/tools/warmup.py --port 8888\n"
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    before = "Subproject commit 754356e9a39acc6cc6afb242d123bb57c3fb6f75\n"
+    data["repos"][REPO]["commits"][0]["files"][SUBMODULE_PATH] = before
+    after = "Subproject commit 1111111111111111111111111111111111111111\n"
+    _pull(data)["commits"][0]["files"][SUBMODULE_PATH] = after
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
