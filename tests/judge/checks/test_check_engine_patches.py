@@ -220,6 +220,55 @@ def test_a_container_setup_script_added_to_a_multi_node_recipe_is_patching(check
     assert result.status == "FAIL" and f"{path}:2 runs a setup script" in result.reason
 
 
+RECIPE = "benchmarks/multi_node/srt-slurm-recipes/vllm/dsv4/8k1k/disagg.yaml"
+
+
+@pytest.mark.parametrize(
+    ("setting", "added"),
+    [
+        (
+            "    PYTHONPATH: /infmax-workspace/benchmarks/multi_node/pp",
+            "benchmarks/multi_node/pp/x.py",
+        ),
+        (
+            '    HF_HUB_CACHE: "/workspace/benchmarks/multi_node/hub"',
+            "benchmarks/multi_node/hub/m/c.json",
+        ),
+        ("    TRITON_PTXAS_PATH: /infmax-workspace/tools/ptxas", "tools/ptxas"),
+        ("    - LD_PRELOAD=/infmax-workspace/tools/x.so", "tools/x.so"),
+    ],
+)
+def test_a_recipe_environment_naming_a_file_the_pr_writes_is_patching_unread(check, setting, added):
+    """srt-slurm recipes set their workers' variables (`aggregated_environment:`): each added
+    `KEY: VALUE` is read as the same assignment in a script."""
+    parts = passing_parts()
+    text = f"name: x\nbackend:\n  decode_environment:\n{setting}\n"
+    add_changed_file(parts, RECIPE, text, read=False)
+    add_changed_file(parts, added, "x = 1\n")
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL", result.reason
+    assert f"{RECIPE}:4 sets" in result.reason and added in result.reason
+
+
+def test_a_recipe_environment_of_real_settings_is_no_patching(check):
+    settings = (
+        'HF_HUB_CACHE: "/hf_hub_cache"',
+        "INFMAX_CONTAINER_WORKSPACE: /infmax-workspace",
+        'SGLANG_DG_CACHE_DIR: "/configs/deepgemm-cache"',
+        'DG_JIT_CACHE_DIR: "/tmp/dg-cache-dsv4-gb300-agg-mtp-{job_id}"',
+        'NCCL_CUMEM_ENABLE: "1"',
+        "PYTHONUNBUFFERED: 1",
+        "LD_LIBRARY_PATH: /usr/local/ucx/lib:$LD_LIBRARY_PATH",
+    )
+    parts = passing_parts()
+    text = "name: x\nbackend:\n  aggregated_environment:\n" + "".join(
+        f"    {one}\n" for one in settings
+    )
+    add_changed_file(parts, RECIPE, text, read=False)
+    add_changed_file(parts, "benchmarks/multi_node/pp/x.py", "x = 1\n")
+    assert check(parts, "engine-patches").status == "PASS", check(parts, "engine-patches").reason
+
+
 def test_scripts_moved_into_deprecated_directories_are_not_scanned(check):
     parts = passing_parts()
     parts["changed_files"] = [f for f in parts["changed_files"] if f["path"] != SCRIPT_PATH]

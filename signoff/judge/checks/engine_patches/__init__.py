@@ -35,6 +35,7 @@ from signoff.evidence import ChangedFile
 from signoff.judge import script_entries
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.engine_patches import launcher_images
+from signoff.judge.checks.engine_patches.recipe_environment import unread_environment
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
 from signoff.judge.script_files import unread_script_file
@@ -255,6 +256,11 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
         if changed.patch is None:
             scan.problem = f"{changed.path}: GitHub sent no patch, so added patching is unverified"
             return scan
+        if _matches_any(changed.path, patches.recipe_paths):
+            environment = unread_environment(ctx, changed)
+            if environment:  # `PYTHONPATH: /workspace/...` under a worker's environment
+                scan.problem = f"{environment}, so patching there is unverified"
+                return scan
         added = ((line.line, line.text) for line in patch_lines(changed.patch).added)
         hits = find_in_lines(added, changed.path, patches)
         scan.introduced += [
