@@ -114,6 +114,27 @@ def fail_engine_patches(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+RECIPE_PATH = "benchmarks/multi_node/srt-slurm-recipes/vllm/dsv4/8k1k/disagg-mtp.yaml"
+RECIPE_PYTHONPATH = "benchmarks/multi_node/pylib/vllm_hooks.py"
+
+
+def fail_recipe_environment(data: dict[str, Any]) -> str:
+    """10 (E8): a multi-node recipe the PR adds sets its decode workers' PYTHONPATH to a
+    directory of the checkout (mounted at /infmax-workspace in srt-slurm jobs) where the PR
+    adds a module."""
+    _with_models_md(data)
+    files = _pull(data)["commits"][0]["files"]
+    files[RECIPE_PATH] = (
+        "name: dsv4-disagg-mtp\n"
+        "backend:\n"
+        "  decode_environment:\n"
+        '    NCCL_CUMEM_ENABLE: "1"\n'
+        "    PYTHONPATH: /infmax-workspace/benchmarks/multi_node/pylib\n"
+    )
+    files[RECIPE_PYTHONPATH] = "import vllm  # runs in every decode worker\n"
+    return pass_conversation(data)
+
+
 SHADOW_MODULE_PATH = "benchmarks/single_node/fixed_seq_len/py/sitecustomize.py"
 
 
