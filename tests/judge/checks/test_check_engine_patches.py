@@ -250,6 +250,34 @@ def test_a_recipe_environment_naming_a_file_the_pr_writes_is_patching_unread(che
     assert f"{RECIPE}:4 sets" in result.reason and added in result.reason
 
 
+@pytest.mark.parametrize(
+    "command",
+    ["bash /infmax-workspace/tools/bench.sh", "python3 /infmax-workspace/tools/bench.py --port 1"],
+)
+def test_a_recipe_command_running_a_file_the_pr_adds_is_patching_unread(check, command):
+    """A custom benchmark's `command:` runs in the job: a file of the PR's it runs is unread."""
+    parts = passing_parts()
+    text = f"name: x\nbenchmark:\n  type: custom\n  command: {command}\n"
+    add_changed_file(parts, RECIPE, text, read=False)
+    added = command.split()[1].removeprefix("/infmax-workspace/")
+    add_changed_file(parts, added, "git -C /usr/local/lib/python3.12/dist-packages apply p\n")
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL", result.reason
+    assert f"{RECIPE}:4 runs `{command}`, which this PR adds (`{added}`)" in result.reason
+
+
+def test_a_recipe_command_running_a_benchmark_script_leaves_it_to_that_script(check):
+    """`command: bash /infmax-workspace/benchmarks/multi_node/agentic_srt.sh` (105 recipes at
+    InferenceX HEAD): a changed benchmark script is read as one, not held against the recipe."""
+    parts = passing_parts()
+    command = "bash /infmax-workspace/benchmarks/multi_node/agentic_srt.sh"
+    text = f"name: x\nbenchmark:\n  type: custom\n  command: {command}\n"
+    add_changed_file(parts, RECIPE, text, read=False)
+    script = "benchmarks/multi_node/agentic_srt.sh"
+    add_changed_file(parts, script, "#!/usr/bin/env bash\necho client\n")
+    assert check(parts, "engine-patches").status == "PASS", check(parts, "engine-patches").reason
+
+
 def test_a_recipe_environment_of_real_settings_is_no_patching(check):
     settings = (
         'HF_HUB_CACHE: "/hf_hub_cache"',

@@ -257,7 +257,7 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             scan.problem = f"{changed.path}: GitHub sent no patch, so added patching is unverified"
             return scan
         if _matches_any(changed.path, patches.recipe_paths):
-            environment = unread_environment(ctx, changed)
+            environment = unread_environment(ctx, changed, known)
             if environment:  # `PYTHONPATH: /workspace/...` under a worker's environment
                 scan.problem = f"{environment}, so patching there is unverified"
                 return scan

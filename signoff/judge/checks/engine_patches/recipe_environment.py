@@ -1,12 +1,14 @@
-"""The environment a multi-node recipe's added lines give the engine's workers, read as a script.
+"""What a multi-node recipe's added lines set and run in the job, read as a script.
 
 An srt-slurm recipe sets its workers' variables as YAML (`aggregated_environment:`,
-`prefill_environment:`, `decode_environment:`: `KEY: VALUE`, or `- KEY=VALUE` items). Each
-added line of that shape is read as the assignment `export KEY='VALUE'` on the same line of a
-script, so a variable that makes the engine load code, packages, models or compilers from a
-file or directory the PR writes (`PYTHONPATH: /workspace/benchmarks/pp`, `HF_HUB_CACHE: ...`,
-`TRITON_PTXAS_PATH: ...`) counts as it does in a benchmark script. Any other line is left to
-the patch patterns. Nothing is executed; the value is taken literally, as srtctl hands it on.
+`prefill_environment:`, `decode_environment:`: `KEY: VALUE`, or `- KEY=VALUE` items), and
+names commands the job runs (a custom benchmark's `command: bash /infmax-workspace/...`). Each
+added line of those shapes is read on the same line of a script, a variable as the assignment
+`export KEY='VALUE'` and a command as written, so a variable that makes the engine load code,
+packages, models or compilers from a file or directory the PR writes (`PYTHONPATH:
+/infmax-workspace/tools/pp`, `HF_HUB_CACHE: ...`, `TRITON_PTXAS_PATH: ...`), or a command
+running a file the PR adds, counts as it does in a benchmark script. Any other line is left to
+the patch patterns. Nothing is executed; values are taken literally, as srtctl hands them on.
 """
 
 from __future__ import annotations
@@ -26,24 +28,32 @@ from signoff.yamlload import load_yaml
 # `KEY: VALUE` or `- KEY=VALUE`: an environment variable's name is upper case by convention,
 # which is also what keeps ordinary recipe keys (`model:`, `tensor-parallel-size:`) out.
 _SETTING = re.compile(r"\s*(?:-\s+)?([A-Z_][A-Z0-9_]*)\s*(?::\s+|=)(\S.*?)\s*$")
-MAX_SETTINGS = 256  # added variable lines read per recipe (no real recipe sets that many)
+# `command: ...` (srtctl's custom benchmark), `setup_command:`, `pre_cmd:`: a command line.
+_COMMAND = re.compile(r"\s*(?:[a-z_]+_)?(?:command|cmd):\s+(\S.*?)\s*$")
+MAX_LINES = 256  # added variable and command lines read per recipe (no real recipe has more)
 
 
-def unread_environment(ctx: JudgeContext, changed: ChangedFile) -> str:
-    """Why a variable the recipe's added lines set cannot pass ("" when none): its reason as
-    a script setting it would give."""
+def unread_environment(ctx: JudgeContext, changed: ChangedFile, judged: set[str]) -> str:
+    """Why a variable the recipe's added lines set, or a command they run, cannot pass (""
+    when none): its reason as a script doing the same would give. `judged`: the files the
+    check reads itself (a benchmark script a command runs is read there)."""
     if changed.patch is None:
         return ""
-    settings: dict[int, str] = {}
+    lines: dict[int, str] = {}
     for added in patch_lines(changed.patch).added:
-        found = _SETTING.fullmatch(added.text)
-        if found is not None and len(settings) < MAX_SETTINGS:
-            settings[added.line] = f"export {found[1]}={shlex.quote(_scalar(found[2]))}"
-    if not settings:
+        if len(lines) >= MAX_LINES:
+            break
+        setting = _SETTING.fullmatch(added.text)
+        command = _COMMAND.fullmatch(added.text) if setting is None else None
+        if setting is not None:
+            lines[added.line] = f"export {setting[1]}={shlex.quote(_scalar(setting[2]))}"
+        elif command is not None:
+            lines[added.line] = " ".join(_scalar(command[1]).split("\n"))
+    if not lines:
         return ""
-    text = "".join(f"{settings.get(line, '')}\n" for line in range(1, max(settings) + 1))
+    text = "".join(f"{lines.get(line, '')}\n" for line in range(1, max(lines) + 1))
     run = evaluate(read_script(text, changed.path), {})
-    return unread_script_file(ctx, run, ())
+    return unread_script_file(ctx, run, judged)
 
 
 def _scalar(text: str) -> str:
