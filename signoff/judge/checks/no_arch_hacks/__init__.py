@@ -39,7 +39,7 @@ from functools import lru_cache
 from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.no_arch_hacks import banned_settings
-from signoff.judge.context import JudgeContext
+from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
@@ -66,6 +66,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     banned = banned_settings.problem(ctx)  # E11+: read first, a recipe alone is in scope
     if banned:
         return failed(banned)
+    recipe_hits = _recipe_hits(ctx)  # a multi-node recipe's server settings are server args
+    if recipe_hits:
+        return _overriding(recipe_hits)
     if not runs and not masters and not problem:
         return not_applicable("no benchmark script or master config is changed")
     if problem:
@@ -89,8 +92,7 @@ def evaluate(ctx: JudgeContext) -> Finding:
         hits.extend(_scan_added_lines(ctx.policy, changed.path, changed.patch))
     hits = list(dict.fromkeys(hits))
     if hits:
-        more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
-        return failed(f"{hits[0]}{more}: overrides model architecture without native support")
+        return _overriding(hits)
     judged = {run.path for run, _ in runs}
     for run, _ in runs:
         unread = unread_script_file(ctx, run, judged)
@@ -273,7 +275,35 @@ def _config_patterns(
     return written, tuple(re.compile(pattern) for pattern in edits)
 
 
-def _scan_added_lines(policy: Policy, path: str, patch: str) -> list[str]:
+def _overriding(hits: list[str]) -> Finding:
+    more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+    return failed(f"{hits[0]}{more}: overrides model architecture without native support")
+
+
+def _recipe_hits(ctx: JudgeContext) -> list[str]:
+    """The lines the PR adds to multi-node recipes (YAML under `paths.multi_node_scripts`)
+    that set an override: a flag as a master config would (`--hf-overrides=...` in a list of
+    settings), or a server setting under its config key (`hf-overrides:`,
+    `json-model-override-args:`), which the recipe's launcher hands on as that flag. A recipe
+    GitHub sent no patch for is reported by the checks that read recipes whole."""
+    hits: list[str] = []
+    for changed in ctx.evidence.changed_files:
+        path = changed.path
+        if changed.status == "removed" or changed.patch is None:
+            continue
+        if not path.endswith((".yaml", ".yml")):
+            continue
+        if not path_matches(path, ctx.policy.paths.multi_node_scripts):
+            continue
+        hits.extend(_scan_added_lines(ctx.policy, path, changed.patch, keys=True))
+    return list(dict.fromkeys(hits))
+
+
+# A YAML line's key (`  hf-overrides: {...}`, `- "json-model-override-args": ...`).
+_YAML_KEY = re.compile(r"\s*(?:-\s+)?[\"']?([A-Za-z0-9_.-]+)[\"']?\s*:(?:\s|$)")
+
+
+def _scan_added_lines(policy: Policy, path: str, patch: str, *, keys: bool = False) -> list[str]:
     hits = []
     for line in patch.splitlines():
         if not line.startswith("+") or line.startswith("+++"):
@@ -281,6 +311,8 @@ def _scan_added_lines(policy: Policy, path: str, patch: str) -> list[str]:
         body = line[1:]
         code = body.split("#", 1)[0] if not body.lstrip().startswith("#") else ""
         named = any(flag in code for flag in policy.arch.flags)
+        key = _YAML_KEY.match(code) if keys else None
+        named = named or (key is not None and key[1] in policy.arch.config_keys)
         if named or _flag_in(tuple(_words(code)), policy) or _edits_model_config(policy, code):
             hits.append(f"{path} (added line) {body.strip()[:120]}")
     return hits

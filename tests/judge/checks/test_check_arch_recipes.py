@@ -1,0 +1,58 @@
+"""Check 7 reads the server settings a PR adds to a multi-node recipe: an override there is an
+override, as in a script or a master config."""
+
+from __future__ import annotations
+
+import pytest
+from builders import add_changed_file, passing_parts, unified_patch
+
+RECIPE = "benchmarks/multi_node/srt-slurm-recipes/sglang/dsv4/8k1k/disagg-mtp.yaml"
+HEAD = "name: dsv4\nsglang_config:\n  decode:\n    tensor-parallel-size: 8\n"
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "    json-model-override-args: '{\"num_hidden_layers\": 2}'\n",
+        "    json_model_override_args: '{\"n_routed_experts\": 64}'\n",
+        "    hf-overrides:\n      num_experts_per_tok: 4\n",
+        '    "hf_overrides": {"text_config": {"use_index_cache": true}}\n',
+        '    extra_args: ["--hf-overrides={\\"num_hidden_layers\\": 2}"]\n',
+    ],
+)
+def test_an_override_a_pr_adds_to_a_recipe_fails(check, added):
+    parts = passing_parts()
+    add_changed_file(parts, RECIPE, HEAD + added, read=False)
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"{RECIPE} (added line)" in result.reason
+    assert "overrides model architecture" in result.reason
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "    kv-cache-dtype: fp8\n",
+        "    speculative-algorithm: EAGLE\n",
+        "    # hf-overrides: not used\n",  # a comment sets nothing
+        "    disable-hf-overrides-check: true\n",  # another key that holds the words
+    ],
+)
+def test_other_recipe_settings_pass(check, added):
+    parts = passing_parts()
+    add_changed_file(parts, RECIPE, HEAD + added, read=False)
+    assert check(parts, "no-arch-hacks").status == "PASS", check(parts, "no-arch-hacks").reason
+
+
+def test_an_override_a_recipe_already_had_is_not_held_against_the_pr(check):
+    parts = passing_parts()
+    base = HEAD + "    json-model-override-args: '{\"num_hidden_layers\": 2}'\n"
+    patch = unified_patch(base, base + "    kv-cache-dtype: fp8\n")
+    parts["changed_files"].append({"path": RECIPE, "status": "modified", "patch": patch})
+    assert check(parts, "no-arch-hacks").status == "PASS", check(parts, "no-arch-hacks").reason
+
+
+def test_a_yaml_file_outside_the_multi_node_recipes_is_not_read_as_one(check):
+    parts = passing_parts()
+    add_changed_file(parts, "utils/evals/overrides.yaml", "hf-overrides: {}\n", read=False)
+    assert check(parts, "no-arch-hacks").status == "PASS", check(parts, "no-arch-hacks").reason
