@@ -117,6 +117,8 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "inside `utils/trace-replay`, a submodule this PR points at commit `111111111111`",
         ),
+        # an override a PR adds to a multi-node recipe's server settings
+        ("fail_recipe_override", [7], 7, "disagg-mtp.yaml (added line) json-model-override-args"),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

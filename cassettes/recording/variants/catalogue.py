@@ -29,6 +29,7 @@ from .checks import (
     fail_python_first_entry,
     fail_recipe,
     fail_recipe_missing_arg,
+    fail_recipe_override,
     fail_repointed_launcher,
     fail_reuse_command,
     fail_sliced_override,
@@ -486,6 +487,13 @@ VARIANTS = [
         fail_moved_submodule,
         publish=True,
         expect=("REJECTED", (7, 8)),
+    ),
+    Variant(
+        "fail_recipe_override",
+        "check 7: a multi-node recipe the PR adds sets json-model-override-args",
+        fail_recipe_override,
+        publish=True,
+        expect=("REJECTED", (7,)),
     ),
     Variant(
         "fail_mounted_checkout_install",

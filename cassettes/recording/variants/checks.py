@@ -438,6 +438,24 @@ def fail_moved_submodule(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+OVERRIDING_RECIPE = (
+    "benchmarks/multi_node/srt-slurm-recipes/sglang/deepseek-v4/8k1k/disagg-mtp.yaml"
+)
+
+
+def fail_recipe_override(data: dict[str, Any]) -> str:
+    """7: the PR adds a multi-node recipe whose decode workers' settings trim the model
+    (`json-model-override-args`), which srt-slurm hands SGLang as that flag."""
+    _pull(data)["commits"][0]["files"][OVERRIDING_RECIPE] = (
+        "name: dsv4-disagg-mtp\n"
+        "sglang_config:\n"
+        "  decode:\n"
+        "    tensor-parallel-size: 8\n"
+        "    json-model-override-args: '{\"num_hidden_layers\": 30}'\n"
+    )
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
