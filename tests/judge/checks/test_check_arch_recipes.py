@@ -56,3 +56,41 @@ def test_a_yaml_file_outside_the_multi_node_recipes_is_not_read_as_one(check):
     parts = passing_parts()
     add_changed_file(parts, "utils/evals/overrides.yaml", "hf-overrides: {}\n", read=False)
     assert check(parts, "no-arch-hacks").status == "PASS", check(parts, "no-arch-hacks").reason
+
+
+@pytest.mark.parametrize(
+    ("added", "written"),
+    [
+        ("model:\n  path: /infmax-workspace/tools/model\n", "tools/model/config.json"),
+        ("    tokenizer-path: /infmax-workspace/tools/tok\n", "tools/tok/tokenizer.json"),
+        ("    config: /workspace/tools/decode.yaml\n", "tools/decode.yaml"),
+        ('    hf-config-path: "/infmax-workspace/tools/cfg"\n', "tools/cfg/config.json"),
+    ],
+)
+def test_a_recipe_setting_naming_a_checkout_file_the_pr_writes_fails(check, added, written):
+    """Where the job's containers see the checkout (`paths.checkout_mounts`), a setting's
+    path is a file the PR wrote that the engine reads, and signoff does not read as it does."""
+    parts = passing_parts()
+    add_changed_file(parts, RECIPE, HEAD + added, read=False)
+    add_changed_file(parts, written, "{}\n")
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"`{written}` (a file this PR adds or changes, which the engine reads" in result.reason
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "model:\n  path: deepseek-ai/DeepSeek-V4-Pro\n",  # a hub id
+        "    tokenizer-path: tools/tok\n",  # relative: the orchestrator's working directory
+        "    INFMAX_CONTAINER_WORKSPACE: /infmax-workspace\n",
+        "    command: bash /infmax-workspace/tools/tok/run.sh\n",  # a command: engine-patches'
+        "    script: /infmax-workspace/benchmarks/multi_node/agentic_srt.sh\n",  # read as one
+    ],
+)
+def test_a_recipe_setting_naming_no_checkout_file_the_engine_reads_passes(check, added):
+    parts = passing_parts()
+    add_changed_file(parts, RECIPE, HEAD + added, read=False)
+    add_changed_file(parts, "tools/tok/tokenizer.json", "{}\n")
+    add_changed_file(parts, "benchmarks/multi_node/agentic_srt.sh", "echo client\n")
+    assert check(parts, "no-arch-hacks").status == "PASS", check(parts, "no-arch-hacks").reason

@@ -31,6 +31,7 @@ default). N/A when no script or master config changed. To satisfy it: drop the o
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from collections.abc import Iterator
@@ -45,6 +46,7 @@ from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
 from signoff.parse.benchmark.script_text import Span, command_spans_at
+from signoff.parse.diff import patch_lines
 from signoff.policy import EngineFlags, Policy
 from signoff.rules.no_arch_hacks import ArchOverrideAllow, ArchPolicy
 
@@ -296,7 +298,51 @@ def _recipe_hits(ctx: JudgeContext) -> list[str]:
         if not path_matches(path, ctx.policy.paths.multi_node_scripts):
             continue
         hits.extend(_scan_added_lines(ctx.policy, path, changed.patch, keys=True))
+        hits.extend(_checkout_files_named(ctx, path, changed.patch))
     return list(dict.fromkeys(hits))
+
+
+# Keys whose value is a command the job runs (`command:`, `setup_command:`, `pre_cmd:`).
+_RUNS = re.compile(r"(?:[a-z_]+_)?(?:command|cmd)")
+# A YAML line setting a key to one scalar (`  tokenizer-path: /infmax-workspace/tools/tok`).
+_YAML_SCALAR = re.compile(r"\s*(?:-\s+)?[\"']?([A-Za-z0-9_.-]+)[\"']?\s*:\s+[\"']?([^\s\"'#]+)")
+
+
+def _checkout_files_named(ctx: JudgeContext, path: str, patch: str) -> list[str]:
+    """Added recipe settings naming a file the PR adds or changes where the job's containers
+    see the checkout (`paths.checkout_mounts`: `model: path: /infmax-workspace/tools/m`, a
+    `tokenizer-path`, `config`, `hf-config-path`): the engine reads it, and signoff does not
+    read it as the engine does. A relative value is the orchestrator's or a hub id, not the
+    checkout's."""
+    scripts = ctx.policy.paths.benchmark_scripts  # read as scripts where they run
+    changed = [
+        f.path
+        for f in ctx.evidence.changed_files
+        if f.status != "removed" and not path_matches(f.path, scripts)
+    ]
+    hits: list[str] = []
+    for added in patch_lines(patch).added:
+        found = _YAML_SCALAR.match(added.text)
+        if found is None or _RUNS.fullmatch(found[1]):
+            continue  # a command the job runs is engine-patches' to read
+        named = _in_checkout(found[2], ctx.policy.paths.checkout_mounts)
+        inside = [f for f in changed if named and (f == named or f.startswith(f"{named}/"))]
+        if inside:
+            hit = inside[0]
+            hits.append(
+                f"{path}:{added.line} ({found[1]}) `{hit}` (a file this PR adds or changes, which "
+                "the engine reads and signoff does not read as it does)"
+            )
+    return hits
+
+
+def _in_checkout(value: str, mounts: tuple[str, ...]) -> str:
+    """The checkout path an absolute path under a mount names ("" for any other value)."""
+    for mount in mounts:
+        root = mount.rstrip("/")
+        if value.startswith(f"{root}/"):
+            return posixpath.normpath(value[len(root) + 1 :]).strip("/")
+    return ""
 
 
 # A YAML line's key (`  hf-overrides: {...}`, `- "json-model-override-args": ...`).
