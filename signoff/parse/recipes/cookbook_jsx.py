@@ -13,16 +13,28 @@ from __future__ import annotations
 
 import posixpath
 import shlex
-from typing import Any
-
-import tree_sitter_javascript
-from tree_sitter import Language, Node, Parser
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from signoff.parse.benchmark.launch import Arg
 from signoff.parse.recipes.document import RecipeCommand, RecipeDoc, split_args
 
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
 _NOT_LITERAL = object()  # a value the page computes: read as nothing, reported
-_PARSER = Parser(Language(tree_sitter_javascript.language()))
+
+
+@cache
+def _parser() -> Parser:
+    """The JavaScript parser, built on first use: most verdicts read no cookbook page, and
+    loading the grammar is about a hundredth of a verdict's start-up."""
+    import tree_sitter_javascript
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_javascript.language()))
+
+
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _SKIPPED = frozenset({"comment", ",", "{", "}", "[", "]", "(", ")"})
 MAX_DEPTH = 40  # nesting of a literal the reader follows
@@ -69,7 +81,7 @@ def imported_configs(path: str, text: str) -> tuple[str, ...]:
 
 
 def _import_source(line: str) -> str | None:
-    tree = _PARSER.parse(line.encode("utf-8"))
+    tree = _parser().parse(line.encode("utf-8"))
     if tree.root_node.has_error:
         return None
     for node in tree.root_node.named_children:
@@ -81,7 +93,7 @@ def _import_source(line: str) -> str | None:
 
 
 def _config_literal(source: str, text: str) -> tuple[dict[str, Any] | None, str]:
-    tree = _PARSER.parse(text.encode("utf-8"))
+    tree = _parser().parse(text.encode("utf-8"))
     if tree.root_node.has_error:
         return None, f"{source}:1: not a JavaScript module signoff can parse"
     for node in tree.root_node.named_children:
