@@ -94,10 +94,11 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
     if contained:
         return contained
     saved = saved_by_fetches(ctx, run)
-    for call in (*run.script_files, *_by_plain_name(run)):
+    for call in run.script_files:  # a file run by path (a plain name is looked up on PATH)
         moved = _in_moved_submodule(ctx, run, call)
         if moved:  # the PR chose the file's text, however the base ran it
             return f"{_runs(run, call)}, which runs {moved}; {UNREAD}{_where(run, call)}"
+    for call in (*run.script_files, *_by_plain_name(run)):
         if unchanged_call(ctx, run, call):
             continue  # the base ran it the same way, fed the same
         fetch = fetched_from(ctx, run, call, saved)

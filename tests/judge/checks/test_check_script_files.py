@@ -1772,8 +1772,10 @@ def test_a_submodule_the_pr_leaves_where_it_was_counts_for_nothing(check, line):
     _assert_passes(check, _parts(line, helper=None), CHECKS)
 
 
-def test_a_submodule_the_pr_moves_counts_for_nothing_where_nothing_uses_it(check):
-    _assert_passes(check, _moving_submodule(_parts("echo ready", helper=None)), CHECKS)
+@pytest.mark.parametrize("line", ["echo ready", "cd utils/trace-replay && ls -l && cd -"])
+def test_a_submodule_the_pr_moves_counts_for_nothing_where_nothing_uses_it(check, line):
+    # a plain command name is looked up on PATH, wherever the script changed directory to
+    _assert_passes(check, _moving_submodule(_parts(line, helper=None)), CHECKS)
 
 
 def test_a_submodule_the_profile_trusts_counts_for_nothing_when_it_moves(check):
