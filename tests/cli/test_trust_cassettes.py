@@ -117,6 +117,9 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "inside `utils/trace-replay`, a submodule this PR points at commit `111111111111`",
         ),
+        # a recipe's worker environment naming a checkout directory the PR writes (E8):
+        # engine-patches reads the assignment, the architecture check the path it names
+        ("fail_recipe_environment", [8, 10], 10, "disagg-mtp.yaml:5 sets `PYTHONPATH="),
         # an override a PR adds to a multi-node recipe's server settings
         ("fail_recipe_override", [7], 7, "disagg-mtp.yaml (added line) json-model-override-args"),
         # the checkout where the launchers' containers mount it

@@ -181,7 +181,6 @@ def test_a_run_that_cannot_verify_exits_3_with_one_line_naming_the_request(
         # later eras, recorded and replayed under --standard E8 (their own numbering)
         ("fail_deprecated_models", 7, "Single-turn 1k1k"),
         ("fail_engine_patches", 10, "applies a patch with git"),
-        ("fail_recipe_environment", 10, "disagg-mtp.yaml:5 sets `PYTHONPATH="),
         ("fail_agentic_golden_al", 11, "not the golden 2.49 (draft 3)"),
         ("fail_agentic_dead_knob", 11, ":10 launches vllm serve with no synthetic-acceptance"),
         ("fail_append_only", 12, "`ep` was 1, now 8"),

@@ -592,9 +592,10 @@ VARIANTS = [
     ),
     Variant(
         "fail_recipe_environment",
-        "check 10 (E8): a recipe's decode_environment puts a PR directory on PYTHONPATH",
+        "checks 8, 10 (E8): a recipe's decode_environment puts a PR directory on PYTHONPATH",
         fail_recipe_environment,
-        expect=("REJECTED", (10,)),
+        publish=True,
+        expect=("REJECTED", (8, 10)),
         standard="E8",
     ),
     Variant(

@@ -119,9 +119,10 @@ RECIPE_PYTHONPATH = "benchmarks/multi_node/pylib/vllm_hooks.py"
 
 
 def fail_recipe_environment(data: dict[str, Any]) -> str:
-    """10 (E8): a multi-node recipe the PR adds sets its decode workers' PYTHONPATH to a
+    """8, 10 (E8): a multi-node recipe the PR adds sets its decode workers' PYTHONPATH to a
     directory of the checkout (mounted at /infmax-workspace in srt-slurm jobs) where the PR
-    adds a module."""
+    adds a module: engine-patches reads it as the assignment, the architecture check as a
+    setting naming a checkout file the PR writes."""
     _with_models_md(data)
     files = _pull(data)["commits"][0]["files"]
     files[RECIPE_PATH] = (
