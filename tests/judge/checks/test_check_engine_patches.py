@@ -266,6 +266,33 @@ def test_a_recipe_command_running_a_file_the_pr_adds_is_patching_unread(check, c
     assert f"{RECIPE}:4 runs `{command}`, which this PR adds (`{added}`)" in result.reason
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        "  command: |\n    set -e\n    bash /infmax-workspace/tools/bench.sh\n",
+        "  command: >-\n    bash\n    /infmax-workspace/tools/bench.sh --port 1\n",
+    ],
+)
+def test_a_recipe_command_written_as_a_block_is_read_line_by_line(check, block):
+    parts = passing_parts()
+    add_changed_file(parts, RECIPE, f"name: x\nbenchmark:\n  type: custom\n{block}", read=False)
+    add_changed_file(
+        parts, "tools/bench.sh", "git -C /usr/local/lib/python3.12/dist-packages apply p\n"
+    )
+    result = check(parts, "engine-patches")
+    assert result.status == "FAIL", result.reason
+    assert "runs `bash /infmax-workspace/tools/bench.sh" in result.reason
+    assert "which this PR adds (`tools/bench.sh`)" in result.reason
+
+
+def test_a_block_command_ends_where_its_indentation_does(check):
+    parts = passing_parts()
+    text = "name: x\nbenchmark:\n  command: |\n    echo ready\n  type: custom\nmodel: m\n"
+    add_changed_file(parts, RECIPE, text, read=False)
+    add_changed_file(parts, "tools/bench.sh", "git apply p\n")
+    assert check(parts, "engine-patches").status == "PASS", check(parts, "engine-patches").reason
+
+
 def test_a_recipe_command_running_a_benchmark_script_leaves_it_to_that_script(check):
     """`command: bash /infmax-workspace/benchmarks/multi_node/agentic_srt.sh` (105 recipes at
     InferenceX HEAD): a changed benchmark script is read as one, not held against the recipe."""

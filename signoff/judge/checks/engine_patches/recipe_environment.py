@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Sequence
 
 import yaml
 
@@ -22,7 +23,7 @@ from signoff.evidence import ChangedFile
 from signoff.judge.context import JudgeContext
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.script import evaluate, read_script
-from signoff.parse.diff import patch_lines
+from signoff.parse.diff import DiffLine, patch_lines
 from signoff.yamlload import load_yaml
 
 # `KEY: VALUE` or `- KEY=VALUE`: an environment variable's name is upper case by convention,
@@ -30,6 +31,7 @@ from signoff.yamlload import load_yaml
 _SETTING = re.compile(r"\s*(?:-\s+)?([A-Z_][A-Z0-9_]*)\s*(?::\s+|=)(\S.*?)\s*$")
 # `command: ...` (srtctl's custom benchmark), `setup_command:`, `pre_cmd:`: a command line.
 _COMMAND = re.compile(r"\s*(?:[a-z_]+_)?(?:command|cmd):\s+(\S.*?)\s*$")
+_BLOCK = re.compile(r"[|>][-+0-9]*")  # a block scalar's indicator: the lines below hold it
 MAX_LINES = 256  # added variable and command lines read per recipe (no real recipe has more)
 
 
@@ -40,20 +42,42 @@ def unread_environment(ctx: JudgeContext, changed: ChangedFile, judged: set[str]
     if changed.patch is None:
         return ""
     lines: dict[int, str] = {}
-    for added in patch_lines(changed.patch).added:
+    added = patch_lines(changed.patch).added
+    for index, one in enumerate(added):
         if len(lines) >= MAX_LINES:
             break
-        setting = _SETTING.fullmatch(added.text)
-        command = _COMMAND.fullmatch(added.text) if setting is None else None
+        setting = _SETTING.fullmatch(one.text)
+        command = _COMMAND.fullmatch(one.text) if setting is None else None
         if setting is not None:
-            lines[added.line] = f"export {setting[1]}={shlex.quote(_scalar(setting[2]))}"
+            lines[one.line] = f"export {setting[1]}={shlex.quote(_scalar(setting[2]))}"
+        elif command is not None and _BLOCK.fullmatch(command[1]):
+            lines.update(_block(added[index + 1 :], one, folded=command[1].startswith(">")))
         elif command is not None:
-            lines[added.line] = " ".join(_scalar(command[1]).split("\n"))
+            lines[one.line] = " ".join(_scalar(command[1]).split("\n"))
     if not lines:
         return ""
     text = "".join(f"{lines.get(line, '')}\n" for line in range(1, max(lines) + 1))
     run = evaluate(read_script(text, changed.path), {})
     return unread_script_file(ctx, run, judged)
+
+
+def _block(following: Sequence[DiffLine], key: DiffLine, *, folded: bool) -> dict[int, str]:
+    """A block scalar's lines (`command: |` and the added lines below it, indented deeper):
+    each on its own line, or, folded (`>`), joined into one on the first."""
+    indent = len(key.text) - len(key.text.lstrip())
+    found: dict[int, str] = {}
+    line = key.line
+    for one in following:
+        deeper = len(one.text) - len(one.text.lstrip()) > indent
+        if one.line != line + 1 or not (deeper or not one.text.strip()):
+            break
+        line = one.line
+        if one.text.strip():
+            found[one.line] = one.text.strip()
+    if folded and found:
+        first = min(found)
+        return {first: " ".join(found[n] for n in sorted(found))}
+    return found
 
 
 def _scalar(text: str) -> str:
