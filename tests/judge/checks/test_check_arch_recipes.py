@@ -4,7 +4,7 @@ override, as in a script or a master config."""
 from __future__ import annotations
 
 import pytest
-from builders import add_changed_file, passing_parts, unified_patch
+from builders import add_changed_file, passing_parts, unified_patch, with_new_entry
 
 RECIPE = "benchmarks/multi_node/srt-slurm-recipes/sglang/dsv4/8k1k/disagg-mtp.yaml"
 HEAD = "name: dsv4\nsglang_config:\n  decode:\n    tensor-parallel-size: 8\n"
@@ -94,3 +94,59 @@ def test_a_recipe_setting_naming_no_checkout_file_the_engine_reads_passes(check,
     add_changed_file(parts, "tools/tok/tokenizer.json", "{}\n")
     add_changed_file(parts, "benchmarks/multi_node/agentic_srt.sh", "echo client\n")
     assert check(parts, "no-arch-hacks").status == "PASS", check(parts, "no-arch-hacks").reason
+
+
+# A multi-node entry whose `additional-settings` the sweep step exports before the launcher runs
+# (benchmark-multinode-tmpl.yml: `export ${{ join(...additional-settings, ' ') }}`).
+MULTI_NODE = """\
+dsv4-fp4-gb300-dynamo-trt:
+  image: nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:1.0.0
+  model: deepseek-ai/DeepSeek-V4-Pro
+  model-prefix: dsv4
+  precision: fp4
+  framework: dynamo-trt
+  runner: gb300
+  multinode: true
+  disagg: true
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 1024
+      search-space:
+      - conc-list: [4, 24]
+        prefill:
+          num-worker: 1
+          tp: 4
+          additional-settings:
+          - "CONFIG_FILE=recipes/trtllm/dsv4/c4.yaml"
+{setting}
+        decode:
+          num-worker: 1
+          tp: 8
+"""
+
+
+@pytest.mark.parametrize(
+    ("setting", "written"),
+    [
+        ('          - "BASH_ENV=tools/env.sh"', "tools/env.sh"),  # every later bash runs it
+        ('          - "PYTHONPATH=/infmax-workspace/tools/py"', "tools/py/x.py"),
+        ("          - 'TRITON_PTXAS_PATH=/infmax-workspace/tools/ptxas'", "tools/ptxas"),
+        ('          additional: ["A=1", "BASH_ENV=tools/env.sh"]', "tools/env.sh"),  # flow list
+    ],
+)
+def test_a_master_config_setting_the_sweep_exports_naming_a_pr_file_fails(check, setting, written):
+    parts = with_new_entry(passing_parts(), MULTI_NODE.replace("{setting}", setting))
+    add_changed_file(parts, written, "echo hi\n")
+    for check_id in ("no-arch-hacks", "engine-patches"):
+        result = check(parts, check_id)
+        assert result.status == "FAIL", (check_id, result.reason)
+        assert "configs/nvidia-master.yaml:" in result.reason and written in result.reason
+
+
+def test_master_config_settings_naming_no_pr_file_pass(check):
+    setting = '          - "SYNTHETIC_ACCEPTANCE=true"\n          - "PREFILL_NODES=1"'
+    parts = with_new_entry(passing_parts(), MULTI_NODE.replace("{setting}", setting))
+    add_changed_file(parts, "tools/env.sh", "echo hi\n")
+    result = check(parts, "no-arch-hacks")
+    assert "configs/nvidia-master.yaml:" not in result.reason, result.reason

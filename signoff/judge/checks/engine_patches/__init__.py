@@ -35,9 +35,9 @@ from signoff.evidence import ChangedFile
 from signoff.judge import script_entries
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.engine_patches import launcher_images
-from signoff.judge.checks.engine_patches.recipe_environment import unread_environment
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed, want_dir, want_file
+from signoff.judge.recipe_settings import unread_settings
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_patches import (
     Helper,
@@ -257,7 +257,7 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             scan.problem = f"{changed.path}: GitHub sent no patch, so added patching is unverified"
             return scan
         if _matches_any(changed.path, patches.recipe_paths):
-            environment = unread_environment(ctx, changed, known)
+            environment = unread_settings(ctx, changed, known)
             if environment:  # `PYTHONPATH: /workspace/...` under a worker's environment
                 scan.problem = f"{environment}, so patching there is unverified"
                 return scan
@@ -269,6 +269,12 @@ def _scan_all(ctx: JudgeContext) -> _Scan:
             if not _trusted_pin(h, changed.patch, patches) and not _base_pin(ctx, h, changed.patch)
         ]
         scan.scanned.append(changed.path)
+    for path in ctx.changed_master_files:  # `additional-settings` the sweep step exports
+        master = _changed(ctx, path)
+        settings = unread_settings(ctx, master, known) if master is not None else ""
+        if settings:
+            scan.problem = f"{settings}, so patching there is unverified"
+            return scan
     scan.image = launcher_images.new_image(ctx)
     scan.introduced += _shadowing(ctx)
     return scan

@@ -37,11 +37,13 @@ import shlex
 from collections.abc import Iterator
 from functools import lru_cache
 
+from signoff.evidence import ChangedFile
 from signoff.judge import script_entries, sourced
 from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.no_arch_hacks import banned_settings
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
+from signoff.judge.recipe_settings import unread_settings
 from signoff.judge.script_files import unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
@@ -71,6 +73,11 @@ def evaluate(ctx: JudgeContext) -> Finding:
     recipe_hits = _recipe_hits(ctx)  # a multi-node recipe's server settings are server args
     if recipe_hits:
         return _overriding(recipe_hits)
+    read = {f.path for f in ctx.changed_scripts} | {run.path for run, _ in runs}
+    for changed in (*_changed_recipes(ctx), *masters):  # the variables and commands they add
+        settings = unread_settings(ctx, changed, read)
+        if settings:
+            return failed(f"{settings}, so overrides there are unverified")
     if not runs and not masters and not problem:
         return not_applicable("no benchmark script or master config is changed")
     if problem:
@@ -289,17 +296,24 @@ def _recipe_hits(ctx: JudgeContext) -> list[str]:
     `json-model-override-args:`), which the recipe's launcher hands on as that flag. A recipe
     GitHub sent no patch for is reported by the checks that read recipes whole."""
     hits: list[str] = []
-    for changed in ctx.evidence.changed_files:
-        path = changed.path
-        if changed.status == "removed" or changed.patch is None:
-            continue
-        if not path.endswith((".yaml", ".yml")):
-            continue
-        if not path_matches(path, ctx.policy.paths.multi_node_scripts):
-            continue
-        hits.extend(_scan_added_lines(ctx.policy, path, changed.patch, keys=True))
-        hits.extend(_checkout_files_named(ctx, path, changed.patch))
+    for changed in _changed_recipes(ctx):
+        assert changed.patch is not None
+        hits.extend(_scan_added_lines(ctx.policy, changed.path, changed.patch, keys=True))
+        hits.extend(_checkout_files_named(ctx, changed.path, changed.patch))
     return list(dict.fromkeys(hits))
+
+
+def _changed_recipes(ctx: JudgeContext) -> list[ChangedFile]:
+    """The multi-node recipes (YAML under `paths.multi_node_scripts`) the PR adds or changes,
+    with their patches."""
+    return [
+        changed
+        for changed in ctx.evidence.changed_files
+        if changed.status != "removed"
+        and changed.patch is not None
+        and changed.path.endswith((".yaml", ".yml"))
+        and path_matches(changed.path, ctx.policy.paths.multi_node_scripts)
+    ]
 
 
 # Keys whose value is a command the job runs (`command:`, `setup_command:`, `pre_cmd:`).
