@@ -120,6 +120,13 @@ REPO = "SemiAnalysisAI/InferenceX"
         # a recipe's worker environment naming a checkout directory the PR writes (E8):
         # engine-patches reads the assignment, the architecture check the path it names
         ("fail_recipe_environment", [8, 10], 10, "disagg-mtp.yaml:5 sets `PYTHONPATH="),
+        # a setting a multi-node entry adds that the sweep step exports (BASH_ENV)
+        (
+            "fail_master_exported_setting",
+            [7],
+            7,
+            "runs `BASH_ENV=tools/sweep-env.sh`, which this PR adds",
+        ),
         # an override a PR adds to a multi-node recipe's server settings
         ("fail_recipe_override", [7], 7, "disagg-mtp.yaml (added line) json-model-override-args"),
         # the checkout where the launchers' containers mount it

@@ -530,6 +530,20 @@ def amd_chain_client(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+def fail_master_exported_setting(data: dict[str, Any]) -> str:
+    """7: the AMD multi-node entry the PR adds also exports `BASH_ENV=tools/sweep-env.sh`
+    through its `additional-settings` (the sweep step exports them before the launcher's bash
+    starts), a file the PR adds, which every later bash runs first."""
+    url = amd_chain_client(data)
+    files = _pull(data)["commits"][0]["files"]
+    old = 'additional-settings: ["DECODE_MTP_SIZE=2"]'
+    exported = 'additional-settings: ["DECODE_MTP_SIZE=2", "BASH_ENV=tools/sweep-env.sh"]'
+    assert old in files["configs/nvidia-master.yaml"]
+    files["configs/nvidia-master.yaml"] = files["configs/nvidia-master.yaml"].replace(old, exported)
+    files["tools/sweep-env.sh"] = "export VLLM_USE_V1=0  # anything\n"
+    return url
+
+
 def fail_amd_chain_client(data: dict[str, Any]) -> str:
     """8: the same, and the PR changes bench.sh so that the MTP branch passes no chat template."""
     url = amd_chain_client(data)
