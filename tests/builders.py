@@ -392,6 +392,21 @@ def replace_file(
     parts["files"].append(file_read(path, role, text, state=state))
 
 
+# The head of a multi-node (srt-slurm) entry: what comes after it is the test's own.
+MULTI_NODE_HEAD = """\
+dsv4-fp4-gb300-dynamo-trt:
+  image: nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:1.0.0
+  model: deepseek-ai/DeepSeek-V4-Pro
+  model-prefix: dsv4
+  precision: fp4
+  framework: dynamo-trt
+  runner: gb300
+  multinode: true
+  disagg: true
+  scenarios:
+"""
+
+
 def with_new_entry(
     parts: dict[str, Any], entry: str, *, script_changed: bool = True
 ) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from builders import (
     EXISTING_ENTRY,
+    MULTI_NODE_HEAD,
     SCRIPT,
     build,
     passing_parts,
@@ -24,17 +25,9 @@ TWO_SCENARIOS = EXISTING_ENTRY.replace(
     "          - { tp: 8, ep: 8, dp-attn: true, conc-start: 4, conc-end: 64 }\n"
     "      - isl: 8192\n",
 )
-MULTI_NODE = """\
-dsv4-fp4-gb300-dynamo-trt:
-  image: nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:1.0.0
-  model: deepseek-ai/DeepSeek-V4-Pro
-  model-prefix: dsv4
-  precision: fp4
-  framework: dynamo-trt
-  runner: gb300
-  multinode: true
-  disagg: true
-  scenarios:
+MULTI_NODE = (
+    MULTI_NODE_HEAD
+    + """\
     agentic-coding:
     - search-space:
       - spec-decoding: mtp
@@ -52,6 +45,7 @@ dsv4-fp4-gb300-dynamo-trt:
           ep: 8
           dp-attn: false
 """
+)
 OFFLOAD = (
     "        kv-offloading: dram\n        kv-offload-backend: { name: native, version: '1.3' }\n"
 )

@@ -4,7 +4,13 @@ override, as in a script or a master config."""
 from __future__ import annotations
 
 import pytest
-from builders import add_changed_file, passing_parts, unified_patch, with_new_entry
+from builders import (
+    MULTI_NODE_HEAD,
+    add_changed_file,
+    passing_parts,
+    unified_patch,
+    with_new_entry,
+)
 
 RECIPE = "benchmarks/multi_node/srt-slurm-recipes/sglang/dsv4/8k1k/disagg-mtp.yaml"
 HEAD = "name: dsv4\nsglang_config:\n  decode:\n    tensor-parallel-size: 8\n"
@@ -98,17 +104,9 @@ def test_a_recipe_setting_naming_no_checkout_file_the_engine_reads_passes(check,
 
 # A multi-node entry whose `additional-settings` the sweep step exports before the launcher runs
 # (benchmark-multinode-tmpl.yml: `export ${{ join(...additional-settings, ' ') }}`).
-MULTI_NODE = """\
-dsv4-fp4-gb300-dynamo-trt:
-  image: nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:1.0.0
-  model: deepseek-ai/DeepSeek-V4-Pro
-  model-prefix: dsv4
-  precision: fp4
-  framework: dynamo-trt
-  runner: gb300
-  multinode: true
-  disagg: true
-  scenarios:
+MULTI_NODE = (
+    MULTI_NODE_HEAD
+    + """\
     fixed-seq-len:
     - isl: 1024
       osl: 1024
@@ -124,6 +122,7 @@ dsv4-fp4-gb300-dynamo-trt:
           num-worker: 1
           tp: 8
 """
+)
 
 
 @pytest.mark.parametrize(
