@@ -6,6 +6,7 @@ are split into fields, and `brk` marks the boundary between `"${A[@]}"` items.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +43,22 @@ def joined(words: Sequence[Field], between: str = " ") -> Field:
     fields) when any of them is."""
     known = all(w.known for w in words)
     return Field(between.join(w.text for w in words), known, "", words[0].line, single=known)
+
+
+def split_pieces(
+    pieces: Sequence[tuple[str, bool]], separator: re.Pattern[str]
+) -> list[tuple[tuple[str, bool], ...]]:
+    """A list's entries from its (text, known) pieces: the known pieces split where the
+    separator stands, a run-time piece kept whole within the entry it stands in; empty
+    entries (`a::b`) are left out."""
+    entries: list[list[tuple[str, bool]]] = [[]]
+    for text, known in pieces:
+        for index, piece in enumerate(separator.split(text) if known else [text]):
+            if index:
+                entries.append([])
+            if piece:
+                entries[-1].append((piece, known))
+    return [tuple(entry) for entry in entries if entry]
 
 
 def of_pieces(pieces: Sequence[tuple[str, bool]], line: int) -> Field:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from signoff.parse.shell.fields import Field, of_pieces
+from signoff.parse.shell.fields import Field, of_pieces, split_pieces
 from signoff.parse.shell.scan import fallback_words
 from signoff.parse.shell.values import Text
 
@@ -63,27 +63,19 @@ def import_path_entries(name: str, value: Text, line: int) -> list[Field]:
     if name not in IMPORT_PATH_VARIABLES or not value.text:
         return []
     pieces = value.parts if not value.known else ((value.text, True),)
-    entries: list[list[tuple[str, bool]]] = [[]]
-    for text, known in pieces:
-        if not known:
-            entries[-1].append((text, False))
-            continue
-        chunks = (
-            re.split(r"[:\s]" if name in LINKER_VARIABLES else ":", text)
-            if name in _LISTS
-            else [text]
-        )
-        entries[-1].append((chunks[0], True))
-        entries += [[(chunk, True)] for chunk in chunks[1:]]
+    separator = _NOTHING if name not in _LISTS else _LINKER if name in LINKER_VARIABLES else _COLON
     found: list[Field] = []
-    for entry in entries:
-        parts = tuple((text, known) for text, known in entry if text)
+    for parts in split_pieces(pieces, separator):
         known = any(known and text.strip("/") for text, known in parts)
         written = fallback_words("".join(text for text, _ in parts))
-        if not parts or not (known or any(word.strip("/") for word in written)):
-            continue  # empty (`::`), or all run-time text with no fallback the script wrote
+        if not (known or any(word.strip("/") for word in written)):
+            continue  # all run-time text with no fallback the script wrote
         found.append(of_pieces(parts, line))
     return found
+
+
+# How each variable separates its entries: the linker's lists on colons and blanks too.
+_COLON, _LINKER, _NOTHING = re.compile(":"), re.compile(r"[:\s]"), re.compile(r"(?!)")
 
 
 def python_startup_file(path: str) -> bool:

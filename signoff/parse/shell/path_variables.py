@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from signoff.parse.shell.fields import Field
+from signoff.parse.shell.fields import Field, of_pieces, split_pieces
 from signoff.parse.shell.script_files import PYTHON_BUILD_FILES, file_reference, root_files
 from signoff.parse.shell.values import Text
 
@@ -139,7 +139,7 @@ def named_paths(name: str, value: Text, line: int) -> list[Field]:
         if separator is None or not value.parts:
             return [Field(value.text, False, value.prefix, line, value.parts)]
         whole = [Field(value.text, False, value.prefix, line, value.parts)]
-        entries = [_entry(pieces, line) for pieces in _split_parts(value.parts, separator)]
+        entries = [_entry(pieces, line) for pieces in split_pieces(value.parts, separator)]
         return (whole if name in _ALSO_WHOLE else []) + entries
     texts = separator.split(value.text) if separator is not None else [value.text]
     if name in _ALSO_WHOLE:
@@ -148,30 +148,10 @@ def named_paths(name: str, value: Text, line: int) -> list[Field]:
     return [Field(path, True, path, line) for path in paths if path]
 
 
-def _split_parts(
-    parts: tuple[tuple[str, bool], ...], separator: re.Pattern[str]
-) -> list[tuple[tuple[str, bool], ...]]:
-    """A partly known list's entries: its known pieces split where the separator stands, the
-    run-time pieces kept whole within the entry they stand in."""
-    entries: list[list[tuple[str, bool]]] = [[]]
-    for text, known in parts:
-        pieces = separator.split(text) if known else [text]
-        for index, piece in enumerate(pieces):
-            if index:
-                entries.append([])
-            if piece:
-                entries[-1].append((piece, known))
-    return [tuple(entry) for entry in entries if entry]
-
-
 def _entry(pieces: tuple[tuple[str, bool], ...], line: int) -> Field:
-    text = "".join(piece for piece, _ in pieces)
-    if all(known for _, known in pieces):
-        path = file_reference(text)
-        return Field(path, True, path, line)
-    prefix = ""
-    for piece, known in pieces:
-        if not known:
-            break
-        prefix += piece
-    return Field(text, False, prefix, line, pieces)
+    """One entry of a partly known list; a known one as a path (`file:///w` is `/w`)."""
+    entry = of_pieces(pieces, line)
+    if not entry.known:
+        return entry
+    path = file_reference(entry.text)
+    return Field(path, True, path, line)
