@@ -605,7 +605,7 @@ def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     name = shown.strip("\"'").rsplit("/", 1)[-1]
     if not name or any(mark in name for mark in "$`(){}*?[]\\\"' "):
         return False
-    if ctx.submodule_named(shown):  # a file in a submodule the PR moves is the PR's
+    if ctx.submodule_holding(shown):  # a file in a submodule the PR moves is the PR's
         return False
     for changed in ctx.evidence.changed_files:
         if changed.status != "removed" and changed.path.rsplit("/", 1)[-1] == name:

@@ -290,11 +290,15 @@ class JudgeContext:
         edited = (*lines.added, *lines.removed)
         return not lines.complete or any(_URL_SETTING.match(one.text) for one in edited)
 
-    def submodule_named(self, text: str) -> str:
-        """The moved submodule a path's text names a file or directory inside of, wherever it
-        starts (`/workspace/utils/aiperf/env.sh`, `$ROOT/utils/aiperf`); "" for none."""
+    def submodule_holding(self, path: str, *, anchored: bool = False) -> str:
+        """The moved submodule a path lies in ("" for none): from the checkout's root
+        (`anchored`), or wherever the path starts (`/workspace/utils/aiperf/env.sh`,
+        `$ROOT/utils/aiperf`: its text holds the submodule's path)."""
+        path = path.strip(_QUOTES)
         for submodule in self.moved_submodules:
-            if f"/{submodule}/" in f"/{text.strip(_QUOTES)}/":
+            if anchored and (path == submodule or path.startswith(f"{submodule}/")):
+                return submodule
+            if not anchored and f"/{submodule}/" in f"/{path}/":
                 return submodule
         return ""
 

@@ -244,17 +244,13 @@ def _in_moved_submodule(
     if paths is None:
         paths = _install_directories(run, record, ctx.policy.paths.checkout_mounts)
     for path, anchored in paths:
-        for submodule, commit in moved.items():
-            if anchored:
-                inside = path == submodule or path.startswith(f"{submodule}/")
-            else:
-                inside = f"/{submodule}/" in f"/{path}/"
-            if not inside:
-                continue
-            what = f"a submodule this PR points at commit {code(commit[:12])}"
-            if path == submodule:
-                return f"{code(submodule)}, {what}"
-            return f"{code(path)}, inside {code(submodule)}, {what}"
+        submodule = ctx.submodule_holding(path, anchored=anchored)
+        if not submodule:
+            continue
+        what = f"a submodule this PR points at commit {code(moved[submodule][:12])}"
+        if path == submodule:
+            return f"{code(submodule)}, {what}"
+        return f"{code(path)}, inside {code(submodule)}, {what}"
     return ""
 
 
