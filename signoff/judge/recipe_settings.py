@@ -37,7 +37,8 @@ _ITEM = re.compile(r"\s*-\s+([\"'])([A-Z_][A-Z0-9_]*)=(.*)\1\s*(?:#.*)?$")
 _FLOW = re.compile(r"\s*(?:-\s+)?[\w.-]+:\s*(\[.*\])\s*(?:#.*)?$")
 _ASSIGNMENT = re.compile(r"([A-Z_][A-Z0-9_]*)=(.*)", re.DOTALL)
 # `command: ...` (srtctl's custom benchmark), `setup_command:`, `pre_cmd:`: a command line.
-_COMMAND = re.compile(r"\s*(?:[a-z_]+_)?(?:command|cmd):\s+(\S.*?)\s*$")
+_COMMAND_KEY = r"(?:[a-z_]+_)?(?:command|cmd)"
+_COMMAND = re.compile(rf"\s*{_COMMAND_KEY}:\s+(\S.*?)\s*$")
 _BLOCK = re.compile(r"[|>][-+0-9]*")  # a block scalar's indicator: the lines below hold it
 MAX_LINES = 256  # added variable and command lines read per recipe (no real recipe has more)
 
@@ -114,3 +115,8 @@ def _scalar(text: str) -> str:
     except (yaml.YAMLError, ValueError, RecursionError):
         return text
     return value if isinstance(value, str) else text
+
+
+def is_command_key(key: str) -> bool:
+    """Whether a recipe key's value is a command line the job runs (read here as one)."""
+    return re.fullmatch(_COMMAND_KEY, key) is not None

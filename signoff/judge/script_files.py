@@ -286,7 +286,7 @@ def _install_directories(
     found: list[tuple[str, bool]] = []
     words = [install.word, *fallback_words(install.word)]
     for base, word in ((b, w) for b in install.directories or ("",) for w in words):
-        path = _in_checkout(posixpath.join(base, word), script, mounts)
+        path = in_checkout(posixpath.join(base, word), script, mounts)
         if path is None or path.startswith("/"):
             continue
         anchored = not run_time(path)
@@ -317,7 +317,7 @@ def _after_run_time(text: str) -> str:
 _NAME_AFTER_DOLLAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 
 
-def _in_checkout(path: str, script: str, mounts: tuple[str, ...] = ()) -> str | None:
+def in_checkout(path: str, script: str, mounts: tuple[str, ...] = ()) -> str | None:
     """`path` with the checkout's root and the script's directory spelled out (None: `~`)."""
     for prefix in _WORKSPACE:
         if path.startswith(prefix):

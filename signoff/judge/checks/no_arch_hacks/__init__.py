@@ -43,8 +43,8 @@ from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.no_arch_hacks import banned_settings
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
-from signoff.judge.recipe_settings import unread_settings
-from signoff.judge.script_files import unread_script_file
+from signoff.judge.recipe_settings import is_command_key, unread_settings
+from signoff.judge.script_files import in_checkout, unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
 from signoff.parse.benchmark.script_text import Span, command_spans_at
@@ -316,8 +316,6 @@ def _changed_recipes(ctx: JudgeContext) -> list[ChangedFile]:
     ]
 
 
-# Keys whose value is a command the job runs (`command:`, `setup_command:`, `pre_cmd:`).
-_RUNS = re.compile(r"(?:[a-z_]+_)?(?:command|cmd)")
 # A YAML line setting a key to one scalar (`  tokenizer-path: /infmax-workspace/tools/tok`).
 _YAML_SCALAR = re.compile(r"\s*(?:-\s+)?[\"']?([A-Za-z0-9_.-]+)[\"']?\s*:\s+[\"']?([^\s\"'#]+)")
 
@@ -337,9 +335,9 @@ def _checkout_files_named(ctx: JudgeContext, path: str, patch: str) -> list[str]
     hits: list[str] = []
     for added in patch_lines(patch).added:
         found = _YAML_SCALAR.match(added.text)
-        if found is None or _RUNS.fullmatch(found[1]):
+        if found is None or is_command_key(found[1]):
             continue  # a command the job runs is engine-patches' to read
-        named = _in_checkout(found[2], ctx.policy.paths.checkout_mounts)
+        named = _mounted(found[2], path, ctx.policy.paths.checkout_mounts)
         inside = [f for f in changed if named and (f == named or f.startswith(f"{named}/"))]
         if inside:
             hit = inside[0]
@@ -350,13 +348,13 @@ def _checkout_files_named(ctx: JudgeContext, path: str, patch: str) -> list[str]
     return hits
 
 
-def _in_checkout(value: str, mounts: tuple[str, ...]) -> str:
-    """The checkout path an absolute path under a mount names ("" for any other value)."""
-    for mount in mounts:
-        root = mount.rstrip("/")
-        if value.startswith(f"{root}/"):
-            return posixpath.normpath(value[len(root) + 1 :]).strip("/")
-    return ""
+def _mounted(value: str, recipe: str, mounts: tuple[str, ...]) -> str:
+    """The checkout path an absolute value under a checkout mount names ("" for any other
+    value: a relative one is the orchestrator's, another absolute one outside)."""
+    if not value.startswith("/"):
+        return ""
+    path = in_checkout(value, recipe, mounts)
+    return posixpath.normpath(path) if path and not path.startswith("/") else ""
 
 
 # A YAML line's key (`  hf-overrides: {...}`, `- "json-model-override-args": ...`).
