@@ -43,12 +43,13 @@ from signoff.judge.baseline import base_wants, settled
 from signoff.judge.checks.no_arch_hacks import banned_settings
 from signoff.judge.context import JudgeContext, path_matches
 from signoff.judge.model import Finding, Want, failed, not_applicable, passed
-from signoff.judge.recipe_settings import is_command_key, unread_settings
+from signoff.judge.recipe_settings import unread_settings
 from signoff.judge.script_files import in_checkout, unread_script_file
 from signoff.parse.benchmark.engine_flags import may_be_flag, spelled
 from signoff.parse.benchmark.launch import Arg, ScriptRun
 from signoff.parse.benchmark.script_text import Span, command_spans_at
 from signoff.parse.diff import patch_lines
+from signoff.parse.recipes.added_settings import is_command_key
 from signoff.policy import EngineFlags, Policy
 from signoff.rules.no_arch_hacks import ArchOverrideAllow, ArchPolicy
 
