@@ -149,3 +149,13 @@ def test_master_config_settings_naming_no_pr_file_pass(check):
     add_changed_file(parts, "tools/env.sh", "echo hi\n")
     result = check(parts, "no-arch-hacks")
     assert "configs/nvidia-master.yaml:" not in result.reason, result.reason
+
+
+def test_a_recipe_github_sent_no_patch_for_is_unverified(check):
+    """GitHub leaves the patch out of a large diff: what the PR added to the recipe is not
+    known, so it fails closed rather than pass unread."""
+    parts = passing_parts()
+    parts["changed_files"].append({"path": RECIPE, "status": "modified", "patch": None})
+    result = check(parts, "no-arch-hacks")
+    assert result.status == "FAIL", result.reason
+    assert f"{RECIPE}: GitHub sent no patch" in result.reason

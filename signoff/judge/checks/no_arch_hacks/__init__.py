@@ -71,6 +71,9 @@ def evaluate(ctx: JudgeContext) -> Finding:
     banned = banned_settings.problem(ctx)  # E11+: read first, a recipe alone is in scope
     if banned:
         return failed(banned)
+    unpatched = next((f.path for f in _changed_recipes(ctx) if f.patch is None), None)
+    if unpatched is not None:
+        return failed(f"{unpatched}: GitHub sent no patch, so added overrides are unverified")
     recipe_hits = _recipe_hits(ctx)  # a multi-node recipe's server settings are server args
     if recipe_hits:
         return _overriding(recipe_hits)
@@ -298,20 +301,20 @@ def _recipe_hits(ctx: JudgeContext) -> list[str]:
     GitHub sent no patch for is reported by the checks that read recipes whole."""
     hits: list[str] = []
     for changed in _changed_recipes(ctx):
-        assert changed.patch is not None
+        if changed.patch is None:
+            continue  # reported before any hit
         hits.extend(_scan_added_lines(ctx.policy, changed.path, changed.patch, keys=True))
         hits.extend(_checkout_files_named(ctx, changed.path, changed.patch))
     return list(dict.fromkeys(hits))
 
 
 def _changed_recipes(ctx: JudgeContext) -> list[ChangedFile]:
-    """The multi-node recipes (YAML under `paths.multi_node_scripts`) the PR adds or changes,
-    with their patches."""
+    """The multi-node recipes (YAML under `paths.multi_node_scripts`) the PR adds or changes
+    (one GitHub sent no patch for is unverified)."""
     return [
         changed
         for changed in ctx.evidence.changed_files
         if changed.status != "removed"
-        and changed.patch is not None
         and changed.path.endswith((".yaml", ".yml"))
         and path_matches(changed.path, ctx.policy.paths.multi_node_scripts)
     ]
