@@ -613,7 +613,7 @@ def _outside_source(ctx: JudgeContext, run: ScriptRun, shown: str) -> bool:
     parsed = ctx.parsed_script(run.path)
     if parsed is None:
         return False
-    return not any(_may_write(line, name) for line in parsed.text.splitlines())
+    return not any(_may_write(line, name) for line in parsed.lines)
 
 
 def _may_write(line: str, name: str) -> bool:

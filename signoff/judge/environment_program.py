@@ -76,7 +76,7 @@ def environment_program(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) 
         parsed = ctx.parsed_script(path)
         if parsed is None or parsed.tree is None:
             return False
-        if any(COMPUTED_ASSIGNMENT.search(line) for line in parsed.text.splitlines()):
+        if any(COMPUTED_ASSIGNMENT.search(line) for line in parsed.lines):
             return False
         trees.append(command_tree(parsed.tree))
     changed = {f.path.rsplit("/", 1)[-1] for f in ctx.evidence.changed_files}

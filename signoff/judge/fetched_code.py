@@ -568,7 +568,7 @@ def _feed(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str | None:
 def _line_text(ctx: JudgeContext, run: ScriptRun, call: ScriptFileRun) -> str:
     """The source line of `call` in the file whose code ran it ("" when unread)."""
     parsed, line = _source_of(ctx, run, call)
-    lines = parsed.text.splitlines() if parsed is not None else []
+    lines = parsed.lines if parsed is not None else ()
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
@@ -647,7 +647,7 @@ def _in(directory: str | None, program: str) -> bool:
 def _redirect_targets(ctx: JudgeContext, path: str, line: int) -> set[str]:
     """Base names of the files the command at `path:line` redirects its output into."""
     parsed = ctx.parsed_script(path)
-    lines = parsed.text.splitlines() if parsed is not None else []
+    lines = parsed.lines if parsed is not None else ()
     text = ""
     for number in range(line - 1, len(lines)) if line > 0 else ():
         text += lines[number]

@@ -481,10 +481,9 @@ def _written_by_pr(ctx: JudgeContext, call: ScriptFileRun, skip: set[str], scrip
     # A shell runs a file of any name (`bash notes.txt`), so every file the PR adds or changes
     # may be it, except the master configs and changelog that signoff itself reads as data.
     data = {ctx.policy.append_only.changelog, *ctx.changed_master_files}
+    excluded = skip | data | {script} | ctx.gitlinks.keys()
     changed = [f for f in ctx.evidence.changed_files if f.status != "removed"]
-    runnable = [
-        f.path for f in changed if f.path not in skip | data | {script} | ctx.gitlinks.keys()
-    ]
+    runnable = [f.path for f in changed if f.path not in excluded]
     if runnable:
         more = f" and {len(runnable) - 1} more" if len(runnable) > 1 else ""
         return (
