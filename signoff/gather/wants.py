@@ -54,7 +54,7 @@ def read_wanted(
 
 
 def _this_round(
-    by_check: Sequence[Sequence[Want]],
+    by_check: Iterable[Sequence[Want]],
     done: set[Want],
     budget: int,
     cut: frozenset[int] = frozenset(),
