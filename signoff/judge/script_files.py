@@ -37,7 +37,13 @@ from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
 from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
-from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, MODELS, PACKAGES, TOOLS
+from signoff.parse.shell.path_variables import (
+    DIRECTORY_VARIABLES,
+    LIBRARIES,
+    MODELS,
+    PACKAGES,
+    TOOLS,
+)
 from signoff.parse.shell.scan import expansion_end, fallback_words
 from signoff.parse.shell.script_files import PACKAGE_FILES, PYTHON_BUILD_FILES, basename
 from signoff.parse.shell.sources import DIR_OF
@@ -49,6 +55,7 @@ UNIMPORTED_FIRST = "signoff does not read the Python code it may import from the
 UNLINKED = "signoff does not read native libraries"
 UNLOADED = "signoff does not read the models, code or kernels loaded from there"
 UNCOMPILED = "signoff does not read the programs run or the code linked from there"
+UNREAD_MODULES = "signoff does not read Perl, Ruby or Node.js modules"
 # What a later program takes from a directory a variable names, and what signoff does not read.
 _TAKES = {
     PACKAGES: ("a later install builds or takes packages", UNBUILT),
@@ -61,6 +68,7 @@ _TAKES = {
         "FlashInfer) run compilers and tools or link code",
         UNCOMPILED,
     ),
+    LIBRARIES: ("every Perl, Ruby or Node.js program started later loads modules", UNREAD_MODULES),
 }
 INCOMPLETE = "and the PR's file list is incomplete (GitHub lists at most 3,000 files)"
 # The checkout's root as scripts spell it.

@@ -53,5 +53,39 @@ def test_a_list_known_only_in_part_read_whole_too_keeps_the_whole_value():
     assert texts == ["$A b.env", "$A", "b.env"]
 
 
-def test_no_variable_is_both_a_file_and_a_directory():
-    assert not set(FILE_VARIABLES) & set(DIRECTORY_VARIABLES)
+def test_a_variable_both_a_file_and_a_directory_is_an_option_variable_telling_them_apart():
+    assert set(FILE_VARIABLES) & set(DIRECTORY_VARIABLES) == {"RUBYOPT"}
+    value = Text("-W0 -r./x.rb -rjson -I lib/r")
+    assert [f.text for f in named_paths("RUBYOPT", value, 1, files=True)] == ["./x.rb"]
+    assert [f.text for f in named_paths("RUBYOPT", value, 1)] == ["lib/r"]
+
+
+def _unknown(*parts: tuple[str, bool]) -> Text:
+    return Text("".join(p for p, _ in parts), known=False, prefix="", parts=parts)
+
+
+def test_an_option_variable_names_its_options_operands_in_every_spelling():
+    value = Text(
+        "--max-old-space-size=8192 --require ./a.js -r ./b.js --import=./c.mjs --loader d/e"
+    )
+    texts = [f.text for f in named_paths("NODE_OPTIONS", value, 1, files=True)]
+    assert texts == ["./a.js", "./b.js", "./c.mjs", "d/e"]
+    assert named_paths("NODE_OPTIONS", Text("--max-old-space-size=8192"), 1, files=True) == []
+    assert named_paths("NODE_OPTIONS", Text("--require ./a.js"), 1) == []  # no directories
+
+
+def test_an_option_variable_word_known_only_at_run_time_may_be_any_option():
+    value = _unknown(("--trace-warnings ", True), ("$(cat opts)", False))
+    fields = named_paths("NODE_OPTIONS", value, 1, files=True)
+    assert [(f.text, f.known) for f in fields] == [("$(cat opts)", False)]
+    attached = _unknown(("-I", True), ("$DIR", False), ("/lib", True))
+    assert [(f.text, f.known) for f in named_paths("PERL5OPT", attached, 1)] == [
+        ("$DIR/lib", False)
+    ]
+
+
+def test_an_option_variable_own_earlier_value_is_no_operand():
+    value = _unknown(("$NODE_OPTIONS", False), (" --max-old-space-size=8192", True))
+    assert named_paths("NODE_OPTIONS", value, 1, files=True) == []
+    braced = _unknown(("${PERL5OPT}", False), (" -w", True))
+    assert named_paths("PERL5OPT", braced, 1) == []

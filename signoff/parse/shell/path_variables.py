@@ -34,12 +34,17 @@ FILE_VARIABLES: dict[str, str] = {
     "UV_CONSTRAINT": "uv installs the versions listed in",
     "UV_BUILD_CONSTRAINT": "uv builds with the versions listed in",
     "UV_CONFIG_FILE": "uv reads its settings (indexes, sources, overrides) from",
+    # interpreters' option variables: the files they load and run before the program
+    # (`NODE_OPTIONS="--require ./x.js"`, `RUBYOPT=-r./x.rb`; `_OPTION_FILES`)
+    "NODE_OPTIONS": "every Node.js program started later loads and runs",
+    "RUBYOPT": "every Ruby program started later loads and runs",
 }
 
 # What a later program takes from a directory a variable names.
 PACKAGES = "packages"  # an install builds or takes packages from it
 MODELS = "models"  # the engine and its libraries load models, their code or compiled kernels
 TOOLS = "tools"  # the engine's just-in-time kernel builds run compilers or link code from it
+LIBRARIES = "libraries"  # Perl, Ruby and Node.js programs load modules from it
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +72,7 @@ _TOOLCHAIN = (
     "TRITON_LIBCUDA_PATH", "TRITON_LIBDEVICE_PATH", "CUDA_HOME", "CUDA_PATH", "ROCM_PATH",
     "ROCM_HOME", "HIP_PATH",
 )  # fmt: skip
+_INTERPRETER_PATHS = ("PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH", "GEM_HOME", "GEM_PATH")
 DIRECTORY_VARIABLES: dict[str, LoadedDirectory] = {
     # uv's project (`uv run`, `uv sync` build and install it), pip's editable project, and
     # directories of packages installed in place of the index's (find-links)
@@ -106,6 +112,12 @@ DIRECTORY_VARIABLES: dict[str, LoadedDirectory] = {
     "XDG_CACHE_HOME": LoadedDirectory(MODELS, _CACHE_ROOT),
     "HOME": LoadedDirectory(MODELS, _HOME),
     **dict.fromkeys(_TOOLCHAIN, LoadedDirectory(TOOLS, _EVERYTHING)),
+    # the module paths of the interpreters signoff does not read (a Perl one-line edit,
+    # `perl -pi -e 's/a/b/' f`, is read as an edit, yet loads what PERL5OPT's `-M` names from
+    # them first), and the `-I` directories of their option variables (`_OPTION_DIRECTORIES`)
+    **dict.fromkeys(_INTERPRETER_PATHS, LoadedDirectory(LIBRARIES, _EVERYTHING)),
+    "PERL5OPT": LoadedDirectory(LIBRARIES, _EVERYTHING),
+    "RUBYOPT": LoadedDirectory(LIBRARIES, _EVERYTHING),
 }
 
 # The variables holding a list, and what separates its entries as their program reads them:
@@ -126,14 +138,31 @@ _LISTS: dict[str, re.Pattern[str]] = {
     "CC": _BLANKS,
     "CXX": _BLANKS,
     "CUDACXX": _BLANKS,
+    # the interpreters' module paths, as PATH is split
+    **dict.fromkeys(_INTERPRETER_PATHS, re.compile(":")),
+}
+# Option variables: the options whose operand is a directory a later program loads modules
+# from, or a file it loads and runs first (short ones take it attached too: `-I/x`, `-r./x`).
+# Only an operand that is a path counts (`--require dotenv/config` is a package: it has a
+# slash, so it counts too, as a path under the working directory would).
+_OPTION_DIRECTORIES: dict[str, tuple[str, ...]] = {"PERL5OPT": ("-I",), "RUBYOPT": ("-I",)}
+_OPTION_FILES: dict[str, tuple[str, ...]] = {
+    "RUBYOPT": ("-r",),
+    "NODE_OPTIONS": ("-r", "--require", "--import", "--loader", "--experimental-loader"),
 }
 _ALSO_WHOLE = frozenset({"UV_ENV_FILE"})
 
 
-def named_paths(name: str, value: Text, line: int) -> list[Field]:
+def named_paths(name: str, value: Text, line: int, *, files: bool = False) -> list[Field]:
     """The files or directories `name=value` names: each entry of a list (split where its known
     text separates them: `CC="ccache $(dirname "$0")/cc"`), else the value as it is (known in
-    part or whole); `file:///w/wheels` is `/w/wheels`."""
+    part or whole); `file:///w/wheels` is `/w/wheels`. An option variable names its options'
+    operands: the files it loads (`files`), else the directories."""
+    options = (_OPTION_FILES if files else _OPTION_DIRECTORIES).get(name)
+    if options is not None:
+        return option_operands(name, value, options, line)
+    if name in _OPTION_DIRECTORIES or name in _OPTION_FILES:
+        return []
     separator = _LISTS.get(name)
     if not value.known:
         if separator is None or not value.parts:
@@ -155,3 +184,38 @@ def _entry(pieces: tuple[tuple[str, bool], ...], line: int) -> Field:
         return entry
     path = file_reference(entry.text)
     return Field(path, True, path, line)
+
+
+def option_operands(name: str, value: Text, options: tuple[str, ...], line: int) -> list[Field]:
+    """The operands of `options` in the option variable `name`'s value, split on blanks as its
+    program splits it: `-I DIR`, `-IDIR`, `--require=F`, `-I$DIR`. A word that starts with text
+    known only at run time may be any option (`NODE_OPTIONS="$(cat opts)"`): it counts as an
+    operand known only at run time, except the variable's own value before (`"$NODE_OPTIONS
+    --max-old-space-size=8192"`), judged where the script set it, or the runner's."""
+    pieces = value.parts if not value.known else ((value.text, True),)
+    found: list[Field] = []
+    wanted = False  # the word before was an option whose operand is the next word
+    for word in split_pieces(pieces, _BLANKS):
+        if wanted:
+            found.append(_entry(word, line))
+            wanted = False
+            continue
+        first, known = word[0]
+        if not known:
+            if len(word) > 1 or first not in (f"${name}", f"${{{name}}}"):
+                found.append(of_pieces(word, line))
+            continue
+        for option in options:
+            joined = f"{option}=" if option.startswith("--") else option
+            if first == option and len(word) == 1:
+                wanted = True
+                break
+            if first.startswith(joined) and (len(first) > len(joined) or len(word) > 1):
+                rest = first[len(joined) :]
+                found.append(_entry(((rest, True), *word[1:]) if rest else word[1:], line))
+                break
+    return [field for field in found if not field.known or _is_path(field.text)]
+
+
+def _is_path(text: str) -> bool:
+    return "/" in text or text.startswith(".")

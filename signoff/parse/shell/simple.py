@@ -321,7 +321,7 @@ class SimpleCommands(Calls):
         it loads from, a prompt or an integer's arithmetic."""
         reader = FILE_VARIABLES.get(name)
         if reader and given.text:  # `BASH_ENV=x bash y.sh`, `UV_ENV_FILE=f uv run ...`
-            for field in self._named_paths(name, given, line):
+            for field in self._named_paths(name, given, line, files=True):
                 self.file_read_later(field, line, scope, raw[:120], reader)
         directory = DIRECTORY_VARIABLES.get(name)
         if directory and given.text:  # `PIP_FIND_LINKS=wheels`, `HF_HUB_CACHE=hub`
@@ -683,8 +683,10 @@ class SimpleCommands(Calls):
                 root_files=root_globs(name), loaded_by=name,
             ))  # fmt: skip
 
-    def _named_paths(self, name: str, value: Text, line: int) -> list[Field]:
-        entries = named_paths(name, value, line)
+    def _named_paths(
+        self, name: str, value: Text, line: int, *, files: bool = False
+    ) -> list[Field]:
+        entries = named_paths(name, value, line, files=files)
         if len(entries) > MAX_PATH_ENTRIES:  # no real list is that long: a bound on records
             self.problem(line, f"{name} names more than {MAX_PATH_ENTRIES} entries, which "
                          "signoff does not follow")  # fmt: skip

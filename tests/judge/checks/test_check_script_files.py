@@ -1627,6 +1627,31 @@ FALLBACKS = [
     ('export HF_HUB_CACHE="${HF_HUB_CACHE:-$(dirname "$0")/hub}"', f"{HUB}/{SNAPSHOT}"),
     ('export CUDA_HOME="${CUDA_HOME:-${ROOT:-$(dirname "$0")/hub}}"', f"{HUB}/bin/nvcc"),
 ]
+# Module paths of the interpreters signoff does not read (Perl, Ruby, Node.js), by variable, and
+# the `-I` directories of their option variables
+INTERPRETER_MODULE_PATHS = [
+    ('export PERL5LIB="/usr/share/perl5:$(dirname "$0")/hub"', f"{HUB}/Evil.pm"),
+    ('export PERLLIB="$(dirname "$0")/hub"', f"{HUB}/Evil.pm"),
+    ('export PERL5OPT="-I$(dirname "$0")/hub -MEvil"', f"{HUB}/Evil.pm"),
+    ('export PERL5OPT="-w -I /workspace/benchmarks/single_node/fixed_seq_len/hub"', f"{HUB}/E.pm"),
+    ("export RUBYLIB=/workspace/benchmarks/single_node/fixed_seq_len/hub", f"{HUB}/evil.rb"),
+    ('export RUBYOPT="-I$(dirname "$0")/hub"', f"{HUB}/evil.rb"),
+    ('NODE_PATH="$(dirname "$0")/hub" npx some-tool', f"{HUB}/some-tool/index.js"),
+    ('export GEM_HOME="$(dirname "$0")/hub"', f"{HUB}/gems/x-1.0/lib/x.rb"),
+]
+# Files the interpreters' option variables have every later program load and run first, by
+# variable
+INTERPRETER_STARTUP_FILES = [
+    ('export NODE_OPTIONS="--require $(dirname "$0")/hub/x.js"', f"{HUB}/x.js", "NODE_OPTIONS"),
+    (
+        'export NODE_OPTIONS="--max-old-space-size=8192 -r ./hub/x.js"',
+        f"{HUB}/x.js",
+        "NODE_OPTIONS",
+    ),
+    ('export NODE_OPTIONS="--import=$(dirname "$0")/hub/x.mjs"', f"{HUB}/x.mjs", "NODE_OPTIONS"),
+    ('export NODE_OPTIONS="--loader $(dirname "$0")/hub/l.mjs"', f"{HUB}/l.mjs", "NODE_OPTIONS"),
+    ('export RUBYOPT="-r$(dirname "$0")/hub/x.rb"', f"{HUB}/x.rb", "RUBYOPT"),
+]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
     ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
@@ -1727,6 +1752,46 @@ def test_a_compiler_or_toolkit_the_pr_adds_counts(check, line, added, check_id):
     assert "just-in-time kernel builds" in result.reason, result.reason
     assert "signoff does not read the programs run or the code linked from there" in result.reason
     assert added in result.reason, result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added", INTERPRETER_MODULE_PATHS)
+def test_an_interpreter_module_path_holding_a_file_the_pr_adds_counts(check, line, added, check_id):
+    result = _failed_with_added(check, check_id, line, added, "package Evil; system('x');\n1;\n")
+    assert "every Perl, Ruby or Node.js program started later loads modules" in result.reason
+    assert "signoff does not read Perl, Ruby or Node.js modules" in result.reason
+    assert added in result.reason, result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line, added, variable", INTERPRETER_STARTUP_FILES)
+def test_a_file_an_interpreter_option_variable_loads_first_counts(
+    check, line, added, variable, check_id
+):
+    parts = _parts(line.replace("./hub", "benchmarks/single_node/fixed_seq_len/hub"), helper=None)
+    add_changed_file(parts, added, "require('child_process').execSync('x');\n")
+    result = check(parts, check_id)
+    assert result.status == "FAIL", result.reason
+    assert f"runs `{variable}=" in result.reason, result.reason
+    assert f"which this PR adds (`{added}`)" in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "export NODE_OPTIONS=--max-old-space-size=8192",
+        'export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=8192 --require dotenv/config"',
+        "export PERL5LIB=/usr/share/perl5:/usr/local/lib/perl5",
+        "export PERL5OPT=-w",
+        'export RUBYOPT="-rjson -W0"',
+        "export GEM_HOME=/opt/gems",
+    ],
+)
+def test_an_interpreter_setting_outside_what_the_pr_changed_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    for added in (f"{HUB}/Evil.pm", f"{HUB}/x.js", "dotenv/config.js"):
+        add_changed_file(parts, added, "1;\n")
+    _assert_passes(check, parts, CHECKS)
 
 
 @pytest.mark.parametrize(
