@@ -129,6 +129,13 @@ REPO = "SemiAnalysisAI/InferenceX"
         ),
         # an override a PR adds to a multi-node recipe's server settings
         ("fail_recipe_override", [7], 7, "disagg-mtp.yaml (added line) json-model-override-args"),
+        # a Perl, Ruby or Node.js module path, or an option variable's -I directory
+        (
+            "fail_interpreter_module",
+            [7, 8],
+            7,
+            "from which every Perl, Ruby or Node.js program started later loads modules",
+        ),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

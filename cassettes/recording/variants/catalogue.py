@@ -14,6 +14,7 @@ from .checks import (
     fail_image_reference,
     fail_import_path,
     fail_inline_import,
+    fail_interpreter_module,
     fail_kernel_toolchain,
     fail_latest_template,
     fail_launch_config_after_cd,
@@ -502,6 +503,13 @@ VARIANTS = [
         fail_master_exported_setting,
         publish=True,
         expect=("REJECTED", (7,)),
+    ),
+    Variant(
+        "fail_interpreter_module",
+        "checks 7, 8: `PERL5OPT=-I...` puts a directory where the PR adds a Perl module first",
+        fail_interpreter_module,
+        publish=True,
+        expect=("REJECTED", (7, 8)),
     ),
     Variant(
         "fail_mounted_checkout_install",

@@ -456,6 +456,19 @@ def fail_recipe_override(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+PERL_MODULE = "benchmarks/single_node/fixed_seq_len/perl/Trim.pm"
+
+
+def fail_interpreter_module(data: dict[str, Any]) -> str:
+    """7, 8: the script puts its directory's perl/ on Perl's module path and has every perl
+    started later load Trim from there first (PERL5OPT), where the PR adds Trim.pm."""
+    runs = 'export PERL5OPT="-I$(dirname "$0")/perl -MTrim"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    module = "package Trim;\nsystem('sh', '-c', 'true');\n1;\n"
+    _pull(data)["commits"][0]["files"][PERL_MODULE] = module
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
