@@ -165,6 +165,8 @@ def program_file(argv: Sequence[Field]) -> Field | None:
         return None
     i = 0
     while i < len(words) and words[i].known and words[i].text.startswith("-"):
+        if match[1] not in _INLINE and _CLUSTER_E.fullmatch(words[i].text):
+            return None  # `perl -pi -e 's/a/b/' f`: the next word is the program, an edit
         i += 2 if words[i].text in _VALUED else 1
     if i < len(words) and words[i].known and words[i].text in _SUBCOMMAND_RUNS.get(match[1], ()):
         i += 1  # `deno run --allow-all x.ts`: its options, then the file

@@ -1779,6 +1779,32 @@ def test_a_file_an_interpreter_option_variable_loads_first_counts(
 @pytest.mark.parametrize(
     "line",
     [
+        "perl -pi -e 's/ERR/err/' /tmp/x.log",
+        "perl -i -pe 'y/a-z/A-Z/' /tmp/x.log",
+        "perl -0777 -pi -e 's/a\\nb/c/g' /tmp/x.log",
+        "perl -w -n -i.bak -e 's/a/b/' /tmp/x.log",
+    ],
+)
+def test_a_plain_perl_edit_runs_no_program_file(check, line):
+    """Perl's `-e` (at the end of a cluster, `-pe`) gives the program inline: a plain
+    substitution is an edit, and the word after `-e` is no program file of any name."""
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, f"{HUB}/notes.md", "hi\n")
+    _assert_passes(check, parts, CHECKS)
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize(
+    "line", ["perl -w benchmarks/x.pl", "perl -I lib -Mstrict benchmarks/x.pl"]
+)
+def test_a_perl_program_file_the_pr_adds_still_counts(check, line, check_id):
+    result = _failed_with_added(check, check_id, line, "benchmarks/x.pl", "system('x');\n")
+    assert "which this PR adds (`benchmarks/x.pl`)" in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
         "export NODE_OPTIONS=--max-old-space-size=8192",
         'export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=8192 --require dotenv/config"',
         "export PERL5LIB=/usr/share/perl5:/usr/local/lib/perl5",
