@@ -36,7 +36,11 @@ from signoff.judge.quote import code
 from signoff.memo import ByIdentity
 from signoff.parse.benchmark.launch import ScriptFileRun, ScriptRun
 from signoff.parse.shell import wildcards
-from signoff.parse.shell.import_paths import FIRST_PATH_ENTRY, LINKER_VARIABLES
+from signoff.parse.shell.import_paths import (
+    FIRST_PATH_ENTRY,
+    GPU_TOOL_VARIABLES,
+    LINKER_VARIABLES,
+)
 from signoff.parse.shell.path_variables import (
     DIRECTORY_VARIABLES,
     LIBRARIES,
@@ -152,10 +156,15 @@ def unread_script_file(ctx: JudgeContext, run: ScriptRun, judged: Iterable[str])
         if not held:
             continue
         may = f" [may run: {install.why}]" if install.why else ""
-        if install.loaded_by in LINKER_VARIABLES:  # `LD_PRELOAD=F`
+        if install.loaded_by in LINKER_VARIABLES:  # `LD_PRELOAD=F`, `CUDA_INJECTION64_PATH=F`
+            programs = (
+                "CUDA or ROCm program started later (the engine too)"
+                if install.loaded_by in GPU_TOOL_VARIABLES
+                else "program started later"
+            )
             return (
                 f"{run.path}:{install.line} sets {code(install.command)}, which has every "
-                f"program started later load native code from {held}; {UNLINKED}{where}{may}"
+                f"{programs} load native code from {held}; {UNLINKED}{where}{may}"
             )
         if install.loaded_by == FIRST_PATH_ENTRY:  # `python3 -m M` imports from `.` first
             return (

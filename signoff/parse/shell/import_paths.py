@@ -5,7 +5,9 @@ files Python runs as it starts.
 installed one of the same name, and a `sitecustomize.py` there runs in every Python started
 afterwards. `PYTHONUSERBASE` names the user site directory (its `.pth` files run at start-up),
 `PYTHONHOME` the standard library itself. `LD_LIBRARY_PATH` puts directories ahead of the
-system's native libraries, `LD_PRELOAD` and `LD_AUDIT` load libraries into every program. A
+system's native libraries, `LD_PRELOAD` and `LD_AUDIT` load libraries into every program, and the
+GPU runtimes' tool hooks (`CUDA_INJECTION64_PATH`, `HSA_TOOLS_LIB`, ...) into every CUDA or
+ROCm program, the engine included. A
 script that points one of them into the checkout runs the files there; a script that writes
 `sitecustomize.py`, `usercustomize.py` or a `.pth` file anywhere runs what it holds in every
 later Python. Nothing is executed here.
@@ -24,7 +26,15 @@ from signoff.parse.shell.values import Text
 PYTHON_PATH_VARIABLES = frozenset({"PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"})
 # The dynamic linker's: directories searched before the system's libraries, and libraries
 # loaded into every program (`:`- or blank-separated lists).
-LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"})
+# The GPU runtimes' tool hooks, libraries loaded into every program using them: CUDA's driver
+# loads CUDA_INJECTION64_PATH's as a process initialises CUDA (CUPTI's injection), NVTX loads
+# NVTX_INJECTION64_PATH's at its first call, ROCm's HSA runtime loads HSA_TOOLS_LIB's list
+# (blank-separated) and rocprofiler ROCP_TOOL_LIB's.
+GPU_TOOL_VARIABLES = frozenset({
+    "CUDA_INJECTION64_PATH", "CUDA_INJECTION32_PATH", "NVTX_INJECTION64_PATH",
+    "NVTX_INJECTION32_PATH", "HSA_TOOLS_LIB", "ROCP_TOOL_LIB",
+})  # fmt: skip
+LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", *GPU_TOOL_VARIABLES})
 IMPORT_PATH_VARIABLES = PYTHON_PATH_VARIABLES | LINKER_VARIABLES
 _LISTS = frozenset({"PYTHONPATH", *LINKER_VARIABLES})
 MAX_PATH_ENTRIES = 64  # entries of one assignment recorded (real ones hold a handful)

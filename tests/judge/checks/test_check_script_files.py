@@ -1214,11 +1214,25 @@ LINKER_LINES = [
 ]
 
 
+# The GPU runtimes' tool hooks: CUDA's driver loads the library CUDA_INJECTION64_PATH names into
+# every CUDA process (the engine's) as it starts, NVTX the one NVTX_INJECTION64_PATH names at
+# its first range, ROCm's HSA runtime those HSA_TOOLS_LIB lists (blank-separated)
+GPU_TOOL_LINES = [
+    'export CUDA_INJECTION64_PATH="$(dirname "$0")/lib/libhook.so"',
+    'CUDA_INJECTION64_PATH=benchmarks/single_node/fixed_seq_len/lib/libhook.so vllm serve "$M"',
+    'export NVTX_INJECTION64_PATH="$(dirname "$0")/lib/libhook.so"',
+    'export HSA_TOOLS_LIB="librocprofiler64.so $(dirname "$0")/lib/libhook.so"',
+    "export ROCP_TOOL_LIB=/workspace/benchmarks/single_node/fixed_seq_len/lib/libhook.so",
+]
+
+
 # Each with the file the PR adds there and how the reason says it is loaded.
 LOADED = [
     *((line, PYLIB, "ahead of the installed packages on Python's path") for line in IMPORT_PATHS),
     *((line, LIBRARY, "which has every program started later load native code from")
       for line in LINKER_LINES),
+    *((line, LIBRARY, "which has every CUDA or ROCm program started later (the engine too) load "
+       "native code from") for line in GPU_TOOL_LINES),
 ]  # fmt: skip
 
 
@@ -1239,6 +1253,11 @@ def test_a_path_variable_naming_a_file_the_pr_adds_fails(check, line, added, loa
         ("export PYTHONPATH=.", PYLIB),  # the root: only its modules and packages count
         ("export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH", LIBRARY),
         ("LD_PRELOAD= vllm --help", LIBRARY),
+        ("export HSA_TOOLS_LIB=librocprofiler64.so", LIBRARY),
+        (
+            "export CUDA_INJECTION64_PATH=/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
+            LIBRARY,
+        ),
     ],
 )
 def test_a_path_variable_naming_nothing_the_pr_wrote_passes(check, line, added):
