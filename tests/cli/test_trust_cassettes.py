@@ -129,6 +129,13 @@ REPO = "SemiAnalysisAI/InferenceX"
         ),
         # an override a PR adds to a multi-node recipe's server settings
         ("fail_recipe_override", [7], 7, "disagg-mtp.yaml (added line) json-model-override-args"),
+        # a GPU runtime's tool hook, loaded into the engine
+        (
+            "fail_gpu_tool_hook",
+            [7, 8],
+            7,
+            "which has every CUDA or ROCm program started later (the engine too) load native code",
+        ),
         # a Perl, Ruby or Node.js module path, or an option variable's -I directory
         (
             "fail_interpreter_module",

@@ -11,6 +11,7 @@ from .checks import (
     fail_copy_run_by_name,
     fail_environment_runner,
     fail_evals,
+    fail_gpu_tool_hook,
     fail_image_reference,
     fail_import_path,
     fail_inline_import,
@@ -503,6 +504,13 @@ VARIANTS = [
         fail_master_exported_setting,
         publish=True,
         expect=("REJECTED", (7,)),
+    ),
+    Variant(
+        "fail_gpu_tool_hook",
+        "checks 7, 8: `CUDA_INJECTION64_PATH` names a library the PR adds",
+        fail_gpu_tool_hook,
+        publish=True,
+        expect=("REJECTED", (7, 8)),
     ),
     Variant(
         "fail_interpreter_module",

@@ -469,6 +469,18 @@ def fail_interpreter_module(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+INJECTION_LIBRARY = "benchmarks/single_node/fixed_seq_len/lib/libtrace.so"
+
+
+def fail_gpu_tool_hook(data: dict[str, Any]) -> str:
+    """7, 8: the script points CUDA's injection hook at its directory's lib/libtrace.so, which
+    the PR adds: CUDA's driver loads it into every process that initialises CUDA, the engine's."""
+    runs = 'export CUDA_INJECTION64_PATH="$(dirname "$0")/lib/libtrace.so"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    _pull(data)["commits"][0]["files"][INJECTION_LIBRARY] = "\x7fELF (a shared object)\n"
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
