@@ -29,10 +29,12 @@ PYTHON_PATH_VARIABLES = frozenset({"PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"}
 # The GPU runtimes' tool hooks, libraries loaded into every program using them: CUDA's driver
 # loads CUDA_INJECTION64_PATH's as a process initialises CUDA (CUPTI's injection), NVTX loads
 # NVTX_INJECTION64_PATH's at its first call, ROCm's HSA runtime loads HSA_TOOLS_LIB's list
-# (blank-separated) and rocprofiler ROCP_TOOL_LIB's.
+# (blank-separated) and rocprofiler ROCP_TOOL_LIB's; NCCL and RCCL load their network, tuner
+# and profiler plugins by path (by a name, `NCCL_NET_PLUGIN=none`, from the library path).
 GPU_TOOL_VARIABLES = frozenset({
     "CUDA_INJECTION64_PATH", "CUDA_INJECTION32_PATH", "NVTX_INJECTION64_PATH",
-    "NVTX_INJECTION32_PATH", "HSA_TOOLS_LIB", "ROCP_TOOL_LIB",
+    "NVTX_INJECTION32_PATH", "HSA_TOOLS_LIB", "ROCP_TOOL_LIB", "NCCL_NET_PLUGIN",
+    "NCCL_TUNER_PLUGIN", "NCCL_PROFILER_PLUGIN",
 })  # fmt: skip
 LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", *GPU_TOOL_VARIABLES})
 IMPORT_PATH_VARIABLES = PYTHON_PATH_VARIABLES | LINKER_VARIABLES

@@ -1216,13 +1216,17 @@ LINKER_LINES = [
 
 # The GPU runtimes' tool hooks: CUDA's driver loads the library CUDA_INJECTION64_PATH names into
 # every CUDA process (the engine's) as it starts, NVTX the one NVTX_INJECTION64_PATH names at
-# its first range, ROCm's HSA runtime those HSA_TOOLS_LIB lists (blank-separated)
+# its first range, ROCm's HSA runtime those HSA_TOOLS_LIB lists (blank-separated), NCCL its
+# plugins
 GPU_TOOL_LINES = [
     'export CUDA_INJECTION64_PATH="$(dirname "$0")/lib/libhook.so"',
     'CUDA_INJECTION64_PATH=benchmarks/single_node/fixed_seq_len/lib/libhook.so vllm serve "$M"',
     'export NVTX_INJECTION64_PATH="$(dirname "$0")/lib/libhook.so"',
     'export HSA_TOOLS_LIB="librocprofiler64.so $(dirname "$0")/lib/libhook.so"',
     "export ROCP_TOOL_LIB=/workspace/benchmarks/single_node/fixed_seq_len/lib/libhook.so",
+    'export NCCL_TUNER_PLUGIN="$(dirname "$0")/lib/libhook.so"',
+    'NCCL_NET_PLUGIN="$(dirname "$0")/lib/libhook.so" vllm serve "$M" --tensor-parallel-size 8',
+    "export NCCL_PROFILER_PLUGIN=/workspace/benchmarks/single_node/fixed_seq_len/lib/libhook.so",
 ]
 
 
@@ -1254,6 +1258,7 @@ def test_a_path_variable_naming_a_file_the_pr_adds_fails(check, line, added, loa
         ("export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH", LIBRARY),
         ("LD_PRELOAD= vllm --help", LIBRARY),
         ("export HSA_TOOLS_LIB=librocprofiler64.so", LIBRARY),
+        ('export NCCL_NET_PLUGIN="none"', LIBRARY),  # InferenceX's kimi-k3 recipes' setting
         (
             "export CUDA_INJECTION64_PATH=/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
             LIBRARY,
