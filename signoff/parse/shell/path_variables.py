@@ -96,6 +96,10 @@ DIRECTORY_VARIABLES: dict[str, LoadedDirectory] = {
     "MODELSCOPE_CACHE": LoadedDirectory(MODELS, _EVERYTHING),
     "TORCH_HOME": LoadedDirectory(MODELS, ("hub/**", "checkpoints/**")),
     "TRITON_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    # Triton's kernels given in place of what it compiles (IR, PTX, AMDGCN; with
+    # TRITON_KERNEL_OVERRIDE=1), and the home its cache defaults under (`.triton/cache`)
+    "TRITON_OVERRIDE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
+    "TRITON_HOME": LoadedDirectory(MODELS, (".triton/**",)),
     "TORCHINDUCTOR_CACHE_DIR": LoadedDirectory(MODELS, _EVERYTHING),
     "VLLM_CACHE_ROOT": LoadedDirectory(MODELS, _EVERYTHING),
     "TORCH_EXTENSIONS_DIR": LoadedDirectory(MODELS, _EVERYTHING),

@@ -1604,6 +1604,11 @@ KERNEL_CACHES = [
     ('export SGLANG_DG_CACHE_DIR="$(dirname "$0")/hub"', f"{HUB}/cache/kernel.so"),
     ('export TVM_FFI_CACHE_DIR="$(dirname "$0")/hub"', f"{HUB}/x/lib.so"),
     ("export HOME=/workspace", ".deep_gemm/cache/kernel.cubin"),  # DeepGEMM's default cache
+    (
+        'export TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR="$(dirname "$0")/hub"',
+        f"{HUB}/_fwd_kernel/_fwd_kernel.ptx",
+    ),
+    ('export TRITON_HOME="$(dirname "$0")/hub"', f"{HUB}/.triton/cache/abc/k.cubin"),
 ]
 # Compilers, tools and toolkits the engine's just-in-time kernel builds run or link, by variable
 TOOLCHAINS = [
@@ -1753,6 +1758,8 @@ def test_a_cache_directory_holding_a_file_the_pr_adds_counts(check, line, added,
         'export XDG_CACHE_HOME="$compute_home/.cache"',
         "export HOME=$(mktemp -d)",
         "export VLLM_CACHE_ROOT=/it-share/gharunners/.cache/vllm",
+        "export TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=/tmp/triton_override_dir",
+        'export TRITON_HOME="${TRITON_HOME:-/tmp}"',
     ],
 )
 def test_a_cache_directory_outside_what_the_pr_changed_counts_for_nothing(check, line):
