@@ -79,8 +79,13 @@ _MODULE_LIST_FLAGS = frozenset({"--logits-processors", "--middleware", "--custom
 _MODULE_FLAGS = _MODULE_LIST_FLAGS | {
     "--worker-cls", "--worker-extension-cls", "--scheduler-cls", "--distributed-executor-backend"
 }  # fmt: skip
-# vLLM's flags whose value is a Python file the engine imports (a tool or reasoning parser).
+# vLLM's flags whose value is a Python file the engine imports (a tool or reasoning parser), or
+# a logging configuration it hands Python's dictConfig, whose handlers, filters and formatters
+# may name any callable to import and call (`"()": "os.system"`); argparse takes an
+# abbreviation of the last (`--log-config`).
 _CODE_FILE_FLAGS = frozenset({"--tool-parser-plugin", "--reasoning-parser-plugin"})
+_LOG_CONFIG_FLAG = "--log-config-file"
+_LOG_CONFIG_SHORTEST = len("--log-c")
 # JSON-valued flags with a key naming a module to import (a KV connector of its own).
 _MODULE_JSON_FLAGS = frozenset({"--kv-transfer-config"})
 _MODULE_KEY = re.compile(r'"kv_connector_module_path"\s*:\s*"([A-Za-z_][\w.]*)"')
@@ -271,7 +276,7 @@ def _imported_code(argv: list[Field]) -> list[Field]:
         flag, eq, _ = shown.partition("=")
         value = field.text[len(flag) + 1 :]
         flag = flag.replace("_", "-")
-        if flag in _CODE_FILE_FLAGS:
+        if flag in _CODE_FILE_FLAGS or _is_log_config(flag):
             given = _equals_value(field, len(flag) + 1) if eq else _next_value(argv, index)
             found += [given] if given is not None else []
         elif flag in _MODULE_FLAGS:
@@ -287,6 +292,10 @@ def _imported_code(argv: list[Field]) -> list[Field]:
             for module in _MODULE_KEY.findall(text):
                 found += dotted_files(Field(module, True, module, field.line))
     return found
+
+
+def _is_log_config(flag: str) -> bool:
+    return len(flag) >= _LOG_CONFIG_SHORTEST and _LOG_CONFIG_FLAG.startswith(flag)
 
 
 def _equals_value(field: Field, cut: int) -> Field:

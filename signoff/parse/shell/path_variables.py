@@ -22,6 +22,9 @@ FILE_VARIABLES: dict[str, str] = {
     "BASH_ENV": "a shell started later runs",  # bash; `ENV` for sh
     "ENV": "a shell started later runs",
     "PYTHONSTARTUP": "an interactive Python runs",
+    # vLLM's logging configuration (`--log-config-file`'s default): Python's dictConfig imports
+    # and calls the callables its handlers, filters and formatters name
+    "VLLM_LOGGING_CONFIG_PATH": "vLLM configures its logging, importing what it names, from",
     # files of variables a runner loads into its command's environment, as `--env-file` does
     "UV_ENV_FILE": "uv loads variables from",
     "PIPENV_DOTENV_LOCATION": "pipenv loads variables from",

@@ -504,6 +504,13 @@ PLUGIN_FILES = {
     "reasoning-parser-plugin": '--reasoning-parser-plugin="$(dirname "$0")/mymod.py"',
     "underscore-joined": '--tool_parser_plugin="$(dirname "$0")/mymod.py"',
 }
+# A logging configuration (Python's dictConfig: its handlers, filters and formatters may name
+# any callable, `"()": "os.system"`), given to vLLM and its server by flag or by variable
+LOGGING_CONFIGS = {
+    "log-config-file": '--log-config-file "$(dirname "$0")/log.json"',
+    "log-config-abbreviated": '--log-config="$(dirname "$0")/log.json"',
+}
+LOGGING_CONFIG = "benchmarks/single_node/fixed_seq_len/log.json"
 
 
 def _serving_with(flag: str, added: str) -> dict:
@@ -531,6 +538,34 @@ def test_an_engine_plugin_file_the_pr_adds_fails(check, case, check_id):
     result = check(_serving_with(PLUGIN_FILES[case], added), check_id)
     assert result.status == "FAIL", result.reason
     assert added in result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("case", sorted(LOGGING_CONFIGS))
+def test_a_logging_config_the_pr_adds_is_code_the_engine_runs(check, case, check_id):
+    result = check(_serving_with(LOGGING_CONFIGS[case], LOGGING_CONFIG), check_id)
+    assert result.status == "FAIL", result.reason
+    assert LOGGING_CONFIG in result.reason, result.reason  # Check 7: as a file the engine reads
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+def test_a_logging_config_named_by_variable_is_code_the_engine_runs(check, check_id):
+    line = 'export VLLM_LOGGING_CONFIG_PATH="$(dirname "$0")/log.json"'
+    result = _failed_with_added(check, check_id, line, LOGGING_CONFIG, '{"version": 1}\n')
+    assert f"which this PR adds (`{LOGGING_CONFIG}`)" in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "export VLLM_LOGGING_CONFIG_PATH=/etc/vllm/logging.json",
+        'vllm serve "$MODEL" --log-config-file /etc/vllm/logging.json --port 1 &',
+    ],
+)
+def test_a_logging_config_the_pr_does_not_touch_counts_for_nothing(check, line):
+    parts = _parts(line, helper=None)
+    add_changed_file(parts, LOGGING_CONFIG, '{"version": 1}\n')
+    _assert_passes(check, parts, CHECKS)
 
 
 @pytest.mark.parametrize(
