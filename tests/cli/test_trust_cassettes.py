@@ -143,6 +143,8 @@ REPO = "SemiAnalysisAI/InferenceX"
             7,
             "from which every Perl, Ruby or Node.js program started later loads modules",
         ),
+        # a logging configuration vLLM hands dictConfig, by variable
+        ("fail_logging_config", [7, 8], 7, "which this PR adds"),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

@@ -481,6 +481,19 @@ def fail_gpu_tool_hook(data: dict[str, Any]) -> str:
     return pass_conversation(data)
 
 
+LOGGING_CONFIG = "benchmarks/single_node/fixed_seq_len/logging.json"
+
+
+def fail_logging_config(data: dict[str, Any]) -> str:
+    """7, 8: the script points vLLM's logging configuration at a JSON file the PR adds, whose
+    handler dictConfig builds by calling `os.system` inside the engine."""
+    runs = 'export VLLM_LOGGING_CONFIG_PATH="$(dirname "$0")/logging.json"\n'
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    config = '{"version": 1, "handlers": {"h": {"()": "os.system", "command": "true"}}}\n'
+    _pull(data)["commits"][0]["files"][LOGGING_CONFIG] = config
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
