@@ -36,7 +36,11 @@ GPU_TOOL_VARIABLES = frozenset({
     "NVTX_INJECTION32_PATH", "HSA_TOOLS_LIB", "ROCP_TOOL_LIB", "NCCL_NET_PLUGIN",
     "NCCL_TUNER_PLUGIN", "NCCL_PROFILER_PLUGIN",
 })  # fmt: skip
-LINKER_VARIABLES = frozenset({"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", *GPU_TOOL_VARIABLES})
+# glibc's character-set converters: `gconv-modules` files and the `.so` they name, loaded from
+# GCONV_PATH's directories by any program that converts a character set (iconv).
+LINKER_VARIABLES = frozenset(
+    {"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "GCONV_PATH", *GPU_TOOL_VARIABLES}
+)
 IMPORT_PATH_VARIABLES = PYTHON_PATH_VARIABLES | LINKER_VARIABLES
 _LISTS = frozenset({"PYTHONPATH", *LINKER_VARIABLES})
 MAX_PATH_ENTRIES = 64  # entries of one assignment recorded (real ones hold a handful)

@@ -1246,6 +1246,8 @@ LINKER_LINES = [
     'export LD_LIBRARY_PATH="$(dirname "$0")/lib:${LD_LIBRARY_PATH:-}"',
     "export LD_AUDIT=benchmarks/single_node/fixed_seq_len/lib/libhook.so",
     'env LD_PRELOAD=benchmarks/single_node/fixed_seq_len/lib/libhook.so vllm serve "$MODEL"',
+    # glibc loads character-set converters (`gconv-modules` and their `.so`) from GCONV_PATH
+    'export GCONV_PATH="$(dirname "$0")/lib"',
 ]
 
 
