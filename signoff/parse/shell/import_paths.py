@@ -24,8 +24,6 @@ from signoff.parse.shell.values import Text
 # The variables naming directories Python reads code from before (or instead of) what the
 # image installed; PYTHONPATH holds a `:`-separated list.
 PYTHON_PATH_VARIABLES = frozenset({"PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"})
-# The dynamic linker's: directories searched before the system's libraries, and libraries
-# loaded into every program (`:`- or blank-separated lists).
 # The GPU runtimes' tool hooks, libraries loaded into every program using them: CUDA's driver
 # loads CUDA_INJECTION64_PATH's as a process initialises CUDA (CUPTI's injection), NVTX loads
 # NVTX_INJECTION64_PATH's at its first call, ROCm's HSA runtime loads HSA_TOOLS_LIB's list
@@ -36,8 +34,10 @@ GPU_TOOL_VARIABLES = frozenset({
     "NVTX_INJECTION32_PATH", "HSA_TOOLS_LIB", "ROCP_TOOL_LIB", "NCCL_NET_PLUGIN",
     "NCCL_TUNER_PLUGIN", "NCCL_PROFILER_PLUGIN",
 })  # fmt: skip
-# glibc's character-set converters: `gconv-modules` files and the `.so` they name, loaded from
-# GCONV_PATH's directories by any program that converts a character set (iconv).
+# The dynamic linker's: directories searched before the system's libraries, and libraries
+# loaded into every program (`:`- or blank-separated lists); glibc's character-set converters
+# (`gconv-modules` and the `.so` they name, from GCONV_PATH's directories, for any program that
+# converts a character set); and the GPU runtimes' tool hooks.
 LINKER_VARIABLES = frozenset(
     {"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "GCONV_PATH", *GPU_TOOL_VARIABLES}
 )
