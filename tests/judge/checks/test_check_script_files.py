@@ -31,6 +31,14 @@ def _assert_passes(check, parts: dict, check_ids: tuple[str, ...]) -> None:
         assert result.status == "PASS", (check_id, result.reason)
 
 
+def _assert_passes_beside(check, line: str, added: tuple[str, ...], text: str = "1;\n") -> None:
+    """A script running `line` passes every check while the PR adds `added` elsewhere."""
+    parts = _parts(line, helper=None)
+    for path in added:
+        add_changed_file(parts, path, text)
+    _assert_passes(check, parts, CHECKS)
+
+
 def _assert_no_container_finding(check, parts: dict) -> None:
     for check_id in CHECKS:
         result = check(parts, check_id)
@@ -563,9 +571,7 @@ def test_a_logging_config_named_by_variable_is_code_the_engine_runs(check, check
     ],
 )
 def test_a_logging_config_the_pr_does_not_touch_counts_for_nothing(check, line):
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, LOGGING_CONFIG, '{"version": 1}\n')
-    _assert_passes(check, parts, CHECKS)
+    _assert_passes_beside(check, line, (LOGGING_CONFIG,), '{"version": 1}\n')
 
 
 @pytest.mark.parametrize(
@@ -1800,9 +1806,7 @@ def test_a_cache_directory_holding_a_file_the_pr_adds_counts(check, line, added,
     ],
 )
 def test_a_cache_directory_outside_what_the_pr_changed_counts_for_nothing(check, line):
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, f"{HUB}/{SNAPSHOT}", "{}\n")
-    _assert_passes(check, parts, CHECKS)
+    _assert_passes_beside(check, line, (f"{HUB}/{SNAPSHOT}",), "{}\n")
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
@@ -1856,9 +1860,7 @@ def test_a_file_an_interpreter_option_variable_loads_first_counts(
 def test_a_plain_perl_edit_runs_no_program_file(check, line):
     """Perl's `-e` (at the end of a cluster, `-pe`) gives the program inline: a plain
     substitution is an edit, and the word after `-e` is no program file of any name."""
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, f"{HUB}/notes.md", "hi\n")
-    _assert_passes(check, parts, CHECKS)
+    _assert_passes_beside(check, line, (f"{HUB}/notes.md",))
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
@@ -1882,10 +1884,7 @@ def test_a_perl_program_file_the_pr_adds_still_counts(check, line, check_id):
     ],
 )
 def test_an_interpreter_setting_outside_what_the_pr_changed_counts_for_nothing(check, line):
-    parts = _parts(line, helper=None)
-    for added in (f"{HUB}/Evil.pm", f"{HUB}/x.js", "dotenv/config.js"):
-        add_changed_file(parts, added, "1;\n")
-    _assert_passes(check, parts, CHECKS)
+    _assert_passes_beside(check, line, (f"{HUB}/Evil.pm", f"{HUB}/x.js", "dotenv/config.js"))
 
 
 @pytest.mark.parametrize(
