@@ -84,6 +84,12 @@ def test_an_option_variable_word_known_only_at_run_time_may_be_any_option():
     ]
 
 
+def test_an_option_variable_known_only_at_run_time_whole_is_one_such_operand():
+    value = Text("$(cat opts)", known=False)  # no pieces kept: one run-time word
+    fields = named_paths("NODE_OPTIONS", value, 1, files=True)
+    assert [(f.text, f.known) for f in fields] == [("$(cat opts)", False)]
+
+
 def test_an_option_variable_own_earlier_value_is_no_operand():
     value = _unknown(("$NODE_OPTIONS", False), (" --max-old-space-size=8192", True))
     assert named_paths("NODE_OPTIONS", value, 1, files=True) == []

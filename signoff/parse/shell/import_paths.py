@@ -5,12 +5,12 @@ files Python runs as it starts.
 installed one of the same name, and a `sitecustomize.py` there runs in every Python started
 afterwards. `PYTHONUSERBASE` names the user site directory (its `.pth` files run at start-up),
 `PYTHONHOME` the standard library itself. `LD_LIBRARY_PATH` puts directories ahead of the
-system's native libraries, `LD_PRELOAD` and `LD_AUDIT` load libraries into every program, and the
-GPU runtimes' tool hooks (`CUDA_INJECTION64_PATH`, `HSA_TOOLS_LIB`, ...) into every CUDA or
-ROCm program, the engine included. A
-script that points one of them into the checkout runs the files there; a script that writes
-`sitecustomize.py`, `usercustomize.py` or a `.pth` file anywhere runs what it holds in every
-later Python. Nothing is executed here.
+system's native libraries, `LD_PRELOAD` and `LD_AUDIT` load libraries into every program,
+`GCONV_PATH` character-set converters into any program converting one, and the GPU runtimes'
+tool hooks (`CUDA_INJECTION64_PATH`, `HSA_TOOLS_LIB`, NCCL's plugins) into every CUDA or ROCm
+program, the engine included. A script that points one of them into the checkout runs the files
+there; a script that writes `sitecustomize.py`, `usercustomize.py` or a `.pth` file anywhere
+runs what it holds in every later Python. Nothing is executed here.
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def option_operands(name: str, value: Text, options: tuple[str, ...], line: int)
     known only at run time may be any option (`NODE_OPTIONS="$(cat opts)"`): it counts as an
     operand known only at run time, except the variable's own value before (`"$NODE_OPTIONS
     --max-old-space-size=8192"`), judged where the script set it, or the runner's."""
-    pieces = value.parts if not value.known else ((value.text, True),)
+    pieces = ((value.text, value.known),) if value.known or not value.parts else value.parts
     found: list[Field] = []
     wanted = False  # the word before was an option whose operand is the next word
     for word in split_pieces(pieces, _BLANKS):
