@@ -95,3 +95,10 @@ def test_an_option_variable_own_earlier_value_is_no_operand():
     assert named_paths("NODE_OPTIONS", value, 1, files=True) == []
     braced = _unknown(("${PERL5OPT}", False), (" -w", True))
     assert named_paths("PERL5OPT", braced, 1) == []
+    for own in ("${NODE_OPTIONS:-}", "${NODE_OPTIONS-}", "${NODE_OPTIONS:+$NODE_OPTIONS }"):
+        defaulted = _unknown((own, False), (" --max-old-space-size=8192", True))
+        assert named_paths("NODE_OPTIONS", defaulted, 1, files=True) == [], own
+    other = _unknown(
+        ("${NODE_OPTIONS:-$EXTRA}", False),
+    )  # a default of another value
+    assert len(named_paths("NODE_OPTIONS", other, 1, files=True)) == 1

@@ -209,7 +209,7 @@ def option_operands(name: str, value: Text, options: tuple[str, ...], line: int)
             continue
         first, known = word[0]
         if not known:
-            if len(word) > 1 or first not in (f"${name}", f"${{{name}}}"):
+            if len(word) > 1 or not _own_value(name, first):
                 found.append(of_pieces(word, line))
             continue
         for option in options:
@@ -222,6 +222,13 @@ def option_operands(name: str, value: Text, options: tuple[str, ...], line: int)
                 found.append(_entry(((rest, True), *word[1:]) if rest else word[1:], line))
                 break
     return [field for field in found if not field.known or _is_path(field.text)]
+
+
+def _own_value(name: str, word: str) -> bool:
+    """`word` is the variable's own earlier value, with or without a default that is empty or
+    itself: `$X`, `${X}`, `${X:-}`, `${X:+$X }`."""
+    own = rf"\${name}|\${{{name}}}"
+    return re.fullmatch(rf"{own}|\${{{name}:?[-+](?:{own})?\s*}}", word) is not None
 
 
 def _is_path(text: str) -> bool:

@@ -1710,6 +1710,8 @@ INTERPRETER_MODULE_PATHS = [
     ('export RUBYOPT="-I$(dirname "$0")/hub"', f"{HUB}/evil.rb"),
     ('NODE_PATH="$(dirname "$0")/hub" npx some-tool', f"{HUB}/some-tool/index.js"),
     ('export GEM_HOME="$(dirname "$0")/hub"', f"{HUB}/gems/x-1.0/lib/x.rb"),
+    ('export PERL5LIB+=":$(dirname "$0")/hub"', f"{HUB}/Evil.pm"),
+    ('X="$(dirname "$0")/hub"; export PERL5OPT="-I $X -MEvil"', f"{HUB}/Evil.pm"),
 ]
 # Files the interpreters' option variables have every later program load and run first, by
 # variable
@@ -1721,6 +1723,7 @@ INTERPRETER_STARTUP_FILES = [
         "NODE_OPTIONS",
     ),
     ('export NODE_OPTIONS="--import=$(dirname "$0")/hub/x.mjs"', f"{HUB}/x.mjs", "NODE_OPTIONS"),
+    ('export NODE_OPTIONS="--require=$(dirname "$0")/hub/x.js"', f"{HUB}/x.js", "NODE_OPTIONS"),
     ('export NODE_OPTIONS="--loader $(dirname "$0")/hub/l.mjs"', f"{HUB}/l.mjs", "NODE_OPTIONS"),
     ('export RUBYOPT="-r$(dirname "$0")/hub/x.rb"', f"{HUB}/x.rb", "RUBYOPT"),
 ]
@@ -1877,6 +1880,8 @@ def test_a_perl_program_file_the_pr_adds_still_counts(check, line, check_id):
     [
         "export NODE_OPTIONS=--max-old-space-size=8192",
         'export NODE_OPTIONS="$NODE_OPTIONS --max-old-space-size=8192 --require dotenv/config"',
+        'export NODE_OPTIONS="${NODE_OPTIONS:-} --max-old-space-size=4096"',
+        'export PERL5LIB="$HOME/perl5/lib/perl5${PERL5LIB:+:${PERL5LIB}}"',
         "export PERL5LIB=/usr/share/perl5:/usr/local/lib/perl5",
         "export PERL5OPT=-w",
         'export RUBYOPT="-rjson -W0"',
