@@ -209,7 +209,7 @@ def option_operands(name: str, value: Text, options: tuple[str, ...], line: int)
             continue
         first, known = word[0]
         if not known:
-            if len(word) > 1 or not _own_value(name, first):
+            if len(word) > 1 or not own_value(name, first):
                 found.append(of_pieces(word, line))
             continue
         for option in options:
@@ -224,7 +224,7 @@ def option_operands(name: str, value: Text, options: tuple[str, ...], line: int)
     return [field for field in found if not field.known or _is_path(field.text)]
 
 
-def _own_value(name: str, word: str) -> bool:
+def own_value(name: str, word: str) -> bool:
     """`word` is the variable's own earlier value, with or without a default that is empty or
     itself: `$X`, `${X}`, `${X:-}`, `${X:+$X }`."""
     own = rf"\${name}|\${{{name}}}"
@@ -233,3 +233,34 @@ def _own_value(name: str, word: str) -> bool:
 
 def _is_path(text: str) -> bool:
     return "/" in text or text.startswith(".")
+
+
+# Where the engine and `hf download` fetch a model (its config, code and weights) from: another
+# hub than Hugging Face's serves whatever it holds under the entry's model name. The values that
+# keep Hugging Face's (any other, or one known only at run time, is a problem the reading keeps).
+MODEL_SOURCE_VARIABLES: dict[str, frozenset[str]] = {
+    "HF_ENDPOINT": frozenset({"https://huggingface.co", "https://huggingface.co/"}),
+    # vLLM's and SGLang's switches to ModelScope: on when set to a true value
+    "VLLM_USE_MODELSCOPE": frozenset({"", "0", "false", "no", "off"}),
+    "SGLANG_USE_MODELSCOPE": frozenset({"", "0", "false", "no", "off"}),
+}
+
+
+def model_source_problem(name: str, value: Text) -> str:
+    """Why `name=value` leaves the model served unverified ("" when it keeps Hugging Face's hub,
+    or carries the runner's own value forward: `${HF_ENDPOINT:-}`)."""
+    kept = MODEL_SOURCE_VARIABLES.get(name)
+    if kept is None:
+        return ""
+    if value.known:
+        text = value.text.strip()
+        if (text.lower() if name != "HF_ENDPOINT" else text) in kept:
+            return ""
+    elif own_value(name, value.text):
+        return ""
+    source = "ModelScope" if name != "HF_ENDPOINT" else f"`{value.text[:80]}`"
+    return (
+        f"{name}={value.text[:80]} has the engine and `hf download` fetch the model (its config, "
+        f"code and weights) from {source}, not from the Hugging Face repository the entry names; "
+        "signoff cannot tell it is the same model"
+    )

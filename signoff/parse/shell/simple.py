@@ -65,7 +65,12 @@ from signoff.parse.shell.option_commands import (
     unread_commands,
 )
 from signoff.parse.shell.other_languages import other_program
-from signoff.parse.shell.path_variables import DIRECTORY_VARIABLES, FILE_VARIABLES, named_paths
+from signoff.parse.shell.path_variables import (
+    DIRECTORY_VARIABLES,
+    FILE_VARIABLES,
+    model_source_problem,
+    named_paths,
+)
 from signoff.parse.shell.python_commands import python_commands
 from signoff.parse.shell.python_files import inline_path_entries, inline_program_files
 from signoff.parse.shell.reader import (
@@ -330,6 +335,9 @@ class SimpleCommands(Calls):
             self._command_variable(name, given, line, scope)
         self._import_path(name, given, raw, line, scope)  # `PYTHONPATH=x python3`
         self._evaluated_value(name, given, line)  # `PS1='$(x)' bash -i`
+        source = model_source_problem(name, given)  # `HF_ENDPOINT=https://other.hub`
+        if source:
+            self.problem(line, source)
 
     def _assign_targets(self, argv: list[Field], targets: list[Target], line: int,
                         scope: Scope) -> None:  # fmt: skip

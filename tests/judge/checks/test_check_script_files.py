@@ -1727,6 +1727,14 @@ INTERPRETER_STARTUP_FILES = [
     ('export NODE_OPTIONS="--loader $(dirname "$0")/hub/l.mjs"', f"{HUB}/l.mjs", "NODE_OPTIONS"),
     ('export RUBYOPT="-r$(dirname "$0")/hub/x.rb"', f"{HUB}/x.rb", "RUBYOPT"),
 ]
+# Another hub than Hugging Face's for the model the entry names (its config, code and weights)
+MODEL_SOURCES = [
+    "export HF_ENDPOINT=https://hf-mirror.example.com",
+    'HF_ENDPOINT=https://hf-mirror.example.com hf download "$MODEL"',
+    'export HF_ENDPOINT="$(cat "$(dirname "$0")/endpoint")"',
+    "export VLLM_USE_MODELSCOPE=True",
+    'export SGLANG_USE_MODELSCOPE="${SGLANG_USE_MODELSCOPE:-true}"',
+]
 # Programs that run a file an option or operand names, and task runners' files
 TASK_AND_PROGRAM_FILES = [
     ("flock /tmp/lock bash tools/x.sh", "tools/x.sh"),  # flock's first operand is its lock
@@ -1849,6 +1857,27 @@ def test_a_file_an_interpreter_option_variable_loads_first_counts(
     assert result.status == "FAIL", result.reason
     assert f"runs `{variable}=" in result.reason, result.reason
     assert f"which this PR adds (`{added}`)" in result.reason, result.reason
+
+
+@pytest.mark.parametrize("check_id", CHECKS)
+@pytest.mark.parametrize("line", MODEL_SOURCES)
+def test_a_model_fetched_from_another_hub_is_unverified(check, line, check_id):
+    result = check(_parts(line, helper=None), check_id)
+    assert result.status == "FAIL", result.reason
+    assert "signoff cannot tell it is the same model" in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "export HF_ENDPOINT=https://huggingface.co",  # InferenceX's mi300x launcher's line
+        'export HF_ENDPOINT="${HF_ENDPOINT:-}"',
+        "export VLLM_USE_MODELSCOPE=False",
+        "SGLANG_USE_MODELSCOPE=0",
+    ],
+)
+def test_hugging_face_hub_as_the_model_source_passes(check, line):
+    _assert_passes_beside(check, line, (f"{HUB}/notes.md",))
 
 
 @pytest.mark.parametrize(
