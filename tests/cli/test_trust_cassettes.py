@@ -145,6 +145,8 @@ REPO = "SemiAnalysisAI/InferenceX"
         ),
         # a logging configuration vLLM hands dictConfig, by variable
         ("fail_logging_config", [7, 8], 7, "which this PR adds"),
+        # a model fetched from another hub than Hugging Face's
+        ("fail_model_hub", [3, 7, 8], 7, "signoff cannot tell it is the same model"),
         # the checkout where the launchers' containers mount it
         (
             "fail_mounted_checkout_install",

@@ -25,6 +25,7 @@ from .checks import (
     fail_logging_config,
     fail_master_exported_setting,
     fail_model_cache,
+    fail_model_hub,
     fail_mounted_checkout_install,
     fail_moved_submodule,
     fail_no_arch_hacks,
@@ -526,6 +527,13 @@ VARIANTS = [
         fail_logging_config,
         publish=True,
         expect=("REJECTED", (7, 8)),
+    ),
+    Variant(
+        "fail_model_hub",
+        "checks 3, 7, 8: `HF_ENDPOINT` fetches the model from another hub",
+        fail_model_hub,
+        publish=True,
+        expect=("REJECTED", (3, 7, 8)),
     ),
     Variant(
         "fail_mounted_checkout_install",

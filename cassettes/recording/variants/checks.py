@@ -491,6 +491,13 @@ def fail_logging_config(data: dict[str, Any]) -> str:
     return _script_line_and_file(data, runs, LOGGING_CONFIG, config)
 
 
+def fail_model_hub(data: dict[str, Any]) -> str:
+    """3, 7, 8: the script has the model fetched from another hub than Hugging Face's."""
+    runs = "export HF_ENDPOINT=https://hf-mirror.example.com\n"
+    _edit_pr_file(data, SCRIPT_PATH, _SOURCE_LINE, _SOURCE_LINE + runs)
+    return pass_conversation(data)
+
+
 AMD_BENCH_PATH = "benchmarks/multi_node/amd_utils/bench.sh"
 # The shape of amd_utils/bench.sh: ENGINE and IS_MTP (handed down the chain from submit.sh and
 # server_<engine>.sh) pick the client's extra flags; the concurrencies come from the caller.
