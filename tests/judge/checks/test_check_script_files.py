@@ -1935,10 +1935,8 @@ def test_an_interpreter_setting_outside_what_the_pr_changed_counts_for_nothing(c
     ],
 )
 def test_a_toolchain_or_kernel_cache_outside_what_the_pr_changed_counts_for_nothing(check, line):
-    parts = _parts(line, helper=None)
-    for added in (f"{HUB}/bin/nvcc", f"{HUB[:-4]}/hipcc", f"{HUB[:-4]}/gcc"):
-        add_changed_file(parts, added, "#!/bin/sh\n")
-    _assert_passes(check, parts, CHECKS)
+    added = (f"{HUB}/bin/nvcc", f"{HUB[:-4]}/hipcc", f"{HUB[:-4]}/gcc")
+    _assert_passes_beside(check, line, added, "#!/bin/sh\n")
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
@@ -2016,9 +2014,7 @@ def test_a_fallback_naming_a_directory_the_pr_writes_counts(check, line, added, 
     ],
 )
 def test_a_fallback_outside_what_the_pr_changed_counts_for_nothing(check, line):
-    parts = _parts(line, helper=None)
-    add_changed_file(parts, f"{HUB}/setup.py", "import os\n")
-    _assert_passes(check, parts, CHECKS)
+    _assert_passes_beside(check, line, (f"{HUB}/setup.py",), "import os\n")
 
 
 @pytest.mark.parametrize("check_id", CHECKS)
